@@ -1,0 +1,99 @@
+"""The `textbook-chat` command: model, ingest, ask, serve, eval."""
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from .settings import SettingsError, load_settings
+
+
+def _fail(message: str) -> None:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(2)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="textbook-chat")
+def main() -> None:
+    """Grounded, cited answers from a textbook website."""
+
+
+def _settings():
+    try:
+        return load_settings()
+    except SettingsError as exc:
+        _fail(str(exc))
+
+
+@main.command()
+def model() -> None:
+    """Make sure the embedding model is available locally (build it offline if needed)."""
+    from .embedding.provision import ModelUnavailableError, ensure_model
+
+    settings = _settings()
+    try:
+        folder = ensure_model(settings.embedding_model, settings.model_dir_root, log=lambda m: click.echo(m, err=True))
+    except ModelUnavailableError as exc:
+        _fail(str(exc))
+    click.echo(f"{settings.embedding_model}: {folder}")
+
+
+@main.command()
+@click.argument("path", type=click.Path())
+@click.option("--book-id", help="Identifier stored on every chunk (default: from the folder name).")
+@click.option("--site-url", help="Public site URL, e.g. https://example.org (default: from docusaurus.config).")
+@click.option("--base-url", help="Docusaurus baseUrl, e.g. /book/ (default: from docusaurus.config).")
+@click.option("--full", is_flag=True, help="Re-embed every page of this book.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def ingest(path: str, book_id: str | None, site_url: str | None, base_url: str | None, full: bool, as_json: bool) -> None:
+    """Index a Docusaurus docs/ folder or an mdBook into the store."""
+    from .ingest.indexer import ingest as run_ingest
+    from .ingest.site import BookError, detect_site
+    from .services import open_services
+    from .store import StoreError
+
+    settings = _settings()
+    try:
+        site = detect_site(path, site_url=site_url, base_url=base_url)
+    except BookError as exc:
+        _fail(str(exc))
+    try:
+        with open_services(settings, store_check=False) as services:
+            report = run_ingest(site, services.store, services.embedder, book_id=book_id, full=full,
+                                progress=not as_json, log=lambda m: click.echo(m, err=True))
+    except StoreError as exc:
+        _fail(str(exc))
+    click.echo(json.dumps(report.to_dict(), default=str, indent=2) if as_json else report.summary())
+
+
+@main.command()
+@click.argument("question")
+@click.option("--book-id", help="Only this book.")
+@click.option("--module", help="Only this module (sidebar category label).")
+@click.option("--max-chunks", default=5, show_default=True, type=click.IntRange(1, 10))
+@click.option("--threshold", type=click.FloatRange(0, 1), help="Similarity threshold (default: configured).")
+def ask(question: str, book_id: str | None, module: str | None, max_chunks: int, threshold: float | None) -> None:
+    """Show the passages that answer QUESTION, with their citations."""
+    from .retrieval import Retriever
+    from .services import open_services
+    from .store import Filters, StoreError
+
+    settings = _settings()
+    threshold = settings.similarity_threshold if threshold is None else threshold
+    try:
+        with open_services(settings) as services:
+            chunks = Retriever(services.store, services.embedder).retrieve(
+                question, max_chunks=max_chunks, similarity_threshold=threshold,
+                filters=Filters(book_id=book_id, module=module))
+    except StoreError as exc:
+        _fail(str(exc))
+    if not chunks:
+        click.echo(f"Nothing in the index passes the similarity threshold {threshold:.2f}.")
+        return
+    for n, chunk in enumerate(chunks, 1):
+        click.echo(f"[{n}] {chunk.score:.3f}  {chunk.source_location}")
+        snippet = " ".join(chunk.content.split())
+        click.echo(f"    {snippet[:240]}{'…' if len(snippet) > 240 else ''}")
+        click.echo(f"    {chunk.citation}\n")

@@ -1,0 +1,1 @@
+"""Book folder → pages → heading chunks → embeddings in the store."""

@@ -1,0 +1,240 @@
+"""Split a page into heading sections, then into chunks sized for the embedding model.
+
+all-MiniLM-L6-v2 reads at most 256 tokens (the rest is silently cut), so a chunk's
+embedded text (heading path + content) is kept under `max_tokens`. Fenced code is never
+split: a fence larger than the budget becomes a chunk of its own. Sections smaller than
+`min_tokens` are merged into a neighbour so that no chunk is a lone heading.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Callable
+
+from markdown_it import MarkdownIt
+
+from ..citation import ieee_citation, source_location
+from ..models import Chunk, chunk_uuid
+from .anchors import Slugger
+from .pages import Page
+
+TokenCounter = Callable[[str], int]
+_md = MarkdownIt("commonmark").enable("table")
+_SENTENCE_END = re.compile(r"(?<=[.!?:;])\s+(?=[A-Z0-9`*\"'(\[])")
+
+
+@dataclass(frozen=True)
+class ChunkingOptions:
+    max_tokens: int = 240  # embedded text incl. heading path; the model's window is 256
+    overlap_tokens: int = 32  # carried from the previous chunk of the same section
+    min_tokens: int = 48  # smaller sections are merged into a neighbour
+
+
+@dataclass
+class _Block:
+    text: str
+    is_code: bool = False
+
+
+@dataclass
+class _Section:
+    headings: list[tuple[int, str, str]]  # (level, display text, anchor), outermost first
+    blocks: list[_Block] = field(default_factory=list)
+
+    @property
+    def anchor(self) -> str:
+        return self.headings[-1][2] if self.headings else ""
+
+    @property
+    def titles(self) -> list[str]:
+        return [text for level, text, _ in self.headings if level > 1]
+
+
+def _sections(page: Page) -> list[_Section]:
+    lines = page.body.split("\n")
+    tokens = _md.parse(page.body)
+    slugger = Slugger(page.anchor_style)
+    stack: list[tuple[int, str, str]] = []
+    sections = [_Section(headings=[])]
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        if token.level != 0 or token.map is None or token.nesting == -1:
+            i += 1
+            continue
+        start, end = token.map
+        if token.type == "heading_open":
+            level = int(token.tag[1])
+            display, anchor = slugger.anchor(tokens[i + 1].content)
+            if level == 1 and not stack and not any(s.blocks for s in sections):
+                i += 1
+                continue  # the page title heading; the page itself is the section
+            stack = [h for h in stack if h[0] < level] + [(level, display, anchor)]
+            sections.append(_Section(headings=list(stack)))
+        else:
+            text = "\n".join(lines[start:end]).strip("\n")
+            if text.strip():
+                sections[-1].blocks.append(_Block(text, is_code=token.type in ("fence", "code_block")))
+        i += 1
+    return [s for s in sections if s.blocks or s.headings]
+
+
+def _pieces(block: _Block, budget: int, count: TokenCounter) -> list[_Block]:
+    """A block that fits, or its sentences / lines grouped to fit (code stays whole)."""
+    if block.is_code or count(block.text) <= budget:
+        return [block]
+    lines = block.text.split("\n")
+    units = lines if len(lines) > 1 else _SENTENCE_END.split(block.text)
+    pieces: list[str] = []
+    for unit in units:
+        if count(unit) > budget:  # a single enormous sentence: cut by words
+            words, current = unit.split(" "), []
+            for word in words:
+                if current and count(" ".join(current + [word])) > budget:
+                    pieces.append(" ".join(current))
+                    current = []
+                current.append(word)
+            if current:
+                pieces.append(" ".join(current))
+        else:
+            pieces.append(unit)
+    grouped: list[str] = []
+    for piece in pieces:
+        joiner = "\n" if len(lines) > 1 else " "
+        if grouped and count(grouped[-1] + joiner + piece) <= budget:
+            grouped[-1] = grouped[-1] + joiner + piece
+        else:
+            grouped.append(piece)
+    return [_Block(text) for text in grouped]
+
+
+def _tail(block: _Block, overlap: int, count: TokenCounter) -> str:
+    """The last sentences of a prose block, at most `overlap` tokens; never code."""
+    if block.is_code or overlap <= 0:
+        return ""
+    sentences = _SENTENCE_END.split(block.text)
+    tail: list[str] = []
+    for sentence in reversed(sentences):
+        if count(" ".join([sentence] + tail)) > overlap:
+            break
+        tail.insert(0, sentence)
+    return " ".join(tail)
+
+
+@dataclass
+class _Draft:
+    section: _Section
+    texts: list[str]
+    has_code: bool = False
+
+
+def _header(page: Page, section: _Section) -> str:
+    return " › ".join([page.title, *section.titles])
+
+
+def _pack(page: Page, section: _Section, opts: ChunkingOptions, count: TokenCounter) -> list[_Draft]:
+    budget = max(32, opts.max_tokens - count(_header(page, section)) - 2)
+    drafts: list[_Draft] = []
+    current: list[str] = []
+    has_code = False
+    last_block: _Block | None = None
+    for block in section.blocks:
+        for piece in _pieces(block, budget, count):
+            candidate = "\n\n".join(current + [piece.text])
+            if current and count(candidate) > budget:
+                drafts.append(_Draft(section, current, has_code))
+                overlap = _tail(last_block, opts.overlap_tokens, count) if last_block else ""
+                current = [overlap] if overlap and count(overlap + "\n\n" + piece.text) <= budget else []
+                has_code = False
+            current.append(piece.text)
+            has_code = has_code or piece.is_code
+            last_block = piece
+    if current:
+        drafts.append(_Draft(section, current, has_code))
+    return drafts
+
+
+def _merge_tiny(drafts: list[_Draft], opts: ChunkingOptions, count: TokenCounter) -> list[_Draft]:
+    """Fold a draft below min_tokens into the next one (or the previous, at the end)."""
+    merged: list[_Draft] = []
+    carry: _Draft | None = None
+    for draft in drafts:
+        if carry is not None:
+            heading = draft.section.headings[-1] if draft.section.headings else None
+            heading_line = [f"{'#' * heading[0]} {heading[1]}"] if heading and draft.section is not carry.section else []
+            combined = carry.texts + heading_line + draft.texts
+            if count("\n\n".join(combined)) <= opts.max_tokens:
+                draft = _Draft(carry.section, combined, carry.has_code or draft.has_code)
+            else:
+                merged.append(carry)
+            carry = None
+        if count("\n\n".join(draft.texts)) < opts.min_tokens:
+            carry = draft
+        else:
+            merged.append(draft)
+    if carry is not None:
+        if merged and count("\n\n".join(merged[-1].texts + carry.texts)) <= opts.max_tokens:
+            last = merged[-1]
+            heading = carry.section.headings[-1] if carry.section.headings else None
+            extra = [f"{'#' * heading[0]} {heading[1]}"] if heading and carry.section is not last.section else []
+            merged[-1] = _Draft(last.section, last.texts + extra + carry.texts, last.has_code or carry.has_code)
+        else:
+            merged.append(carry)
+    return merged
+
+
+def chunk_page(
+    page: Page,
+    *,
+    book_id: str,
+    book_title: str,
+    count_tokens: TokenCounter,
+    options: ChunkingOptions = ChunkingOptions(),
+) -> list[Chunk]:
+    drafts: list[_Draft] = []
+    for section in _sections(page):
+        drafts.extend(_pack(page, section, options, count_tokens))
+    drafts = _merge_tiny(drafts, options, count_tokens)
+    now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    chunks: list[Chunk] = []
+    positions: dict[tuple[str, ...], int] = {}
+    for draft in drafts:
+        titles = draft.section.titles
+        key = tuple(titles)
+        positions[key] = positions.get(key, -1) + 1
+        content = "\n\n".join(t for t in draft.texts if t).strip()
+        embed_text = f"{_header(page, draft.section)}\n\n{content}"
+        anchor = draft.section.anchor
+        url = f"{page.url}#{anchor}" if anchor else page.url
+        heading = titles[-1] if titles else page.title
+        chunks.append(Chunk(
+            chunk_id=chunk_uuid(book_id, page.source_file, titles, positions[key]),
+            book_id=book_id,
+            book_title=book_title,
+            content=content,
+            content_hash=hashlib.sha256(embed_text.encode()).hexdigest()[:32],
+            source_file=page.source_file,
+            url=url,
+            module=page.module,
+            chapter=page.title,
+            section=titles[0] if titles else page.title,
+            heading=heading,
+            section_hierarchy=[page.title, *titles],
+            page=page.order,
+            source_location=source_location(page.categories, page.title, titles),
+            citation=ieee_citation(heading, book_title, page.title, url),
+            file_hash=page.file_hash,
+            embed_text=embed_text,
+            token_count=count_tokens(embed_text),
+            created_at=now,
+            updated_at=now,
+            path_prefixes=_prefixes(page.source_file),
+        ))
+    return chunks
+
+
+def _prefixes(source_file: str) -> list[str]:
+    parts = source_file.split("/")
+    return ["/".join(parts[: i + 1]) for i in range(len(parts))]

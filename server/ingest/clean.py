@@ -1,0 +1,181 @@
+"""Turn Docusaurus MDX / mdBook markdown into plain readable markdown.
+
+Removed: MDX `import`/`export` statements, JSX component and HTML tags (their inner prose
+stays), MDX and HTML comments, mdBook `{{#include}}`-style directives. Admonitions
+(`:::tip Title`) become a readable label line. Fenced code is kept verbatim.
+"""
+from __future__ import annotations
+
+import re
+
+_FENCE = re.compile(r"^(?P<indent> {0,3})(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
+_MDBOOK_DIRECTIVE = re.compile(r"\{\{#\w+[^}]*\}\}")
+_ADMONITION_OPEN = re.compile(r"^\s*:::+\s*(?P<kind>[A-Za-z]+)(?:\[(?P<bracket>[^\]]*)\])?\s*(?P<title>.*?)\s*$")
+_ADMONITION_CLOSE = re.compile(r"^\s*:::+\s*$")
+_ESM = re.compile(r"^(import|export)\s")
+_TAG_START = re.compile(r"</?[A-Za-z][\w.:-]*")
+_AUTOLINK = re.compile(r"<([a-zA-Z][a-zA-Z0-9+.-]{1,31}:[^\s<>]*|[^\s<>@]+@[^\s<>@]+)>")
+
+
+def split_fences(text: str) -> list[tuple[bool, list[str]]]:
+    """Split into runs of lines: (is_code_fence, lines). An unclosed fence runs to the end."""
+    runs: list[tuple[bool, list[str]]] = []
+    prose: list[str] = []
+    lines = text.split("\n")
+    i = 0
+    while i < len(lines):
+        match = _FENCE.match(lines[i])
+        if not match:
+            prose.append(lines[i])
+            i += 1
+            continue
+        fence = match["fence"]
+        closing = re.compile(rf"^ {{0,3}}{re.escape(fence[0])}{{{len(fence)},}}\s*$")
+        j = i + 1
+        while j < len(lines) and not closing.match(lines[j]):
+            j += 1
+        if prose:
+            runs.append((False, prose))
+            prose = []
+        runs.append((True, lines[i : j + 1]))
+        i = j + 1
+    if prose:
+        runs.append((False, prose))
+    return runs
+
+
+def _clean_code(lines: list[str]) -> list[str]:
+    kept = [line for line in lines if not _MDBOOK_DIRECTIVE.fullmatch(line.strip())]
+    kept = [_MDBOOK_DIRECTIVE.sub("", line) for line in kept]
+    body = [line for line in kept[1:-1] if line.strip()]
+    return kept if body else []  # a listing that was only an include is dropped whole
+
+
+def _drop_esm(lines: list[str]) -> list[str]:
+    """Remove top-level import/export statements, including multi-line ones."""
+    out: list[str] = []
+    depth = 0
+    in_statement = False
+    for line in lines:
+        if not in_statement and _ESM.match(line):
+            in_statement = True
+            depth = 0
+        if in_statement:
+            depth += line.count("{") + line.count("(") + line.count("[")
+            depth -= line.count("}") + line.count(")") + line.count("]")
+            stripped = line.rstrip()
+            if depth <= 0 and (stripped.endswith(";") or not stripped.endswith((",", "=", "(", "{", "["))):
+                in_statement = False
+            continue
+        out.append(line)
+    return out
+
+
+def _skip_braces(text: str, i: int) -> int:
+    """Index just past the `{...}` expression starting at text[i] == '{' (quotes respected)."""
+    depth = 0
+    quote = None
+    while i < len(text):
+        ch = text[i]
+        if quote:
+            if ch == "\\":
+                i += 1
+            elif ch == quote:
+                quote = None
+        elif ch in "\"'`":
+            quote = ch
+        elif ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return i
+
+
+def _tag_end(text: str, i: int) -> int | None:
+    """Index just past the `>` closing a tag that starts at text[i] == '<', or None."""
+    j = i + 1
+    quote = None
+    while j < len(text):
+        ch = text[j]
+        if quote:
+            if ch == quote:
+                quote = None
+        elif ch in "\"'":
+            quote = ch
+        elif ch == "{":
+            j = _skip_braces(text, j)
+            continue
+        elif ch == ">":
+            return j + 1
+        elif ch == "<":
+            return None
+        j += 1
+    return None
+
+
+def _strip_tags_and_comments(text: str) -> str:
+    """Drop JSX/HTML tags and comments outside inline code; keep everything between tags."""
+    out: list[str] = []
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "`":
+            run = re.match(r"`+", text[i:]).group(0)
+            end = text.find(run, i + len(run))
+            if end != -1:
+                out.append(text[i : end + len(run)])
+                i = end + len(run)
+                continue
+        if text.startswith("<!--", i):
+            end = text.find("-->", i)
+            i = len(text) if end == -1 else end + 3
+            continue
+        if text.startswith("{/*", i):
+            end = text.find("*/}", i)
+            i = len(text) if end == -1 else end + 3
+            continue
+        if ch == "<" and _TAG_START.match(text, i) and not _AUTOLINK.match(text, i):
+            end = _tag_end(text, i)
+            if end is not None:
+                i = end
+                continue
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def _admonitions(lines: list[str]) -> list[str]:
+    out: list[str] = []
+    for line in lines:
+        if _ADMONITION_CLOSE.match(line):
+            continue
+        match = _ADMONITION_OPEN.match(line)
+        if match:
+            title = (match["bracket"] or match["title"] or "").strip()
+            label = match["kind"].capitalize()
+            out.append(f"**{label}: {title}**" if title else f"**{label}:**")
+            continue
+        out.append(line)
+    return out
+
+
+def _clean_prose(lines: list[str]) -> list[str]:
+    lines = [_MDBOOK_DIRECTIVE.sub("", line) for line in lines if not _MDBOOK_DIRECTIVE.fullmatch(line.strip())]
+    lines = _drop_esm(lines)
+    text = _strip_tags_and_comments("\n".join(lines))
+    lines = [line.rstrip() if line.strip() else "" for line in text.split("\n")]
+    # JSX children are often indented; markdown would read 4+ spaces as code.
+    lines = [line.lstrip() if line.startswith("    ") and not line.lstrip().startswith(("-", "*", "+")) and not re.match(r"\s*\d+\.", line) else line for line in lines]
+    return _admonitions(lines)
+
+
+def clean_markdown(text: str) -> str:
+    """The readable markdown of a page body (front matter already removed)."""
+    out: list[str] = []
+    for is_code, lines in split_fences(text.replace("\r\n", "\n")):
+        out.extend(_clean_code(lines) if is_code else _clean_prose(lines))
+    cleaned = "\n".join(out)
+    return re.sub(r"\n{3,}", "\n\n", cleaned).strip() + "\n"

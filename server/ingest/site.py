@@ -1,0 +1,87 @@
+"""Where a book lives: its content folder, kind (Docusaurus or mdBook), title and public URL."""
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+
+class BookError(ValueError):
+    """The path given is not a book we can read."""
+
+
+@dataclass(frozen=True)
+class Site:
+    kind: str  # "docusaurus" | "mdbook"
+    content_root: Path  # folder that source_file paths are relative to
+    title: str
+    site_url: str = ""  # scheme + host, e.g. https://example.org
+    base_url: str = "/"
+    route_base_path: str = "docs"
+
+
+_CONFIG_NAMES = ("docusaurus.config.js", "docusaurus.config.ts", "docusaurus.config.mjs")
+
+
+def _config_value(source: str, key: str) -> str | None:
+    match = re.search(rf"\b{key}\s*:\s*(['\"`])([^'\"`]*)\1", source)
+    return match.group(2) if match else None
+
+
+def _find_docusaurus_config(folder: Path) -> Path | None:
+    for candidate_dir in (folder, folder.parent):
+        for name in _CONFIG_NAMES:
+            if (candidate_dir / name).is_file():
+                return candidate_dir / name
+    return None
+
+
+def _docusaurus_site(root: Path, site_url: str | None, base_url: str | None) -> Site:
+    config = _find_docusaurus_config(root)
+    source = config.read_text(encoding="utf-8") if config else ""
+    content_root = root / "docs" if config and config.parent == root and (root / "docs").is_dir() else root
+    route_base = _config_value(source, "routeBasePath")
+    url = site_url if site_url is not None else (_config_value(source, "url") or "")
+    title = _config_value(source, "title") or content_root.resolve().parent.name
+    return Site(
+        kind="docusaurus",
+        content_root=content_root,
+        title=title,
+        site_url=url.rstrip("/"),
+        base_url=base_url if base_url is not None else (_config_value(source, "baseUrl") or "/"),
+        route_base_path=route_base if route_base is not None else "docs",
+    )
+
+
+def _mdbook_site(root: Path, site_url: str | None) -> Site:
+    book_dir = root if (root / "book.toml").is_file() else root.parent
+    content_root = root / "src" if (root / "src" / "SUMMARY.md").is_file() else root
+    title = content_root.resolve().parent.name
+    html_site = ""
+    toml_path = book_dir / "book.toml"
+    if toml_path.is_file():
+        try:
+            book = tomllib.loads(toml_path.read_text(encoding="utf-8"))
+        except tomllib.TOMLDecodeError as exc:
+            raise BookError(f"{toml_path}: not valid TOML ({exc})") from exc
+        title = book.get("book", {}).get("title", title)
+        html_site = book.get("output", {}).get("html", {}).get("site-url", "")
+    return Site(kind="mdbook", content_root=content_root, title=title,
+                site_url=(site_url if site_url is not None else html_site).rstrip("/"),
+                base_url="/", route_base_path="")
+
+
+def detect_site(path: str | Path, *, site_url: str | None = None, base_url: str | None = None) -> Site:
+    root = Path(path)
+    if not root.exists():
+        raise BookError(f"{root}: no such folder")
+    if not root.is_dir():
+        raise BookError(f"{root}: not a folder (give the book's docs/ or src/ folder)")
+    if (root / "SUMMARY.md").is_file() or (root / "src" / "SUMMARY.md").is_file():
+        site = _mdbook_site(root, site_url)
+    else:
+        site = _docusaurus_site(root, site_url, base_url)
+    if not any(site.content_root.rglob("*.md")) and not any(site.content_root.rglob("*.mdx")):
+        raise BookError(f"{root}: no .md or .mdx pages found")
+    return site

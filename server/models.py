@@ -1,0 +1,57 @@
+"""The Chunk: one retrievable passage of a book, with everything needed to cite it."""
+from __future__ import annotations
+
+import uuid
+from dataclasses import asdict, dataclass, field
+
+# Fixed namespace so a chunk's id depends only on where it is in the book.
+_CHUNK_NAMESPACE = uuid.UUID("5b0c7f0e-9a53-4c1e-9b1a-6f0b6d8a2c11")
+
+
+def chunk_uuid(book_id: str, source_file: str, heading_path: list[str], position: int) -> str:
+    key = "\x1f".join([book_id, source_file, *heading_path, str(position)])
+    return str(uuid.uuid5(_CHUNK_NAMESPACE, key))
+
+
+@dataclass
+class Chunk:
+    chunk_id: str
+    book_id: str
+    book_title: str
+    content: str  # readable markdown shown to readers and the generator
+    content_hash: str  # of the text that was embedded
+    source_file: str
+    url: str
+    module: str
+    chapter: str
+    section: str
+    heading: str
+    section_hierarchy: list[str]
+    page: int
+    source_location: str
+    citation: str
+    file_hash: str
+    embed_text: str = ""  # content with its heading path, what the model reads
+    token_count: int = 0
+    created_at: str = ""
+    updated_at: str = ""
+    score: float = 0.0
+    path_prefixes: list[str] = field(default_factory=list)
+
+    def payload(self) -> dict:
+        data = asdict(self)
+        data.pop("score")
+        data.pop("chunk_id")
+        return data
+
+    @classmethod
+    def from_payload(cls, chunk_id: str, payload: dict, score: float = 0.0) -> "Chunk":
+        known = {k: v for k, v in payload.items() if k in cls.__dataclass_fields__}
+        return cls(chunk_id=str(chunk_id), score=score, **known)
+
+    def public(self) -> dict:
+        """The fields an API response shows (no internal hashes or embedding text)."""
+        data = asdict(self)
+        for internal in ("embed_text", "file_hash", "token_count", "path_prefixes"):
+            data.pop(internal)
+        return data

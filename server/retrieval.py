@@ -1,0 +1,47 @@
+"""Retrieval: a question in, ranked chunks with scores in [0, 1] out."""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Protocol
+
+import numpy as np
+
+from .models import Chunk
+from .store import ChunkStore, Filters
+
+
+class QueryEmbedder(Protocol):
+    def embed_query(self, text: str) -> np.ndarray: ...
+
+
+class Retriever:
+    def __init__(self, store: ChunkStore, embedder: QueryEmbedder, *, candidate_factor: int = 3):
+        self.store = store
+        self.embedder = embedder
+        self.candidate_factor = candidate_factor
+
+    def retrieve(
+        self,
+        question: str,
+        *,
+        max_chunks: int = 5,
+        similarity_threshold: float = 0.0,
+        filters: Filters | None = None,
+    ) -> list[Chunk]:
+        """Best chunks first; cosine similarity clamped to [0, 1]; near-identical passages once."""
+        vector = self.embedder.embed_query(question)
+        candidates = self.store.search(vector, limit=max_chunks * self.candidate_factor, filters=filters)
+        seen: set[str] = set()
+        ranked: list[Chunk] = []
+        for chunk in candidates:
+            score = min(1.0, max(0.0, chunk.score))
+            if score < similarity_threshold:
+                continue
+            key = " ".join(chunk.content.split()).lower()
+            if key in seen:
+                continue
+            seen.add(key)
+            ranked.append(replace(chunk, score=score))
+            if len(ranked) == max_chunks:
+                break
+        return ranked

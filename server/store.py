@@ -1,0 +1,199 @@
+"""Chunks in Qdrant: embedded local mode by default (a folder under the data dir), or a server.
+
+Local mode allows one client per folder per process tree: a second process opening the same
+folder fails, so the app keeps exactly one ChunkStore and serves from a single process.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+import numpy as np
+from qdrant_client import QdrantClient, models
+
+from .models import Chunk
+from .settings import Settings
+
+DENSE = "dense"
+SPARSE = "bm25"
+SCHEMA_VERSION = 1
+FILTERABLE_FIELDS = ("book_id", "source_file", "module", "chapter", "path_prefixes")
+
+
+class StoreError(RuntimeError):
+    code = "STORE_UNAVAILABLE"
+
+
+class StoreUnavailableError(StoreError):
+    pass
+
+
+class EmbeddingMismatchError(StoreError):
+    code = "EMBEDDING_MISMATCH"
+
+
+@dataclass
+class StoredFile:
+    file_hash: str
+    chunks: dict[str, str]  # chunk_id -> content_hash
+
+
+@dataclass(frozen=True)
+class Filters:
+    book_id: str | None = None
+    module: str | None = None
+    chapter: str | None = None
+    source_file: str | None = None  # a path prefix: a folder or a file
+
+    def to_qdrant(self) -> models.Filter | None:
+        must = []
+        for key, value in (("book_id", self.book_id), ("module", self.module), ("chapter", self.chapter)):
+            if value:
+                must.append(models.FieldCondition(key=key, match=models.MatchValue(value=value)))
+        if self.source_file:
+            prefix = self.source_file.strip("/")
+            must.append(models.FieldCondition(key="path_prefixes", match=models.MatchValue(value=prefix)))
+        return models.Filter(must=must) if must else None
+
+
+def open_client(settings: Settings) -> QdrantClient:
+    if settings.qdrant_url:
+        return QdrantClient(url=settings.qdrant_url, api_key=settings.qdrant_api_key, timeout=10)
+    settings.qdrant_path.mkdir(parents=True, exist_ok=True)
+    try:
+        return QdrantClient(path=str(settings.qdrant_path))
+    except RuntimeError as exc:
+        if "already accessed" in str(exc):
+            raise StoreUnavailableError(
+                f"the local index at {settings.qdrant_path} is open in another process "
+                "(is `textbook-chat serve` running?). Stop it first, or use a Qdrant server via QDRANT_URL."
+            ) from exc
+        raise
+
+
+class ChunkStore:
+    def __init__(self, client: QdrantClient, collection: str, model_name: str, dim: int, *, local: bool):
+        self.client = client
+        self.collection = collection
+        self.model_name = model_name
+        self.dim = dim
+        self.local = local
+
+    @classmethod
+    def open(cls, settings: Settings, model_name: str, dim: int) -> "ChunkStore":
+        return cls(open_client(settings), settings.collection, model_name, dim, local=not settings.qdrant_url)
+
+    # --- collection -----------------------------------------------------------------------
+    def exists(self) -> bool:
+        return self.client.collection_exists(self.collection)
+
+    def check_compatible(self) -> None:
+        """Raise EmbeddingMismatchError if the collection was built with another model."""
+        if not self.exists():
+            return
+        info = self.client.get_collection(self.collection)
+        meta = info.config.metadata or {}
+        vectors = info.config.params.vectors
+        size = vectors[DENSE].size if isinstance(vectors, dict) and DENSE in vectors else None
+        if meta.get("embedding_model") != self.model_name or size != self.dim:
+            raise EmbeddingMismatchError(
+                f"collection '{self.collection}' was built with {meta.get('embedding_model', 'an unknown model')} "
+                f"(dim {size}), but EMBEDDING_MODEL is {self.model_name} (dim {self.dim}). "
+                "Re-index: textbook-chat ingest PATH --full"
+            )
+
+    def create(self, *, recreate: bool = False) -> None:
+        if recreate and self.exists():
+            self.client.delete_collection(self.collection)
+        if self.exists():
+            self.check_compatible()
+            return
+        self.client.create_collection(
+            self.collection,
+            vectors_config={DENSE: models.VectorParams(size=self.dim, distance=models.Distance.COSINE)},
+            sparse_vectors_config={SPARSE: models.SparseVectorParams(modifier=models.Modifier.IDF)},
+            metadata={"embedding_model": self.model_name, "dim": self.dim, "schema": SCHEMA_VERSION},
+        )
+        if not self.local:  # payload indexes only exist on a server; local mode scans
+            for field in FILTERABLE_FIELDS:
+                self.client.create_payload_index(self.collection, field, models.PayloadSchemaType.KEYWORD)
+
+    # --- writes ---------------------------------------------------------------------------
+    def upsert(self, chunks: list[Chunk], vectors: np.ndarray, sparse: list[models.SparseVector] | None = None) -> None:
+        points = []
+        for i, chunk in enumerate(chunks):
+            vector: dict = {DENSE: vectors[i].tolist()}
+            if sparse is not None:
+                vector[SPARSE] = sparse[i]
+            points.append(models.PointStruct(id=chunk.chunk_id, vector=vector, payload=chunk.payload()))
+        for start in range(0, len(points), 256):
+            self.client.upsert(self.collection, points=points[start : start + 256], wait=True)
+
+    def delete_ids(self, ids: Iterable[str]) -> None:
+        ids = list(ids)
+        if ids:
+            self.client.delete(self.collection, points_selector=models.PointIdsList(points=ids), wait=True)
+
+    def delete_book(self, book_id: str) -> None:
+        if self.exists():
+            self.client.delete(self.collection, points_selector=models.FilterSelector(
+                filter=Filters(book_id=book_id).to_qdrant()), wait=True)
+
+    # --- reads ----------------------------------------------------------------------------
+    def stored_files(self, book_id: str) -> dict[str, StoredFile]:
+        files: dict[str, StoredFile] = {}
+        if not self.exists():
+            return files
+        offset = None
+        while True:
+            points, offset = self.client.scroll(
+                self.collection, scroll_filter=Filters(book_id=book_id).to_qdrant(), limit=1024, offset=offset,
+                with_payload=["source_file", "file_hash", "content_hash"], with_vectors=False)
+            for point in points:
+                p = point.payload or {}
+                entry = files.setdefault(p["source_file"], StoredFile(p.get("file_hash", ""), {}))
+                entry.chunks[str(point.id)] = p.get("content_hash", "")
+            if offset is None:
+                return files
+
+    def vectors(self, ids: list[str]) -> dict[str, tuple[list[float], models.SparseVector | None]]:
+        if not ids:
+            return {}
+        points = self.client.retrieve(self.collection, ids=ids, with_vectors=True, with_payload=False)
+        found = {}
+        for point in points:
+            vec = point.vector or {}
+            found[str(point.id)] = (vec.get(DENSE), vec.get(SPARSE))
+        return found
+
+    def count(self, book_id: str | None = None) -> int:
+        if not self.exists():
+            return 0
+        flt = Filters(book_id=book_id).to_qdrant() if book_id else None
+        return self.client.count(self.collection, count_filter=flt, exact=True).count
+
+    def books(self) -> list[str]:
+        if not self.exists():
+            return []
+        if self.local:
+            seen: set[str] = set()
+            offset = None
+            while True:
+                points, offset = self.client.scroll(self.collection, limit=2048, offset=offset,
+                                                    with_payload=["book_id"], with_vectors=False)
+                seen.update((p.payload or {}).get("book_id", "") for p in points)
+                if offset is None:
+                    return sorted(seen)
+        hits = self.client.facet(self.collection, key="book_id", limit=1000)
+        return sorted(str(h.value) for h in hits.hits)
+
+    def search(self, vector: np.ndarray, limit: int, filters: Filters | None = None) -> list[Chunk]:
+        if not self.exists():
+            return []
+        response = self.client.query_points(
+            self.collection, query=vector.tolist(), using=DENSE, limit=limit,
+            query_filter=filters.to_qdrant() if filters else None, with_payload=True)
+        return [Chunk.from_payload(p.id, p.payload or {}, score=float(p.score)) for p in response.points]
+
+    def close(self) -> None:
+        self.client.close()
