@@ -97,3 +97,35 @@ def ask(question: str, book_id: str | None, module: str | None, max_chunks: int,
         snippet = " ".join(chunk.content.split())
         click.echo(f"    {snippet[:240]}{'…' if len(snippet) > 240 else ''}")
         click.echo(f"    {chunk.citation}\n")
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8000, show_default=True, type=int)
+@click.option("--threads", default=8, show_default=True, type=int, help="Worker threads (one process).")
+@click.option("--demo", "demo_book", type=click.Path(exists=True, file_okay=False),
+              help="Also serve this Docusaurus book's pages as simple HTML with the widget, at their indexed URLs.")
+def serve(host: str, port: int, threads: int, demo_book: str | None) -> None:
+    """Serve the API (and /widget.js) with a production WSGI server."""
+    from waitress import serve as waitress_serve
+
+    from .app import create_app
+    from .store import StoreError
+
+    settings = _settings()
+    try:
+        app = create_app(settings)
+    except StoreError as exc:
+        _fail(str(exc))
+    if demo_book:
+        from .demo import register_demo
+
+        register_demo(app, demo_book)
+    click.echo(f"textbook chat on http://{host}:{port}  (generator: "
+               f"{app.extensions['textbook_chat'].generator_name}, index: {app.extensions['textbook_chat'].index_size()} chunks)")
+    try:
+        # one process: the local Qdrant folder allows a single client; threads share it
+        waitress_serve(app, host=host, port=port, threads=threads, channel_request_lookahead=1,
+                       ident="textbook-chat")
+    finally:
+        app.extensions["textbook_chat"].close()

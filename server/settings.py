@@ -63,6 +63,7 @@ class Settings:
     gemini_timeout_s: float = 20.0
     agent_mode: bool = False
     max_request_bytes: int = 64 * 1024
+    rate_limit: str = "30 per minute;500 per day"
     extra: dict = field(default_factory=dict)
 
     @property
@@ -115,4 +116,5 @@ def load_settings(env_file: str | os.PathLike | None = ".env") -> Settings:
         gemini_timeout_s=_float("GEMINI_TIMEOUT_S", Settings.gemini_timeout_s),
         agent_mode=_bool("AGENT_MODE", False),
         max_request_bytes=_int("MAX_REQUEST_BYTES", Settings.max_request_bytes),
+        rate_limit=_env("RATE_LIMIT", Settings.rate_limit),
     )

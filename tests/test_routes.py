@@ -22,9 +22,9 @@ def test_number_prefixes(name, expected):
     ("01-module-ros/01-intro-to-ros2.md", None, None, "/module-ros/intro-to-ros2"),
     ("01-module-ros/quizzes/02-quiz-nodes-topics-services.md", None, None, "/module-ros/quizzes/quiz-nodes-topics-services"),
     ("intro.md", None, None, "/intro"),
-    ("guides/index.md", None, None, "/guides"),
-    ("02-guides/README.md", None, None, "/guides"),
-    ("guides/guides.md", None, None, "/guides"),
+    ("guides/index.md", None, None, "/guides/"),
+    ("02-guides/README.md", None, None, "/guides/"),
+    ("guides/guides.md", None, None, "/guides/"),
     ("guides/01-setup.md", "install", None, "/guides/install"),
     ("guides/01-setup.md", None, "custom", "/guides/custom"),
     ("guides/01-setup.md", None, "/elsewhere/page", "/elsewhere/page"),
@@ -43,6 +43,7 @@ def test_page_url_joins_base_url_and_route_base_path():
     assert page_url("https://x.org/", "/book/", "docs", "/a/b") == "https://x.org/book/docs/a/b"
     assert page_url("https://x.org", "/", "", "/a") == "https://x.org/a"
     assert page_url("https://x.org", "/", "docs", "/") == "https://x.org/docs"
+    assert page_url("https://x.org", "/book/", "docs", "/guides/") == "https://x.org/book/docs/guides/"
 
 
 @pytest.mark.parametrize("heading, anchor", [

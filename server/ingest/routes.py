@@ -53,7 +53,7 @@ def doc_slug(source_file: str, front_matter_id: str | None, front_matter_slug: s
         return _normalize(front_matter_slug)
     dir_slug = "/" if directory == "" else "/" + strip_number_prefixes(directory) + "/"
     if not front_matter_slug and is_category_index(stem, directory):
-        return _normalize(dir_slug)
+        return dir_slug  # a folder's own page keeps the trailing slash, as Docusaurus serves it
     base = front_matter_slug or (front_matter_id or parse_number_prefix(stem)[1])
     return _normalize(posixpath.normpath(posixpath.join(dir_slug, base)))
 
@@ -64,7 +64,9 @@ def _normalize(route: str) -> str:
 
 
 def page_url(site_url: str, base_url: str, route_base_path: str, slug: str) -> str:
-    """site url + baseUrl + routeBasePath + slug, with single slashes and no trailing slash."""
+    """site url + baseUrl + routeBasePath + slug, with single slashes (a slug's trailing slash kept)."""
     parts = [p.strip("/") for p in (base_url, route_base_path, slug) if p and p.strip("/")]
     path = "/" + "/".join(parts)
+    if slug.endswith("/") and slug != "/":
+        path += "/"
     return site_url.rstrip("/") + quote(path, safe="/-_.~%")

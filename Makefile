@@ -1,0 +1,61 @@
+# textbook chat — the commands a course author and a developer need.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+SAMPLE_BOOK := sample-book
+CORPORA ?= ../shared/corpora
+EVAL ?= ../shared/eval
+
+.PHONY: run install model ingest-sample serve test test-python test-widget widget chromium eval bench clean
+
+run: install model ingest-sample ## install, provision the model, index the sample book, serve it
+	$(BIN)/textbook-chat serve --host $(HOST) --port $(PORT) --demo $(SAMPLE_BOOK)
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $@
+
+model: install ## make sure the embedding model is on disk (builds it offline if needed)
+	$(BIN)/textbook-chat model
+
+ingest-sample: model
+	$(BIN)/textbook-chat ingest $(SAMPLE_BOOK)
+
+serve: install
+	$(BIN)/textbook-chat serve --host $(HOST) --port $(PORT)
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+widget: node_modules/.installed ## build the widget into server/static/widget.js
+	npm run build --silent
+
+chromium: ## the browser the widget tests drive
+	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null)
+
+test: install model node_modules/.installed chromium ## everything CI runs
+	npm test --silent
+	$(PY) -m pytest
+
+test-python: install model
+	$(PY) -m pytest
+
+eval: install model ## answer quality on both corpora
+	$(BIN)/textbook-chat eval $(EVAL)/physical-ai-book.jsonl --book $(CORPORA)/physical-ai-book/docs
+	$(BIN)/textbook-chat eval $(EVAL)/rust-book.jsonl --book $(CORPORA)/rust-book
+
+bench: install model ## speed benchmarks; results go to BENCHMARKS.md
+	$(PY) benchmarks/run_all.py
+
+clean:
+	rm -rf $(VENV) node_modules data

@@ -1,0 +1,1 @@
+"""The HTTP API: one blueprint, marshmallow schemas, one error shape."""

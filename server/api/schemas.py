@@ -1,0 +1,201 @@
+"""Marshmallow schemas: they validate every request, shape every response and generate the
+OpenAPI document. Rules come from DESIGN.md §2 (which reconciles the seed data models)."""
+from __future__ import annotations
+
+from marshmallow import Schema, ValidationError, fields, pre_load, validate, validates_schema
+
+SELECTION_MODES = ("exclusive", "combined")
+MAX_QUESTION = 1000
+MAX_SELECTION = 8000
+
+
+class _Trimmed(fields.String):
+    """A string trimmed before validation, so "   " counts as empty."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        text = super()._deserialize(value, attr, data, **kwargs)
+        return text.strip()
+
+
+class FiltersSchema(Schema):
+    book_id = fields.String(validate=validate.Length(1, 200))
+    module = fields.String(validate=validate.Length(1, 300))
+    chapter = fields.String(validate=validate.Length(1, 300))
+    source_file = fields.String(validate=validate.Length(1, 500), metadata={"description": "path prefix inside the book"})
+
+
+class UserPreferencesSchema(Schema):
+    level = fields.String(validate=validate.OneOf(["beginner", "advanced"]))
+    answer_length = fields.String(validate=validate.OneOf(["short", "normal", "detailed"]))
+
+
+class QueryMetadataSchema(Schema):
+    page_url = fields.String(validate=validate.Length(max=2000))
+    page_title = fields.String(validate=validate.Length(max=500))
+    client_time = fields.String(validate=validate.Length(max=64))
+
+
+class QuerySchema(Schema):
+    """POST /chat request."""
+
+    question = _Trimmed(required=True, validate=validate.Length(1, MAX_QUESTION))
+    selected_text = _Trimmed(validate=validate.Length(1, MAX_SELECTION), allow_none=True)
+    selection_mode = fields.String(load_default="exclusive", validate=validate.OneOf(SELECTION_MODES))
+    session_id = fields.String(validate=validate.Length(1, 64), allow_none=True)
+    max_chunks = fields.Integer(strict=True, validate=validate.Range(1, 10))
+    similarity_threshold = fields.Float(validate=validate.Range(0.0, 1.0))
+    filters = fields.Nested(FiltersSchema)
+    user_preferences = fields.Nested(UserPreferencesSchema)
+    metadata = fields.Nested(QueryMetadataSchema)
+
+    @pre_load
+    def _question_type(self, data, **kwargs):
+        if not isinstance(data, dict):
+            raise ValidationError("The request body must be a JSON object.", "_schema")
+        return data
+
+
+class CitationSchema(Schema):
+    text = fields.String(required=True)
+    source = fields.String(required=True)
+    url = fields.String()
+
+
+class ChunkSchema(Schema):
+    chunk_id = fields.String(required=True)
+    content = fields.String(required=True, validate=validate.Length(min=1))
+    content_hash = fields.String()
+    book_id = fields.String()
+    book_title = fields.String()
+    source_file = fields.String()
+    url = fields.String()
+    module = fields.String()
+    chapter = fields.String()
+    section = fields.String()
+    heading = fields.String()
+    section_hierarchy = fields.List(fields.String())
+    page = fields.Integer()
+    source_location = fields.String()
+    citation = fields.String()
+    score = fields.Float(required=True, validate=validate.Range(0.0, 1.0))
+    created_at = fields.String()
+    updated_at = fields.String()
+
+
+class SourceSchema(ChunkSchema):
+    source_type = fields.String(required=True, validate=validate.OneOf(["database", "selected_text"]))
+    number = fields.Integer(metadata={"description": "the n of [n] markers in the answer"})
+
+
+class SelectedTextChunkSchema(Schema):
+    content = fields.String(required=True)
+    similarity_score = fields.Float(validate=validate.Range(0.0, 1.0))
+
+
+class DatabaseChunkSchema(Schema):
+    content = fields.String(required=True)
+    score = fields.Float(validate=validate.Range(0.0, 1.0))
+    source = fields.String()
+
+
+class CombinedContextSchema(Schema):
+    content = fields.String(required=True)
+    score = fields.Float(validate=validate.Range(0.0, 1.0))
+    source_type = fields.String(validate=validate.OneOf(["database", "selected_text"]))
+    source = fields.String()
+
+
+class QueryContextSchema(Schema):
+    selected_text_chunks = fields.List(fields.Nested(SelectedTextChunkSchema))
+    database_chunks = fields.List(fields.Nested(DatabaseChunkSchema))
+    combined_context = fields.List(fields.Nested(CombinedContextSchema))
+
+
+class UsageSchema(Schema):
+    prompt_tokens = fields.Integer(allow_none=True)
+    output_tokens = fields.Integer(allow_none=True)
+    total_tokens = fields.Integer(allow_none=True)
+
+
+class ChatResponseSchema(Schema):
+    query_id = fields.String(required=True)
+    session_id = fields.String(required=True)
+    assistant_message_id = fields.String()
+    query = fields.String(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(["completed", "refused"]))
+    answer = fields.String(required=True, validate=validate.Length(min=1))
+    sources = fields.List(fields.Nested(SourceSchema), required=True)
+    references = fields.List(fields.String())
+    citations = fields.List(fields.Nested(CitationSchema))
+    confidence = fields.Float(required=True, validate=validate.Range(0.0, 1.0))
+    timestamp = fields.String(required=True)
+    mode = fields.String()
+    generator = fields.String()
+    fallback_reason = fields.String(allow_none=True)
+    usage = fields.Nested(UsageSchema, allow_none=True)
+    context = fields.Nested(QueryContextSchema)
+
+    @validates_schema
+    def _rules(self, data, **kwargs):
+        if data.get("confidence", 0) > 0.5 and not data.get("sources"):
+            raise ValidationError("at least one source is required when confidence > 0.5", "sources")
+
+
+class SourceReferenceSchema(Schema):
+    source_file = fields.String()
+    source_location = fields.String()
+    content_snippet = fields.String()
+    confidence = fields.Float(validate=validate.Range(0.0, 1.0))
+    retrieved_content_id = fields.String()
+    url = fields.String()
+
+
+class ChatMessageSchema(Schema):
+    id = fields.String(required=True)
+    role = fields.String(required=True, validate=validate.OneOf(["user", "assistant"]))
+    content = fields.String(required=True)
+    timestamp = fields.String(required=True)
+    query_id = fields.String(allow_none=True)
+    status = fields.String(allow_none=True)
+    source_references = fields.List(fields.Nested(SourceReferenceSchema))
+
+
+class ChatSessionSchema(Schema):
+    id = fields.String(dump_only=True)
+    user_id = fields.String(allow_none=True, validate=validate.Length(max=200))
+    book_id = fields.String(allow_none=True, validate=validate.Length(max=200))
+    created_at = fields.String(dump_only=True)
+    updated_at = fields.String(dump_only=True)
+    messages = fields.List(fields.Nested(ChatMessageSchema), dump_only=True)
+
+
+class FeedbackSchema(Schema):
+    message_id = fields.String(required=True, validate=validate.Length(1, 64))
+    rating = fields.String(required=True, validate=validate.OneOf(["up", "down"]))
+    comment = fields.String(validate=validate.Length(max=2000), allow_none=True)
+
+
+class FeedbackResultSchema(Schema):
+    id = fields.String()
+    message_id = fields.String()
+    rating = fields.String()
+    comment = fields.String(allow_none=True)
+    created_at = fields.String()
+
+
+class HealthSchema(Schema):
+    status = fields.String()
+    store = fields.Dict()
+    index_size = fields.Integer()
+    books = fields.List(fields.String())
+    embedding_model = fields.String()
+    generator = fields.String()
+    version = fields.String()
+
+
+class ErrorResponseSchema(Schema):
+    error = fields.String(required=True)
+    code = fields.String(required=True, validate=validate.OneOf([
+        "VALIDATION_ERROR", "NOT_FOUND", "METHOD_NOT_ALLOWED", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE",
+        "RATE_LIMITED", "INDEX_EMPTY", "STORE_UNAVAILABLE", "INTERNAL"]))
+    details = fields.Raw(allow_none=True)

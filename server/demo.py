@@ -1,0 +1,80 @@
+"""A demo site: the book's pages as plain HTML at the URLs the index records, with the widget.
+
+So a citation link from the widget opens a real page and the text fragment lands on the
+passage. Good for trying the product with `make run`; a real site is built by Docusaurus.
+"""
+from __future__ import annotations
+
+import html
+from urllib.parse import urlparse
+
+from flask import Flask, Response, redirect
+from markdown_it import MarkdownIt
+
+from .ingest.anchors import Slugger
+from .ingest.pages import Page, discover_pages
+from .ingest.site import detect_site
+
+_md = MarkdownIt("commonmark", {"html": False}).enable("table")
+
+_TEMPLATE = """<!doctype html>
+<html lang="en" data-theme="light"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title} | {book}</title>
+<style>
+  body {{ font: 17px/1.6 system-ui, sans-serif; margin: 0; display: flex; color: #1c1e21; }}
+  nav {{ width: 260px; padding: 1rem; border-right: 1px solid #ddd; font-size: 15px; flex-shrink: 0; }}
+  nav a {{ display: block; padding: .2rem 0; color: #2e5aac; text-decoration: none; }}
+  nav a.active {{ font-weight: 600; }}
+  main {{ max-width: 760px; padding: 1rem 2rem 6rem; }}
+  pre {{ background: #f5f6f7; padding: 1rem; overflow-x: auto; }}
+  html[data-theme=dark] body {{ background: #1b1b1d; color: #e3e3e3; }}
+  html[data-theme=dark] pre {{ background: #242526; }}
+  @media (max-width: 700px) {{ nav {{ display: none; }} main {{ padding: 1rem; }} }}
+</style></head>
+<body><nav aria-label="Book"><strong>{book}</strong>{nav}</nav>
+<main><article>{body}</article></main>
+<script src="/widget.js" data-api="" data-title="Ask {book_attr}" data-book-id="{book_id}" defer></script>
+</body></html>"""
+
+
+def render_page(page: Page) -> str:
+    """Markdown to HTML with the same heading ids the index used for its anchors."""
+    tokens = _md.parse(page.body)
+    slugger = Slugger(page.anchor_style)
+    for i, token in enumerate(tokens):
+        if token.type == "heading_open":
+            inline = tokens[i + 1]
+            display, anchor = slugger.anchor(inline.content)
+            token.attrSet("id", anchor)
+            inline.content = display
+            inline.children = _md.parseInline(display)[0].children
+    return _md.renderer.render(tokens, _md.options, {})
+
+
+def register_demo(app: Flask, book_path: str, *, book_id: str | None = None) -> list[str]:
+    from .ingest.indexer import default_book_id
+
+    site = detect_site(book_path)
+    pages = discover_pages(site).pages
+    book_id = book_id or default_book_id(site)
+    paths = {urlparse(p.url).path.rstrip("/") or "/": p for p in pages}
+
+    def nav(active: Page) -> str:
+        return "".join(f'<a href="{html.escape(urlparse(p.url).path)}"{" class=active" if p is active else ""}>'
+                       f"{html.escape(p.title)}</a>" for p in pages)
+
+    def view(path: str = ""):
+        page = paths.get("/" + path.rstrip("/"))
+        if page is None:
+            return Response("Not found", status=404, mimetype="text/plain")
+        return Response(_TEMPLATE.format(title=html.escape(page.title), book=html.escape(site.title),
+                                         book_attr=html.escape(site.title, quote=True), book_id=html.escape(book_id),
+                                         nav=nav(page), body=render_page(page)), mimetype="text/html")
+
+    prefixes = {p.strip("/").split("/")[0] for p in paths if p != "/"}
+    for prefix in prefixes:
+        app.add_url_rule(f"/{prefix}/<path:rest>", f"demo_{prefix}", lambda rest, _p=prefix: view(f"{_p}/{rest}"))
+    first = urlparse(pages[0].url).path if pages else "/health"
+    app.add_url_rule("/", "demo_home", lambda: redirect(first))
+    return sorted(paths)

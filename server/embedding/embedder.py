@@ -1,0 +1,103 @@
+"""Dense text embeddings with fastembed, from a provisioned local model folder (no network)."""
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable, Sequence
+
+import numpy as np
+from fastembed import TextEmbedding
+from tokenizers import Tokenizer
+
+from server.embedding.provision import ensure_model
+
+if TYPE_CHECKING:
+    from server.settings import Settings
+
+QUERY_CACHE_SIZE = 1024
+
+
+class Embedder:
+    """Documents and queries to L2-normalised float32 vectors; token counts for chunking."""
+
+    def __init__(
+        self,
+        model_name: str,
+        model_dir: str | Path,
+        batch_size: int = 16,
+        *,
+        threads: int | None = None,
+        query_cache_size: int = QUERY_CACHE_SIZE,
+    ) -> None:
+        if batch_size < 1:
+            raise ValueError(f"batch_size must be at least 1, got {batch_size}")
+        self.model_name = model_name
+        self.model_dir = Path(model_dir)
+        # Memory grows with the batch (fastembed's default of 256 needs about 7 GB).
+        self.batch_size = batch_size
+        # specific_model_path makes fastembed load the folder as is, with no hub lookup;
+        # cache_dir points at the same folder only so fastembed creates no temp cache folder.
+        self._model = TextEmbedding(
+            model_name,
+            specific_model_path=str(self.model_dir),
+            cache_dir=str(self.model_dir),
+            threads=threads,
+        )
+        self._tokenizer = _counting_tokenizer(self._model, self.model_dir)
+        self.max_tokens: int = self._model.model.tokenizer.truncation["max_length"]
+        self.dim: int = int(self._embed_one("dimension probe").shape[0])
+        self._cached_query: Callable[[str], np.ndarray] = functools.lru_cache(
+            maxsize=query_cache_size
+        )(self._embed_one)
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed passages: an (n, dim) float32 array of unit rows, computed batch_size at a time."""
+        if isinstance(texts, str):
+            raise TypeError("embed_documents takes a list of texts, not a single string")
+        texts = list(texts)
+        if not texts:
+            return np.empty((0, self.dim), dtype=np.float32)
+        vectors = self._model.passage_embed(texts, batch_size=self.batch_size)
+        return _normalise(np.stack(list(vectors)))
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """Embed one query: a (dim,) float32 unit vector. Repeated queries come from a cache."""
+        return self._cached_query(text).copy()  # a copy: callers must not alter the cache
+
+    def count_tokens(self, text: str) -> int:
+        """Tokens the model sees for `text` before truncation, [CLS] and [SEP] included."""
+        return len(self._tokenizer.encode(text).ids)
+
+    def _embed_one(self, text: str) -> np.ndarray:
+        vector = next(iter(self._model.query_embed(text)))
+        return _normalise(vector[np.newaxis, :])[0]
+
+    def __repr__(self) -> str:
+        return f"Embedder({self.model_name!r}, {str(self.model_dir)!r}, batch_size={self.batch_size})"
+
+
+def load_embedder(settings: Settings, *, log: Callable[[str], None] = print) -> Embedder:
+    """Provision the configured model if needed (see provision.ensure_model), then load it."""
+    folder = ensure_model(settings.embedding_model, settings.model_dir_root, log=log)
+    return Embedder(settings.embedding_model, folder, batch_size=settings.embedding_batch_size)
+
+
+def _counting_tokenizer(model: TextEmbedding, model_dir: Path) -> Tokenizer:
+    """The model's tokenizer without truncation or padding, so long texts count in full.
+
+    fastembed's own tokenizer truncates to the model window, which would cap every count.
+    """
+    inner = getattr(getattr(model, "model", None), "tokenizer", None)
+    if inner is not None:
+        tokenizer = Tokenizer.from_str(inner.to_str())
+    else:
+        tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
+    tokenizer.no_truncation()
+    tokenizer.no_padding()
+    return tokenizer
+
+
+def _normalise(vectors: np.ndarray) -> np.ndarray:
+    vectors = np.asarray(vectors, dtype=np.float32)
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    return vectors / np.maximum(norms, np.finfo(np.float32).tiny)

@@ -1,0 +1,1 @@
+"""Query → QueryContext → rank → gate → generate → validate."""

@@ -1,0 +1,70 @@
+"""QueryContext: the highlighted passage's pieces and the book's chunks, ranked together."""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from ..models import Chunk
+from .sentences import split_passage
+
+SELECTION_FLOOR = 0.1  # selection pieces less similar than this to the question are dropped
+
+
+@dataclass
+class Source:
+    chunk: Chunk
+    source_type: str  # "database" | "selected_text"
+
+    @property
+    def score(self) -> float:
+        return self.chunk.score
+
+
+@dataclass
+class QueryContext:
+    selected: list[Source] = field(default_factory=list)
+    database: list[Source] = field(default_factory=list)
+
+    @property
+    def combined(self) -> list[Source]:
+        return sorted(self.selected + self.database, key=lambda s: s.score, reverse=True)
+
+    def to_dict(self) -> dict:
+        return {
+            "selected_text_chunks": [{"content": s.chunk.content, "similarity_score": round(s.score, 4)} for s in self.selected],
+            "database_chunks": [{"content": s.chunk.content, "score": round(s.score, 4), "source": s.chunk.source_location}
+                                for s in self.database],
+            "combined_context": [{"content": s.chunk.content, "score": round(s.score, 4), "source_type": s.source_type,
+                                  "source": s.chunk.source_location or "highlighted passage"} for s in self.combined],
+        }
+
+
+def selection_sources(selected_text: str, question_vector: np.ndarray, embedder, metadata: dict | None) -> list[Source]:
+    """Split the highlighted passage into pieces scored by cosine similarity to the question."""
+    pieces = split_passage(selected_text)
+    if not pieces:
+        return []
+    vectors = embedder.embed_documents(pieces)
+    scores = vectors @ question_vector
+    page_url = (metadata or {}).get("page_url", "")
+    page_title = (metadata or {}).get("page_title", "")
+    sources = []
+    for i, (piece, score) in enumerate(zip(pieces, scores)):
+        score = float(min(1.0, max(0.0, score)))
+        if score < SELECTION_FLOOR:
+            continue
+        digest = hashlib.sha256(piece.encode()).hexdigest()[:32]
+        chunk = Chunk(
+            chunk_id=f"selection-{digest[:12]}-{i}", book_id="", book_title="", content=piece, content_hash=digest,
+            source_file="", url=page_url, module="", chapter=page_title, section="", heading="Highlighted passage",
+            section_hierarchy=[], page=0, source_location="Highlighted passage" + (f" on “{page_title}”" if page_title else ""),
+            citation=f'Highlighted passage{f" from “{page_title}”" if page_title else ""}.' + (f" Available: {page_url}" if page_url else ""),
+            file_hash="", score=score)
+        sources.append(Source(chunk, "selected_text"))
+    return sorted(sources, key=lambda s: s.score, reverse=True)
+
+
+def database_sources(chunks: list[Chunk]) -> list[Source]:
+    return [Source(replace(c), "database") for c in chunks]

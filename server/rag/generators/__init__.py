@@ -1,0 +1,1 @@
+"""Answer generators: Gemini when a key is configured, extractive otherwise."""

@@ -1,0 +1,86 @@
+"""The offline generator: the passages' own sentences that best answer the question, cited.
+
+Sentences are scored with the same embedding model as retrieval (cosine to the question,
+nudged by the passage's retrieval score), the best few are kept in reading order, and each
+run of sentences from one passage ends with its [n] marker.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterator
+
+import numpy as np
+
+from ..sentences import split_sentences, strip_markdown
+from .base import Generation, GenerationInput
+
+SENTENCES_BY_LENGTH = {"short": 2, "normal": 4, "detailed": 6}
+
+
+@dataclass
+class _Candidate:
+    source_number: int
+    position: int
+    text: str
+    score: float = 0.0
+
+
+def _candidates(request: GenerationInput) -> list[_Candidate]:
+    found: list[_Candidate] = []
+    for number, source in enumerate(request.sources, 1):
+        for position, sentence in enumerate(split_sentences(strip_markdown(source.chunk.content))):
+            words = len(sentence.split())
+            if 4 <= words <= 90 and not sentence.endswith(":"):
+                found.append(_Candidate(number, position, sentence))
+    return found
+
+
+def _tokens(text: str, generation: Generation) -> Iterator[str]:
+    for piece in re.findall(r"\S+\s*", text):
+        if generation.cancelled.is_set():
+            return
+        yield piece
+
+
+class ExtractiveGenerator:
+    name = "extractive"
+
+    def __init__(self, embedder):
+        self.embedder = embedder
+
+    def compose(self, request: GenerationInput) -> str:
+        candidates = _candidates(request)
+        if not candidates:
+            return ""
+        question = self.embedder.embed_query(request.question)
+        vectors = self.embedder.embed_documents([c.text for c in candidates])
+        similarity = vectors @ question
+        for candidate, sim in zip(candidates, similarity):
+            retrieval = request.sources[candidate.source_number - 1].score
+            candidate.score = float(sim) + 0.25 * retrieval
+        limit = SENTENCES_BY_LENGTH.get(request.preferences.get("answer_length", "normal"), 4)
+        picked: list[int] = []
+        for i in np.argsort([-c.score for c in candidates]):
+            if len(picked) == limit:
+                break
+            if any(float(vectors[i] @ vectors[j]) > 0.92 for j in picked):
+                continue  # the book often says the same thing twice
+            picked.append(int(i))
+        chosen = sorted((candidates[i] for i in picked), key=lambda c: (c.source_number, c.position))
+        parts: list[str] = []
+        for k, candidate in enumerate(chosen):
+            last_of_run = k + 1 == len(chosen) or chosen[k + 1].source_number != candidate.source_number
+            sentence = candidate.text
+            if last_of_run:
+                sentence = re.sub(r"([.!?])?$", lambda m: f" [{candidate.source_number}]{m.group(1) or '.'}", sentence, count=1)
+            parts.append(sentence)
+        return " ".join(parts)
+
+    def start(self, request: GenerationInput) -> Generation:
+        generation = Generation(tokens=iter(()), generator=self.name)
+        text = self.compose(request)
+        if not text:
+            generation.refused = True
+        generation.tokens = _tokens(text, generation)
+        return generation

@@ -1,0 +1,228 @@
+"""One question, end to end, with its lifecycle recorded:
+CREATED → RETRIEVING → GENERATING → COMPLETED, or → REFUSED (or FAILED on an error)."""
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Iterator
+
+from ..retrieval import Retriever
+from ..sessions import SessionStore
+from ..settings import Settings
+from ..store import Filters
+from .context import QueryContext, Source, database_sources, selection_sources
+from .followup import retrieval_query
+from .generators.base import Generation, GenerationInput, Generator
+from .refusal import book_refusal, selection_refusal
+
+log = logging.getLogger("textbook_chat.pipeline")
+_MARKER = re.compile(r"\[(\d+)\]")
+
+
+class SessionNotFound(LookupError):
+    pass
+
+
+class GenerationFailed(RuntimeError):
+    def __init__(self, message: str, *, session_id: str, query_id: str):
+        super().__init__(message)
+        self.session_id = session_id
+        self.query_id = query_id
+
+
+@dataclass
+class Turn:
+    query: dict
+    query_id: str
+    session_id: str
+    user_message_id: str
+    mode: str
+    context: QueryContext = field(default_factory=QueryContext)
+    sources: list[Source] = field(default_factory=list)
+    nearest: list = field(default_factory=list)
+    history: list[dict] = field(default_factory=list)
+    retrieval_text: str = ""
+
+    @property
+    def refused(self) -> bool:
+        return not self.sources
+
+
+def fix_markers(answer: str, n_sources: int) -> str:
+    """Drop [n] markers that point at no source."""
+    fixed = _MARKER.sub(lambda m: m.group(0) if 1 <= int(m.group(1)) <= n_sources else "", answer)
+    return re.sub(r"[ \t]+([.,;:!?])", r"\1", re.sub(r"[ \t]{2,}", " ", fixed)).strip()
+
+
+def confidence_of(sources: list[Source]) -> float:
+    if not sources:
+        return 0.0
+    scores = [s.score for s in sources]
+    return round(min(1.0, 0.6 * scores[0] + 0.4 * sum(scores) / len(scores)), 4)
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+class ChatPipeline:
+    def __init__(self, settings: Settings, retriever: Retriever, embedder, generator: Generator,
+                 sessions: SessionStore, *, book_title: str = ""):
+        self.settings = settings
+        self.retriever = retriever
+        self.embedder = embedder
+        self.generator = generator
+        self.sessions = sessions
+        self.book_title = book_title
+
+    # --- stage 1: accept, store, retrieve, gate -----------------------------------------------
+    def begin(self, query: dict) -> Turn:
+        session_id = query.get("session_id")
+        if session_id and not self.sessions.exists(session_id):
+            raise SessionNotFound(session_id)
+        if not session_id:
+            session_id = self.sessions.create_session(book_id=(query.get("filters") or {}).get("book_id"))["id"]
+        history = self.sessions.recent_messages(session_id, limit=6)
+        selected = query.get("selected_text")
+        mode = "book" if not selected else f"selection_{query['selection_mode']}"
+        query_id = self.sessions.create_query(session_id, query["question"], selected, query["selection_mode"])
+        user_message = self.sessions.add_message(session_id, "user", query["question"], query_id=query_id, status="received")
+        turn = Turn(query=query, query_id=query_id, session_id=session_id, user_message_id=user_message["id"],
+                    mode=mode, history=history)
+        try:
+            self.sessions.set_query_state(query_id, "RETRIEVING")
+            self._build_context(turn)
+        except Exception as exc:
+            self._fail(turn, exc)
+            raise
+        return turn
+
+    def _build_context(self, turn: Turn) -> None:
+        query = turn.query
+        threshold = query.get("similarity_threshold", self.settings.similarity_threshold)
+        max_chunks = query.get("max_chunks", self.settings.max_chunks)
+        turn.retrieval_text = retrieval_query(query["question"], turn.history)
+        question_vector = self.embedder.embed_query(turn.retrieval_text)
+        if query.get("selected_text"):
+            turn.context.selected = selection_sources(query["selected_text"], question_vector, self.embedder,
+                                                      query.get("metadata"))
+        if turn.mode != "selection_exclusive":
+            filters = Filters(**(query.get("filters") or {}))
+            candidates = self.retriever.retrieve(turn.retrieval_text, max_chunks=max_chunks, similarity_threshold=0.0,
+                                                 filters=filters)
+            turn.context.database = database_sources([c for c in candidates if c.score >= threshold])
+            turn.nearest = candidates[:3]
+        turn.sources = [s for s in turn.context.combined if s.score >= threshold][:max_chunks]
+
+    # --- stage 2: generate ----------------------------------------------------------------
+    def generation_input(self, turn: Turn) -> GenerationInput:
+        return GenerationInput(
+            question=turn.query["question"], sources=turn.sources, history=turn.history,
+            preferences=turn.query.get("user_preferences") or {},
+            selection_only=turn.mode == "selection_exclusive", selected_text=turn.query.get("selected_text"))
+
+    def start_generation(self, turn: Turn) -> Generation | None:
+        """None when the gate refused: no model is called."""
+        if turn.refused:
+            return None
+        self.sessions.set_query_state(turn.query_id, "GENERATING", generator=getattr(self.generator, "name", None))
+        try:
+            return self.generator.start(self.generation_input(turn))
+        except Exception as exc:
+            self._fail(turn, exc)
+            raise GenerationFailed(str(exc), session_id=turn.session_id, query_id=turn.query_id) from exc
+
+    def refusal_text(self, turn: Turn) -> str:
+        if turn.mode == "selection_exclusive":
+            return selection_refusal()
+        return book_refusal(self.book_title or (turn.nearest[0].book_title if turn.nearest else ""), turn.nearest)
+
+    def stream(self, turn: Turn) -> Iterator[tuple[str, dict]]:
+        """("meta", …), ("token", …)…, ("done", response). Raises GenerationFailed."""
+        generation = self.start_generation(turn)
+        yield "meta", {"query_id": turn.query_id, "session_id": turn.session_id,
+                       "sources": self._sources(turn.sources if generation else [])}
+        if generation is None:
+            text = self.refusal_text(turn)
+            yield "token", {"text": text}
+            yield "done", self.finish(turn, text, None)
+            return
+        parts: list[str] = []
+        try:
+            for delta in generation.tokens:
+                parts.append(delta)
+                yield "token", {"text": delta}
+        except GeneratorExit:
+            generation.cancel()
+            self._cancelled(turn, "".join(parts))
+            raise
+        except Exception as exc:
+            self._fail(turn, exc)
+            raise GenerationFailed(str(exc), session_id=turn.session_id, query_id=turn.query_id) from exc
+        yield "done", self.finish(turn, "".join(parts), generation)
+
+    def answer(self, query: dict) -> dict:
+        turn = self.begin(query)
+        response = None
+        for event, data in self.stream(turn):
+            if event == "done":
+                response = data
+        return response
+
+    # --- stage 3: validate and persist ----------------------------------------------------
+    def finish(self, turn: Turn, text: str, generation: Generation | None) -> dict:
+        refused = generation is None or generation.refused or not text.strip()
+        sources = [] if refused else turn.sources
+        if refused and generation is not None:
+            text = text.strip() or self.refusal_text(turn)
+            if generation.refused and text.strip() and not sources:
+                pass
+        answer = fix_markers(text, len(sources)) if sources else text.strip()
+        if not answer:
+            answer = self.refusal_text(turn)
+        confidence = confidence_of(sources) if sources else round(min(0.5, 0.5 * max((c.score for c in turn.nearest), default=0.0)), 4)
+        assistant = self.sessions.add_message(
+            turn.session_id, "assistant", answer, query_id=turn.query_id, status="refused" if refused else "completed",
+            source_references=[{
+                "source_file": s.chunk.source_file, "source_location": s.chunk.source_location,
+                "content_snippet": s.chunk.content[:240], "confidence": round(s.score, 4),
+                "retrieved_content_id": s.chunk.chunk_id, "url": s.chunk.url} for s in sources])
+        self.sessions.set_message_status(turn.user_message_id, "answered")
+        self.sessions.set_query_state(turn.query_id, "REFUSED" if refused else "COMPLETED")
+        return {
+            "query_id": turn.query_id,
+            "session_id": turn.session_id,
+            "assistant_message_id": assistant["id"],
+            "query": turn.query["question"],
+            "status": "refused" if refused else "completed",
+            "answer": answer,
+            "sources": self._sources(sources),
+            "references": list(dict.fromkeys(s.chunk.citation for s in sources)),
+            "citations": [{"text": f"[{n}]", "source": s.chunk.source_location, "url": s.chunk.url}
+                          for n, s in enumerate(sources, 1)],
+            "confidence": confidence,
+            "timestamp": _now(),
+            "mode": turn.mode,
+            "generator": generation.generator if generation else "none",
+            "fallback_reason": generation.fallback_reason if generation else None,
+            "usage": generation.usage if generation else None,
+            "context": turn.context.to_dict(),
+        }
+
+    @staticmethod
+    def _sources(sources: list[Source]) -> list[dict]:
+        return [{**s.chunk.public(), "score": round(s.score, 4), "source_type": s.source_type, "number": n}
+                for n, s in enumerate(sources, 1)]
+
+    def _fail(self, turn: Turn, exc: BaseException) -> None:
+        log.exception("query %s failed", turn.query_id, exc_info=exc)
+        self.sessions.set_message_status(turn.user_message_id, "failed")
+        self.sessions.set_query_state(turn.query_id, "FAILED", error=f"{type(exc).__name__}: {exc}")
+
+    def _cancelled(self, turn: Turn, partial: str) -> None:
+        if partial.strip():
+            self.sessions.add_message(turn.session_id, "assistant", partial.strip(), query_id=turn.query_id,
+                                      status="cancelled")
+        self.sessions.set_query_state(turn.query_id, "CANCELLED")

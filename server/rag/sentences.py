@@ -1,0 +1,44 @@
+"""Sentence splitting shared by selection chunking and the extractive generator."""
+from __future__ import annotations
+
+import re
+
+_BOUNDARY = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[A-Z0-9\"'(`*\[])")
+_FENCE = re.compile(r"```.*?```|~~~.*?~~~", re.DOTALL)
+
+
+def strip_markdown(text: str) -> str:
+    """Prose only: code fences, list bullets, heading hashes and emphasis removed."""
+    text = _FENCE.sub(" ", text)
+    text = re.sub(r"^\s{0,3}#{1,6}\s*", "", text, flags=re.MULTILINE)
+    text = re.sub(r"^\s*(?:[-*+]|\d+[.)])\s+", "", text, flags=re.MULTILINE)
+    text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", text)
+    text = re.sub(r"(\*\*|__)(.+?)\1", r"\2", text)
+    return text
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences of prose; each list item or line break ends a sentence too."""
+    sentences: list[str] = []
+    for paragraph in re.split(r"\n\s*\n|\n(?=\s*(?:[-*+]|\d+[.)])\s)", text):
+        paragraph = " ".join(paragraph.split())
+        if paragraph:
+            sentences.extend(s.strip() for s in _BOUNDARY.split(paragraph) if s.strip())
+    return sentences
+
+
+def split_passage(text: str, max_words: int = 120) -> list[str]:
+    """Group sentences of a highlighted passage into pieces of at most `max_words` words."""
+    pieces: list[str] = []
+    current: list[str] = []
+    words = 0
+    for sentence in split_sentences(text):
+        n = len(sentence.split())
+        if current and words + n > max_words:
+            pieces.append(" ".join(current))
+            current, words = [], 0
+        current.append(sentence)
+        words += n
+    if current:
+        pieces.append(" ".join(current))
+    return pieces

@@ -1,0 +1,205 @@
+"""Chat sessions, messages, query lifecycles and feedback in SQL (SQLAlchemy Core).
+
+SQLite file by default; any SQLAlchemy URL (e.g. PostgreSQL) through DATABASE_URL.
+"""
+from __future__ import annotations
+
+import json
+import uuid
+from datetime import datetime, timezone
+
+from sqlalchemy import (JSON, Column, DateTime, ForeignKey, Integer, MetaData, String, Table, Text,
+                        create_engine, delete, event, func, insert, select, update)
+from sqlalchemy.engine import Engine
+
+metadata = MetaData()
+
+sessions_table = Table(
+    "chat_sessions", metadata,
+    Column("id", String(64), primary_key=True),
+    Column("user_id", String(200)),
+    Column("book_id", String(200)),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)
+
+messages_table = Table(
+    "chat_messages", metadata,
+    Column("id", String(64), primary_key=True),
+    Column("session_id", String(64), ForeignKey("chat_sessions.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("seq", Integer, nullable=False),
+    Column("role", String(16), nullable=False),
+    Column("content", Text, nullable=False),
+    Column("timestamp", DateTime(timezone=True), nullable=False),
+    Column("query_id", String(64), index=True),
+    Column("status", String(16)),
+    Column("source_references", JSON),
+)
+
+queries_table = Table(
+    "queries", metadata,
+    Column("id", String(64), primary_key=True),
+    Column("session_id", String(64), ForeignKey("chat_sessions.id", ondelete="CASCADE"), nullable=False),
+    Column("question", Text, nullable=False),
+    Column("selected_text", Text),
+    Column("selection_mode", String(16)),
+    Column("state", String(16), nullable=False),
+    Column("states", JSON, nullable=False),  # [[state, iso time], ...]: the whole lifecycle
+    Column("generator", String(100)),
+    Column("error", Text),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)
+
+feedback_table = Table(
+    "feedback", metadata,
+    Column("id", String(64), primary_key=True),
+    Column("message_id", String(64), ForeignKey("chat_messages.id", ondelete="CASCADE"), nullable=False),
+    Column("rating", String(8), nullable=False),
+    Column("comment", Text),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def _iso(value: datetime | None) -> str | None:
+    if value is None:
+        return None
+    if value.tzinfo is None:  # SQLite drops the zone; everything is stored in UTC
+        value = value.replace(tzinfo=timezone.utc)
+    return value.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _new_id() -> str:
+    return str(uuid.uuid4())
+
+
+class SessionStore:
+    def __init__(self, url: str):
+        connect_args = {"check_same_thread": False} if url.startswith("sqlite") else {}
+        self.engine: Engine = create_engine(url, connect_args=connect_args, pool_pre_ping=True)
+        if url.startswith("sqlite"):
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        metadata.create_all(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # --- sessions -------------------------------------------------------------------------
+    def create_session(self, user_id: str | None = None, book_id: str | None = None) -> dict:
+        now = _now()
+        row = {"id": _new_id(), "user_id": user_id, "book_id": book_id, "created_at": now, "updated_at": now}
+        with self.engine.begin() as conn:
+            conn.execute(insert(sessions_table).values(**row))
+        return self._session_dict(row, [])
+
+    def exists(self, session_id: str) -> bool:
+        with self.engine.connect() as conn:
+            return conn.execute(select(sessions_table.c.id).where(sessions_table.c.id == session_id)).first() is not None
+
+    def get_session(self, session_id: str) -> dict | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(sessions_table).where(sessions_table.c.id == session_id)).mappings().first()
+            if row is None:
+                return None
+            messages = conn.execute(select(messages_table).where(messages_table.c.session_id == session_id)
+                                    .order_by(messages_table.c.seq)).mappings().all()
+        return self._session_dict(dict(row), [self._message_dict(dict(m)) for m in messages])
+
+    def delete_session(self, session_id: str) -> bool:
+        with self.engine.begin() as conn:
+            message_ids = select(messages_table.c.id).where(messages_table.c.session_id == session_id)
+            conn.execute(delete(feedback_table).where(feedback_table.c.message_id.in_(message_ids)))
+            conn.execute(delete(messages_table).where(messages_table.c.session_id == session_id))
+            conn.execute(delete(queries_table).where(queries_table.c.session_id == session_id))
+            return conn.execute(delete(sessions_table).where(sessions_table.c.id == session_id)).rowcount > 0
+
+    def recent_messages(self, session_id: str, limit: int = 6) -> list[dict]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(messages_table).where(messages_table.c.session_id == session_id)
+                                .order_by(messages_table.c.seq.desc()).limit(limit)).mappings().all()
+        return [self._message_dict(dict(r)) for r in reversed(rows)]
+
+    # --- messages -------------------------------------------------------------------------
+    def add_message(self, session_id: str, role: str, content: str, *, query_id: str | None = None,
+                    status: str | None = None, source_references: list[dict] | None = None) -> dict:
+        now = _now()
+        with self.engine.begin() as conn:
+            seq = conn.execute(select(func.coalesce(func.max(messages_table.c.seq), 0))
+                               .where(messages_table.c.session_id == session_id)).scalar_one() + 1
+            row = {"id": _new_id(), "session_id": session_id, "seq": seq, "role": role, "content": content,
+                   "timestamp": now, "query_id": query_id, "status": status,
+                   "source_references": source_references or []}
+            conn.execute(insert(messages_table).values(**row))
+            conn.execute(update(sessions_table).where(sessions_table.c.id == session_id).values(updated_at=now))
+        return self._message_dict(row)
+
+    def set_message_status(self, message_id: str, status: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(update(messages_table).where(messages_table.c.id == message_id).values(status=status))
+
+    def message_exists(self, message_id: str, role: str | None = None) -> bool:
+        query = select(messages_table.c.id).where(messages_table.c.id == message_id)
+        if role:
+            query = query.where(messages_table.c.role == role)
+        with self.engine.connect() as conn:
+            return conn.execute(query).first() is not None
+
+    # --- query lifecycle ------------------------------------------------------------------
+    def create_query(self, session_id: str, question: str, selected_text: str | None, selection_mode: str) -> str:
+        now = _now()
+        query_id = _new_id()
+        with self.engine.begin() as conn:
+            conn.execute(insert(queries_table).values(
+                id=query_id, session_id=session_id, question=question, selected_text=selected_text,
+                selection_mode=selection_mode, state="CREATED", states=[["CREATED", _iso(now)]],
+                created_at=now, updated_at=now))
+        return query_id
+
+    def set_query_state(self, query_id: str, state: str, *, generator: str | None = None, error: str | None = None) -> None:
+        now = _now()
+        with self.engine.begin() as conn:
+            states = conn.execute(select(queries_table.c.states).where(queries_table.c.id == query_id)).scalar_one()
+            values = {"state": state, "states": [*states, [state, _iso(now)]], "updated_at": now}
+            if generator:
+                values["generator"] = generator
+            if error:
+                values["error"] = error
+            conn.execute(update(queries_table).where(queries_table.c.id == query_id).values(**values))
+
+    def get_query(self, query_id: str) -> dict | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(queries_table).where(queries_table.c.id == query_id)).mappings().first()
+        return dict(row) if row else None
+
+    # --- feedback -------------------------------------------------------------------------
+    def add_feedback(self, message_id: str, rating: str, comment: str | None) -> dict:
+        row = {"id": _new_id(), "message_id": message_id, "rating": rating, "comment": comment, "created_at": _now()}
+        with self.engine.begin() as conn:
+            conn.execute(insert(feedback_table).values(**row))
+        return {**row, "created_at": _iso(row["created_at"])}
+
+    # --- shapes ---------------------------------------------------------------------------
+    @staticmethod
+    def _message_dict(row: dict) -> dict:
+        refs = row.get("source_references") or []
+        if isinstance(refs, str):
+            refs = json.loads(refs)
+        return {"id": row["id"], "role": row["role"], "content": row["content"], "timestamp": _iso(row["timestamp"]),
+                "query_id": row.get("query_id"), "status": row.get("status"), "source_references": refs}
+
+    @staticmethod
+    def _session_dict(row: dict, messages: list[dict]) -> dict:
+        return {"id": row["id"], "user_id": row.get("user_id"), "book_id": row.get("book_id"),
+                "created_at": _iso(row["created_at"]), "updated_at": _iso(row["updated_at"]), "messages": messages}
+
+
+def _sqlite_pragmas(dbapi_connection, _record) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()

@@ -1,0 +1,101 @@
+"""Shared fixtures: the real embedding model (provisioned once per machine under data/models),
+real local Qdrant folders and SQLite files in temporary directories."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from server.embedding.embedder import load_embedder
+from server.ingest.indexer import ingest
+from server.ingest.site import detect_site
+from server.services import Services
+from server.settings import Settings
+from server.store import ChunkStore
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared"
+CORPORA = SHARED / "corpora"
+EVAL = SHARED / "eval"
+PHYSICAL_AI = CORPORA / "physical-ai-book" / "docs"
+RUST_BOOK = CORPORA / "rust-book"
+SAMPLE_BOOK = REPO / "sample-book"
+MODELS_DIR = REPO / "data" / "models"
+
+
+def make_settings(data_dir: Path, **overrides) -> Settings:
+    return Settings(data_dir=data_dir, models_dir=MODELS_DIR, rate_limit="1000 per minute", **overrides)
+
+
+@pytest.fixture(scope="session")
+def embedder():
+    return load_embedder(Settings(models_dir=MODELS_DIR))
+
+
+@pytest.fixture
+def settings(tmp_path) -> Settings:
+    return make_settings(tmp_path / "data")
+
+
+@pytest.fixture
+def store(settings, embedder):
+    chunk_store = ChunkStore.open(settings, embedder.model_name, embedder.dim)
+    yield chunk_store
+    chunk_store.close()
+
+
+@pytest.fixture
+def sample_copy(tmp_path) -> Path:
+    """A private copy of the sample book that a test may edit."""
+    target = tmp_path / "book"
+    shutil.copytree(SAMPLE_BOOK, target)
+    return target
+
+
+class IndexedBook:
+    def __init__(self, settings: Settings, services: Services, site, report):
+        self.settings = settings
+        self.services = services
+        self.site = site
+        self.report = report
+
+    @property
+    def store(self) -> ChunkStore:
+        return self.services.store
+
+
+def _indexed(tmp_path_factory, embedder, path: Path, name: str) -> IndexedBook:
+    settings = make_settings(tmp_path_factory.mktemp(name) / "data")
+    store = ChunkStore.open(settings, embedder.model_name, embedder.dim)
+    site = detect_site(path)
+    report = ingest(site, store, embedder, progress=False)
+    return IndexedBook(settings, Services(settings, embedder, store), site, report)
+
+
+@pytest.fixture(scope="session")
+def physical_ai(tmp_path_factory, embedder):
+    book = _indexed(tmp_path_factory, embedder, PHYSICAL_AI, "physical-ai")
+    yield book
+    book.services.close()
+
+
+@pytest.fixture(scope="session")
+def sample_book(tmp_path_factory, embedder):
+    book = _indexed(tmp_path_factory, embedder, SAMPLE_BOOK, "sample")
+    yield book
+    book.services.close()
+
+
+def all_chunks(store: ChunkStore, book_id: str | None = None):
+    from server.models import Chunk
+    from server.store import Filters
+
+    points, offset = [], None
+    while True:
+        batch, offset = store.client.scroll(store.collection, scroll_filter=Filters(book_id=book_id).to_qdrant(),
+                                            limit=1000, offset=offset, with_payload=True)
+        points.extend(batch)
+        if offset is None:
+            break
+    return [Chunk.from_payload(p.id, p.payload) for p in points]

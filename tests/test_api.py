@@ -1,0 +1,271 @@
+"""The HTTP contract: validation, errors, selection modes, sessions, streaming, OpenAPI."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from openapi_spec_validator import validate
+
+from conftest import make_settings
+from fakes import FailingGenerator, RecordingGenerator
+from server.app import create_app
+
+ERROR_KEYS = {"error", "code"}
+
+
+def _app(book, tmp_path, generator=None, **config):
+    settings = make_settings(tmp_path / "data")
+    return create_app(settings, services=book.services, generator=generator, config=config or None)
+
+
+@pytest.fixture
+def client(sample_book, tmp_path):
+    return _app(sample_book, tmp_path).test_client()
+
+
+def _sse(body: str) -> list[tuple[str, dict]]:
+    events = []
+    for block in body.split("\n\n"):
+        lines = [line for line in block.split("\n") if line and not line.startswith(":")]
+        if not lines:
+            continue
+        name = next(line[7:] for line in lines if line.startswith("event: "))
+        data = "\n".join(line[6:] for line in lines if line.startswith("data: "))
+        events.append((name, json.loads(data)))
+    return events
+
+
+@pytest.mark.parametrize("body, field", [
+    ({"question": ""}, "question"),
+    ({"question": "   "}, "question"),
+    ({"question": "x" * 1001}, "question"),
+    ({}, "question"),
+    ({"question": "ok?", "selected_text": "   "}, "selected_text"),
+    ({"question": "ok?", "selected_text": "x" * 8001}, "selected_text"),
+    ({"question": "ok?", "max_chunks": 0}, "max_chunks"),
+    ({"question": "ok?", "max_chunks": 11}, "max_chunks"),
+    ({"question": "ok?", "similarity_threshold": 1.5}, "similarity_threshold"),
+    ({"question": "ok?", "similarity_threshold": -0.1}, "similarity_threshold"),
+    ({"question": 5}, "question"),
+    ({"question": "ok?", "max_chunks": "3"}, "max_chunks"),
+    ({"question": "ok?", "selection_mode": "both"}, "selection_mode"),
+    ({"question": "ok?", "surprise": True}, "surprise"),
+    ({"question": "ok?", "user_preferences": {"level": "expert"}}, "user_preferences"),
+])
+def test_validation_errors(client, body, field):
+    response = client.post("/chat", json=body)
+    assert response.status_code == 400
+    data = response.get_json()
+    assert ERROR_KEYS <= set(data) and data["code"] == "VALIDATION_ERROR"
+    assert field in data["details"]
+
+
+def test_question_of_1000_characters_is_accepted(client):
+    assert client.post("/chat", json={"question": "What is aliasing? " + "x" * 982}).status_code == 200
+
+
+def test_body_that_is_not_an_object(client):
+    response = client.post("/chat", data="[1, 2]", content_type="application/json")
+    assert response.status_code == 400 and response.get_json()["code"] == "VALIDATION_ERROR"
+    response = client.post("/chat", data="{not json", content_type="application/json")
+    assert response.status_code == 400 and response.get_json()["code"] == "VALIDATION_ERROR"
+
+
+def test_unknown_session_is_404(client):
+    response = client.post("/chat", json={"question": "What is aliasing?", "session_id": "nope"})
+    assert response.status_code == 404 and response.get_json()["code"] == "NOT_FOUND"
+    assert client.get("/sessions/nope").get_json()["code"] == "NOT_FOUND"
+
+
+def test_body_over_the_limit_is_413(client):
+    response = client.post("/chat", json={"question": "q?", "selected_text": "x" * 70_000})
+    assert response.status_code == 413
+    assert response.get_json() == {"error": "The request body is too large.", "code": "PAYLOAD_TOO_LARGE"}
+
+
+def test_unknown_route_and_method_are_json(client):
+    assert client.get("/nowhere").get_json()["code"] == "NOT_FOUND"
+    assert client.get("/chat").get_json()["code"] == "METHOD_NOT_ALLOWED"
+
+
+def test_answer_cites_sample_book_pages(client):
+    response = client.post("/chat", json={"question": "What is the Nyquist rate and what happens below it?"})
+    assert response.status_code == 200
+    data = response.get_json()
+    assert data["status"] == "completed" and data["generator"] == "extractive"
+    assert data["sources"] and all(s["url"].startswith("http://127.0.0.1:8000/book/docs/") for s in data["sources"])
+    assert "[1]" in data["answer"] or "[2]" in data["answer"]
+    markers = {int(n) for n in __import__("re").findall(r"\[(\d+)\]", data["answer"])}
+    assert markers <= set(range(1, len(data["sources"]) + 1))
+    assert 0 < data["confidence"] <= 1 and data["timestamp"].endswith("Z")
+    assert [c["text"] for c in data["citations"]] == [f"[{n}]" for n in range(1, len(data["sources"]) + 1)]
+    assert all(s["source_type"] == "database" for s in data["sources"])
+
+
+def test_exclusive_selection_reaches_the_generator_alone(sample_book, tmp_path):
+    generator = RecordingGenerator()
+    client = _app(sample_book, tmp_path, generator).test_client()
+    passage = ("A sampled signal can only represent frequencies below half the sample rate. "
+               "Anything above that folds back and appears as a lower frequency, which is called aliasing.")
+    data = client.post("/chat", json={"question": "What happens to frequencies above half the sample rate?",
+                                      "selected_text": passage}).get_json()
+    assert data["status"] == "completed" and data["mode"] == "selection_exclusive"
+    assert data["sources"] and all(s["source_type"] == "selected_text" for s in data["sources"])
+    assert data["context"]["database_chunks"] == []
+    sent = generator.inputs[-1]
+    assert sent.selection_only and all(s.source_type == "selected_text" for s in sent.sources)
+    assert all(s.chunk.content in passage for s in sent.sources)
+
+
+def test_exclusive_selection_unrelated_question_is_refused_without_the_book(sample_book, tmp_path):
+    generator = RecordingGenerator()
+    client = _app(sample_book, tmp_path, generator).test_client()
+    data = client.post("/chat", json={"question": "Which window function has the lowest side lobes?",
+                                      "selected_text": "Dither is a small amount of noise added before quantization."}
+                       ).get_json()
+    assert data["status"] == "refused" and data["sources"] == [] and generator.inputs == []
+    assert "highlighted passage" in data["answer"]
+
+
+def test_combined_mode_labels_both_kinds(sample_book, tmp_path):
+    generator = RecordingGenerator()
+    client = _app(sample_book, tmp_path, generator).test_client()
+    data = client.post("/chat", json={
+        "question": "Why must a signal be filtered before sampling to avoid aliasing?",
+        "selected_text": "Before sampling, an analog low-pass filter removes content above half the sample rate, "
+                         "so that it cannot alias.", "selection_mode": "combined", "max_chunks": 6}).get_json()
+    kinds = {s["source_type"] for s in data["sources"]}
+    assert kinds == {"selected_text", "database"}
+    scores = [s["score"] for s in data["sources"]]
+    assert scores == sorted(scores, reverse=True)
+    assert {s.source_type for s in generator.inputs[-1].sources} == kinds
+
+
+def test_refusal_names_nearest_sections_without_a_model(sample_book, tmp_path):
+    generator = RecordingGenerator()
+    client = _app(sample_book, tmp_path, generator).test_client()
+    data = client.post("/chat", json={"question": "Who won the 1998 football world cup?"}).get_json()
+    assert data["status"] == "refused" and data["sources"] == [] and data["confidence"] <= 0.5
+    assert generator.inputs == []
+    assert "couldn't find" in data["answer"]
+
+
+def test_follow_up_question_retrieves_in_context(physical_ai, tmp_path):
+    client = _app(physical_ai, tmp_path).test_client()
+    first = client.post("/chat", json={"question": "How do topics work in ROS 2?"}).get_json()
+    follow = client.post("/chat", json={"question": "and what about services?",
+                                        "session_id": first["session_id"]}).get_json()
+    assert follow["status"] == "completed"
+    top = follow["sources"][0]
+    assert "service" in (top["heading"] + top["content"]).lower()
+    assert "ros" in (top["source_file"] + top["source_location"]).lower()
+
+
+def test_generator_failure_keeps_the_user_message(sample_book, tmp_path):
+    client = _app(sample_book, tmp_path, FailingGenerator()).test_client()
+    response = client.post("/chat", json={"question": "What is the Nyquist rate?"})
+    assert response.status_code == 500
+    data = response.get_json()
+    assert data["code"] == "INTERNAL" and "saved" in data["error"] and "Traceback" not in json.dumps(data)
+    session = client.get(f"/sessions/{data['details']['session_id']}").get_json()
+    assert [(m["role"], m["content"], m["status"]) for m in session["messages"]] == [
+        ("user", "What is the Nyquist rate?", "failed")]
+    state = client.application.extensions["textbook_chat"].sessions.get_query(data["details"]["query_id"])
+    assert state["state"] == "FAILED" and [s for s, _ in state["states"]] == ["CREATED", "RETRIEVING", "GENERATING", "FAILED"]
+
+
+def test_generator_failure_mid_stream_is_an_error_event(sample_book, tmp_path):
+    client = _app(sample_book, tmp_path, FailingGenerator(during_stream=True)).test_client()
+    response = client.post("/chat", json={"question": "What is the Nyquist rate?"},
+                           headers={"Accept": "text/event-stream"})
+    events = _sse(response.get_data(as_text=True))
+    assert [e for e, _ in events] == ["meta", "token", "error"]
+    assert events[-1][1]["code"] == "INTERNAL"
+    session = client.get(f"/sessions/{events[0][1]['session_id']}").get_json()
+    assert session["messages"][0]["role"] == "user" and session["messages"][0]["status"] == "failed"
+
+
+def test_lifecycle_is_recorded(client):
+    data = client.post("/chat", json={"question": "What is the Nyquist rate?"}).get_json()
+    query = client.application.extensions["textbook_chat"].sessions.get_query(data["query_id"])
+    assert [s for s, _ in query["states"]] == ["CREATED", "RETRIEVING", "GENERATING", "COMPLETED"]
+    refused = client.post("/chat", json={"question": "Best lasagna recipe with béchamel?"}).get_json()
+    query = client.application.extensions["textbook_chat"].sessions.get_query(refused["query_id"])
+    assert [s for s, _ in query["states"]] == ["CREATED", "RETRIEVING", "REFUSED"]
+
+
+def test_sse_events_in_order_and_done_equals_json(client):
+    question = {"question": "How does a window function reduce spectral leakage?"}
+    streamed = client.post("/chat", json=question, headers={"Accept": "text/event-stream"})
+    assert streamed.mimetype == "text/event-stream"
+    assert streamed.headers["Cache-Control"].startswith("no-cache") and streamed.headers["X-Accel-Buffering"] == "no"
+    events = _sse(streamed.get_data(as_text=True))
+    names = [e for e, _ in events]
+    assert names[0] == "meta" and names[-1] == "done" and set(names[1:-1]) == {"token"}
+    done = events[-1][1]
+    assert "".join(d["text"] for e, d in events if e == "token").strip() == done["answer"]
+    assert events[0][1]["sources"] == done["sources"]
+    plain = client.post("/chat", json=question).get_json()
+    volatile = {"query_id", "session_id", "assistant_message_id", "timestamp"}
+    assert {k: v for k, v in done.items() if k not in volatile} == {k: v for k, v in plain.items() if k not in volatile}
+
+
+def test_sessions_crud_and_survive_restart(sample_book, tmp_path):
+    client = _app(sample_book, tmp_path).test_client()
+    created = client.post("/sessions", json={"user_id": "student-1"})
+    assert created.status_code == 201
+    sid = created.get_json()["id"]
+    client.post("/chat", json={"question": "What is quantization noise?", "session_id": sid})
+    client.post("/chat", json={"question": "What is a digital filter?", "session_id": sid})
+    client.application.extensions["textbook_chat"].sessions.close()
+
+    restarted = _app(sample_book, tmp_path).test_client()
+    session = restarted.get(f"/sessions/{sid}").get_json()
+    assert [m["role"] for m in session["messages"]] == ["user", "assistant", "user", "assistant"]
+    assert session["messages"][0]["content"] == "What is quantization noise?"
+    refs = session["messages"][1]["source_references"]
+    assert refs and {"source_file", "source_location", "content_snippet", "confidence", "retrieved_content_id"} <= set(refs[0])
+    assert restarted.delete(f"/sessions/{sid}").status_code == 204
+    assert restarted.get(f"/sessions/{sid}").status_code == 404
+
+
+def test_feedback(client):
+    data = client.post("/chat", json={"question": "What is the Nyquist rate?"}).get_json()
+    ok = client.post("/feedback", json={"message_id": data["assistant_message_id"], "rating": "up", "comment": "clear"})
+    assert ok.status_code == 201 and ok.get_json()["rating"] == "up"
+    assert client.post("/feedback", json={"message_id": data["assistant_message_id"], "rating": "meh"}).status_code == 400
+    assert client.post("/feedback", json={"message_id": "missing", "rating": "down"}).status_code == 404
+
+
+def test_health_reports_store_model_and_generator(client, sample_book):
+    data = client.get("/health").get_json()
+    assert data["status"] == "ok" and data["index_size"] == sample_book.report.chunks_total
+    assert data["embedding_model"] == "sentence-transformers/all-MiniLM-L6-v2"
+    assert data["generator"] == "extractive" and data["store"]["kind"] == "local"
+
+
+def test_openapi_document_is_valid_and_generated_from_schemas(client):
+    spec = client.get("/openapi.json").get_json()
+    validate(spec)
+    schemas = spec["components"]["schemas"]
+    for name in ("Query", "ChatResponse", "ChatSession", "ChatMessage", "Feedback", "ErrorResponse", "Source"):
+        assert name in schemas
+    assert schemas["Query"]["properties"]["max_chunks"]["maximum"] == 10
+    assert "/chat" in spec["paths"] and "/sessions/{session_id}" in spec["paths"]
+
+
+def test_cors_allows_configured_origins_only(client):
+    allowed = client.options("/chat", headers={"Origin": "http://localhost:3000", "Access-Control-Request-Method": "POST"})
+    assert allowed.headers.get("Access-Control-Allow-Origin") == "http://localhost:3000"
+    denied = client.options("/chat", headers={"Origin": "http://evil.example", "Access-Control-Request-Method": "POST"})
+    assert "Access-Control-Allow-Origin" not in denied.headers
+
+
+def test_rate_limit_is_429_with_error_shape(sample_book, tmp_path):
+    settings = make_settings(tmp_path / "data").with_overrides(rate_limit="2 per minute")
+    client = create_app(settings, services=sample_book.services).test_client()
+    codes = [client.post("/chat", json={"question": "What is aliasing?"}).status_code for _ in range(3)]
+    assert codes == [200, 200, 429]
+    data = client.post("/chat", json={"question": "What is aliasing?"}).get_json()
+    assert data["code"] == "RATE_LIMITED"
+    assert client.get("/health").status_code == 200

@@ -1,0 +1,210 @@
+"""Ingesting real books into a real local Qdrant with the real model."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from click.testing import CliRunner
+
+from conftest import PHYSICAL_AI, all_chunks
+from server.cli import main
+from server.ingest.indexer import ingest
+from server.ingest.site import detect_site
+from server.store import ChunkStore, EmbeddingMismatchError
+
+SITE = "https://AreebaZafarChohan.github.io"
+
+# Checked by hand against the Docusaurus docs-plugin rules (prefixes stripped, routeBasePath "docs").
+EXPECTED_URLS = {
+    "intro.md": f"{SITE}/docs/intro",
+    "component-usage.md": f"{SITE}/docs/component-usage",
+    "01-module-ros/01-intro-to-ros2.md": f"{SITE}/docs/module-ros/intro-to-ros2",
+    "01-module-ros/02-nodes-topics-services.md": f"{SITE}/docs/module-ros/nodes-topics-services",
+    "01-module-ros/intro-to-ros2-personalized.mdx": f"{SITE}/docs/module-ros/intro-to-ros2-personalized",
+    "01-module-ros/quizzes/02-quiz-nodes-topics-services.md": f"{SITE}/docs/module-ros/quizzes/quiz-nodes-topics-services",
+    "03-module-nvidia-isaac/02-isaac-ros-vslam.md": f"{SITE}/docs/module-nvidia-isaac/isaac-ros-vslam",
+    "05-capstone-project/try-with-ai/01-ai-autonomous-humanoid.md": f"{SITE}/docs/capstone-project/try-with-ai/ai-autonomous-humanoid",
+}
+
+
+def _page_urls(chunks):
+    return {c.source_file: c.url.split("#")[0] for c in chunks}
+
+
+def test_page_urls_match_docusaurus(physical_ai):
+    urls = _page_urls(all_chunks(physical_ai.store))
+    for source_file, expected in EXPECTED_URLS.items():
+        assert urls[source_file] == expected
+
+
+def test_heading_anchor_in_chunk_url(physical_ai):
+    chunks = [c for c in all_chunks(physical_ai.store) if c.source_file == "01-module-ros/02-nodes-topics-services.md"]
+    anchors = {c.url.split("#", 1)[1] for c in chunks if "#" in c.url}
+    assert "topics-the-asynchronous-data-streams-publishsubscribe" in anchors
+
+
+def test_sample_book_routes_use_config_base_url_slug_and_id(sample_book):
+    urls = _page_urls(all_chunks(sample_book.store))
+    base = "http://127.0.0.1:8000/book/docs"
+    assert urls["intro.md"] == f"{base}/intro"
+    assert urls["01-foundations/index.md"] == f"{base}/foundations/"
+    assert urls["01-foundations/02-quantization.md"] == f"{base}/foundations/quantization-and-bit-depth"
+    assert urls["02-practice/03-working-with-audio.md"] == f"{base}/practice/audio-toolkit"
+    assert urls["02-practice/02-digital-filters.mdx"] == f"{base}/practice/digital-filters"
+    assert any(c.url.endswith("#nyquist-shannon") for c in all_chunks(sample_book.store))
+
+
+@pytest.mark.parametrize("book_fixture, mdx", [
+    ("physical_ai", "01-module-ros/intro-to-ros2-personalized.mdx"),
+    ("sample_book", "02-practice/02-digital-filters.mdx"),
+])
+def test_mdx_page_has_no_jsx_noise(request, book_fixture, mdx):
+    book = request.getfixturevalue(book_fixture)
+    chunks = [c for c in all_chunks(book.store) if c.source_file == mdx]
+    assert chunks
+    text = "\n".join(c.content for c in chunks)
+    prose = re.sub(r"```.*?```", "", text, flags=re.S)
+    assert not re.search(r"</?[A-Z][A-Za-z]*", prose), prose
+    assert not re.search(r"^(import|export) ", prose, re.M)
+    assert "console.log" not in prose and "=>" not in prose
+
+
+def test_mdx_prose_inside_components_is_kept(sample_book):
+    raw = (sample_book.site.content_root / "02-practice/02-digital-filters.mdx").read_text()
+    inside = re.search(r"<TabItem[^>]*>\s*(.+?)\s*</TabItem>", raw, re.S).group(1)
+    first_words = " ".join(inside.split()[:6])
+    text = " ".join(" ".join(c.content for c in all_chunks(sample_book.store)).split())
+    assert first_words in text
+
+
+@pytest.mark.parametrize("book_fixture", ["physical_ai", "sample_book"])
+def test_no_chunk_splits_a_code_fence(request, book_fixture):
+    book = request.getfixturevalue(book_fixture)
+    for chunk in all_chunks(book.store):
+        fences = re.findall(r"^ {0,3}(```|~~~)", chunk.content, re.M)
+        assert len(fences) % 2 == 0, (chunk.source_file, chunk.heading)
+
+
+def test_long_code_block_stays_whole(sample_book):
+    raw = (sample_book.site.content_root / "02-practice/01-frequency-analysis.md").read_text()
+    longest = max(re.findall(r"```python\n(.*?)```", raw, re.S), key=len)
+    assert longest.count("\n") >= 30
+    assert any(longest.strip() in c.content for c in all_chunks(sample_book.store))
+
+
+@pytest.mark.parametrize("book_fixture", ["physical_ai", "sample_book"])
+def test_every_chunk_has_full_metadata(request, book_fixture):
+    book = request.getfixturevalue(book_fixture)
+    chunks = all_chunks(book.store)
+    assert len(chunks) == book.report.chunks_total > 0
+    pages = set()
+    for c in chunks:
+        assert c.chunk_id and c.content.strip() and c.content_hash and c.book_id and c.book_title
+        assert (book.site.content_root / c.source_file).is_file()
+        assert c.url.startswith("http") and c.chapter and c.section and c.heading
+        assert c.section_hierarchy[0] == c.chapter and c.page >= 1
+        assert c.chapter in c.source_location and c.heading in c.source_location
+        if "/" in c.source_file:
+            assert c.module and c.source_location.startswith(c.module)
+        assert c.citation.startswith(f'"{c.heading},"') and c.book_title in c.citation and c.url in c.citation
+        assert c.created_at and c.updated_at
+        assert c.token_count <= 256 or "```" in c.content  # only an unsplittable fence may overflow
+        pages.add((c.page, c.source_file))
+    assert len({p for p, _ in pages}) == len({f for _, f in pages})  # one reading-order number per page
+
+
+def test_reading_order_follows_sidebar_positions(sample_book):
+    order = {c.source_file: c.page for c in all_chunks(sample_book.store)}
+    assert order["intro.md"] == 1
+    assert order["01-foundations/index.md"] < order["01-foundations/01-sampling-and-aliasing.md"] \
+        < order["01-foundations/02-quantization.md"] < order["02-practice/01-frequency-analysis.md"]
+
+
+def test_second_ingest_embeds_nothing(physical_ai, embedder):
+    report = ingest(physical_ai.site, physical_ai.store, embedder, progress=False)
+    assert report.chunks_embedded == 0
+    assert report.unchanged == len({c.source_file for c in all_chunks(physical_ai.store)})
+    assert (report.added, report.updated, report.removed) == (0, 0, 0)
+
+
+def test_edit_delete_and_broken_front_matter(sample_copy, store, embedder):
+    site = detect_site(sample_copy)
+    first = ingest(site, store, embedder, progress=False)
+    before = {c.chunk_id: c for c in all_chunks(store)}
+
+    edited = sample_copy / "docs/01-foundations/02-quantization.md"
+    edited.write_text(edited.read_text() + "\n\n## A new closing section\n\nQuantization noise can be shaped with feedback.\n")
+    report = ingest(site, store, embedder, progress=False)
+    assert (report.added, report.updated, report.removed) == (0, 1, 0)
+    assert report.unchanged == first.added - 1
+    after = all_chunks(store)
+    changed = [c for c in after if c.chunk_id not in before or before[c.chunk_id].content_hash != c.content_hash]
+    assert changed and {c.source_file for c in changed} == {"01-foundations/02-quantization.md"}
+    assert report.chunks_embedded == len(changed)
+
+    (sample_copy / "docs/02-practice/03-working-with-audio.md").unlink()
+    report = ingest(site, store, embedder, progress=False)
+    assert report.removed == 1 and report.chunks_embedded == 0
+    assert not [c for c in all_chunks(store) if c.source_file == "02-practice/03-working-with-audio.md"]
+
+    broken = sample_copy / "docs/02-practice/04-broken.md"
+    broken.write_text("---\ntitle: [unclosed\nsidebar_position: 9\n---\n\n# Broken\n\nText.\n")
+    report = ingest(site, store, embedder, progress=False)
+    assert [s.source_file for s in report.skipped] == ["02-practice/04-broken.md"]
+    assert "front matter" in report.skipped[0].reason
+    assert report.unchanged == first.added - 1 and report.chunks_embedded == 0
+
+
+def test_books_live_side_by_side(sample_copy, store, embedder):
+    site = detect_site(sample_copy)
+    ingest(site, store, embedder, book_id="one", progress=False)
+    ingest(site, store, embedder, book_id="two", progress=False)
+    assert store.count("one") == store.count("two") > 0
+    assert store.books() == ["one", "two"]
+
+
+def test_full_rebuild_reembeds_everything(sample_copy, store, embedder):
+    site = detect_site(sample_copy)
+    first = ingest(site, store, embedder, progress=False)
+    again = ingest(site, store, embedder, full=True, progress=False)
+    assert again.chunks_embedded == first.chunks_total == again.chunks_total
+
+
+def test_model_mismatch_is_a_clear_error(sample_copy, store, embedder, settings):
+    ingest(detect_site(sample_copy), store, embedder, progress=False)
+    store.close()
+    other = ChunkStore.open(settings, "some/other-model", 768)
+    try:
+        with pytest.raises(EmbeddingMismatchError, match="Re-index"):
+            other.check_compatible()
+    finally:
+        other.close()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["ingest", "/nonexistent/book"], "no such folder"),
+    (["ingest", "EMPTY"], "no .md or .mdx pages"),
+    (["ingest", "FILE"], "not a folder"),
+])
+def test_cli_bad_paths_are_one_line_errors(tmp_path, args, message):
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "file.md").write_text("# x")
+    args = [a.replace("EMPTY", str(tmp_path / "empty")).replace("FILE", str(tmp_path / "file.md")) for a in args]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error:") and message in lines[0]
+
+
+def test_mdbook_discovery_of_the_rust_book():
+    from conftest import RUST_BOOK
+    from server.ingest.pages import discover_pages
+
+    site = detect_site(RUST_BOOK)
+    assert site.kind == "mdbook" and site.title == "The Rust Programming Language"
+    pages = discover_pages(site).pages
+    by_file = {p.source_file: p for p in pages}
+    assert by_file["ch04-01-what-is-ownership.md"].title == "What is Ownership?"
+    assert by_file["ch04-01-what-is-ownership.md"].module == "Understanding Ownership"
+    assert by_file["ch04-00-understanding-ownership.md"].order < by_file["ch04-01-what-is-ownership.md"].order
+    assert all("{{#" not in p.body for p in pages)

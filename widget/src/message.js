@@ -1,0 +1,114 @@
+// One conversation message as DOM. Bot messages repaint as their state changes:
+// streaming → done | refused | stopped | error.
+import { h, icon, toDom } from './dom.js';
+import { parse } from './markdown.js';
+import * as I from './icons.js';
+
+const MODE_LABEL = { exclusive: 'Only this passage', combined: 'This passage and the book' };
+const genLabel = (g) => (!g ? '' : g === 'extractive' ? 'Quoted from the book' : `AI answer · ${g}`);
+
+export function userEl(m) {
+  return h(
+    'div',
+    { class: 'msg user' },
+    h('span', { class: 'sr' }, 'You: '),
+    m.quote && h('blockquote', { title: m.quote }, m.quote),
+    m.quote && h('span', { class: 'mode' }, MODE_LABEL[m.mode] || ''),
+    m.text
+  );
+}
+
+/**
+ * @param {object} m  {text, status, sources, generator, id, rating, error, retryable}
+ * @param {{retry(m), rate(m, r): Promise<boolean>, copy(m): Promise<boolean>}} act
+ * @returns {{el, paint(), paintAnswer()}}
+ */
+export function botEl(m, act) {
+  const el = h('article', { class: 'msg bot', 'aria-label': 'Answer' });
+  const answer = h('div', { class: 'answer' });
+  const cite = (n) => {
+    const s = m.sources && m.sources[n - 1];
+    return s && s.href ? { href: s.href, title: s.label, external: s.external } : null;
+  };
+
+  // While streaming only the answer is re-rendered (a frame at a time, see chat.js).
+  // aria-busy makes screen readers wait and read the finished answer once.
+  function paintAnswer() {
+    const typing = m.status === 'streaming' && h('span', { class: 'typing' }, 'Searching the book…');
+    answer.replaceChildren(...(m.text ? [toDom(parse(m.text), cite)] : typing ? [typing] : []));
+  }
+
+  function paint() {
+    const st = m.status;
+    el.className = `msg bot ${st}`;
+    el.setAttribute('data-status', st);
+    el.setAttribute('aria-busy', String(st === 'streaming'));
+    paintAnswer();
+    const end = st === 'done' || st === 'refused' || (st === 'stopped' && m.text);
+    el.replaceChildren(
+      ...[
+        st === 'refused' && h('div', { class: 'label' }, icon(I.INFO), 'Not covered in the book'),
+        answer,
+        st === 'stopped' && h('p', { class: 'note' }, 'Stopped.'),
+        st === 'error' && h('p', { class: 'err' }, m.error),
+        st === 'error' && m.retryable && h('button', { class: 'btn retry', type: 'button', onclick: () => act.retry(m) }, 'Retry'),
+        sources(m),
+        end && actions(m, act),
+      ].filter(Boolean)
+    );
+  }
+
+  paint();
+  return { el, paint, paintAnswer };
+}
+
+function sources(m) {
+  if (!m.sources || !m.sources.length) return null;
+  return h(
+    'div',
+    { class: 'sources' },
+    h('h3', null, m.status === 'refused' ? 'Nearest sections' : 'Sources'),
+    h(
+      'ol',
+      null,
+      m.sources.map((s) =>
+        h(
+          'li',
+          null,
+          s.href
+            ? h('a', { class: 'source', href: s.href, title: s.excerpt || null, target: s.external && '_blank', rel: s.external && 'noopener' }, s.label)
+            : s.label
+        )
+      )
+    )
+  );
+}
+
+function actions(m, act) {
+  const copy = h('button', { class: 'icon copy', type: 'button', 'aria-label': 'Copy answer', title: 'Copy answer' }, icon(I.COPY));
+  copy.onclick = async () => {
+    if (!(await act.copy(m))) return;
+    copy.replaceChildren(icon(I.CHECK));
+    copy.setAttribute('aria-label', 'Copied');
+    setTimeout(() => (copy.replaceChildren(icon(I.COPY)), copy.setAttribute('aria-label', 'Copy answer')), 1500);
+  };
+
+  // Thumbs need the server's message id. The feedback API has no "unrate", so a rating
+  // can be changed but not removed; a failed request restores the previous state.
+  const rate = (r, label) =>
+    h('button', { class: `icon ${r}`, type: 'button', 'aria-label': label, title: label, 'aria-pressed': String(m.rating === r) }, icon(I.THUMB));
+  const up = m.id && rate('up', 'Helpful');
+  const down = m.id && rate('down', 'Not helpful');
+  const sync = () => [up, down].forEach((b, i) => b.setAttribute('aria-pressed', String(m.rating === (i ? 'down' : 'up'))));
+  for (const [b, r] of [[up, 'up'], [down, 'down']]) {
+    if (!b) continue;
+    b.onclick = async () => {
+      const prev = m.rating;
+      if (prev === r) return;
+      m.rating = r;
+      sync();
+      if (!(await act.rate(m, r))) (m.rating = prev), sync();
+    };
+  }
+  return h('div', { class: 'actions' }, h('span', { class: 'gen' }, genLabel(m.generator)), copy, up, down);
+}
