@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 import click
 
@@ -129,3 +130,66 @@ def serve(host: str, port: int, threads: int, demo_book: str | None) -> None:
                        ident="textbook-chat")
     finally:
         app.extensions["textbook_chat"].close()
+
+
+@main.command("eval")
+@click.argument("questions", type=click.Path(exists=True, dir_okay=False))
+@click.option("--book", "book_path", required=True, type=click.Path(), help="The book the questions are about.")
+@click.option("--threshold", type=click.FloatRange(0, 1), help="Similarity threshold (default: configured).")
+@click.option("--json", "as_json", is_flag=True, help="Print one summary object.")
+@click.option("--rows", "rows_path", type=click.Path(dir_okay=False), help="Write the per-question table as JSON here.")
+@click.option("--min-hit-at-5", type=float, help="Exit 1 if hit@5 is lower.")
+@click.option("--min-mrr", type=float, help="Exit 1 if MRR is lower.")
+@click.option("--min-oos-refusal", type=float, help="Exit 1 if the out-of-scope refusal rate is lower.")
+@click.option("--max-in-book-refusal", type=float, help="Exit 1 if the in-book refusal rate is higher.")
+@click.option("--max-leak-rate", type=float, help="Exit 1 if the selection leak rate is higher.")
+def eval_command(questions, book_path, threshold, as_json, rows_path, min_hit_at_5, min_mrr, min_oos_refusal,
+                 max_in_book_refusal, max_leak_rate) -> None:
+    """Measure retrieval and answers on a question set (JSONL) over BOOK."""
+    from .evaluation import calibration, evaluate, format_report, load_questions
+    from .ingest.indexer import default_book_id, ingest as run_ingest
+    from .ingest.site import BookError, detect_site
+    from .rag.generators.extractive import ExtractiveGenerator
+    from .rag.pipeline import ChatPipeline
+    from .retrieval import Retriever
+    from .services import open_services
+    from .sessions import SessionStore
+    from .store import Filters
+
+    settings = _settings()
+    try:
+        site = detect_site(book_path)
+    except BookError as exc:
+        _fail(str(exc))
+    book_id = default_book_id(site)
+    # a private index per book, so an eval never fights a running server for the store
+    eval_settings = settings.with_overrides(data_dir=settings.data_dir / "eval" / book_id,
+                                            models_dir=settings.model_dir_root)
+    if threshold is not None:
+        eval_settings = eval_settings.with_overrides(similarity_threshold=threshold)
+    with open_services(eval_settings, store_check=False) as services:
+        run_ingest(site, services.store, services.embedder, book_id=book_id, progress=not as_json)
+        sessions = SessionStore(eval_settings.sqlalchemy_url)
+        pipeline = ChatPipeline(eval_settings, Retriever(services.store, services.embedder), services.embedder,
+                                ExtractiveGenerator(services.embedder), sessions)
+        result = evaluate(load_questions(questions), pipeline, services.store.all_chunks(book_id))
+        sessions.close()
+    result["calibration"] = calibration(result["top_scores"])
+    summary = {**result["summary"], "threshold": eval_settings.similarity_threshold, "book_id": book_id}
+    if rows_path:
+        Path(rows_path).write_text(json.dumps({"summary": summary, "rows": result["rows"],
+                                               "calibration": result["calibration"],
+                                               "top_scores": result["top_scores"]}, indent=2))
+    if as_json:
+        click.echo(json.dumps(summary))
+    else:
+        click.echo(format_report(f"{site.title} — {Path(questions).name} (threshold {summary['threshold']})", result))
+    failures = [name for name, bad in (
+        ("hit@5", min_hit_at_5 is not None and summary["hit_at_5"] < min_hit_at_5),
+        ("MRR", min_mrr is not None and summary["mrr"] < min_mrr),
+        ("out-of-scope refusal", min_oos_refusal is not None and (summary["oos_refusal_rate"] or 0) < min_oos_refusal),
+        ("in-book refusal", max_in_book_refusal is not None and (summary["in_book_refusal_rate"] or 0) > max_in_book_refusal),
+        ("leak rate", max_leak_rate is not None and (summary["leak_rate"] or 0) > max_leak_rate)) if bad]
+    if failures:
+        click.echo(f"below the required line: {', '.join(failures)}", err=True)
+        sys.exit(1)

@@ -166,6 +166,19 @@ class ChunkStore:
             found[str(point.id)] = (vec.get(DENSE), vec.get(SPARSE))
         return found
 
+    def all_chunks(self, book_id: str | None = None) -> list[Chunk]:
+        chunks: list[Chunk] = []
+        if not self.exists():
+            return chunks
+        offset = None
+        flt = Filters(book_id=book_id).to_qdrant() if book_id else None
+        while True:
+            points, offset = self.client.scroll(self.collection, scroll_filter=flt, limit=1024, offset=offset,
+                                                with_payload=True, with_vectors=False)
+            chunks.extend(Chunk.from_payload(p.id, p.payload or {}) for p in points)
+            if offset is None:
+                return chunks
+
     def count(self, book_id: str | None = None) -> int:
         if not self.exists():
             return 0

@@ -88,14 +88,4 @@ def sample_book(tmp_path_factory, embedder):
 
 
 def all_chunks(store: ChunkStore, book_id: str | None = None):
-    from server.models import Chunk
-    from server.store import Filters
-
-    points, offset = [], None
-    while True:
-        batch, offset = store.client.scroll(store.collection, scroll_filter=Filters(book_id=book_id).to_qdrant(),
-                                            limit=1000, offset=offset, with_payload=True)
-        points.extend(batch)
-        if offset is None:
-            break
-    return [Chunk.from_payload(p.id, p.payload) for p in points]
+    return store.all_chunks(book_id)

@@ -9,11 +9,15 @@ import time
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from server.embedding.provision import (
     PROVENANCE,
+    VERIFY_TEXTS,
+    ModelBuildError,
     _adopt_placed_folder,
+    _verify_against_reference,
     ModelUnavailableError,
     ensure_model,
     hub_reachable,
@@ -129,6 +133,21 @@ def test_hand_placed_folder_with_wrong_window_is_rejected(tmp_path, provisioned_
     reason = _adopt_placed_folder(MODEL, placed, log=lambda _: None)
     assert reason is not None and "256" in reason
     assert not (placed / PROVENANCE).exists()
+
+
+def test_verification_compares_every_text(provisioned_model_dir):
+    from fastembed import TextEmbedding
+
+    model = TextEmbedding(
+        MODEL, specific_model_path=str(provisioned_model_dir), cache_dir=str(provisioned_model_dir)
+    )
+    reference = np.stack(list(model.embed(list(VERIFY_TEXTS), batch_size=1)))
+    assert _verify_against_reference(provisioned_model_dir, reference.tolist()) > 0.999
+
+    wrong = reference.copy()
+    wrong[-1] = reference[0]  # one text off is enough to fail
+    with pytest.raises(ModelBuildError, match="does not reproduce sentence-transformers"):
+        _verify_against_reference(provisioned_model_dir, wrong.tolist())
 
 
 def test_waiting_process_uses_the_result_of_the_lock_holder(tmp_path, provisioned_model_dir):

@@ -78,7 +78,8 @@ class Chat(MethodView):
         except GenerationFailed as exc:
             raise ApiError(500, "The answer could not be generated; your message was saved.", "INTERNAL",
                            {"session_id": exc.session_id, "query_id": exc.query_id}) from exc
-        return response
+        timing = ", ".join(f"{name};dur={ms:.2f}" for name, ms in turn.timings.items())
+        return response, 200, {"Server-Timing": timing}
 
 
 def _stream_response(pipeline, turn) -> Response:

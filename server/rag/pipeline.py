@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Iterator
@@ -13,7 +14,7 @@ from ..sessions import SessionStore
 from ..settings import Settings
 from ..store import Filters
 from .context import QueryContext, Source, database_sources, selection_sources
-from .followup import retrieval_query
+from .followup import looks_like_follow_up, retrieval_query
 from .generators.base import Generation, GenerationInput, Generator
 from .refusal import book_refusal, selection_refusal
 
@@ -42,8 +43,10 @@ class Turn:
     context: QueryContext = field(default_factory=QueryContext)
     sources: list[Source] = field(default_factory=list)
     nearest: list = field(default_factory=list)
+    candidates: list = field(default_factory=list)  # every retrieved chunk, before the gate
     history: list[dict] = field(default_factory=list)
     retrieval_text: str = ""
+    timings: dict = field(default_factory=dict)  # milliseconds per stage, for Server-Timing
 
     @property
     def refused(self) -> bool:
@@ -79,6 +82,7 @@ class ChatPipeline:
 
     # --- stage 1: accept, store, retrieve, gate -----------------------------------------------
     def begin(self, query: dict) -> Turn:
+        started = time.perf_counter()
         session_id = query.get("session_id")
         if session_id and not self.sessions.exists(session_id):
             raise SessionNotFound(session_id)
@@ -97,13 +101,14 @@ class ChatPipeline:
         except Exception as exc:
             self._fail(turn, exc)
             raise
+        turn.timings["prepare"] = (time.perf_counter() - started) * 1000
         return turn
 
     def _build_context(self, turn: Turn) -> None:
         query = turn.query
         threshold = query.get("similarity_threshold", self.settings.similarity_threshold)
         max_chunks = query.get("max_chunks", self.settings.max_chunks)
-        turn.retrieval_text = retrieval_query(query["question"], turn.history)
+        turn.retrieval_text = self._retrieval_text(query["question"], turn.history)
         question_vector = self.embedder.embed_query(turn.retrieval_text)
         if query.get("selected_text"):
             turn.context.selected = selection_sources(query["selected_text"], question_vector, self.embedder,
@@ -113,15 +118,43 @@ class ChatPipeline:
             candidates = self.retriever.retrieve(turn.retrieval_text, max_chunks=max_chunks, similarity_threshold=0.0,
                                                  filters=filters)
             turn.context.database = database_sources([c for c in candidates if c.score >= threshold])
+            turn.candidates = candidates
             turn.nearest = candidates[:3]
         turn.sources = [s for s in turn.context.combined if s.score >= threshold][:max_chunks]
+
+    def _retrieval_text(self, question: str, history: list[dict]) -> str:
+        """A follow-up is rewritten into a stand-alone query by the generator when it can;
+        otherwise (or on any failure) the previous question is prepended."""
+        rewrite = getattr(self.generator, "rewrite_query", None)
+        if rewrite is not None and any(m["role"] == "user" for m in history) and looks_like_follow_up(question):
+            try:
+                rewritten = rewrite(question, history)
+            except Exception:
+                log.warning("follow-up rewrite failed; using the heuristic query", exc_info=True)
+                rewritten = None
+            if rewritten and rewritten.strip():
+                return rewritten.strip()
+        return retrieval_query(question, history)
 
     # --- stage 2: generate ----------------------------------------------------------------
     def generation_input(self, turn: Turn) -> GenerationInput:
         return GenerationInput(
             question=turn.query["question"], sources=turn.sources, history=turn.history,
             preferences=turn.query.get("user_preferences") or {},
-            selection_only=turn.mode == "selection_exclusive", selected_text=turn.query.get("selected_text"))
+            selection_only=turn.mode == "selection_exclusive", selected_text=turn.query.get("selected_text"),
+            search=None if turn.mode == "selection_exclusive" else self._book_search(turn))
+
+    def _book_search(self, turn: Turn):
+        """The agent's search_textbook: the request's filters and threshold, optionally one module."""
+        threshold = turn.query.get("similarity_threshold", self.settings.similarity_threshold)
+        max_chunks = turn.query.get("max_chunks", self.settings.max_chunks)
+        request_filters = {k: v for k, v in (turn.query.get("filters") or {}).items() if v}
+
+        def search(query: str, module: str | None = None) -> list[Source]:
+            filters = Filters(**{**({"module": module} if module else {}), **request_filters})
+            return database_sources(self.retriever.retrieve(query, max_chunks=max_chunks,
+                                                            similarity_threshold=threshold, filters=filters))
+        return search
 
     def start_generation(self, turn: Turn) -> Generation | None:
         """None when the gate refused: no model is called."""
@@ -150,6 +183,7 @@ class ChatPipeline:
             yield "done", self.finish(turn, text, None)
             return
         parts: list[str] = []
+        generating = time.perf_counter()
         try:
             for delta in generation.tokens:
                 parts.append(delta)
@@ -161,7 +195,12 @@ class ChatPipeline:
         except Exception as exc:
             self._fail(turn, exc)
             raise GenerationFailed(str(exc), session_id=turn.session_id, query_id=turn.query_id) from exc
-        yield "done", self.finish(turn, "".join(parts), generation)
+        turn.timings["generate"] = (time.perf_counter() - generating) * 1000
+        text = "".join(parts)
+        if not text.strip():  # a refusal with nothing streamed: stream the refusal text itself
+            text = self.refusal_text(turn)
+            yield "token", {"text": text}
+        yield "done", self.finish(turn, text, generation)
 
     def answer(self, query: dict) -> dict:
         turn = self.begin(query)
@@ -173,6 +212,15 @@ class ChatPipeline:
 
     # --- stage 3: validate and persist ----------------------------------------------------
     def finish(self, turn: Turn, text: str, generation: Generation | None) -> dict:
+        finishing = time.perf_counter()
+        try:
+            return self._finish(turn, text, generation)
+        finally:
+            turn.timings["persist"] = (time.perf_counter() - finishing) * 1000
+
+    def _finish(self, turn: Turn, text: str, generation: Generation | None) -> dict:
+        if generation is not None and generation.extra_sources:  # found by the agent, numbered after ours
+            turn.sources = turn.sources + generation.extra_sources
         refused = generation is None or generation.refused or not text.strip()
         sources = [] if refused else turn.sources
         if refused and generation is not None:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
-from typing import Iterator, Protocol
+from typing import Callable, Iterator, Protocol
 
 from ..context import Source
 
@@ -16,6 +16,9 @@ class GenerationInput:
     preferences: dict = field(default_factory=dict)
     selection_only: bool = False  # exclusive mode: the passage is the only context
     selected_text: str | None = None
+    # agent mode: search the book for more passages (query, module) → sources; never set in
+    # exclusive selection mode, where the highlighted passage is the only context
+    search: Callable[[str, str | None], list[Source]] | None = None
 
 
 @dataclass
@@ -27,6 +30,7 @@ class Generation:
     usage: dict | None = None
     refused: bool = False  # the generator judged that the passages do not answer
     fallback_reason: str | None = None
+    extra_sources: list[Source] = field(default_factory=list)  # found while answering, numbered after `sources`
     cancelled: threading.Event = field(default_factory=threading.Event)
 
     def cancel(self) -> None:

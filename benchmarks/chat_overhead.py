@@ -1,0 +1,91 @@
+"""The server's own time per /chat, excluding generation (embed, search, rank, persist),
+measured with a real HTTP client against `textbook-chat serve` on the Rust book.
+
+The server reports its stages in the Server-Timing header (prepare = session, store user
+message, embed, search, rank; persist = store the answer). Overhead = prepare + persist.
+
+    .venv/bin/python benchmarks/chat_overhead.py
+"""
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks.common import CORPORA, EVAL, MODELS_DIR, OUT, REPO, machine, median, percentile  # noqa: E402
+
+CLI = str(REPO / ".venv" / "bin" / "textbook-chat")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _post(url: str, body: dict) -> tuple[dict, dict, float]:
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
+    started = time.perf_counter()
+    with urllib.request.urlopen(request, timeout=60) as response:
+        data = json.loads(response.read())
+        elapsed = (time.perf_counter() - started) * 1000
+        timing = {part.split(";dur=")[0].strip(): float(part.split(";dur=")[1])
+                  for part in response.headers["Server-Timing"].split(",")}
+    return data, timing, elapsed
+
+
+def main(data_dir: Path | None = None) -> dict:
+    data_dir = data_dir or Path(tempfile.mkdtemp(prefix="tc-chat-")) / "data"
+    env = {**os.environ, "TEXTBOOK_CHAT_DATA_DIR": str(data_dir), "TEXTBOOK_CHAT_MODELS_DIR": str(MODELS_DIR),
+           "RATE_LIMIT": "100000 per minute"}
+    env.pop("GEMINI_API_KEY", None)
+    subprocess.run([CLI, "ingest", str(CORPORA / "rust-book")], env=env, check=True, capture_output=True)
+    port = _free_port()
+    server = subprocess.Popen([CLI, "serve", "--port", str(port)], env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(600):
+            try:
+                urllib.request.urlopen(base + "/health", timeout=1)
+                break
+            except OSError:
+                time.sleep(0.1)
+        questions = [json.loads(line)["question"] for line in open(EVAL / "rust-book.jsonl")]
+        for question in questions[:3]:
+            _post(base + "/chat", {"question": question})  # warm-up
+        overhead, prepare, client, generate = [], [], [], []
+        for round_ in range(4):
+            for question in questions:
+                # a new wording each round so the query-embedding cache does not help
+                _data, timing, elapsed = _post(base + "/chat", {"question": f"{question} ({round_})"})
+                overhead.append(timing.get("prepare", 0) + timing.get("persist", 0))
+                prepare.append(timing.get("prepare", 0))
+                generate.append(timing.get("generate", 0))
+                client.append(elapsed)
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+    result = {
+        "machine": machine(), "requests": len(overhead),
+        "overhead_ms_p50": round(median(overhead), 2), "overhead_ms_p95": round(percentile(overhead, 0.95), 2),
+        "prepare_ms_p50": round(median(prepare), 2),
+        "extractive_generation_ms_p50": round(median(generate), 2),
+        "client_total_ms_p50": round(median(client), 2), "client_total_ms_p95": round(percentile(client, 0.95), 2),
+    }
+    OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / "chat_overhead.json").write_text(json.dumps(result, indent=2))
+    print(json.dumps(result, indent=2))
+    return result
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,81 @@
+"""Full ingest of the Rust book vs the model alone, one-file re-ingest, and query latency.
+
+    .venv/bin/python benchmarks/ingest_and_query.py
+"""
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks.common import CORPORA, EVAL, MODELS_DIR, OUT, machine, median, percentile  # noqa: E402
+from server.embedding.embedder import load_embedder  # noqa: E402
+from server.ingest.indexer import ingest  # noqa: E402
+from server.ingest.site import detect_site  # noqa: E402
+from server.retrieval import Retriever  # noqa: E402
+from server.settings import Settings  # noqa: E402
+from server.store import ChunkStore  # noqa: E402
+
+
+def main() -> dict:
+    work = Path(tempfile.mkdtemp(prefix="tc-bench-"))
+    book = work / "rust-book"
+    shutil.copytree(CORPORA / "rust-book", book)
+    settings = Settings(data_dir=work / "data", models_dir=MODELS_DIR)
+    embedder = load_embedder(settings, log=lambda _m: None)
+    store = ChunkStore.open(settings, embedder.model_name, embedder.dim)
+    site = detect_site(book)
+
+    started = time.perf_counter()
+    report = ingest(site, store, embedder, progress=False)
+    full_s = time.perf_counter() - started
+    texts = [c.embed_text for c in store.all_chunks(report.book_id)]
+    started = time.perf_counter()
+    embedder.embed_documents(texts)
+    model_s = time.perf_counter() - started
+
+    target = book / "src" / "ch04-01-what-is-ownership.md"
+    reingest = []
+    for round_ in range(3):
+        target.write_text(target.read_text() + f"\n\nAn added closing sentence, round {round_}.\n")
+        started = time.perf_counter()
+        again = ingest(site, store, embedder, progress=False)
+        reingest.append(time.perf_counter() - started)
+        assert again.updated == 1, again.summary()
+
+    questions = [json.loads(line)["question"] for line in open(EVAL / "rust-book.jsonl")]
+    retriever = Retriever(store, embedder)
+    latencies = []
+    for _ in range(5):
+        for question in questions:
+            embedder._cached_query.cache_clear()  # measure embed + search, not the cache
+            started = time.perf_counter()
+            retriever.retrieve(question, max_chunks=5)
+            latencies.append((time.perf_counter() - started) * 1000)
+    cached = []
+    for question in questions:
+        started = time.perf_counter()
+        retriever.retrieve(question, max_chunks=5)
+        cached.append((time.perf_counter() - started) * 1000)
+    store.close()
+    shutil.rmtree(work, ignore_errors=True)
+    result = {
+        "machine": machine(), "pages": again.unchanged + 1, "chunks": len(texts),
+        "full_ingest_s": round(full_s, 1), "model_only_s": round(model_s, 1), "ratio": round(full_s / model_s, 3),
+        "reingest_one_file_s_median": round(median(reingest), 2), "reingest_runs_s": [round(r, 2) for r in reingest],
+        "query_ms_p50": round(median(latencies), 2), "query_ms_p95": round(percentile(latencies, 0.95), 2),
+        "query_cached_ms_p50": round(median(cached), 2), "queries": len(latencies),
+    }
+    OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / "ingest_and_query.json").write_text(json.dumps(result, indent=2))
+    print(json.dumps(result, indent=2))
+    return result
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,19 @@
+"""Every benchmark, one after the other; each writes benchmarks/out/<name>.json.
+
+    make bench
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks import chat_overhead, ingest_and_query, retrieval_quality  # noqa: E402
+from benchmarks.common import machine  # noqa: E402
+
+if __name__ == "__main__":
+    print(f"machine: {machine()}")
+    ingest_and_query.main()
+    chat_overhead.main()
+    retrieval_quality.main()

@@ -1,0 +1,178 @@
+"""Answer quality on a question set: retrieval hit@k / MRR (ours and a BM25 baseline),
+keyword coverage, refusals, and selection leaks — through the same pipeline as the API."""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rank_bm25 import BM25Okapi
+
+from .ingest.anchors import rendered_text
+from .models import Chunk
+
+KS = (1, 3, 5)
+
+
+def load_questions(path: str | Path) -> list[dict]:
+    with open(path, encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
+def _norm(text: str) -> str:
+    return " ".join(rendered_text(text).lower().split())
+
+
+def doc_hit(chunk: Chunk, item: dict) -> bool:
+    return chunk.source_file in item["gold_docs"]
+
+
+def section_hit(chunk: Chunk, item: dict) -> bool:
+    if chunk.source_file != item["gold_docs"][0]:
+        return False
+    gold = _norm(item["gold_heading"])
+    if any(_norm(h) == gold for h in chunk.section_hierarchy):
+        return True
+    return any(_norm(line.lstrip("#")) == gold for line in chunk.content.splitlines() if line.startswith("#"))
+
+
+def rank_of(chunks: list[Chunk], item: dict, hit=doc_hit) -> int | None:
+    for rank, chunk in enumerate(chunks, 1):
+        if hit(chunk, item):
+            return rank
+    return None
+
+
+def keyword_coverage(answer: str, keywords: list[str]) -> float:
+    if not keywords:
+        return 1.0
+    lowered = answer.lower()
+    return sum(k.lower() in lowered for k in keywords) / len(keywords)
+
+
+@dataclass
+class Ranking:
+    ranks: list[int | None] = field(default_factory=list)
+
+    def hit_at(self, k: int) -> float:
+        return sum(r is not None and r <= k for r in self.ranks) / len(self.ranks) if self.ranks else 0.0
+
+    def mrr(self) -> float:
+        return sum(1 / r for r in self.ranks if r) / len(self.ranks) if self.ranks else 0.0
+
+    def summary(self) -> dict:
+        return {**{f"hit_at_{k}": round(self.hit_at(k), 4) for k in KS}, "mrr": round(self.mrr(), 4)}
+
+
+class Bm25Baseline:
+    """Okapi BM25 over the very same chunks (what the embedding model sees)."""
+
+    def __init__(self, chunks: list[Chunk]):
+        self.chunks = chunks
+        self.index = BM25Okapi([self._tokens(c.embed_text or c.content) for c in chunks])
+
+    @staticmethod
+    def _tokens(text: str) -> list[str]:
+        return re.findall(r"[a-z0-9_]+", text.lower())
+
+    def search(self, question: str, k: int = 5) -> list[Chunk]:
+        scores = self.index.get_scores(self._tokens(question))
+        order = sorted(range(len(scores)), key=lambda i: -scores[i])[:k]
+        return [self.chunks[i] for i in order]
+
+
+def evaluate(items: list[dict], pipeline, chunks: list[Chunk], *, max_chunks: int = 5) -> dict:
+    """Run every question; return {summary, rows, calibration} for reporting."""
+    ours_doc, ours_sec, bm25_doc, bm25_sec = Ranking(), Ranking(), Ranking(), Ranking()
+    bm25 = Bm25Baseline(chunks)
+    rows: list[dict] = []
+    top_scores = {"in_book": [], "out_of_scope": []}
+    counts = {"in_book": 0, "out_of_scope": 0, "selection": 0}
+    coverage, wrong_refusals, oos_refused, sel_cov, leaks = [], 0, 0, [], 0
+    for item in items:
+        kind = item["kind"]
+        counts[kind] += 1
+        query = {"question": item["question"], "selection_mode": "exclusive", "max_chunks": max_chunks}
+        if kind == "selection":
+            query["selected_text"] = item["selected_text"]
+        turn = pipeline.begin(query)
+        response = None
+        for event, data in pipeline.stream(turn):
+            if event == "done":
+                response = data
+        refused = response["status"] == "refused"
+        row = {"id": item["id"], "kind": kind, "question": item["question"], "status": response["status"],
+               "retrieved": [f"{c.source_file} › {c.heading} ({c.score:.2f})" for c in turn.candidates[:max_chunks]],
+               "answer": response["answer"][:300]}
+        top = turn.candidates[0].score if turn.candidates else 0.0
+        if kind == "in_book":
+            top_scores["in_book"].append(top)
+            candidates = turn.candidates[:max_chunks]
+            lexical = bm25.search(item["question"], max_chunks)
+            for ranking, hits, hit in ((ours_doc, candidates, doc_hit), (ours_sec, candidates, section_hit),
+                                       (bm25_doc, lexical, doc_hit), (bm25_sec, lexical, section_hit)):
+                ranking.ranks.append(rank_of(hits, item, hit))
+            cov = keyword_coverage(response["answer"], item["answer_keywords"])
+            coverage.append(cov)
+            wrong_refusals += refused
+            row.update(doc_rank=ours_doc.ranks[-1], section_rank=ours_sec.ranks[-1], bm25_rank=bm25_doc.ranks[-1],
+                       keyword_coverage=round(cov, 2), ok=ours_doc.ranks[-1] is not None and not refused)
+        elif kind == "out_of_scope":
+            top_scores["out_of_scope"].append(top)
+            oos_refused += refused
+            row["ok"] = refused
+        else:
+            leaked = any(k.lower() in response["answer"].lower() for k in item.get("forbidden_keywords", []))
+            leaked = leaked or any(s["source_type"] == "database" for s in response["sources"])
+            leaks += leaked
+            if not item.get("leak_probe"):
+                sel_cov.append(keyword_coverage(response["answer"], item["answer_keywords"]))
+            row.update(leaked=leaked, ok=not leaked and (refused if item.get("leak_probe") else not refused))
+        rows.append(row)
+    n_in, n_oos, n_sel = counts["in_book"], counts["out_of_scope"], counts["selection"]
+    summary = {
+        **{k: v for k, v in ours_doc.summary().items()},
+        "section": ours_sec.summary(),
+        "bm25": {**bm25_doc.summary(), "section": bm25_sec.summary()},
+        "keyword_coverage": round(sum(coverage) / len(coverage), 4) if coverage else None,
+        "in_book_refusal_rate": round(wrong_refusals / n_in, 4) if n_in else None,
+        "oos_refusal_rate": round(oos_refused / n_oos, 4) if n_oos else None,
+        "selection_keyword_coverage": round(sum(sel_cov) / len(sel_cov), 4) if sel_cov else None,
+        "leak_rate": round(leaks / n_sel, 4) if n_sel else None,
+        "counts": counts,
+    }
+    return {"summary": summary, "rows": rows, "top_scores": top_scores}
+
+
+def calibration(top_scores: dict, thresholds=None) -> list[dict]:
+    """In-book answer rate vs out-of-scope refusal rate for each threshold."""
+    thresholds = thresholds or [round(0.2 + 0.025 * i, 3) for i in range(17)]
+    table = []
+    for t in thresholds:
+        inb = top_scores["in_book"]
+        oos = top_scores["out_of_scope"]
+        table.append({"threshold": t,
+                      "in_book_answered": round(sum(s >= t for s in inb) / len(inb), 4) if inb else None,
+                      "oos_refused": round(sum(s < t for s in oos) / len(oos), 4) if oos else None})
+    return table
+
+
+def format_report(title: str, result: dict) -> str:
+    s = result["summary"]
+    lines = [f"## {title}", "",
+             "| retrieval | hit@1 | hit@3 | hit@5 | MRR |", "|---|---|---|---|---|"]
+    for name, m in (("ours (doc)", s), ("ours (section)", s["section"]), ("BM25 (doc)", s["bm25"]),
+                    ("BM25 (section)", s["bm25"]["section"])):
+        lines.append(f"| {name} | {m['hit_at_1']:.3f} | {m['hit_at_3']:.3f} | {m['hit_at_5']:.3f} | {m['mrr']:.3f} |")
+    lines += ["", f"- in_book: {s['counts']['in_book']} questions, keyword coverage {s['keyword_coverage']}, "
+                  f"wrongly refused {s['in_book_refusal_rate']}",
+              f"- out_of_scope: {s['counts']['out_of_scope']} questions, refused {s['oos_refusal_rate']}",
+              f"- selection: {s['counts']['selection']} items, keyword coverage {s['selection_keyword_coverage']}, "
+              f"leak rate {s['leak_rate']}", "", "| id | kind | ok | status | doc rank | top retrieved |",
+              "|---|---|---|---|---|---|"]
+    for row in result["rows"]:
+        top = row["retrieved"][0] if row["retrieved"] else "—"
+        lines.append(f"| {row['id']} | {row['kind']} | {'✓' if row['ok'] else '✗'} | {row['status']} | "
+                     f"{row.get('doc_rank') or '—'} | {top} |")
+    return "\n".join(lines)

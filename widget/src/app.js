@@ -1,0 +1,83 @@
+// Assembles the widget: host element + open shadow root, styles, theme, panel, conversation,
+// "Ask about this" button and keyboard shortcut.
+import css from './styles.js';
+import { h } from './dom.js';
+import { parseShortcut } from './config.js';
+import { createStore, storageKey } from './store.js';
+import { watchTheme, contrastText } from './theme.js';
+import { createPanel } from './panel.js';
+import { createChat } from './chat.js';
+import { watchSelection } from './selection.js';
+
+export const HOST_ID = 'textbook-chat';
+
+export function mount(cfg) {
+  const host = document.createElement('div');
+  host.id = HOST_ID;
+  const shadow = host.attachShadow({ mode: 'open' });
+  // A constructed stylesheet is not blocked by a strict style-src CSP; <style> is the fallback.
+  try {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(css);
+    shadow.adoptedStyleSheets = [sheet];
+  } catch {
+    shadow.append(h('style', null, css));
+  }
+  const root = h('div', { class: 'tc', 'data-pos': cfg.position === 'bottom-left' ? 'left' : 'right' });
+  if (cfg.accent && CSS.supports('color', cfg.accent)) root.style.setProperty('--accent', cfg.accent);
+  shadow.append(root);
+
+  const store = createStore(storageKey(location.origin, cfg.bookId));
+  let chat;
+  const panel = createPanel(cfg, {
+    submit: (q, quote, mode) => chat.ask(q, quote, mode),
+    stop: () => chat.stop(),
+    reset: () => chat.reset(),
+    openChange: () => chat && chat.save(),
+  });
+  root.append(panel.bubble, panel.panel);
+  chat = createChat(cfg, panel, store);
+  document.body.append(host);
+
+  watchTheme((dark) => {
+    root.setAttribute('data-theme', dark ? 'dark' : 'light');
+    // Icon colour on the accent: white or dark, whichever reads better on the actual colour.
+    root.style.setProperty('--on-accent', contrastText(getComputedStyle(panel.bubble).backgroundColor));
+  });
+
+  const askAbout = (text) => {
+    panel.setQuote(text, cfg.selectionMode);
+    panel.open(true);
+  };
+  const selection = watchSelection(host, root, askAbout);
+
+  // Shortcut: toggles the panel; with text selected on the page it asks about the selection.
+  const matches = parseShortcut(cfg.shortcut);
+  if (matches) {
+    document.addEventListener('keydown', (e) => {
+      if (!matches(e)) return;
+      const bare = !(e.ctrlKey || e.metaKey || e.altKey);
+      if (bare && (e.composedPath()[0]?.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(e.composedPath()[0]?.tagName))) return;
+      e.preventDefault();
+      const text = selection.current();
+      if (text) askAbout(text);
+      else if (panel.isOpen() && document.activeElement === host) panel.close(true);
+      else panel.open(true);
+    });
+  }
+
+  // Reopen after a full page load (e.g. following a source link), but not on phones, where
+  // the full-screen panel would hide the passage the reader just navigated to.
+  if (cfg.open || (chat.wasOpen && matchMedia('(min-width: 481px)').matches)) panel.open(false);
+
+  return {
+    open: () => panel.open(true),
+    close: () => panel.close(false),
+    /** Ask programmatically: textbookChat.ask('What is aliasing?', {selectedText, mode}) */
+    ask(question, opts = {}) {
+      panel.open(false);
+      return chat.ask(String(question), opts.selectedText, opts.mode || cfg.selectionMode);
+    },
+    reset: () => chat.reset(),
+  };
+}

@@ -1,0 +1,174 @@
+// The static UI: floating bubble, chat dialog (header, message log, question form with the
+// optional quoted passage). Messages are rendered by message.js and added through `add`.
+import { h, icon } from './dom.js';
+import * as I from './icons.js';
+
+/**
+ * @param {object} cfg  config.js result
+ * @param {{submit(question, quote, mode), stop(), reset(), openChange(open)}} on
+ */
+export function createPanel(cfg, on) {
+  let busy = false;
+  let quote = null;
+  let mode = cfg.selectionMode;
+
+  const input = h('textarea', {
+    id: 'tc-input',
+    rows: 1,
+    maxlength: 1000, // the server's limit for a question
+    placeholder: 'Ask a question about the book…',
+    'aria-label': 'Your question',
+    enterkeyhint: 'send',
+  });
+  const send = h('button', { id: 'tc-send', class: 'send', type: 'submit', 'aria-label': 'Send', title: 'Send (Enter)' }, icon(I.SEND));
+  const stop = h(
+    'button',
+    { id: 'tc-stop', class: 'send stop', type: 'button', 'aria-label': 'Stop generating', title: 'Stop', hidden: true, onclick: () => on.stop() },
+    icon(I.STOP)
+  );
+
+  const quoteText = h('blockquote');
+  const radio = (value, label) =>
+    h('label', null, h('input', { type: 'radio', name: 'tc-mode', value, onchange: () => (mode = value) }), label);
+  const radios = [radio('exclusive', 'Only this passage'), radio('combined', 'This passage and the book')];
+  const quoteBox = h(
+    'div',
+    { id: 'tc-quote', class: 'quote', hidden: true },
+    h(
+      'div',
+      { class: 'quote-head' },
+      h('span', null, 'Asking about this passage'),
+      h('button', { class: 'icon', type: 'button', 'aria-label': 'Remove passage', title: 'Remove passage', onclick: () => setQuote(null) }, icon(I.CLOSE))
+    ),
+    quoteText,
+    h('fieldset', null, h('legend', null, 'Answer from'), radios)
+  );
+
+  const empty = h(
+    'div',
+    { class: 'empty' },
+    h('strong', null, 'Ask anything about this book'),
+    'Answers link to the pages they come from. Tip: select text on the page to ask about it.'
+  );
+  const log = h('div', { id: 'tc-log', class: 'log', role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation', tabindex: 0 }, empty);
+
+  const form = h('form', { onsubmit: submit }, quoteBox, h('div', { class: 'row' }, input, send, stop));
+  const panel = h(
+    'section',
+    { id: 'tc-panel', class: 'panel', role: 'dialog', 'aria-labelledby': 'tc-title', hidden: true, onkeydown: onKey },
+    h(
+      'header',
+      null,
+      h('h2', { id: 'tc-title' }, cfg.title),
+      h('button', { id: 'tc-new', class: 'icon', type: 'button', 'aria-label': 'New chat', title: 'New chat', onclick: () => on.reset() }, icon(I.NEW)),
+      h('button', { id: 'tc-close', class: 'icon', type: 'button', 'aria-label': 'Close chat', title: 'Close (Esc)', onclick: () => close(true) }, icon(I.CLOSE))
+    ),
+    log,
+    form
+  );
+  const bubble = h('button', {
+    id: 'tc-bubble',
+    class: 'bubble',
+    type: 'button',
+    'aria-label': cfg.title,
+    title: cfg.title,
+    'aria-expanded': 'false',
+    'aria-controls': 'tc-panel',
+    onclick: () => (isOpen() ? close(true) : open(true)),
+  }, icon(I.CHAT));
+
+  input.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) submit(e);
+  });
+  input.addEventListener('input', autosize);
+
+  function autosize() {
+    input.style.height = 'auto';
+    input.style.height = Math.min(input.scrollHeight + 2, 140) + 'px';
+  }
+
+  function onKey(e) {
+    if (e.key === 'Escape') {
+      e.stopPropagation();
+      close(true);
+    }
+  }
+
+  function submit(e) {
+    e && e.preventDefault();
+    const q = input.value.trim();
+    if (busy || !q) return input.focus();
+    on.submit(q, quote, mode);
+    input.value = '';
+    autosize();
+    setQuote(null);
+    input.focus();
+  }
+
+  const isOpen = () => !panel.hidden;
+
+  /** @param {boolean} focus  move focus into the input (not when opened on page load) */
+  function open(focus) {
+    if (!isOpen()) {
+      panel.hidden = false;
+      bubble.setAttribute('aria-expanded', 'true');
+      bubble.replaceChildren(icon(I.CLOSE));
+      log.scrollTop = log.scrollHeight;
+      on.openChange(true);
+    }
+    if (focus) input.focus();
+  }
+
+  /** @param {boolean} returnFocus  give focus back to the bubble */
+  function close(returnFocus) {
+    if (isOpen()) {
+      panel.hidden = true;
+      bubble.setAttribute('aria-expanded', 'false');
+      bubble.replaceChildren(icon(I.CHAT));
+      on.openChange(false);
+    }
+    if (returnFocus) bubble.focus();
+  }
+
+  /** Show (or with null, remove) the passage the next question is about. */
+  function setQuote(text, preset) {
+    quote = text || null;
+    if (preset) mode = preset;
+    quoteText.textContent = quote || '';
+    quoteBox.hidden = !quote;
+    for (const r of radios) r.firstChild.checked = r.firstChild.value === mode;
+  }
+
+  return {
+    bubble,
+    panel,
+    input,
+    open,
+    close,
+    isOpen,
+    setQuote,
+    setBusy(b) {
+      busy = b;
+      const refocus = panel.getRootNode().activeElement === (b ? send : stop);
+      send.hidden = b;
+      stop.hidden = !b;
+      if (refocus) (b ? stop : input).focus();
+    },
+    /** Append a message element (the first one replaces the welcome text). */
+    add(el) {
+      empty.remove();
+      log.append(el);
+      log.scrollTop = log.scrollHeight;
+    },
+    /** Run a DOM update, keeping the log pinned to the bottom if the reader was there. */
+    stick(update) {
+      const pinned = log.scrollHeight - log.scrollTop - log.clientHeight < 48;
+      update();
+      if (pinned) log.scrollTop = log.scrollHeight;
+    },
+    clear() {
+      log.replaceChildren(empty);
+      setQuote(null);
+    },
+  };
+}
