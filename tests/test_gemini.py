@@ -42,6 +42,7 @@ def logs(caplog):
 
 
 def _gemini_app(book, tmp_path, **overrides):
+    (tmp_path / "data").mkdir(parents=True, exist_ok=True)  # for the sessions database
     settings = make_settings(tmp_path / "data", gemini_api_key="test-key",
                              **{"gemini_timeout_s": 2.0, "gemini_model": "gemini-test-model", **overrides})
     generator = GeminiGenerator(settings, fallback=ExtractiveGenerator(book.services.embedder), backoff_s=0.05)
@@ -70,6 +71,16 @@ def _messages(client, session_id):
 
 def _lines(logs, text: str) -> list[str]:
     return [r.getMessage() for r in logs.records if text in r.getMessage()]
+
+
+def _gave_up_after(logs, started: float) -> float:
+    """Seconds from the request to the moment Gemini was given up (the fallback then answers;
+    the extractive generator's own time, seconds on a busy machine, is not Gemini's budget)."""
+    (record,) = [r for r in logs.records if r.getMessage().startswith("Gemini did not answer")]
+    return record.created - started
+
+
+_SEARCH_LINE = re.compile(r"^agent search \d+: ")
 
 
 # --- answers -------------------------------------------------------------------------------------
@@ -156,37 +167,35 @@ def test_429_is_retried_once_then_answers(sample_book, tmp_path, fake, logs):
     assert len(_lines(logs, "attempt 1 failed (rate_limited")) == 1
 
 
-def test_429_asking_for_a_wait_beyond_the_deadline_falls_back_at_once(sample_book, tmp_path, fake):
+def test_429_asking_for_a_wait_beyond_the_deadline_falls_back_at_once(sample_book, tmp_path, fake, logs):
     client, _ = _gemini_app(sample_book, tmp_path)
     fake.script({"status": 429, "retry_delay": "30s"})
-    started = time.monotonic()
+    started = time.time()
     data = client.post("/chat", json={"question": NYQUIST}).get_json()
-    assert len(fake.requests) == 1 and time.monotonic() - started < 1.5
+    assert len(fake.requests) == 1 and _gave_up_after(logs, started) < 1.0
     assert data["generator"] == "extractive" and data["fallback_reason"] == "rate_limited"
 
 
-def test_500_every_time_falls_back_to_extractive_within_the_limit(sample_book, tmp_path, fake):
+def test_500_every_time_falls_back_to_extractive_within_the_limit(sample_book, tmp_path, fake, logs):
     client, _ = _gemini_app(sample_book, tmp_path, gemini_timeout_s=1.5)
     fake.script(*[{"status": 500}] * 50)
-    started = time.monotonic()
+    started = time.time()
     data = client.post("/chat", json={"question": NYQUIST}).get_json()
-    elapsed = time.monotonic() - started
     assert data["generator"] == "extractive" and data["fallback_reason"] == "server_error"
     assert data["status"] == "completed" and _markers(data["answer"]) and data["sources"]
-    assert 3 <= len(fake.requests) < 50 and elapsed < 1.5 + 1.0
+    assert 3 <= len(fake.requests) < 50 and _gave_up_after(logs, started) < 1.5 + 0.3
     assert _messages(client, data["session_id"]) == [("user", "answered"), ("assistant", "completed")]
 
 
 def test_hang_times_out_and_falls_back_within_the_limit(sample_book, tmp_path, fake, logs):
     client, _ = _gemini_app(sample_book, tmp_path, gemini_timeout_s=1.5)
     fake.script({"hang": 30})
-    started = time.monotonic()
+    started = time.time()
     data = client.post("/chat", json={"question": NYQUIST}).get_json()
-    elapsed = time.monotonic() - started
     assert data["generator"] == "extractive" and data["fallback_reason"] == "timeout"
     assert data["answer"].strip() and data["status"] == "completed"
     assert len(fake.requests) == 1  # no time was left for another attempt
-    assert 1.5 <= elapsed < 1.5 + 1.0, elapsed
+    assert 1.5 <= _gave_up_after(logs, started) < 1.5 + 0.3
     assert _lines(logs, "Gemini did not answer (timeout")
 
 
@@ -202,18 +211,18 @@ def test_hang_mid_stream_keeps_the_partial_answer_and_says_so(sample_book, tmp_p
     assert done["answer"] == "Sampling above twice the highest frequency [1]"
     assert done["generator"] == "gemini-test-model" and done["fallback_reason"] == "partial_timeout"
     assert "".join(d["text"] for e, d in events if e == "token").strip() == done["answer"]
-    assert elapsed < 1.5 + 1.0
+    assert 1.5 <= elapsed < 1.5 + 0.5  # no fallback runs here, so the whole request is bounded
 
 
-def test_unreachable_server_falls_back(sample_book, tmp_path, fake, monkeypatch):
+def test_unreachable_server_falls_back(sample_book, tmp_path, fake, monkeypatch, logs):
     closed = FakeGemini()
     closed.close()  # nothing listens on its port any more
     monkeypatch.setenv("GOOGLE_GEMINI_BASE_URL", closed.url)
     client, _ = _gemini_app(sample_book, tmp_path, gemini_timeout_s=1.0)
-    started = time.monotonic()
+    started = time.time()
     data = client.post("/chat", json={"question": NYQUIST}).get_json()
     assert data["generator"] == "extractive" and data["fallback_reason"] == "unreachable"
-    assert time.monotonic() - started < 1.0 + 1.0
+    assert _gave_up_after(logs, started) < 1.0 + 0.3
 
 
 def test_bad_key_is_logged_once_and_falls_back(sample_book, tmp_path, fake, logs):
@@ -342,13 +351,13 @@ def test_agent_searches_twice_and_cites_both(sample_book, tmp_path, fake, logs):
         return (f"Sampling needs twice the highest frequency [1]. Quantization adds noise [{a}]. "
                 f"A moving average smooths a signal [{b}].")
 
-    fake.script(_search_call("quantization noise"), _search_call("moving average filter", module="02-practice"),
+    fake.script(_search_call("quantization noise"), _search_call("moving average filter", module="Module 2: Practice"),
                 {"text": final_answer})
     data = client.post("/chat", json={"question": "What is the Nyquist rate?"}).get_json()
 
     assert [r.streamed for r in fake.requests] == [False, False, False]
     declared = fake.requests[0].body["tools"][0]["functionDeclarations"][0]
-    assert declared["name"] == "search_textbook" and declared["parametersJsonSchema"]["required"] == ["query"]
+    assert declared["name"] == "search_textbook" and declared["parameters_json_schema"]["required"] == ["query"]
     assert [r.calling_mode for r in fake.requests] == ["AUTO", "AUTO", "AUTO"]
     assert len(fake.requests[2].function_responses) == 2
     assert data["status"] == "completed" and data["generator"] == "gemini-test-model"
@@ -359,7 +368,8 @@ def test_agent_searches_twice_and_cites_both(sample_book, tmp_path, fake, logs):
     assert any(f.endswith("02-digital-filters.mdx") for f in files)
     assert len(data["sources"]) > initial[0] and len(data["citations"]) == len(data["sources"])
     assert _lines(logs, "agent search 1: 'quantization noise' module=None ->")
-    assert _lines(logs, "agent search 2: 'moving average filter' module='02-practice' ->")
+    assert _lines(logs, "agent search 2: 'moving average filter' module='Module 2: Practice' ->")
+    assert len([r for r in logs.records if _SEARCH_LINE.match(r.getMessage())]) == 2
 
 
 def test_agent_third_call_limit_holds(sample_book, tmp_path, fake, logs):
@@ -367,7 +377,8 @@ def test_agent_third_call_limit_holds(sample_book, tmp_path, fake, logs):
     fake.script(_search_call("aliasing"), _search_call("dither"), _search_call("windows"), _search_call("filters"),
                 {"text": "Twice the highest frequency [1]."})
     data = client.post("/chat", json={"question": "What is the Nyquist rate?"}).get_json()
-    assert len(_lines(logs, "agent search ")) == 3 and not _lines(logs, "agent search 4")
+    assert len([r for r in logs.records if _SEARCH_LINE.match(r.getMessage())]) == 3
+    assert _lines(logs, "agent search refused: the limit of 3 searches is reached ('filters')")
     assert [r.calling_mode for r in fake.requests] == ["AUTO", "AUTO", "AUTO", "NONE", "NONE"]
     refused = fake.requests[4].function_responses[-1]["response"]
     assert "limit" in refused["error"]
@@ -407,7 +418,7 @@ def test_clean_answer(raw, n, expected):
 @pytest.mark.parametrize("deltas, refused, text", [
     (["NOT_IN", "_BOOK"], True, ""),
     (["**NOT_IN_BOOK**"], True, ""),
-    (["NOT", "ably, sampling [1]."], False, "Notably, sampling [1]."),
+    (["NOT", " a guess: sampling [1]."], False, "NOT a guess: sampling [1]."),
     (["Sampling [", "2", "] works [", "7].", " Done [1]."], False, "Sampling [2] works. Done [1]."),
 ])
 def test_answer_filter_streams_a_prefix_of_the_clean_answer(deltas, refused, text):

@@ -351,8 +351,8 @@ def _build_minilm(models_dir: Path, staging: Path, log: Log) -> dict:
         f"pip and export output go to {build_log}")
     started = time.monotonic()
     # The build venv (about 1.5 GB with torch) lives in the system temp folder (TMPDIR).
-    with tempfile.TemporaryDirectory(prefix="textbook-chat-build-", ignore_cleanup_errors=True) as tmp:
-        work = Path(tmp)
+    work = Path(tempfile.mkdtemp(prefix="textbook-chat-build-"))
+    try:
         python = _create_build_venv(work / "venv", build_log, log)
         script = work / "export_minilm.py"
         script.write_text(_EXPORT_SCRIPT, encoding="utf-8")
@@ -365,6 +365,9 @@ def _build_minilm(models_dir: Path, staging: Path, log: Log) -> dict:
             _run_logged([python, script, "reference", texts, reference], build_log)
         versions = json.loads((work / "versions.json").read_text(encoding="utf-8"))
         vectors = json.loads(reference.read_text(encoding="utf-8"))
+    finally:
+        with _step(log, "removing the build virtualenv"):
+            shutil.rmtree(work, ignore_errors=True)
     with _step(log, "[6/6] comparing the ONNX export in fastembed with the reference"):
         min_cosine = _verify_against_reference(staging, vectors)
     log(f"build finished in {time.monotonic() - started:.0f} s; min cosine {min_cosine:.6f}")

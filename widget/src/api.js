@@ -1,42 +1,31 @@
 // HTTP client for the chat server: streaming /chat over SSE, /feedback, /sessions.
 import { createSSEParser } from './sse.js';
 
-/** An error the UI can show. `retryable`: worth a Retry button (network, 429, 5xx, cut stream). */
-export class ApiError extends Error {
-  constructor(message, code, status = 0, retryable = false) {
-    super(message);
-    this.name = 'ApiError';
-    this.code = code;
-    this.status = status;
-    this.retryable = retryable;
-  }
-}
-
+// Messages for the reader, by error code or HTTP status. Other 4xx errors show the
+// server's own `error` text (e.g. a validation message).
 const MESSAGES = {
-  NETWORK: "Can't reach the server. Check your connection and try again.",
-  STREAM: 'The connection was interrupted before the answer finished.',
-  RATE_LIMITED: 'Too many questions right now. Please wait a moment and try again.',
-  INDEX_EMPTY: "The book hasn't been indexed yet. Please try again later.",
-  UNAVAILABLE: 'The assistant is temporarily unavailable. Please try again shortly.',
-  PAYLOAD_TOO_LARGE: 'That passage is too long. Select a shorter passage and ask again.',
-  INTERNAL: 'Something went wrong on the server. Please try again.',
+  NETWORK: "Can't reach the server. Check your connection.",
+  STREAM: 'The connection dropped before the answer finished.',
+  INDEX_EMPTY: "The book hasn't been indexed yet.",
+  413: 'That passage is too long. Select a shorter one.',
+  429: 'Too many questions right now. Wait a moment.',
+  500: 'Something went wrong on the server.',
+  503: 'The assistant is unavailable right now.',
 };
 
-// HTTP status for each documented error code (used for errors that arrive inside the stream).
-const STATUS = { VALIDATION_ERROR: 400, NOT_FOUND: 404, PAYLOAD_TOO_LARGE: 413, RATE_LIMITED: 429, INDEX_EMPTY: 503, STORE_UNAVAILABLE: 503 };
-
-/** Map an error payload `{error, code, details}` and HTTP status (0: unknown) to an ApiError. */
-export function toApiError(status, body = {}, retryAfter = null) {
-  status = status || STATUS[body.code] || 500;
-  const code = body.code || (status === 429 ? 'RATE_LIMITED' : status >= 500 ? 'INTERNAL' : 'ERROR');
-  let msg =
-    MESSAGES[code] ||
-    (status === 503 ? MESSAGES.UNAVAILABLE : status >= 500 ? MESSAGES.INTERNAL : body.error || `Request failed (${status}).`);
-  if (status === 429 && +retryAfter > 0) msg = `Too many questions right now. Try again in ${+retryAfter} s.`;
-  return new ApiError(msg, code, status, status === 429 || status >= 500);
+/**
+ * An Error the UI can show: {message, code, status, retryable}. Retryable (worth a Retry
+ * button): network failures, cut streams, 429 and 5xx. `status` 0 means an `error` event
+ * inside the stream, where only the code tells: validation-type errors are final.
+ */
+export function apiError(status, body = {}) {
+  const code = body.code || (status ? `HTTP_${status}` : 'INTERNAL');
+  const retryable = status ? status === 429 || status >= 500 : !/VALIDATION|NOT_FOUND|TOO_LARGE/.test(code);
+  const message = MESSAGES[code] || MESSAGES[status] || (retryable ? MESSAGES[500] : body.error || `Request failed (${status}).`);
+  return Object.assign(new Error(message), { code, status, retryable });
 }
 
-const netError = () => new ApiError(MESSAGES.NETWORK, 'NETWORK', 0, true);
+const failure = (code) => apiError(0, { code });
 
 async function request(url, opts) {
   let res;
@@ -44,11 +33,11 @@ async function request(url, opts) {
     res = await fetch(url, opts);
   } catch (e) {
     if (e.name === 'AbortError') throw e;
-    throw netError();
+    throw failure('NETWORK');
   }
   if (!res.ok) {
     const body = await res.json().catch(() => ({}));
-    throw toApiError(res.status, body, res.headers.get('retry-after'));
+    throw apiError(res.status, body);
   }
   return res;
 }
@@ -61,7 +50,7 @@ const json = (body) => ({
 
 /**
  * POST /chat, streaming. Resolves with the ChatResponse (the `done` payload); falls back to a
- * plain JSON response if the server does not stream. Rejects with ApiError, or with the
+ * plain JSON response if the server does not stream. Rejects with an apiError, or with the
  * AbortError of `signal` when the user stops.
  */
 export async function chat(api, body, { signal, onMeta, onToken } = {}) {
@@ -73,7 +62,7 @@ export async function chat(api, body, { signal, onMeta, onToken } = {}) {
     return res.json();
   }
   let result = null;
-  let failure = null;
+  let error = null;
   const parser = createSSEParser(({ event, data }) => {
     let d;
     try {
@@ -84,11 +73,11 @@ export async function chat(api, body, { signal, onMeta, onToken } = {}) {
     if (event === 'token') onToken?.(d.text || '');
     else if (event === 'meta') onMeta?.(d);
     else if (event === 'done') result = d;
-    else if (event === 'error') failure = toApiError(0, d);
+    else if (event === 'error') error = apiError(0, d);
   });
   const reader = res.body.getReader();
   try {
-    while (!result && !failure) {
+    while (!result && !error) {
       const { value, done } = await reader.read();
       if (done) break;
       parser.feed(value);
@@ -96,12 +85,12 @@ export async function chat(api, body, { signal, onMeta, onToken } = {}) {
     parser.end();
   } catch (e) {
     if (signal?.aborted) throw e;
-    throw new ApiError(MESSAGES.STREAM, 'STREAM', 0, true);
+    throw failure('STREAM');
   } finally {
     reader.cancel().catch(() => {});
   }
-  if (failure) throw failure;
-  if (!result) throw new ApiError(MESSAGES.STREAM, 'STREAM', 0, true);
+  if (error) throw error;
+  if (!result) throw failure('STREAM');
   return result;
 }
 

@@ -1,7 +1,7 @@
 // Assembles the widget: host element + open shadow root, styles, theme, panel, conversation,
 // "Ask about this" button and keyboard shortcut.
 import css from './styles.js';
-import { h } from './dom.js';
+import { h, editable } from './dom.js';
 import { parseShortcut } from './config.js';
 import { createStore, storageKey } from './store.js';
 import { watchTheme, contrastText } from './theme.js';
@@ -15,14 +15,11 @@ export function mount(cfg) {
   const host = document.createElement('div');
   host.id = HOST_ID;
   const shadow = host.attachShadow({ mode: 'open' });
-  // A constructed stylesheet is not blocked by a strict style-src CSP; <style> is the fallback.
-  try {
-    const sheet = new CSSStyleSheet();
-    sheet.replaceSync(css);
-    shadow.adoptedStyleSheets = [sheet];
-  } catch {
-    shadow.append(h('style', null, css));
-  }
+  // A constructed stylesheet (not blocked by a strict style-src CSP, unlike <style>). Every
+  // browser with color-mix(), which the styles use, supports it.
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync(css);
+  shadow.adoptedStyleSheets = [sheet];
   const root = h('div', { class: 'tc', 'data-pos': cfg.position === 'bottom-left' ? 'left' : 'right' });
   if (cfg.accent && CSS.supports('color', cfg.accent)) root.style.setProperty('--accent', cfg.accent);
   shadow.append(root);
@@ -56,8 +53,8 @@ export function mount(cfg) {
   if (matches) {
     document.addEventListener('keydown', (e) => {
       if (!matches(e)) return;
-      const bare = !(e.ctrlKey || e.metaKey || e.altKey);
-      if (bare && (e.composedPath()[0]?.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(e.composedPath()[0]?.tagName))) return;
+      // A shortcut without modifiers (e.g. "/") must not fire while the reader types.
+      if (!(e.ctrlKey || e.metaKey || e.altKey) && editable(e.composedPath()[0])) return;
       e.preventDefault();
       const text = selection.current();
       if (text) askAbout(text);

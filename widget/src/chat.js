@@ -93,7 +93,7 @@ export function createChat(cfg, panel, store) {
       bot.id = res.assistant_message_id || null;
     } catch (e) {
       if (e.name === 'AbortError') bot.status = 'stopped';
-      else if (e.code === 'NOT_FOUND' && body.session_id && !fresh) {
+      else if (e.status === 404 && body.session_id && !fresh) {
         // The server no longer knows our session (expired or deleted): start a new one, once.
         cancelAnimationFrame(frame);
         sessionId = null;

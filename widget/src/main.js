@@ -8,15 +8,15 @@ const VERSION = typeof __VERSION__ === 'string' ? __VERSION__ : 'dev';
 
 function boot() {
   if (window.textbookChat || document.getElementById(HOST_ID)) {
-    console.info('[textbook-chat] already loaded; ignoring the second copy');
+    console.info('[textbook-chat] already loaded');
     return;
   }
-  if (!window.fetch || !window.TextDecoder || !Element.prototype.attachShadow) {
-    console.warn('[textbook-chat] this browser is not supported');
+  if (!window.fetch || !window.CSSStyleSheet || !Element.prototype.attachShadow) {
+    console.warn('[textbook-chat] unsupported browser');
     return;
   }
   // currentScript is only set while this script first runs (and never inside modules).
-  const script = document.currentScript || document.querySelector('script[data-api][src],script[data-book-id][src]');
+  const script = document.currentScript;
   const cfg = readConfig(script ? script.dataset : {}, script ? script.src : '', location.href);
   const api = (window.textbookChat = { version: VERSION, config: cfg });
 

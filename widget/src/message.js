@@ -1,6 +1,6 @@
 // One conversation message as DOM. Bot messages repaint as their state changes:
 // streaming → done | refused | stopped | error.
-import { h, icon, toDom } from './dom.js';
+import { h, icon, iconButton, toDom } from './dom.js';
 import { parse } from './markdown.js';
 import * as I from './icons.js';
 
@@ -26,22 +26,17 @@ export function userEl(m) {
 export function botEl(m, act) {
   const el = h('article', { class: 'msg bot', 'aria-label': 'Answer' });
   const answer = h('div', { class: 'answer' });
-  const cite = (n) => {
-    const s = m.sources && m.sources[n - 1];
-    return s && s.href ? { href: s.href, title: s.label, external: s.external } : null;
-  };
 
   // While streaming only the answer is re-rendered (a frame at a time, see chat.js).
   // aria-busy makes screen readers wait and read the finished answer once.
   function paintAnswer() {
     const typing = m.status === 'streaming' && h('span', { class: 'typing' }, 'Searching the book…');
-    answer.replaceChildren(...(m.text ? [toDom(parse(m.text), cite)] : typing ? [typing] : []));
+    answer.replaceChildren(...(m.text ? [toDom(parse(m.text), m.sources)] : typing ? [typing] : []));
   }
 
   function paint() {
     const st = m.status;
     el.className = `msg bot ${st}`;
-    el.setAttribute('data-status', st);
     el.setAttribute('aria-busy', String(st === 'streaming'));
     paintAnswer();
     const end = st === 'done' || st === 'refused' || (st === 'stopped' && m.text);
@@ -51,7 +46,7 @@ export function botEl(m, act) {
         answer,
         st === 'stopped' && h('p', { class: 'note' }, 'Stopped.'),
         st === 'error' && h('p', { class: 'err' }, m.error),
-        st === 'error' && m.retryable && h('button', { class: 'btn retry', type: 'button', onclick: () => act.retry(m) }, 'Retry'),
+        st === 'error' && m.retryable && h('button', { class: 'btn retry', onclick: () => act.retry(m) }, 'Retry'),
         sources(m),
         end && actions(m, act),
       ].filter(Boolean)
@@ -76,7 +71,7 @@ function sources(m) {
           'li',
           null,
           s.href
-            ? h('a', { class: 'source', href: s.href, title: s.excerpt || null, target: s.external && '_blank', rel: s.external && 'noopener' }, s.label)
+            ? h('a', { class: 'source', href: s.href, title: s.excerpt || null }, s.label)
             : s.label
         )
       )
@@ -85,30 +80,24 @@ function sources(m) {
 }
 
 function actions(m, act) {
-  const copy = h('button', { class: 'icon copy', type: 'button', 'aria-label': 'Copy answer', title: 'Copy answer' }, icon(I.COPY));
-  copy.onclick = async () => {
-    if (!(await act.copy(m))) return;
-    copy.replaceChildren(icon(I.CHECK));
-    copy.setAttribute('aria-label', 'Copied');
-    setTimeout(() => (copy.replaceChildren(icon(I.COPY)), copy.setAttribute('aria-label', 'Copy answer')), 1500);
-  };
+  const label = (t) => copy.setAttribute('aria-label', t);
+  const copy = iconButton({ class: 'icon copy' }, 'Copy answer', I.COPY, async () => {
+    if (await act.copy(m)) label('Copied'), setTimeout(label, 1500, 'Copy answer');
+  });
 
   // Thumbs need the server's message id. The feedback API has no "unrate", so a rating
   // can be changed but not removed; a failed request restores the previous state.
+  const set = (r) => {
+    m.rating = r;
+    up.setAttribute('aria-pressed', r === 'up');
+    down.setAttribute('aria-pressed', r === 'down');
+  };
   const rate = (r, label) =>
-    h('button', { class: `icon ${r}`, type: 'button', 'aria-label': label, title: label, 'aria-pressed': String(m.rating === r) }, icon(I.THUMB));
+    iconButton({ class: 'icon ' + r, 'aria-pressed': String(m.rating === r) }, label, I.THUMB, async () => {
+      const prev = m.rating;
+      if (prev !== r && (set(r), !(await act.rate(m, r)))) set(prev);
+    });
   const up = m.id && rate('up', 'Helpful');
   const down = m.id && rate('down', 'Not helpful');
-  const sync = () => [up, down].forEach((b, i) => b.setAttribute('aria-pressed', String(m.rating === (i ? 'down' : 'up'))));
-  for (const [b, r] of [[up, 'up'], [down, 'down']]) {
-    if (!b) continue;
-    b.onclick = async () => {
-      const prev = m.rating;
-      if (prev === r) return;
-      m.rating = r;
-      sync();
-      if (!(await act.rate(m, r))) (m.rating = prev), sync();
-    };
-  }
   return h('div', { class: 'actions' }, h('span', { class: 'gen' }, genLabel(m.generator)), copy, up, down);
 }

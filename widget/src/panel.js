@@ -1,6 +1,6 @@
 // The static UI: floating bubble, chat dialog (header, message log, question form with the
 // optional quoted passage). Messages are rendered by message.js and added through `add`.
-import { h, icon } from './dom.js';
+import { h, icon, iconButton } from './dom.js';
 import * as I from './icons.js';
 
 /**
@@ -20,12 +20,8 @@ export function createPanel(cfg, on) {
     'aria-label': 'Your question',
     enterkeyhint: 'send',
   });
-  const send = h('button', { id: 'tc-send', class: 'send', type: 'submit', 'aria-label': 'Send', title: 'Send (Enter)' }, icon(I.SEND));
-  const stop = h(
-    'button',
-    { id: 'tc-stop', class: 'send stop', type: 'button', 'aria-label': 'Stop generating', title: 'Stop', hidden: true, onclick: () => on.stop() },
-    icon(I.STOP)
-  );
+  const send = iconButton({ id: 'tc-send', class: 'send', type: 'submit' }, 'Send', I.SEND);
+  const stop = iconButton({ id: 'tc-stop', class: 'send stop', hidden: true }, 'Stop generating', I.STOP, () => on.stop());
 
   const quoteText = h('blockquote');
   const radio = (value, label) =>
@@ -38,7 +34,7 @@ export function createPanel(cfg, on) {
       'div',
       { class: 'quote-head' },
       h('span', null, 'Asking about this passage'),
-      h('button', { class: 'icon', type: 'button', 'aria-label': 'Remove passage', title: 'Remove passage', onclick: () => setQuote(null) }, icon(I.CLOSE))
+      iconButton({ class: 'icon' }, 'Remove passage', I.CLOSE, () => setQuote(null))
     ),
     quoteText,
     h('fieldset', null, h('legend', null, 'Answer from'), radios)
@@ -48,7 +44,7 @@ export function createPanel(cfg, on) {
     'div',
     { class: 'empty' },
     h('strong', null, 'Ask anything about this book'),
-    'Answers link to the pages they come from. Tip: select text on the page to ask about it.'
+    'Answers cite the pages they come from. Tip: select text on a page to ask about it.'
   );
   const log = h('div', { id: 'tc-log', class: 'log', role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation', tabindex: 0 }, empty);
 
@@ -60,22 +56,15 @@ export function createPanel(cfg, on) {
       'header',
       null,
       h('h2', { id: 'tc-title' }, cfg.title),
-      h('button', { id: 'tc-new', class: 'icon', type: 'button', 'aria-label': 'New chat', title: 'New chat', onclick: () => on.reset() }, icon(I.NEW)),
-      h('button', { id: 'tc-close', class: 'icon', type: 'button', 'aria-label': 'Close chat', title: 'Close (Esc)', onclick: () => close(true) }, icon(I.CLOSE))
+      iconButton({ id: 'tc-new', class: 'icon' }, 'New chat', I.NEW, () => on.reset()),
+      iconButton({ id: 'tc-close', class: 'icon' }, 'Close chat', I.CLOSE, () => close(true))
     ),
     log,
     form
   );
-  const bubble = h('button', {
-    id: 'tc-bubble',
-    class: 'bubble',
-    type: 'button',
-    'aria-label': cfg.title,
-    title: cfg.title,
-    'aria-expanded': 'false',
-    'aria-controls': 'tc-panel',
-    onclick: () => (isOpen() ? close(true) : open(true)),
-  }, icon(I.CHAT));
+  const bubble = iconButton({ id: 'tc-bubble', class: 'bubble', 'aria-expanded': 'false', 'aria-controls': 'tc-panel' }, cfg.title, I.CHAT, () =>
+    isOpen() ? close(true) : open(true)
+  );
 
   input.addEventListener('keydown', (e) => {
     if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) submit(e);

@@ -1,13 +1,12 @@
 // "Ask about this": a small button next to a text selection made in the page (not in the
 // widget). It lives in the widget's shadow root, positioned over the page with position: fixed.
-import { h, icon } from './dom.js';
+import { h, icon, editable } from './dom.js';
 import { QUOTE } from './icons.js';
 
 const MAX_CHARS = 8000; // the server's limit for selected_text
 const MIN_CHARS = 2;
 const SETTLE_MS = 200; // wait for the selection to settle (keyboard, touch handles)
 
-const editable = (el) => !!el && (el.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName));
 
 /**
  * @param {Element} host  the widget's host element (selections touching it are ignored)

@@ -11,12 +11,6 @@ export function toSources(list, page) {
   return (Array.isArray(list) ? list : []).map((s) => {
     const selected = s.source_type === 'selected_text';
     const url = safeUrl(s.url || (selected ? page : ''), page);
-    let external = false;
-    try {
-      external = !!url && new URL(url).origin !== new URL(page).origin;
-    } catch {
-      /* keep false */
-    }
     const label = selected
       ? 'Your selected passage'
       : s.source_location || [s.chapter, s.heading].filter(Boolean).join(' › ') || s.source_file || url || 'Source';
@@ -25,7 +19,6 @@ export function toSources(list, page) {
       label,
       url,
       href: url && fragmentUrl(url, content),
-      external,
       excerpt: content.length > 200 ? content.slice(0, 200) + '…' : content,
     };
   });

@@ -26,16 +26,11 @@ export function createStore(key, getStorage = () => globalThis.localStorage) {
     save(state) {
       const s = storage();
       if (!s) return;
-      const messages = (state.messages || []).slice(-MAX_MESSAGES);
-      for (const keep of [messages.length, 10, 0]) {
-        try {
-          s.setItem(key, JSON.stringify({ ...state, messages: messages.slice(messages.length - keep) }));
-          return;
-        } catch {
-          // quota exceeded: retry with fewer messages
-        }
+      try {
+        s.setItem(key, JSON.stringify({ ...state, messages: (state.messages || []).slice(-MAX_MESSAGES) }));
+      } catch (e) {
+        console.warn('[textbook-chat] could not save the conversation:', e.name); // e.g. quota
       }
-      console.warn('[textbook-chat] could not save the conversation');
     },
     clear() {
       try {

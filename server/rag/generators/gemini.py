@@ -430,8 +430,8 @@ class GeminiGenerator:
             replies = []
             for call in calls:
                 replies.append(self._tool_reply(run, call, sources, seen))
+            run.generation.extra_sources = sources[len(request.sources):]  # kept even if a later round fails
             contents.append(types.Content(role="user", parts=replies))
-        run.generation.extra_sources = sources[len(request.sources):]
         for piece in re.findall(r"\S+\s*|\s+", _text_of(response) if response is not None else ""):
             yield piece
 
@@ -456,9 +456,8 @@ class GeminiGenerator:
                 number = seen[source.chunk.chunk_id] = len(sources)
                 added += 1
             numbered.append((number, source))
-        log.info("agent search %d: %r module=%r -> %d passages", run.searches, query, module, len(found))
-        if added < len(found):
-            log.info("agent search %d: %d already among the sources", run.searches, len(found) - added)
+        log.info("agent search %d: %r module=%r -> %d passages (%d new)", run.searches, query, module, len(found),
+                 added)
         return types.Part.from_function_response(name=call.name, response={
             "result": prompt.search_results(numbered, query)})
 
