@@ -120,9 +120,10 @@ def test_exclusive_selection_reaches_the_generator_alone(sample_book, tmp_path):
 def test_exclusive_selection_unrelated_question_is_refused_without_the_book(sample_book, tmp_path):
     generator = RecordingGenerator()
     client = _app(sample_book, tmp_path, generator).test_client()
-    data = client.post("/chat", json={"question": "Which window function has the lowest side lobes?",
+    data = client.post("/chat", json={"question": "What is a good recipe for lasagna?",
                                       "selected_text": "Dither is a small amount of noise added before quantization."}
                        ).get_json()
+    assert data["context"]["selected_text_chunks"] == []  # below the 0.1 floor
     assert data["status"] == "refused" and data["sources"] == [] and generator.inputs == []
     assert "highlighted passage" in data["answer"]
 

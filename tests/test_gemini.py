@@ -42,7 +42,6 @@ def logs(caplog):
 
 
 def _gemini_app(book, tmp_path, **overrides):
-    (tmp_path / "data").mkdir(parents=True, exist_ok=True)  # for the sessions database
     settings = make_settings(tmp_path / "data", gemini_api_key="test-key",
                              **{"gemini_timeout_s": 2.0, "gemini_model": "gemini-test-model", **overrides})
     generator = GeminiGenerator(settings, fallback=ExtractiveGenerator(book.services.embedder), backoff_s=0.05)
@@ -410,6 +409,8 @@ def test_make_generator_uses_gemini_only_with_a_key(sample_book, tmp_path, fake)
     ("A [0] b [12] c [3]", 3, "A b c [3]"),
     ("See [the docs](https://x.y) [1].", 1, "See [the docs](https://x.y) [1]."),
     ("Fine. NOT_IN_BOOK", 2, "Fine."),
+    ("Use `x[0]` [1]:\n\n```python\nfor i in range(4):\n    y[7] = x[i, 2]  # [1, 2]\n```\nDone [5].", 1,
+     "Use `x[0]` [1]:\n\n```python\nfor i in range(4):\n    y[7] = x[i, 2]  # [1, 2]\n```\nDone."),
 ])
 def test_clean_answer(raw, n, expected):
     assert clean_answer(raw, n) == expected
@@ -420,6 +421,7 @@ def test_clean_answer(raw, n, expected):
     (["**NOT_IN_BOOK**"], True, ""),
     (["NOT", " a guess: sampling [1]."], False, "NOT a guess: sampling [1]."),
     (["Sampling [", "2", "] works [", "7].", " Done [1]."], False, "Sampling [2] works. Done [1]."),
+    (["Index with `x[", "9]`, not y [9", "] [1]."], False, "Index with `x[9]`, not y [1]."),
 ])
 def test_answer_filter_streams_a_prefix_of_the_clean_answer(deltas, refused, text):
     answer = AnswerFilter(n_sources=2)
@@ -427,7 +429,7 @@ def test_answer_filter_streams_a_prefix_of_the_clean_answer(deltas, refused, tex
     for delta in deltas:
         shown += answer.feed(delta)
         assert clean_answer(text, 2).startswith(shown.strip()) or refused
-        assert "NOT_IN" not in shown and "[7" not in shown
+        assert "NOT_IN" not in shown and "[7" not in shown and "y [9" not in shown
     shown += answer.finish()
     assert answer.refused is refused and shown.strip() == text
 

@@ -81,33 +81,25 @@ def _sections(page: Page) -> list[_Section]:
     return [s for s in sections if s.blocks or s.headings]
 
 
-def _pieces(block: _Block, budget: int, count: TokenCounter) -> list[_Block]:
-    """A block that fits, or its sentences / lines grouped to fit (code stays whole)."""
-    if block.is_code or count(block.text) <= budget:
-        return [block]
+def _units(block: _Block, budget: int, count: TokenCounter) -> tuple[list[str], str]:
+    """A too-long prose block as (units, joiner): its lines (lists, tables) or its sentences,
+    each within the budget (a single enormous sentence is cut by words)."""
     lines = block.text.split("\n")
-    units = lines if len(lines) > 1 else _SENTENCE_END.split(block.text)
-    pieces: list[str] = []
+    units, joiner = (lines, "\n") if len(lines) > 1 else (_SENTENCE_END.split(block.text), " ")
+    fitted: list[str] = []
     for unit in units:
-        if count(unit) > budget:  # a single enormous sentence: cut by words
-            words, current = unit.split(" "), []
-            for word in words:
-                if current and count(" ".join(current + [word])) > budget:
-                    pieces.append(" ".join(current))
-                    current = []
-                current.append(word)
-            if current:
-                pieces.append(" ".join(current))
-        else:
-            pieces.append(unit)
-    grouped: list[str] = []
-    for piece in pieces:
-        joiner = "\n" if len(lines) > 1 else " "
-        if grouped and count(grouped[-1] + joiner + piece) <= budget:
-            grouped[-1] = grouped[-1] + joiner + piece
-        else:
-            grouped.append(piece)
-    return [_Block(text) for text in grouped]
+        if count(unit) <= budget:
+            fitted.append(unit)
+            continue
+        current: list[str] = []
+        for word in unit.split(" "):
+            if current and count(" ".join(current + [word])) > budget:
+                fitted.append(" ".join(current))
+                current = []
+            current.append(word)
+        if current:
+            fitted.append(" ".join(current))
+    return fitted, joiner
 
 
 def _tail(block: _Block, overlap: int, count: TokenCounter) -> str:
@@ -138,21 +130,44 @@ def _pack(page: Page, section: _Section, opts: ChunkingOptions, count: TokenCoun
     budget = max(32, opts.max_tokens - count(_header(page, section)) - 2)
     drafts: list[_Draft] = []
     current: list[str] = []
-    has_code = False
-    last_block: _Block | None = None
+    state = {"code": False, "last": None}
+
+    def fits(texts: list[str]) -> bool:
+        return count("\n\n".join(texts)) <= budget
+
+    def flush() -> None:
+        nonlocal current
+        drafts.append(_Draft(section, current, state["code"]))
+        last = state["last"]
+        overlap = _tail(last, opts.overlap_tokens, count) if last else ""
+        current = [overlap] if overlap else []
+        state["code"] = False
+
     for block in section.blocks:
-        for piece in _pieces(block, budget, count):
-            candidate = "\n\n".join(current + [piece.text])
-            if current and count(candidate) > budget:
-                drafts.append(_Draft(section, current, has_code))
-                overlap = _tail(last_block, opts.overlap_tokens, count) if last_block else ""
-                current = [overlap] if overlap and count(overlap + "\n\n" + piece.text) <= budget else []
-                has_code = False
-            current.append(piece.text)
-            has_code = has_code or piece.is_code
-            last_block = piece
-    if current:
-        drafts.append(_Draft(section, current, has_code))
+        if block.is_code or fits(current + [block.text]):
+            if current and not fits(current + [block.text]):
+                flush()
+                if not fits(current + [block.text]):
+                    current = []  # the overlap would push the block over: drop it
+            current.append(block.text)
+            state["code"] = state["code"] or block.is_code
+            state["last"] = block
+            continue
+        units, joiner = _units(block, budget, count)
+        open_block = False  # is current[-1] a part of this block?
+        for unit in units:
+            candidate = current[:-1] + [current[-1] + joiner + unit] if open_block else current + [unit]
+            if current and not fits(candidate):
+                state["last"] = _Block(current[-1]) if open_block else state["last"]
+                flush()
+                if current and not fits(current + [unit]):
+                    current = []
+                candidate, open_block = current + [unit], False
+            current = candidate
+            open_block = True
+        state["last"] = _Block(current[-1]) if current else None
+    if current and any(t.strip() for t in current):
+        drafts.append(_Draft(section, current, state["code"]))
     return drafts
 
 

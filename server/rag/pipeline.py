@@ -19,7 +19,8 @@ from .generators.base import Generation, GenerationInput, Generator
 from .refusal import book_refusal, selection_refusal
 
 log = logging.getLogger("textbook_chat.pipeline")
-_MARKER = re.compile(r"\[(\d+)\]")
+_MARKER = re.compile(r"[ \t]*\[(\d+)\](?!\()")  # a citation marker (not a link), with the space before it
+_CODE = re.compile(r"```.*?(?:```|\Z)|`[^`\n]*`", re.S)  # fenced blocks and inline code: `x[0]` is not a marker
 
 
 class SessionNotFound(LookupError):
@@ -53,10 +54,21 @@ class Turn:
         return not self.sources
 
 
+def map_prose(text: str, fix) -> str:
+    """Apply `fix` to the text outside code (fenced blocks and inline code are left as written)."""
+    parts, last = [], 0
+    for code in _CODE.finditer(text):
+        parts += [fix(text[last:code.start()]), code.group(0)]
+        last = code.end()
+    parts.append(fix(text[last:]))
+    return "".join(parts)
+
+
 def fix_markers(answer: str, n_sources: int) -> str:
-    """Drop [n] markers that point at no source."""
-    fixed = _MARKER.sub(lambda m: m.group(0) if 1 <= int(m.group(1)) <= n_sources else "", answer)
-    return re.sub(r"[ \t]+([.,;:!?])", r"\1", re.sub(r"[ \t]{2,}", " ", fixed)).strip()
+    """Drop [n] markers that point at no source, with the space before them; code is untouched."""
+    def fix(prose: str) -> str:
+        return _MARKER.sub(lambda m: m.group(0) if 1 <= int(m.group(1)) <= n_sources else "", prose)
+    return map_prose(answer, fix).strip()
 
 
 def confidence_of(sources: list[Source]) -> float:
@@ -108,33 +120,25 @@ class ChatPipeline:
         query = turn.query
         threshold = query.get("similarity_threshold", self.settings.similarity_threshold)
         max_chunks = query.get("max_chunks", self.settings.max_chunks)
-        turn.retrieval_text = self._retrieval_text(query["question"], turn.history)
+        selected = query.get("selected_text")
+        turn.retrieval_text = retrieval_query(query["question"], turn.history)
         question_vector = self.embedder.embed_query(turn.retrieval_text)
-        if query.get("selected_text"):
-            turn.context.selected = selection_sources(query["selected_text"], question_vector, self.embedder,
-                                                      query.get("metadata"))
+        if selected:
+            # the reader chose the passage: its pieces only need to clear the seed's 0.1 floor
+            turn.context.selected = selection_sources(selected, question_vector, self.embedder, query.get("metadata"))
         if turn.mode != "selection_exclusive":
             filters = Filters(**(query.get("filters") or {}))
-            candidates = self.retriever.retrieve(turn.retrieval_text, max_chunks=max_chunks, similarity_threshold=0.0,
+            # "explain this" says little on its own: in combined mode the passage steers retrieval
+            text = f"{turn.retrieval_text}\n{selected[:600]}" if selected else turn.retrieval_text
+            candidates = self.retriever.retrieve(text, max_chunks=max_chunks, similarity_threshold=0.0,
                                                  filters=filters)
-            turn.context.database = database_sources([c for c in candidates if c.score >= threshold])
             turn.candidates = candidates
             turn.nearest = candidates[:3]
-        turn.sources = [s for s in turn.context.combined if s.score >= threshold][:max_chunks]
-
-    def _retrieval_text(self, question: str, history: list[dict]) -> str:
-        """A follow-up is rewritten into a stand-alone query by the generator when it can;
-        otherwise (or on any failure) the previous question is prepended."""
-        rewrite = getattr(self.generator, "rewrite_query", None)
-        if rewrite is not None and any(m["role"] == "user" for m in history) and looks_like_follow_up(question):
-            try:
-                rewritten = rewrite(question, history)
-            except Exception:
-                log.warning("follow-up rewrite failed; using the heuristic query", exc_info=True)
-                rewritten = None
-            if rewritten and rewritten.strip():
-                return rewritten.strip()
-        return retrieval_query(question, history)
+            turn.context.database = database_sources([c for c in candidates if c.score >= threshold])
+        ranked = turn.context.combined[:max_chunks]
+        if turn.context.selected and not any(s.source_type == "selected_text" for s in ranked):
+            ranked = [turn.context.selected[0], *ranked[: max_chunks - 1]]  # the highlight always takes part
+        turn.sources = ranked
 
     # --- stage 2: generate ----------------------------------------------------------------
     def generation_input(self, turn: Turn) -> GenerationInput:

@@ -32,7 +32,6 @@ await build({
   format: 'iife',
   target: ['es2020', 'chrome100', 'firefox100', 'safari15'],
   define: { __VERSION__: JSON.stringify(version) },
-  banner: { js: `/*! textbook-chat widget ${version} */` },
   legalComments: 'none',
   plugins: [minifyStyles],
   logLevel: 'warning',

@@ -19,9 +19,9 @@ const MESSAGES = {
  * inside the stream, where only the code tells: validation-type errors are final.
  */
 export function apiError(status, body = {}) {
-  const code = body.code || (status ? `HTTP_${status}` : 'INTERNAL');
+  const code = body.code || 'ERROR';
   const retryable = status ? status === 429 || status >= 500 : !/VALIDATION|NOT_FOUND|TOO_LARGE/.test(code);
-  const message = MESSAGES[code] || MESSAGES[status] || (retryable ? MESSAGES[500] : body.error || `Request failed (${status}).`);
+  const message = MESSAGES[code] || MESSAGES[status] || (retryable ? MESSAGES[500] : body.error || `Error ${status}.`);
   return Object.assign(new Error(message), { code, status, retryable });
 }
 
@@ -49,18 +49,14 @@ const json = (body) => ({
 });
 
 /**
- * POST /chat, streaming. Resolves with the ChatResponse (the `done` payload); falls back to a
- * plain JSON response if the server does not stream. Rejects with an apiError, or with the
- * AbortError of `signal` when the user stops.
+ * POST /chat, streaming. Resolves with the ChatResponse (the `done` payload). Rejects with an
+ * apiError, or with the AbortError of `signal` when the user stops.
  */
 export async function chat(api, body, { signal, onMeta, onToken } = {}) {
   const opts = json(body);
   opts.headers.Accept = 'text/event-stream';
   opts.signal = signal;
   const res = await request(api + '/chat', opts);
-  if (!(res.headers.get('content-type') || '').includes('text/event-stream') || !res.body) {
-    return res.json();
-  }
   let result = null;
   let error = null;
   const parser = createSSEParser(({ event, data }) => {
@@ -68,7 +64,7 @@ export async function chat(api, body, { signal, onMeta, onToken } = {}) {
     try {
       d = JSON.parse(data);
     } catch {
-      return console.warn('[textbook-chat] ignored a malformed event', event);
+      return console.warn('[textbook-chat] bad event:', event);
     }
     if (event === 'token') onToken?.(d.text || '');
     else if (event === 'meta') onMeta?.(d);

@@ -73,7 +73,7 @@ export function mount(cfg) {
     /** Ask programmatically: textbookChat.ask('What is aliasing?', {selectedText, mode}) */
     ask(question, opts = {}) {
       panel.open(false);
-      return chat.ask(String(question), opts.selectedText, opts.mode || cfg.selectionMode);
+      return chat.ask(String(question), opts.selectedText, opts.mode === 'exclusive' ? 'exclusive' : opts.mode ? 'combined' : cfg.selectionMode);
     },
     reset: () => chat.reset(),
   };

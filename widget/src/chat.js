@@ -1,5 +1,5 @@
 // Conversation state: asks the server, streams answers into message views, persists the
-// conversation, and handles stop / retry / new chat / feedback / copy.
+// conversation, and handles stop / retry / new chat / feedback.
 import { chat, feedback, deleteSession } from './api.js';
 import { toSources } from './sources.js';
 import { userEl, botEl } from './message.js';
@@ -13,14 +13,12 @@ const TAG = '[textbook-chat]';
  */
 export function createChat(cfg, panel, store) {
   const saved = store.load();
-  let sessionId = typeof saved.sessionId === 'string' ? saved.sessionId : null;
-  let messages = (Array.isArray(saved.messages) ? saved.messages : []).filter(
-    (m) => m && typeof m.text === 'string' && (m.role === 'user' || m.role === 'assistant')
-  );
+  let sessionId = saved.sessionId || null;
+  let messages = (Array.isArray(saved.messages) ? saved.messages : []).filter((m) => m && m.role);
   let ctrl = null; // AbortController of the request in flight
   const views = new Map(); // message → its view
 
-  const act = { retry, rate, copy };
+  const act = { retry, rate };
 
   function show(m) {
     const v = m.role === 'user' ? { el: userEl(m) } : botEl(m, act);
@@ -39,16 +37,13 @@ export function createChat(cfg, panel, store) {
     store.save({ sessionId, open: panel.isOpen(), messages: messages.filter((m) => m.status !== 'streaming') });
   }
 
-  for (const m of messages) {
-    if (m.status === 'streaming') m.status = 'stopped'; // the page was left mid-answer
-    show(m);
-  }
+  messages.forEach(show); // saved conversations never hold a half-streamed answer (see save)
 
   /** Ask a question; `quote` is an optional selected passage. False if an answer is running. */
   function ask(text, quote, mode) {
     if (ctrl) return false;
     const user = { role: 'user', text };
-    if (quote) (user.quote = quote), (user.mode = mode === 'exclusive' ? 'exclusive' : 'combined');
+    if (quote) (user.quote = quote), (user.mode = mode);
     messages.push(user);
     show(user);
     run(user);
@@ -127,17 +122,6 @@ export function createChat(cfg, panel, store) {
     const ok = await feedback(cfg.api, m.id, rating);
     if (ok) save();
     return ok;
-  }
-
-  async function copy(m) {
-    const refs = m.sources.map((s, i) => `[${i + 1}] ${s.label}${s.url ? ' ' + s.url : ''}`).join('\n');
-    try {
-      await navigator.clipboard.writeText(m.text + (refs ? '\n\nSources:\n' + refs : ''));
-      return true;
-    } catch (e) {
-      console.warn(TAG, 'copy failed:', e.message);
-      return false;
-    }
   }
 
   return {

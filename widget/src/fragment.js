@@ -60,14 +60,8 @@ export function paragraphs(md) {
   return out.filter((p) => p.length);
 }
 
-// Words → encoded term, without punctuation-only words ("—", "&") at either end.
-function term(words) {
-  const w = words.slice();
-  const isWord = (t) => /[\p{L}\p{N}]/u.test(t);
-  while (w.length > 1 && !isWord(w[w.length - 1])) w.pop();
-  while (w.length > 1 && !isWord(w[0])) w.shift();
-  return encodeTerm(w.join(' '));
-}
+// Words → encoded term, without a punctuation-only last word ("—", "&").
+const term = (words) => encodeTerm(words.join(' ').replace(/\s+[^\p{L}\p{N}\s]+$/u, ''));
 
 /** The `text=` directive value for a passage, or '' when nothing usable is found. */
 export function textDirective(passage) {

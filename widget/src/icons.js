@@ -5,6 +5,5 @@ export const SEND = 'M4 12l16-8-6 16-3-6zM11 14l9-10';
 export const STOP = 'M7 7h10v10H7z';
 export const NEW = 'M12 5v14M5 12h14';
 export const COPY = 'M9 9h11v11H9zM5 15H4V4h11v1';
-export const THUMB = 'M7 11v9H4v-9zM7 11l4-8a3 3 0 0 1 3 3v3h5.5a1.5 1.5 0 0 1 1.5 1.8L19.5 18a2.5 2.5 0 0 1-2.5 2H7';
+export const THUMB = 'M7 11v9H4v-9zm0 0l4-8c2 0 3 1 3 3v3h6l-2 11H7';
 export const INFO = 'M12 3a9 9 0 1 0 0 18 9 9 0 0 0 0-18zM12 11v5M12 8h.01';
-export const QUOTE = 'M7 7h4v4c0 3-1.5 5-4 6M14 7h4v4c0 3-1.5 5-4 6';

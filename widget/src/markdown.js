@@ -18,24 +18,12 @@ export function safeUrl(href, base) {
 }
 
 // Inline constructs, in priority order (the first alternative matching at a position wins):
-//  1 escape \*   2-3 `code`   4-5 [label](url)   6 [1] / [1, 2] citations
-//  7-8 **strong** / __strong__   9 *em*   10 bare http(s) URL   11 line break
-// `_em_` is not supported on purpose: it mangles snake_case and __init__ in technical text.
-const INLINE = new RegExp(
-  [
-    /\\([\\`*_{}[\]()#+\-.!|~<>])/,
-    /(`+)(?!`)([\s\S]*?[^`])\2(?!`)/,
-    /\[([^[\]\n]+)\]\(\s*<?((?:[^\s()<>]|\([^\s()<>]*\))+)>?\s*\)/,
-    /\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]/,
-    /(\*\*|__)(?=\S)([\s\S]*?\S)\7/,
-    /\*(?=[^\s*])([\s\S]*?[^\s*])\*/,
-    /(https?:\/\/[^\s<>"]*[^\s<>".,;:!?'")\]])/,
-    /(\n)/,
-  ]
-    .map((r) => r.source)
-    .join('|'),
-  'g'
-);
+//  group 1: escape \*                  2-3: `code`          4-5: [label](http-url)
+//  6: [1] / [1, 2] citations           7-8: **strong**
+//  9: *em*                             10: bare http(s) URL   11: line break
+// `_em_` and `__strong__` are not supported on purpose: they mangle snake_case and __init__.
+const INLINE =
+  /\\([\\`*_{}[\]()#+\-.!|~<>])|(`+)(?!`)([\s\S]*?[^`])\2(?!`)|\[([^[\]\n]+)\]\(\s*<?((?:[^\s()<>]|\([^\s()<>]*\))+)>?\s*\)|\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]|(\*\*)(?=\S)([\s\S]*?\S)\7|\*(?=[^\s*])([\s\S]*?[^\s*])\*|(https?:\/\/[^\s<>"]*[^\s<>".,;:!?'")\]])|(\n)/g;
 
 function text(out, s) {
   if (!s) return;

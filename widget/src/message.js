@@ -4,7 +4,6 @@ import { h, icon, iconButton, toDom } from './dom.js';
 import { parse } from './markdown.js';
 import * as I from './icons.js';
 
-const MODE_LABEL = { exclusive: 'Only this passage', combined: 'This passage and the book' };
 const genLabel = (g) => (!g ? '' : g === 'extractive' ? 'Quoted from the book' : `AI answer · ${g}`);
 
 export function userEl(m) {
@@ -13,18 +12,17 @@ export function userEl(m) {
     { class: 'msg user' },
     h('span', { class: 'sr' }, 'You: '),
     m.quote && h('blockquote', { title: m.quote }, m.quote),
-    m.quote && h('span', { class: 'mode' }, MODE_LABEL[m.mode] || ''),
     m.text
   );
 }
 
 /**
  * @param {object} m  {text, status, sources, generator, id, rating, error, retryable}
- * @param {{retry(m), rate(m, r): Promise<boolean>, copy(m): Promise<boolean>}} act
+ * @param {{retry(m), rate(m, r): Promise<boolean>}} act
  * @returns {{el, paint(), paintAnswer()}}
  */
 export function botEl(m, act) {
-  const el = h('article', { class: 'msg bot', 'aria-label': 'Answer' });
+  const el = h('article', { class: 'msg bot' });
   const answer = h('div', { class: 'answer' });
 
   // While streaming only the answer is re-rendered (a frame at a time, see chat.js).
@@ -71,7 +69,7 @@ function sources(m) {
           'li',
           null,
           s.href
-            ? h('a', { class: 'source', href: s.href, title: s.excerpt || null }, s.label)
+            ? h('a', { class: 'source', href: s.href }, s.label)
             : s.label
         )
       )
@@ -81,9 +79,9 @@ function sources(m) {
 
 function actions(m, act) {
   const label = (t) => copy.setAttribute('aria-label', t);
-  const copy = iconButton({ class: 'icon copy' }, 'Copy answer', I.COPY, async () => {
-    if (await act.copy(m)) label('Copied'), setTimeout(label, 1500, 'Copy answer');
-  });
+  const copy = iconButton({ class: 'icon copy' }, 'Copy answer', I.COPY, () =>
+    navigator.clipboard.writeText(m.text).then(() => (label('Copied'), setTimeout(label, 1500, 'Copy answer')))
+  );
 
   // Thumbs need the server's message id. The feedback API has no "unrate", so a rating
   // can be changed but not removed; a failed request restores the previous state.

@@ -5,7 +5,7 @@ import * as I from './icons.js';
 
 /**
  * @param {object} cfg  config.js result
- * @param {{submit(question, quote, mode), stop(), reset(), openChange(open)}} on
+ * @param {{submit(question, quote, mode), stop(), reset(), openChange()}} on
  */
 export function createPanel(cfg, on) {
   let busy = false;
@@ -40,12 +40,7 @@ export function createPanel(cfg, on) {
     h('fieldset', null, h('legend', null, 'Answer from'), radios)
   );
 
-  const empty = h(
-    'div',
-    { class: 'empty' },
-    h('strong', null, 'Ask anything about this book'),
-    'Answers cite the pages they come from. Tip: select text on a page to ask about it.'
-  );
+  const empty = h('p', { class: 'empty' }, 'Ask anything about this book. Tip: select text on a page to ask about it.');
   const log = h('div', { id: 'tc-log', class: 'log', role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation', tabindex: 0 }, empty);
 
   const form = h('form', { onsubmit: submit }, quoteBox, h('div', { class: 'row' }, input, send, stop));
@@ -96,28 +91,22 @@ export function createPanel(cfg, on) {
 
   const isOpen = () => !panel.hidden;
 
-  /** @param {boolean} focus  move focus into the input (not when opened on page load) */
-  function open(focus) {
-    if (!isOpen()) {
-      panel.hidden = false;
-      bubble.setAttribute('aria-expanded', 'true');
-      bubble.replaceChildren(icon(I.CLOSE));
+  /**
+   * Open or close the panel. `focus`: move focus into the input (on open; not when opened on
+   * page load) or back to the bubble (on close).
+   */
+  function show(open, focus) {
+    if (isOpen() !== open) {
+      panel.hidden = !open;
+      bubble.setAttribute('aria-expanded', open);
+      bubble.replaceChildren(icon(open ? I.CLOSE : I.CHAT));
       log.scrollTop = log.scrollHeight;
-      on.openChange(true);
+      on.openChange();
     }
-    if (focus) input.focus();
+    if (focus) (open ? input : bubble).focus();
   }
-
-  /** @param {boolean} returnFocus  give focus back to the bubble */
-  function close(returnFocus) {
-    if (isOpen()) {
-      panel.hidden = true;
-      bubble.setAttribute('aria-expanded', 'false');
-      bubble.replaceChildren(icon(I.CHAT));
-      on.openChange(false);
-    }
-    if (returnFocus) bubble.focus();
-  }
+  const open = (focus) => show(true, focus);
+  const close = (focus) => show(false, focus);
 
   /** Show (or with null, remove) the passage the next question is about. */
   function setQuote(text, preset) {

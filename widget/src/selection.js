@@ -1,7 +1,6 @@
 // "Ask about this": a small button next to a text selection made in the page (not in the
 // widget). It lives in the widget's shadow root, positioned over the page with position: fixed.
-import { h, icon, editable } from './dom.js';
-import { QUOTE } from './icons.js';
+import { h, editable } from './dom.js';
 
 const MAX_CHARS = 8000; // the server's limit for selected_text
 const MIN_CHARS = 2;
@@ -35,7 +34,6 @@ export function watchSelection(host, root, onAsk) {
         onAsk(t);
       },
     },
-    icon(QUOTE),
     'Ask about this'
   );
   root.append(btn);
@@ -60,13 +58,15 @@ export function watchSelection(host, root, onAsk) {
 
   function check() {
     const sel = document.getSelection();
-    const t = sel && !sel.isCollapsed && sel.rangeCount ? sel.toString().trim() : '';
-    if (pointerDown || fromWidget || t.length < MIN_CHARS || sel.containsNode(host, true) || editable(document.activeElement) || document.activeElement === host) {
+    const r = sel && !sel.isCollapsed && sel.rangeCount ? sel.getRangeAt(0) : null;
+    const t = r ? sel.toString().trim() : '';
+    const active = document.activeElement;
+    if (pointerDown || fromWidget || t.length < MIN_CHARS || r.intersectsNode(host) || editable(active) || active === host) {
       if (!pointerDown) hide();
       return;
     }
     text = t.length > MAX_CHARS ? t.slice(0, MAX_CHARS) : t;
-    range = sel.getRangeAt(0);
+    range = r;
     btn.hidden = false;
     place();
   }
@@ -78,16 +78,15 @@ export function watchSelection(host, root, onAsk) {
     later(SETTLE_MS);
   });
   document.addEventListener('pointerdown', (e) => {
-    pointerDown = e.button === 0;
+    // Only a mouse drag defers the button; touch selections settle through selectionchange.
+    pointerDown = e.pointerType === 'mouse' && e.button === 0;
     fromWidget = e.composedPath().includes(host);
   });
   document.addEventListener('pointerup', () => {
     if (pointerDown) (pointerDown = false), later(10);
   });
-  document.addEventListener('pointercancel', () => (pointerDown = false));
   document.addEventListener('keydown', (e) => e.key === 'Escape' && hide());
   addEventListener('scroll', () => range && place(), { passive: true, capture: true });
-  addEventListener('resize', () => range && place());
 
   return { current: () => (btn.hidden ? '' : text) };
 }

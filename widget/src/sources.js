@@ -1,4 +1,4 @@
-// Server sources → what a message shows and stores: label, link with a text fragment, excerpt.
+// Server sources → what a message shows and stores: a label and a link with a text fragment.
 import { safeUrl } from './markdown.js';
 import { fragmentUrl } from './fragment.js';
 
@@ -10,16 +10,11 @@ import { fragmentUrl } from './fragment.js';
 export function toSources(list, page) {
   return (Array.isArray(list) ? list : []).map((s) => {
     const selected = s.source_type === 'selected_text';
-    const url = safeUrl(s.url || (selected ? page : ''), page);
+    const raw = s.url || (selected ? page : '');
+    const url = raw ? safeUrl(raw, page) : null; // no URL: a label without a link
     const label = selected
       ? 'Your selected passage'
       : s.source_location || [s.chapter, s.heading].filter(Boolean).join(' › ') || s.source_file || url || 'Source';
-    const content = String(s.content || '');
-    return {
-      label,
-      url,
-      href: url && fragmentUrl(url, content),
-      excerpt: content.length > 200 ? content.slice(0, 200) + '…' : content,
-    };
+    return { label, url, href: url && fragmentUrl(url, s.content) };
   });
 }

@@ -3,7 +3,8 @@
 // Feed it the Uint8Array chunks a `response.body.getReader()` yields. Chunks may split the
 // stream anywhere: inside a field, between CR and LF, or inside a multi-byte UTF-8 character.
 // One streaming TextDecoder keeps partial characters (and drops a leading BOM); a line buffer
-// keeps partial lines. `onEvent({event, data, id})` runs once per complete event.
+// keeps partial lines. `onEvent({event, data})` runs once per complete event. The `id` and
+// `retry` fields are ignored: a chat answer is never resumed by reconnecting.
 
 export function createSSEParser(onEvent) {
   const decoder = new TextDecoder();
@@ -11,12 +12,11 @@ export function createSSEParser(onEvent) {
   let skipLF = false; // the previous chunk ended with CR: a leading LF belongs to it
   let data = '';
   let type = '';
-  let lastId = '';
 
   function line(l) {
     if (!l) {
       // A blank line dispatches; an event without any data field is dropped (per spec).
-      if (data) onEvent({ event: type || 'message', data: data.slice(0, -1), id: lastId });
+      if (data) onEvent({ event: type || 'message', data: data.slice(0, -1) });
       data = type = '';
       return;
     }
@@ -27,8 +27,6 @@ export function createSSEParser(onEvent) {
     if (value[0] === ' ') value = value.slice(1);
     if (field === 'data') data += value + '\n';
     else if (field === 'event') type = value;
-    else if (field === 'id' && !value.includes('\0')) lastId = value;
-    // `retry` and unknown fields are ignored: a chat answer is never resumed by reconnecting.
   }
 
   function push(text) {

@@ -29,7 +29,7 @@ export function createStore(key, getStorage = () => globalThis.localStorage) {
       try {
         s.setItem(key, JSON.stringify({ ...state, messages: (state.messages || []).slice(-MAX_MESSAGES) }));
       } catch (e) {
-        console.warn('[textbook-chat] could not save the conversation:', e.name); // e.g. quota
+        console.warn('[textbook-chat] not saved:', e.name); // e.g. QuotaExceededError
       }
     },
     clear() {

@@ -1,14 +1,12 @@
-// Light/dark: follows html[data-theme] (Docusaurus) live, else the OS preference.
+// Light/dark: follows html[data-theme] (Docusaurus) live; without it, the OS preference at load.
 
 export function watchTheme(apply) {
   const html = document.documentElement;
-  const mq = window.matchMedia ? matchMedia('(prefers-color-scheme: dark)') : null;
   const update = () => {
     const t = html.getAttribute('data-theme');
-    apply(t ? t === 'dark' : !!(mq && mq.matches));
+    apply(t ? t === 'dark' : matchMedia('(prefers-color-scheme: dark)').matches);
   };
   new MutationObserver(update).observe(html, { attributes: true, attributeFilter: ['data-theme'] });
-  mq?.addEventListener?.('change', update);
   update();
 }
 

@@ -33,6 +33,11 @@ def _candidates(request: GenerationInput) -> list[_Candidate]:
             words = len(sentence.split())
             if 4 <= words <= 90 and not sentence.endswith(":"):
                 found.append(_Candidate(number, position, sentence))
+    if not found:  # passages of headings and short list items: quote their lines instead
+        for number, source in enumerate(request.sources, 1):
+            for position, line in enumerate(split_sentences(strip_markdown(source.chunk.content))):
+                if len(line.split()) >= 2:
+                    found.append(_Candidate(number, position, line.rstrip(":") + "."))
     return found
 
 

@@ -13,6 +13,7 @@ loop is driven here, not by the SDK, so the limit and the numbering of sources s
 """
 from __future__ import annotations
 
+import importlib
 import logging
 import queue
 import random
@@ -22,14 +23,13 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterator
 
-import httpx2
 import tenacity
 from google import genai
 from google.genai import errors, types
 
 from ...settings import Settings
 from ..context import Source
-from ..pipeline import fix_markers
+from ..pipeline import fix_markers, map_prose
 from . import prompt
 from .base import Generation, GenerationInput, Generator
 
@@ -58,6 +58,21 @@ class DeadlineExceeded(TimeoutError):
     """The request's time budget ran out."""
 
 
+def _http_modules() -> list:
+    """The SDK's HTTP library raises its own errors unwrapped: httpx2 since google-genai 3, httpx before."""
+    found = []
+    for name in ("httpx2", "httpx"):
+        try:
+            found.append(importlib.import_module(name))
+        except ImportError:
+            continue
+    return found
+
+
+TIMEOUT_ERRORS = tuple(m.TimeoutException for m in _http_modules())
+TRANSPORT_ERRORS = tuple(m.TransportError for m in _http_modules())
+
+
 # --- classifying faults ------------------------------------------------------------------------
 
 def is_bad_key(exc: BaseException) -> bool:
@@ -71,7 +86,7 @@ def is_bad_key(exc: BaseException) -> bool:
 
 def fault_reason(exc: BaseException) -> str:
     """A short machine-readable name for why Gemini did not answer."""
-    if isinstance(exc, (DeadlineExceeded, httpx2.TimeoutException)):
+    if isinstance(exc, (DeadlineExceeded, *TIMEOUT_ERRORS)):
         return "timeout"
     if isinstance(exc, errors.APIError):
         if is_bad_key(exc):
@@ -85,7 +100,7 @@ def fault_reason(exc: BaseException) -> str:
         if exc.code >= 500:
             return "server_error"
         return "request_rejected"
-    if isinstance(exc, httpx2.TransportError):
+    if isinstance(exc, TRANSPORT_ERRORS):
         return "unreachable"
     return "error"
 
@@ -95,7 +110,7 @@ def is_retryable(exc: BaseException) -> bool:
         return False
     if isinstance(exc, errors.APIError):
         return exc.code in RETRYABLE_STATUS or exc.code >= 500
-    return isinstance(exc, httpx2.TransportError)
+    return isinstance(exc, TRANSPORT_ERRORS)
 
 
 def _retry_delay_hint(exc: BaseException) -> float:
@@ -148,15 +163,17 @@ _DECORATION = " \t\r\n*_`\"'"  # what may wrap a bare sentinel
 
 
 def clean_answer(text: str, n_sources: int) -> str:
-    """The sentinel removed, `[1, 2]` and `[1-3]` spelled `[1][2]…`, markers to no passage dropped."""
-    text = text.replace(prompt.REFUSAL_SENTINEL, "")
-    text = _MARKER_LIST.sub(lambda m: "".join(f"[{n}]" for n in re.split(r"\s*[,;]\s*", m.group(1))), text)
-
+    """The sentinel removed, `[1, 2]` and `[1-3]` spelled `[1][2]…`, markers to no passage dropped
+    (code spans and blocks are left as written)."""
     def expand(m: re.Match) -> str:
         low, high = int(m.group(1)), int(m.group(2))
         return "".join(f"[{n}]" for n in range(low, high + 1)) if 0 < high - low <= 10 else m.group(0)
 
-    return fix_markers(_MARKER_RANGE.sub(expand, text), n_sources)
+    def spell_out(prose: str) -> str:
+        prose = _MARKER_LIST.sub(lambda m: "".join(f"[{n}]" for n in re.split(r"\s*[,;]\s*", m.group(1))), prose)
+        return _MARKER_RANGE.sub(expand, prose)
+
+    return fix_markers(map_prose(text.replace(prompt.REFUSAL_SENTINEL, ""), spell_out), n_sources)
 
 
 class AnswerFilter:
@@ -187,6 +204,9 @@ class AnswerFilter:
         open_marker = _OPEN_MARKER_TAIL.search(safe)
         if open_marker:
             safe = safe[:open_marker.start()]
+        last_line = safe[safe.rfind("\n") + 1:]
+        if last_line.replace("```", "").count("`") % 2:  # inside inline code: wait for it to close
+            safe = safe[:safe.rfind("`")]
         for k in range(len(prompt.REFUSAL_SENTINEL) - 1, 0, -1):
             if safe.endswith(prompt.REFUSAL_SENTINEL[:k]):
                 safe = safe[:-k]
