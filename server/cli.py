@@ -108,8 +108,6 @@ def ask(question: str, book_id: str | None, module: str | None, max_chunks: int,
               help="Also serve this Docusaurus book's pages as simple HTML with the widget, at their indexed URLs.")
 def serve(host: str, port: int, threads: int, demo_book: str | None) -> None:
     """Serve the API (and /widget.js) with a production WSGI server."""
-    from waitress import serve as waitress_serve
-
     from .app import create_app
     from .store import StoreError
 
@@ -124,10 +122,13 @@ def serve(host: str, port: int, threads: int, demo_book: str | None) -> None:
         register_demo(app, demo_book)
     click.echo(f"textbook chat on http://{host}:{port}  (generator: "
                f"{app.extensions['textbook_chat'].generator_name}, index: {app.extensions['textbook_chat'].index_size()} chunks)")
+    from .wsgi import make_server
+
+    server = make_server(app, host, port, threads)
     try:
-        # one process: the local Qdrant folder allows a single client; threads share it
-        waitress_serve(app, host=host, port=port, threads=threads, channel_request_lookahead=1,
-                       ident="textbook-chat")
+        server.run()
+    except KeyboardInterrupt:
+        pass
     finally:
         app.extensions["textbook_chat"].close()
 

@@ -98,7 +98,7 @@ def _stream_response(pipeline, turn) -> Response:
 
     body = sse_stream(events(), keepalive_s=keepalive, client_gone=client_gone)
     return Response(stream_with_context(body), mimetype="text/event-stream", headers={
-        "Cache-Control": "no-cache, no-transform", "X-Accel-Buffering": "no", "Connection": "keep-alive"})
+        "Cache-Control": "no-cache, no-transform", "X-Accel-Buffering": "no"})
 
 
 @blp.route("/sessions")

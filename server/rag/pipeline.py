@@ -121,7 +121,7 @@ class ChatPipeline:
         threshold = query.get("similarity_threshold", self.settings.similarity_threshold)
         max_chunks = query.get("max_chunks", self.settings.max_chunks)
         selected = query.get("selected_text")
-        turn.retrieval_text = retrieval_query(query["question"], turn.history)
+        turn.retrieval_text = self._retrieval_text(query["question"], turn.history)
         question_vector = self.embedder.embed_query(turn.retrieval_text)
         if selected:
             # the reader chose the passage: its pieces only need to clear the seed's 0.1 floor
@@ -139,6 +139,20 @@ class ChatPipeline:
         if turn.context.selected and not any(s.source_type == "selected_text" for s in ranked):
             ranked = [turn.context.selected[0], *ranked[: max_chunks - 1]]  # the highlight always takes part
         turn.sources = ranked
+
+    def _retrieval_text(self, question: str, history: list[dict]) -> str:
+        """A follow-up is rewritten into a stand-alone query by the generator when it can;
+        otherwise (or on any failure) the previous question is prepended."""
+        rewrite = getattr(self.generator, "rewrite_query", None)
+        if rewrite is not None and any(m["role"] == "user" for m in history) and looks_like_follow_up(question):
+            try:
+                rewritten = rewrite(question, history)
+            except Exception:
+                log.warning("follow-up rewrite failed; using the heuristic query", exc_info=True)
+                rewritten = None
+            if rewritten and rewritten.strip():
+                return rewritten.strip()
+        return retrieval_query(question, history)
 
     # --- stage 2: generate ----------------------------------------------------------------
     def generation_input(self, turn: Turn) -> GenerationInput:

@@ -7,10 +7,7 @@ import { mount, HOST_ID } from './app.js';
 const VERSION = typeof __VERSION__ === 'string' ? __VERSION__ : 'dev';
 
 function boot() {
-  if (window.textbookChat || document.getElementById(HOST_ID)) {
-    console.info('[textbook-chat] already loaded');
-    return;
-  }
+  if (window.textbookChat || document.getElementById(HOST_ID)) return; // loaded twice: keep the first
   if (!window.fetch || !window.CSSStyleSheet || !Element.prototype.attachShadow) {
     console.warn('[textbook-chat] unsupported browser');
     return;

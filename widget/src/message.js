@@ -1,7 +1,7 @@
 // One conversation message as DOM. Bot messages repaint as their state changes:
 // streaming → done | refused | stopped | error.
 import { h, icon, iconButton, toDom } from './dom.js';
-import { parse } from './markdown.js';
+import { parse, safeUrl } from './markdown.js';
 import * as I from './icons.js';
 
 const genLabel = (g) => (!g ? '' : g === 'extractive' ? 'Quoted from the book' : `AI answer · ${g}`);
@@ -64,23 +64,23 @@ function sources(m) {
     h(
       'ol',
       null,
-      m.sources.map((s) =>
-        h(
-          'li',
-          null,
-          s.href
-            ? h('a', { class: 'source', href: s.href }, s.label)
-            : s.label
-        )
-      )
+      m.sources.map((s) => {
+        const href = safeUrl(s.href);
+        return h('li', null, href ? h('a', { class: 'source', href }, s.label) : s.label);
+      })
     )
   );
 }
 
 function actions(m, act) {
+  // The label doubles as feedback ("Copied", or "Copy failed" where the clipboard is
+  // unavailable, e.g. on plain-http pages) and turns back after a moment.
   const label = (t) => copy.setAttribute('aria-label', t);
   const copy = iconButton({ class: 'icon copy' }, 'Copy answer', I.COPY, () =>
-    navigator.clipboard.writeText(m.text).then(() => (label('Copied'), setTimeout(label, 1500, 'Copy answer')))
+    Promise.resolve()
+      .then(() => navigator.clipboard.writeText(m.text))
+      .then(() => label('Copied'), () => label('Copy failed'))
+      .then(() => setTimeout(label, 1500, 'Copy answer'))
   );
 
   // Thumbs need the server's message id. The feedback API has no "unrate", so a rating

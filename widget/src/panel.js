@@ -16,7 +16,7 @@ export function createPanel(cfg, on) {
     id: 'tc-input',
     rows: 1,
     maxlength: 1000, // the server's limit for a question
-    placeholder: 'Ask a question about the book…',
+    placeholder: 'Ask a question…',
     'aria-label': 'Your question',
     enterkeyhint: 'send',
   });

@@ -6,7 +6,6 @@ const MAX_CHARS = 8000; // the server's limit for selected_text
 const MIN_CHARS = 2;
 const SETTLE_MS = 200; // wait for the selection to settle (keyboard, touch handles)
 
-
 /**
  * @param {Element} host  the widget's host element (selections touching it are ignored)
  * @param {Element} root  where the button goes (inside the shadow root)
@@ -72,11 +71,9 @@ export function watchSelection(host, root, onAsk) {
   }
 
   const later = (ms) => (clearTimeout(timer), (timer = setTimeout(check, ms)));
-  document.addEventListener('selectionchange', () => {
-    const sel = document.getSelection();
-    if (!sel || sel.isCollapsed) hide();
-    later(SETTLE_MS);
-  });
+  // Hiding also waits for the selection to settle: on touch screens, tapping the button can
+  // collapse the selection just before the click arrives.
+  document.addEventListener('selectionchange', () => later(SETTLE_MS));
   document.addEventListener('pointerdown', (e) => {
     // Only a mouse drag defers the button; touch selections settle through selectionchange.
     pointerDown = e.pointerType === 'mouse' && e.button === 0;

@@ -57,6 +57,9 @@ SEARCH_TOOL = types.Tool(function_declarations=[types.FunctionDeclaration(
 class DeadlineExceeded(TimeoutError):
     """The request's time budget ran out."""
 
+    def __init__(self, message: str = "no reply within GEMINI_TIMEOUT_S"):
+        super().__init__(message)
+
 
 def _http_modules() -> list:
     """The SDK's HTTP library raises its own errors unwrapped: httpx2 since google-genai 3, httpx before."""
