@@ -37,13 +37,13 @@ node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-widget: node_modules/.installed ## build the widget into server/static/widget.js
-	npm run build --silent
+widget: node_modules/.installed ## build the widget into server/static/widget.js (committed, so pip installs can serve it)
+	WIDGET_OUT=server/static/widget.js npm run build --silent
 
 chromium: ## the browser the widget tests drive
 	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null)
 
-test: install model node_modules/.installed chromium ## everything CI runs
+test: install model widget chromium ## everything CI runs
 	npm test --silent
 	$(PY) -m pytest
 
