@@ -17,9 +17,12 @@ from .context import QueryContext, Source, database_sources, selection_sources
 from .followup import looks_like_follow_up, retrieval_query
 from .generators.base import Generation, GenerationInput, Generator
 from .refusal import book_refusal, selection_refusal
+from .vocabulary import StoreVocabulary
 
 log = logging.getLogger("textbook_chat.pipeline")
 _MARKER = re.compile(r"[ \t]*\[(\d+)\](?!\()")  # a citation marker (not a link), with the space before it
+# a question naming a term the book never uses is refused unless retrieval is this sure anyway
+UNKNOWN_TERM_CEILING = 0.6
 _CODE = re.compile(r"```.*?(?:```|\Z)|`[^`\n]*`", re.S)  # fenced blocks and inline code: `x[0]` is not a marker
 
 
@@ -47,6 +50,7 @@ class Turn:
     candidates: list = field(default_factory=list)  # every retrieved chunk, before the gate
     history: list[dict] = field(default_factory=list)
     retrieval_text: str = ""
+    unknown_terms: list = field(default_factory=list)  # specialist words the book never uses
     timings: dict = field(default_factory=dict)  # milliseconds per stage, for Server-Timing
 
     @property
@@ -84,13 +88,14 @@ def _now() -> str:
 
 class ChatPipeline:
     def __init__(self, settings: Settings, retriever: Retriever, embedder, generator: Generator,
-                 sessions: SessionStore, *, book_title: str = ""):
+                 sessions: SessionStore, *, book_title: str = "", vocabulary: StoreVocabulary | None = None):
         self.settings = settings
         self.retriever = retriever
         self.embedder = embedder
         self.generator = generator
         self.sessions = sessions
         self.book_title = book_title
+        self.vocabulary = vocabulary if vocabulary is not None else StoreVocabulary(retriever.store)
 
     # --- stage 1: accept, store, retrieve, gate -----------------------------------------------
     def begin(self, query: dict) -> Turn:
@@ -135,6 +140,10 @@ class ChatPipeline:
             turn.candidates = candidates
             turn.nearest = candidates[:3]
             turn.context.database = database_sources([c for c in candidates if c.score >= threshold])
+            if turn.mode == "book":
+                turn.unknown_terms = self.vocabulary.get().unknown_terms(query["question"])
+                if turn.unknown_terms and (not candidates or candidates[0].score < UNKNOWN_TERM_CEILING):
+                    turn.context.database = []  # it asks about something the book never names
         ranked = turn.context.combined[:max_chunks]
         if turn.context.selected and not any(s.source_type == "selected_text" for s in ranked):
             ranked = [turn.context.selected[0], *ranked[: max_chunks - 1]]  # the highlight always takes part
@@ -188,7 +197,8 @@ class ChatPipeline:
     def refusal_text(self, turn: Turn) -> str:
         if turn.mode == "selection_exclusive":
             return selection_refusal()
-        return book_refusal(self.book_title or (turn.nearest[0].book_title if turn.nearest else ""), turn.nearest)
+        return book_refusal(self.book_title or (turn.nearest[0].book_title if turn.nearest else ""), turn.nearest,
+                            unknown_terms=turn.unknown_terms)
 
     def stream(self, turn: Turn) -> Iterator[tuple[str, dict]]:
         """("meta", …), ("token", …)…, ("done", response). Raises GenerationFailed."""

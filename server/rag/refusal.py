@@ -4,9 +4,13 @@ from __future__ import annotations
 from ..models import Chunk
 
 
-def book_refusal(book_title: str, nearest: list[Chunk]) -> str:
+def book_refusal(book_title: str, nearest: list[Chunk], unknown_terms: list[str] | None = None) -> str:
     where = f"*{book_title}*" if book_title else "the book"
-    text = f"I couldn't find this in {where}, so I won't guess."
+    if unknown_terms:
+        names = ", ".join(f"“{t}”" for t in unknown_terms[:3])
+        text = f"{where[0].upper() + where[1:]} never mentions {names}, so I can't answer this from it."
+    else:
+        text = f"I couldn't find this in {where}, so I won't guess."
     if nearest:
         names = "; ".join(f"[{c.source_location}]({c.url})" if c.url.startswith("http") else c.source_location
                           for c in nearest)

@@ -1,0 +1,397 @@
+"""The widget in a real browser against the real server: the issue's "done when" list.
+
+Locators pierce the widget's open shadow root, so `#tc-panel` finds the panel inside it.
+"""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+from playwright.sync_api import Page, expect
+from sqlalchemy import select
+
+from server.sessions import feedback_table
+
+from .conftest import DEMO_PAGE
+
+SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "screenshot.png"
+QUESTION = "What is aliasing?"
+
+expect.set_options(timeout=15_000)
+
+
+# --- helpers ------------------------------------------------------------------------------
+
+def open_demo(page: Page, server, path: str = DEMO_PAGE) -> None:
+    page.goto(server.page_url(path))
+    expect(page.locator("#tc-bubble")).to_be_visible()
+
+
+def ask(page: Page, question: str) -> None:
+    page.locator("#tc-input").fill(question)
+    page.locator("#tc-input").press("Enter")
+
+
+def bot(page: Page, n: int = -1):
+    messages = page.locator("article.msg.bot")
+    return messages.last if n == -1 else messages.nth(n)
+
+
+def wait_done(page: Page, n: int = -1):
+    message = bot(page, n)
+    expect(message).to_have_class(re.compile(r"\bdone\b"))
+    return message
+
+
+def focused(page: Page) -> str:
+    """The focused element inside the widget, as '#id' or 'tag.class.list' ('' if none)."""
+    return page.evaluate("""() => {
+        const host = document.getElementById('textbook-chat');
+        const el = document.activeElement === host ? host.shadowRoot.activeElement : null;
+        if (!el) return '';
+        return el.id ? '#' + el.id : [el.tagName.toLowerCase(), ...el.classList].join('.');
+    }""")
+
+
+def in_viewport(page: Page, selector: str) -> bool:
+    return page.evaluate("""(selector) => {
+        const r = document.querySelector(selector).getBoundingClientRect();
+        return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight;
+    }""", selector)
+
+
+def record_bot_states(page: Page) -> None:
+    """Remember every state a bot message passes through (class, aria-busy, answer length)."""
+    page.evaluate("""() => {
+        const log = document.getElementById('textbook-chat').shadowRoot.getElementById('tc-log');
+        window.__states = [];
+        const note = () => {
+            for (const b of log.querySelectorAll('article.msg.bot')) {
+                const answer = b.querySelector('.answer');
+                window.__states.push({cls: b.className, busy: b.getAttribute('aria-busy'),
+                                      text: answer ? answer.textContent : ''});
+            }
+        };
+        new MutationObserver(note).observe(log, {subtree: true, childList: true, attributes: true,
+                                                 characterData: true});
+    }""")
+
+
+def phrase_points(page: Page, container: str, phrase: str) -> tuple[dict, dict]:
+    """Viewport points at the start and end of `phrase` inside `container`, for a mouse drag."""
+    points = page.evaluate("""([container, phrase]) => {
+        const el = document.querySelector(container);
+        el.scrollIntoView({block: 'center'});
+        const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+        for (let node; (node = walker.nextNode());) {
+            const i = node.data.indexOf(phrase);
+            if (i < 0) continue;
+            const range = document.createRange();
+            range.setStart(node, i);
+            range.setEnd(node, i + phrase.length);
+            const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+            const first = rects[0], last = rects[rects.length - 1];
+            return [{x: first.left + 1, y: (first.top + first.bottom) / 2},
+                    {x: last.right - 1, y: (last.top + last.bottom) / 2}];
+        }
+        return null;
+    }""", [container, phrase])
+    assert points, f"{phrase!r} not found in {container}"
+    return points[0], points[1]
+
+
+def drag_select(page: Page, container: str, phrase: str) -> str:
+    start, end = phrase_points(page, container, phrase)
+    page.mouse.move(start["x"], start["y"])
+    page.mouse.down()
+    page.mouse.move(end["x"], end["y"], steps=12)
+    page.mouse.up()
+    return page.evaluate("() => getSelection().toString().trim()")
+
+
+# --- tests --------------------------------------------------------------------------------
+
+def test_bubble_appears_without_console_errors(page, live):
+    open_demo(page, live)
+    bubble = page.locator("#tc-bubble")
+    expect(bubble).to_have_attribute("aria-expanded", "false")
+    expect(bubble).to_have_accessible_name(re.compile("^Ask "))
+    expect(page.locator("#tc-panel")).to_be_hidden()
+    box = bubble.bounding_box()
+    assert box["x"] + box["width"] <= 1280 and box["y"] + box["height"] <= 800  # on screen
+    bubble.click()
+    expect(page.locator("#tc-panel")).to_be_visible()
+    expect(page.locator("#tc-log .empty")).to_be_visible()
+    assert page.evaluate("() => typeof window.textbookChat.ask") == "function"
+    assert page.errors == []
+
+
+def test_ask_about_a_highlighted_passage_streams_an_answer_with_sources(page, live):
+    open_demo(page, live)
+    selected = drag_select(page, "main article", "A tone above the Nyquist frequency does not disappear.")
+    assert "Nyquist frequency does not disappear" in selected
+
+    ask_button = page.locator("#tc-ask")
+    expect(ask_button).to_be_visible()
+    ask_button.click()
+    expect(page.locator("#tc-panel")).to_be_visible()
+    expect(page.locator("#tc-quote")).to_be_visible()
+    expect(page.locator("#tc-quote blockquote")).to_have_text(selected)
+    expect(page.locator('input[name="tc-mode"][value="combined"]')).to_be_checked()
+    expect(page.locator("#tc-input")).to_be_focused()
+
+    record_bot_states(page)
+    with page.expect_request(lambda r: r.url.endswith("/chat") and r.method == "POST") as sent:
+        ask(page, "Why does this happen?")
+    body = json.loads(sent.value.post_data)
+    assert body["selected_text"] == selected and body["selection_mode"] == "combined"
+
+    answer = wait_done(page)
+    expect(page.locator(".msg.user blockquote")).to_have_text(selected)
+    expect(page.locator("#tc-quote")).to_be_hidden()
+    expect(answer.locator(".answer")).not_to_be_empty()
+    expect(answer.locator(".actions .gen")).to_have_text("Quoted from the book")
+    sources = answer.locator(".sources a.source")
+    assert sources.count() >= 1
+    for href in [sources.nth(i).get_attribute("href") for i in range(sources.count())]:
+        assert ":~:text=" in href, href
+    assert answer.locator(".sources li").first.inner_text() == "Your selected passage"  # combined mode
+    states = page.evaluate("window.__states")
+    assert any("streaming" in s["cls"].split() and s["busy"] == "true" for s in states), states
+    assert "done" in states[-1]["cls"].split() and states[-1]["busy"] == "false"
+    assert page.errors == []
+
+
+def test_citation_link_opens_the_cited_page_at_the_passage(page, live):
+    open_demo(page, live, "/book/docs/intro")
+    page.locator("#tc-bubble").click()
+    ask(page, QUESTION)
+    answer = wait_done(page)
+    expect(answer.locator(".answer a.cite").first).to_be_visible()
+    links = answer.locator(".sources a.source")
+    hrefs = [links.nth(i).get_attribute("href") for i in range(links.count())]
+    # the first source that points at a section (not at the top of a page)
+    index = next(i for i, h in enumerate(hrefs) if re.search(r"#[\w-]+:~:text=", h))
+    href = hrefs[index]
+    target = urlparse(href)
+    anchor, directive = target.fragment.split(":~:text=")
+    assert target.netloc == urlparse(live.url).netloc
+
+    links.nth(index).click()
+    page.wait_for_url(lambda url: urlparse(url).path == target.path)
+    page.wait_for_load_state("load")
+    assert page.evaluate("location.hash") == f"#{anchor}"  # the text directive is not exposed
+    first_words = unquote(directive.split(",")[0])
+    passage = page.locator("main article :is(p, li)", has_text=first_words).first
+    expect(passage).to_be_in_viewport()
+    # the page was scrolled to the passage, and the section heading is in view too
+    page.wait_for_function("() => scrollY > 0")
+    assert in_viewport(page, f"[id='{anchor}']"), anchor
+    # the conversation came along, and the panel reopened on this wide screen
+    expect(page.locator("#tc-panel")).to_be_visible()
+    expect(page.locator("article.msg.bot.done")).to_have_count(1)
+    assert page.errors == []
+
+
+def test_html_in_an_answer_is_shown_as_text_and_never_runs(page, scripted):
+    img = '<img src=x onerror="window.__pwned=1">'
+    script = "<script>window.__pwned=2</script>"
+    scripted.generator.answer = f"Careful: {img} and {script} stay text [1]."
+    requested = []
+    page.on("request", lambda r: requested.append(urlparse(r.url).path))
+    open_demo(page, scripted)
+    page.locator("#tc-bubble").click()
+    ask(page, QUESTION)
+    answer = wait_done(page).locator(".answer")
+    expect(answer).to_contain_text(img)
+    expect(answer).to_contain_text(script)
+    assert answer.locator("img, script, [onerror]").count() == 0
+    assert page.locator("#textbook-chat img, #textbook-chat script").count() == 0
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 50)))")
+    assert page.evaluate("typeof window.__pwned") == "undefined"
+    assert "/x" not in requested
+    assert page.errors == []
+
+
+def test_aggressive_host_css_leaves_the_widget_intact(page, live):
+    open_demo(page, live)
+    plain = page.locator("#tc-bubble").bounding_box()
+
+    page.goto(live.page_url("/hostile"))
+    bubble = page.locator("#tc-bubble")
+    expect(bubble).to_be_visible()
+    # the page's CSS did apply to the page itself
+    assert page.evaluate("getComputedStyle(document.querySelector('main p')).color") == "rgb(255, 0, 0)"
+    assert page.evaluate("getComputedStyle(document.querySelector('main p')).fontSize") == "40px"
+    box = bubble.bounding_box()
+    for key in ("x", "y", "width", "height"):
+        assert abs(box[key] - plain[key]) <= 2, (key, box, plain)
+
+    bubble.click()
+    panel = page.locator("#tc-panel")
+    expect(panel).to_be_visible()
+    panel_box = panel.bounding_box()
+    assert 380 <= panel_box["width"] <= 420 and panel_box["height"] > 300, panel_box
+    assert page.evaluate("""() => getComputedStyle(document.getElementById('textbook-chat')
+        .shadowRoot.getElementById('tc-title')).fontSize""") == "16px"
+    expect(page.locator("#tc-send")).to_be_visible()
+    ask(page, QUESTION)
+    answer = wait_done(page)
+    expect(answer.locator(".sources a.source").first).to_be_visible()
+    expect(page.locator("#tc-close")).to_be_visible()
+    page.locator("#tc-close").click()
+    expect(panel).to_be_hidden()
+
+
+def test_dark_mode_switches_live(page, live):
+    open_demo(page, live)
+    page.locator("#tc-bubble").click()
+    panel = page.locator("#tc-panel")
+    expect(panel).to_have_css("background-color", "rgb(255, 255, 255)")
+    page.evaluate("document.documentElement.dataset.theme = 'dark'")
+    expect(panel).to_have_css("background-color", "rgb(30, 31, 34)")
+    expect(page.locator("#tc-title")).to_have_css("color", "rgb(228, 230, 235)")
+    page.evaluate("document.documentElement.dataset.theme = 'light'")
+    expect(panel).to_have_css("background-color", "rgb(255, 255, 255)")
+
+
+def test_phone_width_gets_a_full_screen_panel(new_page, live):
+    page = new_page(375, 667)
+    open_demo(page, live)
+    page.locator("#tc-bubble").click()
+    panel = page.locator("#tc-panel")
+    expect(panel).to_be_visible()
+    box = panel.bounding_box()
+    assert abs(box["x"]) <= 1 and abs(box["y"]) <= 1, box
+    assert abs(box["width"] - 375) <= 1 and abs(box["height"] - 667) <= 1, box
+    expect(page.locator("#tc-input")).to_be_in_viewport()
+    expect(page.locator("#tc-close")).to_be_in_viewport()
+
+
+def test_reload_keeps_the_conversation_and_new_chat_clears_it(page, live):
+    open_demo(page, live)
+    page.locator("#tc-bubble").click()
+    ask(page, QUESTION)
+    answer_text = wait_done(page).locator(".answer").inner_text()
+    session_id = page.evaluate(f"JSON.parse(localStorage.getItem({json.dumps(live.storage_key())})).sessionId")
+    assert session_id and live.state.sessions.get_session(session_id)
+
+    page.reload()
+    expect(page.locator("#tc-panel")).to_be_visible()  # it was open
+    expect(page.locator(".msg.user")).to_have_text(re.compile(QUESTION))
+    expect(page.locator("article.msg.bot")).to_have_count(1)
+    expect(wait_done(page).locator(".answer")).to_have_text(answer_text)
+
+    with page.expect_request(lambda r: r.method == "DELETE" and session_id in r.url) as deleted:
+        page.locator("#tc-new").click()
+    assert deleted.value.response().status == 204
+    expect(page.locator(".msg")).to_have_count(0)
+    expect(page.locator("#tc-log .empty")).to_be_visible()
+    assert live.state.sessions.get_session(session_id) is None
+    page.reload()
+    expect(page.locator("#tc-panel")).to_be_visible()
+    expect(page.locator("#tc-log .empty")).to_be_visible()
+    expect(page.locator(".msg")).to_have_count(0)
+
+
+def test_the_whole_flow_works_from_the_keyboard(page, live):
+    open_demo(page, live)
+    page.keyboard.press("Control+/")
+    expect(page.locator("#tc-panel")).to_be_visible()
+    assert focused(page) == "#tc-input"
+    page.keyboard.type(QUESTION)
+    page.keyboard.press("Enter")
+    wait_done(page)
+    assert focused(page) == "#tc-input"
+
+    seen = []
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        seen.append(focused(page))
+        if seen[-1] == "button.icon.down":
+            break
+    reached = [s for s in seen if s.startswith(("a.source", "button.icon"))]
+    assert reached[-4:-3] == ["a.source"] and reached[-3:] == ["button.icon.copy", "button.icon.up",
+                                                                 "button.icon.down"], seen
+    assert "a.cite" in seen, seen
+    page.keyboard.press("Enter")  # thumbs down, from the keyboard
+    expect(page.locator(".actions button.down")).to_have_attribute("aria-pressed", "true")
+
+    page.keyboard.press("Escape")
+    expect(page.locator("#tc-panel")).to_be_hidden()
+    assert focused(page) == "#tc-bubble"
+    page.keyboard.press("Enter")  # the bubble opens it again
+    expect(page.locator("#tc-panel")).to_be_visible()
+    assert focused(page) == "#tc-input"
+    assert page.errors == []
+
+
+def test_network_failure_shows_retry_and_retry_gets_the_answer(page, live):
+    open_demo(page, live)
+    page.route("**/chat", lambda route: route.abort())
+    page.locator("#tc-bubble").click()
+    ask(page, QUESTION)
+    failed = bot(page)
+    expect(failed).to_have_class(re.compile(r"\berror\b"))
+    expect(failed.locator(".err")).to_have_text("Can't reach the server. Check your connection.")
+    retry = failed.locator("button.retry")
+    expect(retry).to_be_visible()
+
+    page.unroute("**/chat")
+    retry.click()
+    answer = wait_done(page)
+    expect(page.locator("article.msg.bot")).to_have_count(1)  # the failed attempt was replaced
+    expect(page.locator(".msg.user")).to_have_count(1)
+    expect(answer.locator(".sources a.source").first).to_be_visible()
+    expect(page.locator(".bot.error")).to_have_count(0)
+
+
+def test_thumbs_up_is_recorded_by_the_server(page, live):
+    open_demo(page, live)
+    page.locator("#tc-bubble").click()
+    ask(page, QUESTION)
+    answer = wait_done(page)
+    with page.expect_response(lambda r: r.url.endswith("/feedback")) as posted:
+        answer.locator(".actions button.up").click()
+    assert posted.value.status == 201
+    message_id = posted.value.json()["message_id"]
+    expect(answer.locator(".actions button.up")).to_have_attribute("aria-pressed", "true")
+    expect(answer.locator(".actions button.down")).to_have_attribute("aria-pressed", "false")
+    with live.state.sessions.engine.connect() as conn:
+        rows = conn.execute(select(feedback_table).where(feedback_table.c.message_id == message_id)).mappings().all()
+    assert [r["rating"] for r in rows] == ["up"]
+    session_id = page.evaluate(f"JSON.parse(localStorage.getItem({json.dumps(live.storage_key())})).sessionId")
+    assert message_id in [m["id"] for m in live.state.sessions.get_session(session_id)["messages"]]
+
+
+def test_streamed_answer_can_be_stopped(page, scripted):
+    scripted.generator.answer = " ".join(f"word{i}" for i in range(150)) + " [1]."
+    scripted.generator.delay_s = 0.03
+    open_demo(page, scripted)
+    page.locator("#tc-bubble").click()
+    ask(page, QUESTION)
+    streaming = bot(page)
+    expect(streaming).to_have_class(re.compile(r"\bstreaming\b"))
+    expect(streaming.locator(".answer")).to_contain_text("word5 ")  # tokens show as they arrive
+    expect(page.locator("#tc-stop")).to_be_visible()
+    page.locator("#tc-stop").click()
+    expect(streaming).to_have_class(re.compile(r"\bstopped\b"))
+    expect(streaming.locator(".note")).to_have_text("Stopped.")
+    assert "word149" not in streaming.locator(".answer").inner_text()
+    assert scripted.generator.cancelled.wait(5)
+    expect(page.locator("#tc-send")).to_be_visible()
+
+
+def test_screenshot_for_the_readme(page, live):
+    open_demo(page, live)
+    page.locator("#tc-bubble").click()
+    ask(page, QUESTION)
+    answer = wait_done(page)
+    expect(answer.locator(".sources a.source").first).to_be_visible()
+    page.mouse.move(0, 0)
+    page.evaluate("() => document.fonts.ready")
+    SCREENSHOT.parent.mkdir(exist_ok=True)
+    page.screenshot(path=SCREENSHOT)
+    assert SCREENSHOT.stat().st_size > 20_000
