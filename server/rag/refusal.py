@@ -5,10 +5,10 @@ from ..models import Chunk
 
 
 def book_refusal(book_title: str, nearest: list[Chunk], unknown_terms: list[str] | None = None) -> str:
-    where = f"*{book_title}*" if book_title else "the book"
+    where = f"the book *{book_title}*" if book_title else "the book"
     if unknown_terms:
         names = ", ".join(f"“{t}”" for t in unknown_terms[:3])
-        text = f"{where[0].upper() + where[1:]} never mentions {names}, so I can't answer this from it."
+        text = f"The book{f' *{book_title}*' if book_title else ''} never mentions {names}, so I can't answer this from it."
     else:
         text = f"I couldn't find this in {where}, so I won't guess."
     if nearest:

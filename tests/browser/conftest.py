@@ -38,8 +38,9 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
 # A host page that tries hard to break everything it can reach.
 HOSTILE_CSS = """<style>
 * { all: unset !important; font-size: 40px !important; color: red !important; display: block !important;
-    line-height: 3 !important; letter-spacing: 4px !important; box-sizing: content-box !important; }
-div { position: static !important; width: 10px !important; }
+    line-height: 3 !important; letter-spacing: 4px !important; text-transform: uppercase !important;
+    box-sizing: content-box !important; pointer-events: none !important; }
+div { position: static !important; width: 10px !important; visibility: hidden !important; }
 button { display: none !important; }
 svg, path { width: 300px !important; height: 300px !important; }
 textarea, input { visibility: hidden !important; }

@@ -189,6 +189,10 @@ def test_citation_link_opens_the_cited_page_at_the_passage(page, live):
     # the page was scrolled to the passage, and the section heading is in view too
     page.wait_for_function("() => scrollY > 0")
     assert in_viewport(page, f"[id='{anchor}']"), anchor
+    # The text fragment, not just the anchor, placed it: the browser centres a text match,
+    # whereas an anchor alone would put the heading at the top.
+    box = passage.bounding_box()
+    assert abs(box["y"] + box["height"] / 2 - 400) < 80, box
     # the conversation came along, and the panel reopened on this wide screen
     expect(page.locator("#tc-panel")).to_be_visible()
     expect(page.locator("article.msg.bot.done")).to_have_count(1)
@@ -234,8 +238,11 @@ def test_aggressive_host_css_leaves_the_widget_intact(page, live):
     expect(panel).to_be_visible()
     panel_box = panel.bounding_box()
     assert 380 <= panel_box["width"] <= 420 and panel_box["height"] > 300, panel_box
-    assert page.evaluate("""() => getComputedStyle(document.getElementById('textbook-chat')
-        .shadowRoot.getElementById('tc-title')).fontSize""") == "16px"
+    title = page.locator("#tc-title")
+    expect(title).to_have_css("font-size", "16px")
+    expect(title).to_have_css("letter-spacing", "normal")  # inherited properties stop at the host
+    expect(title).to_have_css("text-transform", "none")
+    expect(title).to_have_css("visibility", "visible")
     expect(page.locator("#tc-send")).to_be_visible()
     ask(page, QUESTION)
     answer = wait_done(page)
@@ -243,6 +250,7 @@ def test_aggressive_host_css_leaves_the_widget_intact(page, live):
     expect(page.locator("#tc-close")).to_be_visible()
     page.locator("#tc-close").click()
     expect(panel).to_be_hidden()
+    assert page.errors == []
 
 
 def test_dark_mode_switches_live(page, live):
@@ -255,6 +263,7 @@ def test_dark_mode_switches_live(page, live):
     expect(page.locator("#tc-title")).to_have_css("color", "rgb(228, 230, 235)")
     page.evaluate("document.documentElement.dataset.theme = 'light'")
     expect(panel).to_have_css("background-color", "rgb(255, 255, 255)")
+    assert page.errors == []
 
 
 def test_phone_width_gets_a_full_screen_panel(new_page, live):
@@ -268,6 +277,7 @@ def test_phone_width_gets_a_full_screen_panel(new_page, live):
     assert abs(box["width"] - 375) <= 1 and abs(box["height"] - 667) <= 1, box
     expect(page.locator("#tc-input")).to_be_in_viewport()
     expect(page.locator("#tc-close")).to_be_in_viewport()
+    assert page.errors == []
 
 
 def test_reload_keeps_the_conversation_and_new_chat_clears_it(page, live):
@@ -294,6 +304,7 @@ def test_reload_keeps_the_conversation_and_new_chat_clears_it(page, live):
     expect(page.locator("#tc-panel")).to_be_visible()
     expect(page.locator("#tc-log .empty")).to_be_visible()
     expect(page.locator(".msg")).to_have_count(0)
+    assert page.errors == []
 
 
 def test_the_whole_flow_works_from_the_keyboard(page, live):
@@ -364,6 +375,7 @@ def test_thumbs_up_is_recorded_by_the_server(page, live):
     assert [r["rating"] for r in rows] == ["up"]
     session_id = page.evaluate(f"JSON.parse(localStorage.getItem({json.dumps(live.storage_key())})).sessionId")
     assert message_id in [m["id"] for m in live.state.sessions.get_session(session_id)["messages"]]
+    assert page.errors == []
 
 
 def test_streamed_answer_can_be_stopped(page, scripted):
@@ -382,6 +394,7 @@ def test_streamed_answer_can_be_stopped(page, scripted):
     assert "word149" not in streaming.locator(".answer").inner_text()
     assert scripted.generator.cancelled.wait(5)
     expect(page.locator("#tc-send")).to_be_visible()
+    assert page.errors == []
 
 
 def test_screenshot_for_the_readme(page, live):
@@ -390,8 +403,14 @@ def test_screenshot_for_the_readme(page, live):
     ask(page, QUESTION)
     answer = wait_done(page)
     expect(answer.locator(".sources a.source").first).to_be_visible()
+    # Start the log at the question (it is pinned to the end of the answer), without focus rings.
+    page.evaluate("""() => {
+        const root = document.getElementById('textbook-chat').shadowRoot;
+        root.activeElement && root.activeElement.blur();
+        root.getElementById('tc-log').scrollTop = 0;
+        return document.fonts.ready;
+    }""")
     page.mouse.move(0, 0)
-    page.evaluate("() => document.fonts.ready")
     SCREENSHOT.parent.mkdir(exist_ok=True)
     page.screenshot(path=SCREENSHOT)
     assert SCREENSHOT.stat().st_size > 20_000

@@ -1,0 +1,53 @@
+"""Answer quality on the real question sets, through the same pipeline as the API."""
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from conftest import EVAL, SAMPLE_BOOK, make_settings
+from server.cli import main
+from server.evaluation import calibration, evaluate, load_questions
+from server.rag.generators.extractive import ExtractiveGenerator
+from server.rag.pipeline import ChatPipeline
+from server.retrieval import Retriever
+from server.sessions import SessionStore
+
+
+def test_physical_ai_refuses_out_of_scope_and_answers_in_book(physical_ai, tmp_path, capsys):
+    settings = make_settings(tmp_path)
+    services = physical_ai.services
+    sessions = SessionStore(settings.sqlalchemy_url)
+    pipeline = ChatPipeline(settings, Retriever(services.store, services.embedder), services.embedder,
+                            ExtractiveGenerator(services.embedder), sessions)
+    result = evaluate(load_questions(EVAL / "physical-ai-book.jsonl"), pipeline,
+                      services.store.all_chunks(physical_ai.report.book_id))
+    summary = result["summary"]
+    with capsys.disabled():
+        print(f"\nphysical-ai-book: out-of-scope refused {summary['oos_refusal_rate']}, in-book answered "
+              f"{1 - summary['in_book_refusal_rate']:.3f}, hit@5 {summary['hit_at_5']}, MRR {summary['mrr']}, "
+              f"leak rate {summary['leak_rate']}")
+    assert summary["oos_refusal_rate"] >= 0.9
+    assert 1 - summary["in_book_refusal_rate"] >= 0.9
+    assert summary["hit_at_5"] >= 0.9 and summary["mrr"] >= 0.8
+    assert summary["leak_rate"] == 0
+    refused = [r for r in result["rows"] if r["kind"] == "out_of_scope" and r["status"] == "refused"]
+    assert refused and all("book" in r["answer"].lower() for r in refused)
+    table = calibration(result["top_scores"])
+    assert [row["threshold"] for row in table] == sorted(row["threshold"] for row in table)
+    assert table[0]["in_book_answered"] >= table[-1]["in_book_answered"]
+    sessions.close()
+
+
+def test_eval_command_prints_json_and_holds_the_line(tmp_path, monkeypatch):
+    monkeypatch.setenv("TEXTBOOK_CHAT_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("TEXTBOOK_CHAT_MODELS_DIR", str(make_settings(tmp_path).model_dir_root))
+    runner = CliRunner()
+    questions = str(SAMPLE_BOOK / "questions.jsonl")
+    ok = runner.invoke(main, ["eval", questions, "--book", str(SAMPLE_BOOK), "--json", "--min-hit-at-5", "0.5"])
+    assert ok.exit_code == 0, ok.output
+    summary = json.loads(ok.output.strip().splitlines()[-1])
+    assert {"hit_at_5", "mrr", "in_book_refusal_rate", "oos_refusal_rate", "leak_rate", "counts"} <= set(summary)
+    assert summary["counts"] == {"in_book": 8, "out_of_scope": 3, "selection": 2}
+    strict = runner.invoke(main, ["eval", questions, "--book", str(SAMPLE_BOOK), "--json", "--min-mrr", "1.01"])
+    assert strict.exit_code == 1 and "MRR" in strict.output
