@@ -9,7 +9,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks import chat_overhead, ingest_and_query, retrieval_quality  # noqa: E402
+from benchmarks import calibration, chat_overhead, concurrency, ingest_and_query, retrieval_quality  # noqa: E402
 from benchmarks.common import machine  # noqa: E402
 
 if __name__ == "__main__":
@@ -17,3 +17,5 @@ if __name__ == "__main__":
     ingest_and_query.main()
     chat_overhead.main()
     retrieval_quality.main()
+    calibration.main()
+    concurrency.main()

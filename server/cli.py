@@ -175,12 +175,13 @@ def eval_command(questions, book_path, threshold, as_json, rows_path, min_hit_at
                                 ExtractiveGenerator(services.embedder), sessions)
         result = evaluate(load_questions(questions), pipeline, services.store.all_chunks(book_id))
         sessions.close()
-    result["calibration"] = calibration(result["top_scores"])
+    result["calibration"] = calibration(result["top_scores"], result["gated"])
     summary = {**result["summary"], "threshold": eval_settings.similarity_threshold, "book_id": book_id}
     if rows_path:
         Path(rows_path).write_text(json.dumps({"summary": summary, "rows": result["rows"],
                                                "calibration": result["calibration"],
-                                               "top_scores": result["top_scores"]}, indent=2))
+                                               "top_scores": result["top_scores"], "gated": result["gated"]},
+                                              indent=2))
     if as_json:
         click.echo(json.dumps(summary))
     else:

@@ -88,6 +88,7 @@ def evaluate(items: list[dict], pipeline, chunks: list[Chunk], *, max_chunks: in
     bm25 = Bm25Baseline(chunks)
     rows: list[dict] = []
     top_scores = {"in_book": [], "out_of_scope": []}
+    gated = {"in_book": [], "out_of_scope": []}  # refused by the unknown-term gate whatever the threshold
     counts = {"in_book": 0, "out_of_scope": 0, "selection": 0}
     coverage, wrong_refusals, oos_refused, sel_cov, leaks = [], 0, 0, [], 0
     for item in items:
@@ -106,6 +107,9 @@ def evaluate(items: list[dict], pipeline, chunks: list[Chunk], *, max_chunks: in
                "retrieved": [f"{c.source_file} › {c.heading} ({c.score:.2f})" for c in turn.candidates[:max_chunks]],
                "answer": response["answer"][:300]}
         top = turn.candidates[0].score if turn.candidates else 0.0
+        if kind in gated:
+            gated[kind].append(bool(turn.unknown_terms) and not turn.context.database)
+            row["unknown_terms"] = turn.unknown_terms
         if kind == "in_book":
             top_scores["in_book"].append(top)
             candidates = turn.candidates[:max_chunks]
@@ -142,20 +146,26 @@ def evaluate(items: list[dict], pipeline, chunks: list[Chunk], *, max_chunks: in
         "leak_rate": round(leaks / n_sel, 4) if n_sel else None,
         "counts": counts,
     }
-    return {"summary": summary, "rows": rows, "top_scores": top_scores}
+    return {"summary": summary, "rows": rows, "top_scores": top_scores, "gated": gated}
 
 
-def calibration(top_scores: dict, thresholds=None) -> list[dict]:
-    """In-book answer rate vs out-of-scope refusal rate for each threshold."""
+def calibration(top_scores: dict, gated: dict | None = None, thresholds=None) -> list[dict]:
+    """In-book answer rate vs out-of-scope refusal rate for each threshold: by the score gate
+    alone, and with the unknown-term gate as the pipeline runs it."""
     thresholds = thresholds or [round(0.2 + 0.025 * i, 3) for i in range(17)]
-    table = []
-    for t in thresholds:
-        inb = top_scores["in_book"]
-        oos = top_scores["out_of_scope"]
-        table.append({"threshold": t,
-                      "in_book_answered": round(sum(s >= t for s in inb) / len(inb), 4) if inb else None,
-                      "oos_refused": round(sum(s < t for s in oos) / len(oos), 4) if oos else None})
-    return table
+    gated = gated or {k: [False] * len(v) for k, v in top_scores.items()}
+    inb, oos = top_scores["in_book"], top_scores["out_of_scope"]
+
+    def rate(hits) -> float | None:
+        hits = list(hits)
+        return round(sum(hits) / len(hits), 4) if hits else None
+
+    return [{"threshold": t,
+             "in_book_answered": rate(s >= t for s in inb),
+             "oos_refused": rate(s < t for s in oos),
+             "in_book_answered_gated": rate(s >= t and not g for s, g in zip(inb, gated["in_book"])),
+             "oos_refused_gated": rate(s < t or g for s, g in zip(oos, gated["out_of_scope"]))}
+            for t in thresholds]
 
 
 def format_report(title: str, result: dict) -> str:

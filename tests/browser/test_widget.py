@@ -82,12 +82,11 @@ def record_bot_states(page: Page) -> None:
 def phrase_points(page: Page, container: str, phrase: str) -> tuple[dict, dict]:
     """Viewport points at the start and end of `phrase` inside `container`, for a mouse drag."""
     points = page.evaluate("""([container, phrase]) => {
-        const el = document.querySelector(container);
-        el.scrollIntoView({block: 'center'});
-        const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+        const walker = document.createTreeWalker(document.querySelector(container), NodeFilter.SHOW_TEXT);
         for (let node; (node = walker.nextNode());) {
             const i = node.data.indexOf(phrase);
             if (i < 0) continue;
+            node.parentElement.scrollIntoView({block: 'center'});
             const range = document.createRange();
             range.setStart(node, i);
             range.setEnd(node, i + phrase.length);
@@ -99,6 +98,8 @@ def phrase_points(page: Page, container: str, phrase: str) -> tuple[dict, dict]:
         return null;
     }""", [container, phrase])
     assert points, f"{phrase!r} not found in {container}"
+    size = page.viewport_size
+    assert all(0 <= p["x"] < size["width"] and 0 <= p["y"] < size["height"] for p in points), points
     return points[0], points[1]
 
 
@@ -130,11 +131,15 @@ def test_bubble_appears_without_console_errors(page, live):
 
 def test_ask_about_a_highlighted_passage_streams_an_answer_with_sources(page, live):
     open_demo(page, live)
-    selected = drag_select(page, "main article", "A tone above the Nyquist frequency does not disappear.")
-    assert "Nyquist frequency does not disappear" in selected
+    phrase = "A tone above the Nyquist frequency does not disappear."
+    _, end = phrase_points(page, "main article", phrase)
+    selected = drag_select(page, "main article", phrase)
+    assert selected == phrase
 
     ask_button = page.locator("#tc-ask")
     expect(ask_button).to_be_visible()
+    box = ask_button.bounding_box()  # next to the end of the selection
+    assert abs(box["x"] + box["width"] / 2 - end["x"]) < 120 and 0 < box["y"] - end["y"] < 60, (box, end)
     ask_button.click()
     expect(page.locator("#tc-panel")).to_be_visible()
     expect(page.locator("#tc-quote")).to_be_visible()

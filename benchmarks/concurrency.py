@@ -1,0 +1,132 @@
+"""50 concurrent streamed chats against `textbook-chat serve`, with a fake Gemini that streams
+at a fixed pace. Reports the time the server adds before the first token (client time to first
+token minus the fake model's own delay before its first chunk), errors, and server memory.
+
+    .venv/bin/python benchmarks/concurrency.py [--streams 50]
+"""
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from benchmarks.common import CORPORA, EVAL, MODELS_DIR, OUT, REPO, machine, median, percentile  # noqa: E402
+from fake_gemini import FakeGemini  # noqa: E402
+
+CLI = str(REPO / ".venv" / "bin" / "textbook-chat")
+FIRST_CHUNK_DELAY_S = 0.1  # the fake model sends its first chunk after this long (the same pace as the rest)
+CHUNKS = 20
+CHUNK_INTERVAL_S = FIRST_CHUNK_DELAY_S
+
+
+def _rss_kb(pid: int, field: str) -> int:
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith(field):
+            return int(line.split()[1])
+    return 0
+
+
+def _stream(port: int, question: str, results: list, barrier: threading.Barrier) -> None:
+    body = json.dumps({"question": question})
+    barrier.wait()
+    started = time.perf_counter()
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        conn.request("POST", "/chat", body, {"Content-Type": "application/json", "Accept": "text/event-stream"})
+        response = conn.getresponse()
+        if response.status != 200:
+            results.append({"error": f"HTTP {response.status}"})
+            return
+        first, buffer = None, b""
+        while True:
+            data = response.read1(8192)
+            if not data:
+                break
+            buffer += data
+            if first is None and b"event: token" in buffer:
+                first = time.perf_counter() - started
+        done = b"event: done" in buffer
+        error = b"event: error" in buffer
+        fallback = b'"fallback_reason":"' in buffer
+        results.append({"ttft_s": first, "total_s": time.perf_counter() - started,
+                        "error": "error event" if error else (None if done else "no done event"),
+                        "fallback": fallback})
+    except Exception as exc:  # counted, reported
+        results.append({"error": f"{type(exc).__name__}: {exc}"})
+
+
+def main(streams: int = 50) -> dict:
+    work = Path(tempfile.mkdtemp(prefix="tc-conc-"))
+    fake = FakeGemini()
+    paced = {"stream": [f"word{i} " for i in range(CHUNKS - 1)] + ["done [1]."], "delay": CHUNK_INTERVAL_S}
+    fake.script(*[dict(paced) for _ in range(streams * 2)])
+    env = {**os.environ, "TEXTBOOK_CHAT_DATA_DIR": str(work / "data"), "TEXTBOOK_CHAT_MODELS_DIR": str(MODELS_DIR),
+           "RATE_LIMIT": "100000 per minute", "GEMINI_API_KEY": "bench-key", "GOOGLE_GEMINI_BASE_URL": fake.url,
+           "GEMINI_TIMEOUT_S": "30"}
+    env.pop("GOOGLE_API_KEY", None)
+    env.pop("GOOGLE_GENAI_USE_VERTEXAI", None)
+    subprocess.run([CLI, "ingest", str(CORPORA / "rust-book")], env=env, check=True, capture_output=True)
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = subprocess.Popen([CLI, "serve", "--port", str(port), "--threads", str(streams + 14)], env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(600):
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=1)
+                break
+            except OSError:
+                time.sleep(0.1)
+        questions = [json.loads(line)["question"] for line in open(EVAL / "rust-book.jsonl")]
+        rss_idle = _rss_kb(server.pid, "VmRSS")
+        # warm-up: one stream so lazy imports and the first model call are not measured
+        _stream(port, questions[0], [], threading.Barrier(1))
+        results: list[dict] = []
+        barrier = threading.Barrier(streams)
+        threads = [threading.Thread(target=_stream, args=(port, f"{questions[i % len(questions)]} [{i}]", results, barrier))
+                   for i in range(streams)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        rss_peak = _rss_kb(server.pid, "VmHWM")
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+        fake.close()
+    ok = [r for r in results if not r.get("error") and r.get("ttft_s") is not None]
+    added_ms = [max(0.0, (r["ttft_s"] - FIRST_CHUNK_DELAY_S) * 1000) for r in ok]
+    result = {
+        "machine": machine(), "streams": streams, "completed": len(ok),
+        "errors": len(results) - len(ok), "fallbacks": sum(bool(r.get("fallback")) for r in results),
+        "error_kinds": sorted({r["error"] for r in results if r.get("error")}),
+        "added_before_first_token_ms_p50": round(median(added_ms), 1) if added_ms else None,
+        "added_before_first_token_ms_p95": round(percentile(added_ms, 0.95), 1) if added_ms else None,
+        "stream_total_s_p50": round(median([r["total_s"] for r in ok]), 2) if ok else None,
+        "server_rss_idle_mb": round(rss_idle / 1024, 1), "server_rss_peak_mb": round(rss_peak / 1024, 1),
+        "fake_model": f"first chunk after {FIRST_CHUNK_DELAY_S * 1000:.0f} ms, {CHUNKS} chunks {CHUNK_INTERVAL_S * 1000:.0f} ms apart",
+    }
+    OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / "concurrency.json").write_text(json.dumps(result, indent=2))
+    print(json.dumps(result, indent=2))
+    return result
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--streams", type=int, default=50)
+    main(parser.parse_args().streams)

@@ -1,0 +1,173 @@
+"""End to end: a real Docusaurus site, built from npm with our plugin, answers a question in Chromium.
+
+The site is tests/docusaurus-site (Docusaurus 3: core, the classic theme and the docs plugin,
+exact versions in its package-lock.json). The module:
+
+1. runs `npm ci` there when node_modules is missing or older than package-lock.json
+   (a stamp in node_modules holds the lock file's hash),
+2. starts a static file server for the build and the real chat server (sample book, extractive
+   answers, CORS open to the static server's origin),
+3. builds the site with TEXTBOOK_CHAT_API pointing at the chat server, so the plugin's script tag
+   points there,
+4. opens a built page in Chromium, asks a question through the widget and checks the answer.
+
+Cost: `npm ci` takes a minute or two without an npm cache, the build about half a minute to a
+minute and a half (webpack's cache lives in node_modules/.cache). Without npm, the test is
+skipped.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import threading
+from dataclasses import dataclass
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from conftest import make_settings
+from server.app import create_app
+from server.wsgi import make_server
+
+SITE = Path(__file__).resolve().parents[1] / "docusaurus-site"
+LOCK = SITE / "package-lock.json"
+STAMP = SITE / "node_modules" / ".textbook-chat-lock.sha256"
+BOOK_ID = "sample-book"  # docusaurus.config.js
+QUESTION = "What is the Nyquist rate?"
+TIMEOUT_MS = 30_000
+
+
+def _run(command: list[str], timeout_s: int, env: dict | None = None) -> None:
+    """Run a command in the site folder; on failure, fail the test with the end of its output."""
+    try:
+        result = subprocess.run(command, cwd=SITE, env=env, capture_output=True, text=True, timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"`{' '.join(command)}` took more than {timeout_s} s")
+    if result.returncode != 0:
+        output = (result.stdout + "\n" + result.stderr).strip()[-4000:]
+        pytest.fail(f"`{' '.join(command)}` failed with exit code {result.returncode}:\n{output}")
+
+
+def _node_env(**extra: str) -> dict:
+    return {**os.environ, "NO_UPDATE_NOTIFIER": "1", "npm_config_update_notifier": "false",
+            "npm_config_fund": "false", "npm_config_audit": "false", **extra}
+
+
+@pytest.fixture(scope="module")
+def site_packages() -> None:
+    """node_modules matching package-lock.json (`npm ci` only when it changed)."""
+    if shutil.which("npm") is None:
+        pytest.skip("npm is not installed: the Docusaurus site cannot be built")
+    lock_hash = hashlib.sha256(LOCK.read_bytes()).hexdigest()
+    if STAMP.is_file() and STAMP.read_text().strip() == lock_hash:
+        return
+    _run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], timeout_s=900, env=_node_env())
+    STAMP.write_text(lock_hash + "\n")
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # noqa: A002 - the base class's signature
+        pass
+
+
+@dataclass
+class Site:
+    url: str  # the static server's origin
+    api_url: str  # the chat server's origin, baked into the build
+    build_dir: Path
+
+
+@pytest.fixture(scope="module")
+def docusaurus(site_packages, sample_book, tmp_path_factory):
+    """The built site on a static server, and the chat server it talks to."""
+    build_dir = tmp_path_factory.mktemp("docusaurus-build")
+    static = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(build_dir)))
+    static.daemon_threads = True
+    site_url = f"http://127.0.0.1:{static.server_address[1]}"
+    threading.Thread(target=static.serve_forever, daemon=True, name="docusaurus-static").start()
+
+    # The real app: the indexed sample book, the extractive generator (no API key in these
+    # settings), and CORS open to the site's origin only.
+    settings = make_settings(tmp_path_factory.mktemp("docusaurus-api") / "data", allowed_origins=(site_url,))
+    app = create_app(settings, services=sample_book.services)
+    api = make_server(app, "127.0.0.1", 0, threads=4)
+    threading.Thread(target=api.run, daemon=True, name="docusaurus-api").start()
+    api_url = f"http://127.0.0.1:{api.effective_port}"
+
+    try:
+        _run(["npm", "run", "build", "--", "--out-dir", str(build_dir)], timeout_s=900,
+             env=_node_env(TEXTBOOK_CHAT_API=api_url))
+        yield Site(site_url, api_url, build_dir)
+    finally:
+        api.close()
+        static.shutdown()
+        static.server_close()
+
+
+def _widget_messages(page: Page) -> list[str]:
+    """Console messages of any type that the widget wrote (they all start with its tag)."""
+    messages: list[str] = []
+    page.on("console", lambda m: m.text.startswith("[textbook-chat]") and messages.append(f"{m.type}: {m.text}"))
+    return messages
+
+
+def test_the_build_has_the_plugin_script_tag_on_every_page(docusaurus):
+    pages = sorted(docusaurus.build_dir.rglob("index.html"))
+    assert {p.parent.relative_to(docusaurus.build_dir).as_posix() for p in pages} >= {".", "sampling", "filters"}
+    for html in pages:
+        tags = re.findall(r"<script[^>]*/widget\.js[^>]*>", html.read_text(encoding="utf-8"))
+        assert len(tags) == 1, f"{html}: {tags}"
+        assert f'src="{docusaurus.api_url}/widget.js"' in tags[0]
+        assert f'data-api="{docusaurus.api_url}"' in tags[0] and f'data-book-id="{BOOK_ID}"' in tags[0]
+        assert "defer" in tags[0]
+
+
+def test_a_docusaurus_page_loads_the_widget_and_answers(docusaurus, new_page):
+    page = new_page()
+    widget_messages = _widget_messages(page)
+    page.goto(docusaurus.url + "/sampling/")
+    expect(page.locator("h1")).to_have_text("Sampling")
+
+    # The tag the plugin injected, as the browser sees it
+    script = page.locator('script[src$="/widget.js"]')
+    expect(script).to_have_count(1)
+    assert script.get_attribute("src") == docusaurus.api_url + "/widget.js"
+    assert script.get_attribute("data-api") == docusaurus.api_url
+    assert script.get_attribute("data-book-id") == BOOK_ID
+
+    # The widget mounted in its open shadow root (locators pierce it)
+    expect(page.locator("div#textbook-chat")).to_have_count(1, timeout=TIMEOUT_MS)
+    assert page.evaluate("document.getElementById('textbook-chat').shadowRoot.mode") == "open"
+    assert page.evaluate("textbookChat.config.bookId") == BOOK_ID
+    bubble = page.locator("#tc-bubble")
+    expect(bubble).to_be_visible()
+
+    bubble.click()
+    page.locator("#tc-input").fill(QUESTION)
+    page.locator("#tc-input").press("Enter")
+    answer = page.locator("article.msg.bot").last
+    expect(answer).to_have_class(re.compile(r"\bdone\b"), timeout=TIMEOUT_MS)
+    expect(answer).not_to_have_class(re.compile(r"\brefused\b"))
+    text = answer.locator(".answer").inner_text().strip()
+    assert "Nyquist" in text, text
+    sources = answer.locator(".sources a.source")
+    assert sources.count() >= 1
+    assert any("sampling-and-aliasing" in (sources.nth(i).get_attribute("href") or "")
+               for i in range(sources.count()))
+
+    # Docusaurus client-side navigation keeps the widget and the conversation
+    page.locator("nav a.menu__link", has_text="Filters").click()
+    expect(page.locator("h1")).to_have_text("Filters")
+    assert page.url == docusaurus.url + "/filters"
+    expect(page.locator("div#textbook-chat")).to_have_count(1)
+    expect(page.locator("article.msg.bot.done")).to_have_count(1)
+    expect(page.locator("#tc-bubble")).to_be_visible()
+
+    assert page.errors == [], page.errors  # console errors (React hydration too) and uncaught exceptions
+    assert widget_messages == [], widget_messages
