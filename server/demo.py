@@ -20,6 +20,7 @@ _md = MarkdownIt("commonmark", {"html": False}).enable("table")
 _TEMPLATE = """<!doctype html>
 <html lang="en" data-theme="light"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
 <title>{title} | {book}</title>
 <style>
   body {{ font: 17px/1.6 system-ui, sans-serif; margin: 0; display: flex; color: #1c1e21; }}

@@ -53,6 +53,13 @@ def sample_copy(tmp_path) -> Path:
     return target
 
 
+@pytest.fixture
+def tiny_copy(sample_copy) -> Path:
+    """The sample book with one module only: for tests that ingest several times."""
+    shutil.rmtree(sample_copy / "docs" / "02-practice")
+    return sample_copy
+
+
 class IndexedBook:
     def __init__(self, settings: Settings, services: Services, site, report):
         self.settings = settings

@@ -155,23 +155,23 @@ def test_edit_delete_and_broken_front_matter(sample_copy, store, embedder):
     assert report.unchanged == first.added - 1 and report.chunks_embedded == 0
 
 
-def test_books_live_side_by_side(sample_copy, store, embedder):
-    site = detect_site(sample_copy)
+def test_books_live_side_by_side(tiny_copy, store, embedder):
+    site = detect_site(tiny_copy)
     ingest(site, store, embedder, book_id="one", progress=False)
     ingest(site, store, embedder, book_id="two", progress=False)
     assert store.count("one") == store.count("two") > 0
     assert store.books() == ["one", "two"]
 
 
-def test_full_rebuild_reembeds_everything(sample_copy, store, embedder):
-    site = detect_site(sample_copy)
+def test_full_rebuild_reembeds_everything(tiny_copy, store, embedder):
+    site = detect_site(tiny_copy)
     first = ingest(site, store, embedder, progress=False)
     again = ingest(site, store, embedder, full=True, progress=False)
     assert again.chunks_embedded == first.chunks_total == again.chunks_total
 
 
-def test_model_mismatch_is_a_clear_error(sample_copy, store, embedder, settings):
-    ingest(detect_site(sample_copy), store, embedder, progress=False)
+def test_model_mismatch_is_a_clear_error(tiny_copy, store, embedder, settings):
+    ingest(detect_site(tiny_copy), store, embedder, progress=False)
     store.close()
     other = ChunkStore.open(settings, "some/other-model", 768)
     try:

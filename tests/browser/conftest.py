@@ -24,7 +24,7 @@ from conftest import SAMPLE_BOOK, make_settings
 from fakes import RecordingGenerator
 from server.app import create_app
 from server.demo import register_demo
-from server.ingest.indexer import ingest
+from server.ingest.indexer import default_book_id, ingest
 from server.ingest.site import detect_site
 from server.services import Services
 from server.store import ChunkStore
@@ -76,8 +76,6 @@ class LiveServer:
 
     @property
     def book_id(self) -> str:
-        from server.ingest.indexer import default_book_id
-
         return default_book_id(detect_site(SAMPLE_BOOK))
 
 
@@ -93,7 +91,7 @@ def _start(app: Flask, port: int, generator=None) -> LiveServer:
     app.add_url_rule("/hostile", "hostile", hostile)
     server = make_server(app, "127.0.0.1", port, threads=8)
     threading.Thread(target=server.run, daemon=True, name=f"waitress-{port}").start()
-    return LiveServer(app, server.effective_port, generator, server)
+    return LiveServer(app, int(server.effective_port), generator, server)
 
 
 @pytest.fixture(scope="session")
@@ -151,10 +149,6 @@ def browser() -> Browser:
         browser.close()
 
 
-class Errors(list):
-    """Console errors and uncaught exceptions of a page, as text."""
-
-
 def on_console(page: Page, message) -> None:
     url = message.location.get("url", "")
     # The demo pages have no icon; the browser's own request for one is not the widget's doing.
@@ -180,7 +174,7 @@ def new_page(browser, request):
         context.set_default_timeout(15_000)
         contexts.append(context)
         page = context.new_page()
-        page.errors = Errors()
+        page.errors = []  # console errors and uncaught exceptions, as text
         page.on("console", lambda m: on_console(page, m))
         page.on("pageerror", lambda e: page.errors.append(f"pageerror: {e}"))
         return page
