@@ -9,7 +9,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks import calibration, chat_overhead, concurrency, ingest_and_query, retrieval_quality  # noqa: E402
+from benchmarks import (calibration, chat_overhead, concurrency, ingest_and_query,  # noqa: E402
+                        retrieval_quality, widget_load)
 from benchmarks.common import machine  # noqa: E402
 
 if __name__ == "__main__":
@@ -19,3 +20,4 @@ if __name__ == "__main__":
     retrieval_quality.main()
     calibration.main()
     concurrency.main()
+    widget_load.main()
