@@ -13,14 +13,13 @@ import os
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.request
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.common import CORPORA, EVAL, MODELS_DIR, OUT, REPO, machine, median, percentile  # noqa: E402
+from benchmarks.common import EVAL, MODELS_DIR, OUT, REPO, indexed_rust_book, machine, median, percentile  # noqa: E402
 
 CLI = str(REPO / ".venv" / "bin" / "textbook-chat")
 
@@ -43,11 +42,10 @@ def _post(url: str, body: dict) -> tuple[dict, dict, float]:
 
 
 def main(data_dir: Path | None = None) -> dict:
-    data_dir = data_dir or Path(tempfile.mkdtemp(prefix="tc-chat-")) / "data"
+    data_dir = data_dir or indexed_rust_book()
     env = {**os.environ, "TEXTBOOK_CHAT_DATA_DIR": str(data_dir), "TEXTBOOK_CHAT_MODELS_DIR": str(MODELS_DIR),
            "RATE_LIMIT": "100000 per minute"}
     env.pop("GEMINI_API_KEY", None)
-    subprocess.run([CLI, "ingest", str(CORPORA / "rust-book")], env=env, check=True, capture_output=True)
     port = _free_port()
     server = subprocess.Popen([CLI, "serve", "--port", str(port)], env=env, stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT)

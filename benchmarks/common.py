@@ -35,3 +35,15 @@ def percentile(values: list[float], p: float) -> float:
 
 def median(values: list[float]) -> float:
     return statistics.median(values)
+
+
+def indexed_rust_book() -> Path:
+    """A data dir with the Rust book indexed, shared by the server benchmarks (incremental:
+    the first call embeds the book, later calls only check it)."""
+    import subprocess
+
+    data_dir = OUT / "rust-book-index" / "data"
+    env = {**os.environ, "TEXTBOOK_CHAT_DATA_DIR": str(data_dir), "TEXTBOOK_CHAT_MODELS_DIR": str(MODELS_DIR)}
+    subprocess.run([str(REPO / ".venv" / "bin" / "textbook-chat"), "ingest", str(CORPORA / "rust-book")],
+                   env=env, check=True, capture_output=True)
+    return data_dir

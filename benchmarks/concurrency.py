@@ -12,7 +12,6 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 import urllib.request
@@ -22,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from benchmarks.common import CORPORA, EVAL, MODELS_DIR, OUT, REPO, machine, median, percentile  # noqa: E402
+from benchmarks.common import EVAL, MODELS_DIR, OUT, REPO, indexed_rust_book, machine, median, percentile  # noqa: E402
 from fake_gemini import FakeGemini  # noqa: E402
 
 CLI = str(REPO / ".venv" / "bin" / "textbook-chat")
@@ -68,16 +67,15 @@ def _stream(port: int, question: str, results: list, barrier: threading.Barrier)
 
 
 def main(streams: int = 50) -> dict:
-    work = Path(tempfile.mkdtemp(prefix="tc-conc-"))
+    data_dir = indexed_rust_book()
     fake = FakeGemini()
     paced = {"stream": [f"word{i} " for i in range(CHUNKS - 1)] + ["done [1]."], "delay": CHUNK_INTERVAL_S}
     fake.script(*[dict(paced) for _ in range(streams * 2)])
-    env = {**os.environ, "TEXTBOOK_CHAT_DATA_DIR": str(work / "data"), "TEXTBOOK_CHAT_MODELS_DIR": str(MODELS_DIR),
+    env = {**os.environ, "TEXTBOOK_CHAT_DATA_DIR": str(data_dir), "TEXTBOOK_CHAT_MODELS_DIR": str(MODELS_DIR),
            "RATE_LIMIT": "100000 per minute", "GEMINI_API_KEY": "bench-key", "GOOGLE_GEMINI_BASE_URL": fake.url,
            "GEMINI_TIMEOUT_S": "30"}
     env.pop("GOOGLE_API_KEY", None)
     env.pop("GOOGLE_GENAI_USE_VERTEXAI", None)
-    subprocess.run([CLI, "ingest", str(CORPORA / "rust-book")], env=env, check=True, capture_output=True)
     import socket
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

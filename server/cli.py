@@ -155,7 +155,6 @@ def eval_command(questions, book_path, threshold, as_json, rows_path, min_hit_at
     from .retrieval import Retriever
     from .services import open_services
     from .sessions import SessionStore
-    from .store import Filters
 
     settings = _settings()
     try:

@@ -6,7 +6,7 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from conftest import PHYSICAL_AI, all_chunks
+from conftest import all_chunks
 from server.cli import main
 from server.ingest.indexer import ingest
 from server.ingest.site import detect_site

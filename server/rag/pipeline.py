@@ -230,14 +230,6 @@ class ChatPipeline:
             yield "token", {"text": text}
         yield "done", self.finish(turn, text, generation)
 
-    def answer(self, query: dict) -> dict:
-        turn = self.begin(query)
-        response = None
-        for event, data in self.stream(turn):
-            if event == "done":
-                response = data
-        return response
-
     # --- stage 3: validate and persist ----------------------------------------------------
     def finish(self, turn: Turn, text: str, generation: Generation | None) -> dict:
         finishing = time.perf_counter()
@@ -251,13 +243,7 @@ class ChatPipeline:
             turn.sources = turn.sources + generation.extra_sources
         refused = generation is None or generation.refused or not text.strip()
         sources = [] if refused else turn.sources
-        if refused and generation is not None:
-            text = text.strip() or self.refusal_text(turn)
-            if generation.refused and text.strip() and not sources:
-                pass
-        answer = fix_markers(text, len(sources)) if sources else text.strip()
-        if not answer:
-            answer = self.refusal_text(turn)
+        answer = (fix_markers(text, len(sources)) if sources else text.strip()) or self.refusal_text(turn)
         confidence = confidence_of(sources) if sources else round(min(0.5, 0.5 * max((c.score for c in turn.nearest), default=0.0)), 4)
         assistant = self.sessions.add_message(
             turn.session_id, "assistant", answer, query_id=turn.query_id, status="refused" if refused else "completed",
