@@ -128,23 +128,6 @@ class SessionStore:
         return [self._message_dict(dict(r)) for r in reversed(rows)]
 
     # --- messages -------------------------------------------------------------------------
-    def add_message(self, session_id: str, role: str, content: str, *, query_id: str | None = None,
-                    status: str | None = None, source_references: list[dict] | None = None) -> dict:
-        now = _now()
-        with self.engine.begin() as conn:
-            seq = conn.execute(select(func.coalesce(func.max(messages_table.c.seq), 0))
-                               .where(messages_table.c.session_id == session_id)).scalar_one() + 1
-            row = {"id": _new_id(), "session_id": session_id, "seq": seq, "role": role, "content": content,
-                   "timestamp": now, "query_id": query_id, "status": status,
-                   "source_references": source_references or []}
-            conn.execute(insert(messages_table).values(**row))
-            conn.execute(update(sessions_table).where(sessions_table.c.id == session_id).values(updated_at=now))
-        return self._message_dict(row)
-
-    def set_message_status(self, message_id: str, status: str) -> None:
-        with self.engine.begin() as conn:
-            conn.execute(update(messages_table).where(messages_table.c.id == message_id).values(status=status))
-
     def message_exists(self, message_id: str, role: str | None = None) -> bool:
         query = select(messages_table.c.id).where(messages_table.c.id == message_id)
         if role:
@@ -152,28 +135,57 @@ class SessionStore:
         with self.engine.connect() as conn:
             return conn.execute(query).first() is not None
 
-    # --- query lifecycle ------------------------------------------------------------------
-    def create_query(self, session_id: str, question: str, selected_text: str | None, selection_mode: str) -> str:
+    # --- one question: two transactions ---------------------------------------------------
+    def open_turn(self, session_id: str | None, question: str, selected_text: str | None, selection_mode: str,
+                  *, book_id: str | None = None) -> dict:
+        """The session (created when None), the query in state CREATED and the reader's message,
+        in one transaction, before any retrieval or generation."""
         now = _now()
-        query_id = _new_id()
+        created = session_id is None
+        session_id = session_id or _new_id()
+        query_id, message_id = _new_id(), _new_id()
         with self.engine.begin() as conn:
+            if created:
+                conn.execute(insert(sessions_table).values(id=session_id, book_id=book_id, created_at=now, updated_at=now))
             conn.execute(insert(queries_table).values(
                 id=query_id, session_id=session_id, question=question, selected_text=selected_text,
                 selection_mode=selection_mode, state="CREATED", states=[["CREATED", _iso(now)]],
                 created_at=now, updated_at=now))
-        return query_id
+            self._insert_message(conn, session_id, message_id, "user", question, now, query_id, "received", [])
+        return {"session_id": session_id, "query_id": query_id, "user_message_id": message_id, "new_session": created}
 
-    def set_query_state(self, query_id: str, state: str, *, generator: str | None = None, error: str | None = None) -> None:
+    def close_turn(self, query_id: str, states: list[list[str]], *, session_id: str, user_message_id: str,
+                   user_status: str, assistant: dict | None = None, generator: str | None = None,
+                   error: str | None = None) -> dict | None:
+        """Record the rest of the lifecycle, the reader's message status and the answer (if any)
+        in one transaction. `assistant` is {content, status, source_references}."""
         now = _now()
+        message = None
         with self.engine.begin() as conn:
-            states = conn.execute(select(queries_table.c.states).where(queries_table.c.id == query_id)).scalar_one()
-            values = {"state": state, "states": [*states, [state, _iso(now)]], "updated_at": now}
+            recorded = conn.execute(select(queries_table.c.states).where(queries_table.c.id == query_id)).scalar_one()
+            values = {"state": states[-1][0], "states": [*recorded, *states], "updated_at": now}
             if generator:
                 values["generator"] = generator
             if error:
                 values["error"] = error
             conn.execute(update(queries_table).where(queries_table.c.id == query_id).values(**values))
+            conn.execute(update(messages_table).where(messages_table.c.id == user_message_id).values(status=user_status))
+            if assistant is not None:
+                message = self._insert_message(conn, session_id, _new_id(), "assistant", assistant["content"], now,
+                                               query_id, assistant["status"], assistant.get("source_references", []))
+        return message
 
+    def _insert_message(self, conn, session_id: str, message_id: str, role: str, content: str, now: datetime,
+                        query_id: str | None, status: str | None, refs: list[dict]) -> dict:
+        seq = conn.execute(select(func.coalesce(func.max(messages_table.c.seq), 0))
+                           .where(messages_table.c.session_id == session_id)).scalar_one() + 1
+        row = {"id": message_id, "session_id": session_id, "seq": seq, "role": role, "content": content,
+               "timestamp": now, "query_id": query_id, "status": status, "source_references": refs}
+        conn.execute(insert(messages_table).values(**row))
+        conn.execute(update(sessions_table).where(sessions_table.c.id == session_id).values(updated_at=now))
+        return self._message_dict(row)
+
+    # --- query lifecycle ------------------------------------------------------------------
     def get_query(self, query_id: str) -> dict | None:
         with self.engine.connect() as conn:
             row = conn.execute(select(queries_table).where(queries_table.c.id == query_id)).mappings().first()

@@ -52,6 +52,11 @@ class Turn:
     retrieval_text: str = ""
     unknown_terms: list = field(default_factory=list)  # specialist words the book never uses
     timings: dict = field(default_factory=dict)  # milliseconds per stage, for Server-Timing
+    states: list = field(default_factory=list)  # lifecycle after CREATED, written when the turn closes
+    generator: str | None = None
+
+    def mark(self, state: str) -> None:
+        self.states.append([state, _now()])
 
     @property
     def refused(self) -> bool:
@@ -103,17 +108,15 @@ class ChatPipeline:
         session_id = query.get("session_id")
         if session_id and not self.sessions.exists(session_id):
             raise SessionNotFound(session_id)
-        if not session_id:
-            session_id = self.sessions.create_session(book_id=(query.get("filters") or {}).get("book_id"))["id"]
-        history = self.sessions.recent_messages(session_id, limit=6)
+        history = self.sessions.recent_messages(session_id, limit=6) if session_id else []
         selected = query.get("selected_text")
         mode = "book" if not selected else f"selection_{query['selection_mode']}"
-        query_id = self.sessions.create_query(session_id, query["question"], selected, query["selection_mode"])
-        user_message = self.sessions.add_message(session_id, "user", query["question"], query_id=query_id, status="received")
-        turn = Turn(query=query, query_id=query_id, session_id=session_id, user_message_id=user_message["id"],
-                    mode=mode, history=history)
+        opened = self.sessions.open_turn(session_id, query["question"], selected, query["selection_mode"],
+                                         book_id=(query.get("filters") or {}).get("book_id"))
+        turn = Turn(query=query, query_id=opened["query_id"], session_id=opened["session_id"],
+                    user_message_id=opened["user_message_id"], mode=mode, history=history)
         try:
-            self.sessions.set_query_state(query_id, "RETRIEVING")
+            turn.mark("RETRIEVING")
             self._build_context(turn)
         except Exception as exc:
             self._fail(turn, exc)
@@ -187,7 +190,8 @@ class ChatPipeline:
         """None when the gate refused: no model is called."""
         if turn.refused:
             return None
-        self.sessions.set_query_state(turn.query_id, "GENERATING", generator=getattr(self.generator, "name", None))
+        turn.mark("GENERATING")
+        turn.generator = getattr(self.generator, "name", None)
         try:
             return self.generator.start(self.generation_input(turn))
         except Exception as exc:
@@ -202,6 +206,7 @@ class ChatPipeline:
 
     def stream(self, turn: Turn) -> Iterator[tuple[str, dict]]:
         """("meta", …), ("token", …)…, ("done", response). Raises GenerationFailed."""
+        generating = time.perf_counter()
         generation = self.start_generation(turn)
         yield "meta", {"query_id": turn.query_id, "session_id": turn.session_id,
                        "sources": self._sources(turn.sources if generation else [])}
@@ -211,7 +216,6 @@ class ChatPipeline:
             yield "done", self.finish(turn, text, None)
             return
         parts: list[str] = []
-        generating = time.perf_counter()
         try:
             for delta in generation.tokens:
                 parts.append(delta)
@@ -245,14 +249,15 @@ class ChatPipeline:
         sources = [] if refused else turn.sources
         answer = (fix_markers(text, len(sources)) if sources else text.strip()) or self.refusal_text(turn)
         confidence = confidence_of(sources) if sources else round(min(0.5, 0.5 * max((c.score for c in turn.nearest), default=0.0)), 4)
-        assistant = self.sessions.add_message(
-            turn.session_id, "assistant", answer, query_id=turn.query_id, status="refused" if refused else "completed",
-            source_references=[{
-                "source_file": s.chunk.source_file, "source_location": s.chunk.source_location,
-                "content_snippet": s.chunk.content[:240], "confidence": round(s.score, 4),
-                "retrieved_content_id": s.chunk.chunk_id, "url": s.chunk.url} for s in sources])
-        self.sessions.set_message_status(turn.user_message_id, "answered")
-        self.sessions.set_query_state(turn.query_id, "REFUSED" if refused else "COMPLETED")
+        turn.mark("REFUSED" if refused else "COMPLETED")
+        assistant = self.sessions.close_turn(
+            turn.query_id, turn.states, session_id=turn.session_id, user_message_id=turn.user_message_id,
+            user_status="answered", generator=turn.generator, assistant={
+                "content": answer, "status": "refused" if refused else "completed",
+                "source_references": [{
+                    "source_file": s.chunk.source_file, "source_location": s.chunk.source_location,
+                    "content_snippet": s.chunk.content[:240], "confidence": round(s.score, 4),
+                    "retrieved_content_id": s.chunk.chunk_id, "url": s.chunk.url} for s in sources]})
         return {
             "query_id": turn.query_id,
             "session_id": turn.session_id,
@@ -280,11 +285,13 @@ class ChatPipeline:
 
     def _fail(self, turn: Turn, exc: BaseException) -> None:
         log.exception("query %s failed", turn.query_id, exc_info=exc)
-        self.sessions.set_message_status(turn.user_message_id, "failed")
-        self.sessions.set_query_state(turn.query_id, "FAILED", error=f"{type(exc).__name__}: {exc}")
+        turn.mark("FAILED")
+        self.sessions.close_turn(turn.query_id, turn.states, session_id=turn.session_id,
+                                 user_message_id=turn.user_message_id, user_status="failed", generator=turn.generator,
+                                 error=f"{type(exc).__name__}: {exc}")
 
     def _cancelled(self, turn: Turn, partial: str) -> None:
-        if partial.strip():
-            self.sessions.add_message(turn.session_id, "assistant", partial.strip(), query_id=turn.query_id,
-                                      status="cancelled")
-        self.sessions.set_query_state(turn.query_id, "CANCELLED")
+        turn.mark("CANCELLED")
+        self.sessions.close_turn(turn.query_id, turn.states, session_id=turn.session_id,
+                                 user_message_id=turn.user_message_id, user_status="received", generator=turn.generator,
+                                 assistant={"content": partial.strip(), "status": "cancelled"} if partial.strip() else None)
