@@ -10,6 +10,7 @@ import argparse
 import http.client
 import json
 import os
+import socket
 import subprocess
 import sys
 import threading
@@ -37,9 +38,10 @@ def _rss_kb(pid: int, field: str) -> int:
     return 0
 
 
-def _stream(port: int, question: str, results: list, barrier: threading.Barrier) -> None:
+def _stream(port: int, question: str, results: list, barrier: threading.Barrier, delay_s: float = 0.0) -> None:
     body = json.dumps({"question": question})
     barrier.wait()
+    time.sleep(delay_s)
     started = time.perf_counter()
     try:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
@@ -66,17 +68,42 @@ def _stream(port: int, question: str, results: list, barrier: threading.Barrier)
         results.append({"error": f"{type(exc).__name__}: {exc}"})
 
 
-def main(streams: int = 50) -> dict:
+def _run(port: int, streams: int, spread_s: float, questions: list[str], tag: str) -> list[dict]:
+    """`streams` chats; stream i starts at i * spread_s / streams (0: all at once)."""
+    results: list[dict] = []
+    barrier = threading.Barrier(streams)
+    threads = [threading.Thread(target=_stream, args=(port, f"{questions[i % len(questions)]} [{tag}{i}]", results,
+                                                      barrier, i * spread_s / streams)) for i in range(streams)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return results
+
+
+def _summary(results: list[dict]) -> dict:
+    ok = [r for r in results if not r.get("error") and r.get("ttft_s") is not None]
+    added_ms = [max(0.0, (r["ttft_s"] - FIRST_CHUNK_DELAY_S) * 1000) for r in ok]
+    return {
+        "completed": len(ok), "errors": len(results) - len(ok),
+        "fallbacks": sum(bool(r.get("fallback")) for r in results),
+        "error_kinds": sorted({r["error"] for r in results if r.get("error")}),
+        "added_before_first_token_ms_p50": round(median(added_ms), 1) if added_ms else None,
+        "added_before_first_token_ms_p95": round(percentile(added_ms, 0.95), 1) if added_ms else None,
+        "stream_total_s_p50": round(median([r["total_s"] for r in ok]), 2) if ok else None,
+    }
+
+
+def main(streams: int = 50, spread_s: float = 1.5) -> dict:
     data_dir = indexed_rust_book()
     fake = FakeGemini()
     paced = {"stream": [f"word{i} " for i in range(CHUNKS - 1)] + ["done [1]."], "delay": CHUNK_INTERVAL_S}
-    fake.script(*[dict(paced) for _ in range(streams * 2)])
+    fake.script(*[dict(paced) for _ in range(streams * 3)])
     env = {**os.environ, "TEXTBOOK_CHAT_DATA_DIR": str(data_dir), "TEXTBOOK_CHAT_MODELS_DIR": str(MODELS_DIR),
            "RATE_LIMIT": "100000 per minute", "GEMINI_API_KEY": "bench-key", "GOOGLE_GEMINI_BASE_URL": fake.url,
            "GEMINI_TIMEOUT_S": "30"}
     env.pop("GOOGLE_API_KEY", None)
     env.pop("GOOGLE_GENAI_USE_VERTEXAI", None)
-    import socket
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -91,32 +118,21 @@ def main(streams: int = 50) -> dict:
                 time.sleep(0.1)
         questions = [json.loads(line)["question"] for line in open(EVAL / "rust-book.jsonl")]
         rss_idle = _rss_kb(server.pid, "VmRSS")
-        # warm-up: one stream so lazy imports and the first model call are not measured
-        _stream(port, questions[0], [], threading.Barrier(1))
-        results: list[dict] = []
-        barrier = threading.Barrier(streams)
-        threads = [threading.Thread(target=_stream, args=(port, f"{questions[i % len(questions)]} [{i}]", results, barrier))
-                   for i in range(streams)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
+        _stream(port, questions[0], [], threading.Barrier(1))  # warm-up: lazy imports, first model call
+        # arrivals spread so that all streams are open together by the end (each lasts ~2 s), then a burst
+        spread = _summary(_run(port, streams, spread_s, questions, "s"))
+        burst = _summary(_run(port, streams, 0.0, questions, "b"))
         rss_peak = _rss_kb(server.pid, "VmHWM")
     finally:
         server.terminate()
         server.wait(timeout=30)
         fake.close()
-    ok = [r for r in results if not r.get("error") and r.get("ttft_s") is not None]
-    added_ms = [max(0.0, (r["ttft_s"] - FIRST_CHUNK_DELAY_S) * 1000) for r in ok]
     result = {
-        "machine": machine(), "streams": streams, "completed": len(ok),
-        "errors": len(results) - len(ok), "fallbacks": sum(bool(r.get("fallback")) for r in results),
-        "error_kinds": sorted({r["error"] for r in results if r.get("error")}),
-        "added_before_first_token_ms_p50": round(median(added_ms), 1) if added_ms else None,
-        "added_before_first_token_ms_p95": round(percentile(added_ms, 0.95), 1) if added_ms else None,
-        "stream_total_s_p50": round(median([r["total_s"] for r in ok]), 2) if ok else None,
+        "machine": machine(), "streams": streams,
+        f"arrivals_over_{spread_s:g}s": spread, "all_at_once": burst,
         "server_rss_idle_mb": round(rss_idle / 1024, 1), "server_rss_peak_mb": round(rss_peak / 1024, 1),
-        "fake_model": f"first chunk after {FIRST_CHUNK_DELAY_S * 1000:.0f} ms, {CHUNKS} chunks {CHUNK_INTERVAL_S * 1000:.0f} ms apart",
+        "fake_model": f"first chunk after {FIRST_CHUNK_DELAY_S * 1000:.0f} ms, {CHUNKS} chunks "
+                      f"{CHUNK_INTERVAL_S * 1000:.0f} ms apart",
     }
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "concurrency.json").write_text(json.dumps(result, indent=2))
@@ -127,4 +143,6 @@ def main(streams: int = 50) -> dict:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--streams", type=int, default=50)
-    main(parser.parse_args().streams)
+    parser.add_argument("--spread", type=float, default=1.5, help="seconds over which the streams start")
+    args = parser.parse_args()
+    main(args.streams, args.spread)
