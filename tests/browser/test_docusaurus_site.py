@@ -1,10 +1,10 @@
 """End to end: a real Docusaurus site, built from npm with our plugin, answers a question in Chromium.
 
-The site is tests/docusaurus-site (Docusaurus 3: core, the classic theme and the docs plugin,
-exact versions in its package-lock.json). The module:
+The site is tests/docusaurus-site (Docusaurus 3: core, the classic theme, the docs plugin and
+Docusaurus Faster; exact versions in its package-lock.json). The module:
 
-1. runs `npm ci` there when node_modules is missing or older than package-lock.json
-   (a stamp in node_modules holds the lock file's hash),
+1. runs `npm ci` there when node_modules is missing or does not match package-lock.json
+   (a stamp in node_modules holds the hash of the lock file it was installed from),
 2. starts a static file server for the build and the real chat server (sample book, extractive
    answers, CORS open to the static server's origin),
 3. builds the site with TEXTBOOK_CHAT_API pointing at the chat server, so the plugin's script tag
