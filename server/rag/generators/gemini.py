@@ -303,6 +303,7 @@ class _Run:
     started: float = field(default_factory=time.monotonic)
     attempts: int = 0
     searches: int = 0
+    retried_fault: str | None = None  # why the last retried attempt failed
 
     def remaining(self) -> float:
         return self.deadline - time.monotonic()
@@ -372,6 +373,8 @@ class GeminiGenerator:
             tail = answer.finish()
         except Exception as exc:
             reason = fault_reason(exc)
+            if reason == "timeout" and run.retried_fault:
+                reason = run.retried_fault  # the deadline ran out while retrying: name what was retried
             self._note_fault(exc)
             if answer.refused:
                 log.info("Gemini refused; the rest of its reply was cut short (%s)", reason)
@@ -499,6 +502,7 @@ class GeminiGenerator:
 
         def before_sleep(state: tenacity.RetryCallState) -> None:
             exc = state.outcome.exception()
+            run.retried_fault = fault_reason(exc)
             log.warning("Gemini %s attempt %d failed (%s: %s); retrying in %.2fs", what, state.attempt_number,
                         fault_reason(exc), exc, state.upcoming_sleep)
 
