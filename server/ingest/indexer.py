@@ -59,9 +59,13 @@ def default_book_id(site: Site) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "book"
 
 
+# Bump when cleaning or chunking changes, so that unchanged files are chunked again on upgrade.
+CHUNKER_VERSION = 2
+
+
 def _fingerprint(page: Page, site: Site, options: ChunkingOptions, model_name: str) -> str:
     """Changes whenever anything that ends up in this file's chunks changes."""
-    basis = json.dumps([page.file_hash, page.url, page.title, page.categories, page.order,
+    basis = json.dumps([CHUNKER_VERSION, page.file_hash, page.url, page.title, page.categories, page.order,
                         site.title, asdict(options), model_name], sort_keys=True)
     return hashlib.sha256(basis.encode()).hexdigest()[:32]
 
