@@ -49,6 +49,8 @@ def main() -> dict:
         assert again.updated == 1, again.summary()
 
     questions = [json.loads(line)["question"] for line in open(EVAL / "rust-book.jsonl")]
+    store.close()  # query as a freshly started server would, not through the ingest's client
+    store = ChunkStore.open(settings, embedder.model_name, embedder.dim)
     retriever = Retriever(store, embedder)
     latencies = []
     for _ in range(5):

@@ -15,7 +15,7 @@ class QueryEmbedder(Protocol):
 
 
 class Retriever:
-    def __init__(self, store: ChunkStore, embedder: QueryEmbedder, *, candidate_factor: int = 3):
+    def __init__(self, store: ChunkStore, embedder: QueryEmbedder, *, candidate_factor: int = 2):
         self.store = store
         self.embedder = embedder
         self.candidate_factor = candidate_factor

@@ -80,7 +80,8 @@ def _new_id() -> str:
 
 class SessionStore:
     def __init__(self, url: str):
-        connect_args = {"check_same_thread": False} if url.startswith("sqlite") else {}
+        # SQLite serialises writers; under a burst of questions they wait their turn instead of failing
+        connect_args = {"check_same_thread": False, "timeout": 30} if url.startswith("sqlite") else {}
         self.engine: Engine = create_engine(url, connect_args=connect_args, pool_pre_ping=True)
         database = self.engine.url.database
         if url.startswith("sqlite") and database and database != ":memory:":
