@@ -53,7 +53,7 @@ class Settings:
     qdrant_api_key: str | None = None
     collection: str = "textbook_chunks"
     database_url: str | None = None  # default: sqlite file in data_dir
-    similarity_threshold: float = 0.35
+    similarity_threshold: float = 0.30
     max_chunks: int = 5
     allowed_origins: tuple[str, ...] = ("http://localhost:3000", "http://127.0.0.1:3000")
     gemini_api_key: str | None = None
