@@ -110,7 +110,9 @@ class ChunkStore:
             return
         self.client.create_collection(
             self.collection,
-            vectors_config={DENSE: models.VectorParams(size=self.dim, distance=models.Distance.COSINE)},
+            # the embedder returns unit vectors, so the dot product is the cosine similarity and the
+            # store need not normalise every vector again on each query (local mode is brute force)
+            vectors_config={DENSE: models.VectorParams(size=self.dim, distance=models.Distance.DOT)},
             sparse_vectors_config={SPARSE: models.SparseVectorParams(modifier=models.Modifier.IDF)},
             metadata={"embedding_model": self.model_name, "dim": self.dim, "schema": SCHEMA_VERSION},
         )
