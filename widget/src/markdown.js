@@ -22,8 +22,9 @@ export function safeUrl(href, base) {
 //  6: [1] / [1, 2] citations           7-8: **strong**
 //  9: *em*                             10: bare http(s) URL   11: line break
 // `_em_` and `__strong__` are not supported on purpose: they mangle snake_case and __init__.
+// Spans are bounded (400 characters) so that a run of unmatched `*` or backticks stays linear.
 const INLINE =
-  /\\([\\`*_{}[\]()#+\-.!|~<>])|(`+)(?!`)([\s\S]*?[^`])\2(?!`)|\[([^[\]\n]+)\]\(\s*<?((?:[^\s()<>]|\([^\s()<>]*\))+)>?\s*\)|\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]|(\*\*)(?=\S)([\s\S]*?\S)\7|\*(?=[^\s*])([\s\S]*?[^\s*])\*|(https?:\/\/[^\s<>"]*[^\s<>".,;:!?'")\]])|(\n)/g;
+  /\\([\\`*_{}[\]()#+\-.!|~<>])|(`{1,8})(?!`)([\s\S]{0,400}?[^`])\2(?!`)|\[([^[\]\n]{1,300})\]\(\s*<?((?:[^\s()<>]|\([^\s()<>]*\)){1,2000})>?\s*\)|\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]|(\*\*)(?=\S)([\s\S]{0,400}?\S)\7|\*(?=[^\s*])([\s\S]{0,400}?[^\s*])\*|(https?:\/\/[^\s<>"]*[^\s<>".,;:!?'")\]])|(\n)/g;
 
 function text(out, s) {
   if (!s) return;
