@@ -5,7 +5,7 @@ Every setting has an environment name and a default; the README lists them.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
 from dotenv import load_dotenv
@@ -64,7 +64,6 @@ class Settings:
     agent_mode: bool = False
     max_request_bytes: int = 64 * 1024
     rate_limit: str = "30 per minute;500 per day"
-    extra: dict = field(default_factory=dict)
 
     @property
     def model_dir_root(self) -> Path:
