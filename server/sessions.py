@@ -5,13 +5,16 @@ SQLite file by default; any SQLAlchemy URL (e.g. PostgreSQL) through DATABASE_UR
 from __future__ import annotations
 
 import json
+import threading
 import uuid
-from pathlib import Path
+from contextlib import contextmanager, nullcontext
 from datetime import datetime, timezone
+from pathlib import Path
+from typing import Iterator
 
 from sqlalchemy import (JSON, Column, DateTime, ForeignKey, Integer, MetaData, String, Table, Text,
-                        create_engine, delete, event, func, insert, select, update)
-from sqlalchemy.engine import Engine
+                        create_engine, delete, event, func, insert, make_url, select, update)
+from sqlalchemy.engine import Connection, Engine
 
 metadata = MetaData()
 
@@ -80,24 +83,39 @@ def _new_id() -> str:
 
 class SessionStore:
     def __init__(self, url: str):
-        # SQLite serialises writers; under a burst of questions they wait their turn instead of failing
-        connect_args = {"check_same_thread": False, "timeout": 30} if url.startswith("sqlite") else {}
-        self.engine: Engine = create_engine(url, connect_args=connect_args, pool_pre_ping=True)
-        database = self.engine.url.database
-        if url.startswith("sqlite") and database and database != ":memory:":
-            Path(database).parent.mkdir(parents=True, exist_ok=True)
-        if url.startswith("sqlite"):
+        sqlite = url.startswith("sqlite")
+        if sqlite:
+            # SQLite takes one writer at a time, and a writer that finds the file locked polls with
+            # sleeps of up to 100 ms. Writers of this process queue on a lock instead (no polling);
+            # the timeout only covers another process writing. Connections are kept (no pings: a
+            # file does not drop connections) so that a burst of questions does not reopen them.
+            database = make_url(url).database
+            in_file = bool(database) and database != ":memory:" and not database.startswith("file:")
+            pool = {"pool_size": 32, "max_overflow": -1} if in_file else {}
+            self.engine: Engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30}, **pool)
+            self._write_lock = threading.Lock()
+            if in_file:
+                Path(database).parent.mkdir(parents=True, exist_ok=True)
             event.listen(self.engine, "connect", _sqlite_pragmas)
+        else:
+            self.engine = create_engine(url, pool_pre_ping=True)
+            self._write_lock = nullcontext()
         metadata.create_all(self.engine)
 
     def close(self) -> None:
         self.engine.dispose()
 
+    @contextmanager
+    def _writing(self) -> Iterator[Connection]:
+        """One write transaction."""
+        with self._write_lock, self.engine.begin() as conn:
+            yield conn
+
     # --- sessions -------------------------------------------------------------------------
     def create_session(self, user_id: str | None = None, book_id: str | None = None) -> dict:
         now = _now()
         row = {"id": _new_id(), "user_id": user_id, "book_id": book_id, "created_at": now, "updated_at": now}
-        with self.engine.begin() as conn:
+        with self._writing() as conn:
             conn.execute(insert(sessions_table).values(**row))
         return self._session_dict(row, [])
 
@@ -115,7 +133,7 @@ class SessionStore:
         return self._session_dict(dict(row), [self._message_dict(dict(m)) for m in messages])
 
     def delete_session(self, session_id: str) -> bool:
-        with self.engine.begin() as conn:
+        with self._writing() as conn:
             message_ids = select(messages_table.c.id).where(messages_table.c.session_id == session_id)
             conn.execute(delete(feedback_table).where(feedback_table.c.message_id.in_(message_ids)))
             conn.execute(delete(messages_table).where(messages_table.c.session_id == session_id))
@@ -145,14 +163,15 @@ class SessionStore:
         created = session_id is None
         session_id = session_id or _new_id()
         query_id, message_id = _new_id(), _new_id()
-        with self.engine.begin() as conn:
+        with self._writing() as conn:
             if created:
                 conn.execute(insert(sessions_table).values(id=session_id, book_id=book_id, created_at=now, updated_at=now))
             conn.execute(insert(queries_table).values(
                 id=query_id, session_id=session_id, question=question, selected_text=selected_text,
                 selection_mode=selection_mode, state="CREATED", states=[["CREATED", _iso(now)]],
                 created_at=now, updated_at=now))
-            self._insert_message(conn, session_id, message_id, "user", question, now, query_id, "received", [])
+            self._insert_message(conn, session_id, message_id, "user", question, now, query_id, "received", [],
+                                 first=created)
         return {"session_id": session_id, "query_id": query_id, "user_message_id": message_id, "new_session": created}
 
     def close_turn(self, query_id: str, states: list[list[str]], *, session_id: str, user_message_id: str,
@@ -162,7 +181,7 @@ class SessionStore:
         in one transaction. `assistant` is {content, status, source_references}."""
         now = _now()
         message = None
-        with self.engine.begin() as conn:
+        with self._writing() as conn:
             recorded = conn.execute(select(queries_table.c.states).where(queries_table.c.id == query_id)).scalar_one()
             values = {"state": states[-1][0], "states": [*recorded, *states], "updated_at": now}
             if generator:
@@ -177,13 +196,15 @@ class SessionStore:
         return message
 
     def _insert_message(self, conn, session_id: str, message_id: str, role: str, content: str, now: datetime,
-                        query_id: str | None, status: str | None, refs: list[dict]) -> dict:
-        seq = conn.execute(select(func.coalesce(func.max(messages_table.c.seq), 0))
-                           .where(messages_table.c.session_id == session_id)).scalar_one() + 1
+                        query_id: str | None, status: str | None, refs: list[dict], *, first: bool = False) -> dict:
+        """`first`: the session was created in this transaction, so it has no messages yet."""
+        seq = 1 if first else conn.execute(select(func.coalesce(func.max(messages_table.c.seq), 0))
+                                           .where(messages_table.c.session_id == session_id)).scalar_one() + 1
         row = {"id": message_id, "session_id": session_id, "seq": seq, "role": role, "content": content,
                "timestamp": now, "query_id": query_id, "status": status, "source_references": refs}
         conn.execute(insert(messages_table).values(**row))
-        conn.execute(update(sessions_table).where(sessions_table.c.id == session_id).values(updated_at=now))
+        if not first:
+            conn.execute(update(sessions_table).where(sessions_table.c.id == session_id).values(updated_at=now))
         return self._message_dict(row)
 
     # --- query lifecycle ------------------------------------------------------------------
@@ -195,7 +216,7 @@ class SessionStore:
     # --- feedback -------------------------------------------------------------------------
     def add_feedback(self, message_id: str, rating: str, comment: str | None) -> dict:
         row = {"id": _new_id(), "message_id": message_id, "rating": rating, "comment": comment, "created_at": _now()}
-        with self.engine.begin() as conn:
+        with self._writing() as conn:
             conn.execute(insert(feedback_table).values(**row))
         return {**row, "created_at": _iso(row["created_at"])}
 

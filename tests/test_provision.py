@@ -68,6 +68,9 @@ def test_folder_holds_a_complete_model(provisioned_model_dir):
     assert provenance["model"] == MODEL
     if provenance["route"] == "pypi-export":
         assert provenance["verification"]["min_cosine"] >= 0.999
+        assert "fused" in provenance["graph"]
+        graph = (provisioned_model_dir / "model.onnx").read_bytes()
+        assert b"SkipLayerNormalization" in graph and b"Attention" in graph  # onnxruntime's fused operators
     assert not list(provisioned_model_dir.parent.glob(".staging-*"))
 
 
