@@ -10,6 +10,7 @@ import argparse
 import http.client
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -29,6 +30,7 @@ CLI = str(REPO / ".venv" / "bin" / "textbook-chat")
 FIRST_CHUNK_DELAY_S = 0.1  # the fake model sends its first chunk after this long (the same pace as the rest)
 CHUNKS = 20
 CHUNK_INTERVAL_S = FIRST_CHUNK_DELAY_S
+_TAG = re.compile(r"\[([sb]\d+)\]")  # each stream's question ends with its tag, e.g. [s12]
 
 
 def _rss_kb(pid: int, field: str) -> int:
@@ -42,7 +44,7 @@ def _stream(port: int, question: str, results: list, barrier: threading.Barrier,
     body = json.dumps({"question": question})
     barrier.wait()
     time.sleep(delay_s)
-    started = time.perf_counter()
+    started = time.monotonic()  # the fake model's clock, to split the time by stage
     try:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
         conn.request("POST", "/chat", body, {"Content-Type": "application/json", "Accept": "text/event-stream"})
@@ -50,18 +52,22 @@ def _stream(port: int, question: str, results: list, barrier: threading.Barrier,
         if response.status != 200:
             results.append({"error": f"HTTP {response.status}"})
             return
-        first, buffer = None, b""
+        meta = first = None
+        buffer = b""
         while True:
             data = response.read1(8192)
             if not data:
                 break
             buffer += data
+            if meta is None and b"event: meta" in buffer:
+                meta = time.monotonic()
             if first is None and b"event: token" in buffer:
-                first = time.perf_counter() - started
+                first = time.monotonic()
         done = b"event: done" in buffer
         error = b"event: error" in buffer
         fallback = b'"fallback_reason":"' in buffer
-        results.append({"ttft_s": first, "total_s": time.perf_counter() - started,
+        results.append({"question": question, "started": started, "meta_at": meta, "token_at": first,
+                        "ttft_s": None if first is None else first - started, "total_s": time.monotonic() - started,
                         "error": "error event" if error else (None if done else "no done event"),
                         "fallback": fallback})
     except Exception as exc:  # counted, reported
@@ -81,17 +87,42 @@ def _run(port: int, streams: int, spread_s: float, questions: list[str], tag: st
     return results
 
 
-def _summary(results: list[dict]) -> dict:
+def _ms(values: list[float]) -> dict:
+    return {"p50": round(median(values), 1), "p95": round(percentile(values, 0.95), 1)} if values else {}
+
+
+def _summary(results: list[dict], model_calls: dict[str, float]) -> dict:
+    """`model_calls`: when the fake model received each question. The added time splits into
+    the server before the `meta` event (session, embed, search), from there to the model call,
+    and from the model's first chunk to the reader (relay)."""
     ok = [r for r in results if not r.get("error") and r.get("ttft_s") is not None]
     added_ms = [max(0.0, (r["ttft_s"] - FIRST_CHUNK_DELAY_S) * 1000) for r in ok]
+    for r in ok:
+        r["tag"] = _TAG.findall(r["question"])[-1]
+    staged = [r for r in ok if r["meta_at"] is not None and r["tag"] in model_calls]
     return {
         "completed": len(ok), "errors": len(results) - len(ok),
         "fallbacks": sum(bool(r.get("fallback")) for r in results),
         "error_kinds": sorted({r["error"] for r in results if r.get("error")}),
         "added_before_first_token_ms_p50": round(median(added_ms), 1) if added_ms else None,
         "added_before_first_token_ms_p95": round(percentile(added_ms, 0.95), 1) if added_ms else None,
+        "stages_ms": {
+            "to_meta": _ms([(r["meta_at"] - r["started"]) * 1000 for r in staged]),
+            "meta_to_model_call": _ms([(model_calls[r["tag"]] - r["meta_at"]) * 1000 for r in staged]),
+            "first_chunk_to_reader": _ms([(r["token_at"] - model_calls[r["tag"]] - FIRST_CHUNK_DELAY_S) * 1000
+                                          for r in staged]),
+        },
         "stream_total_s_p50": round(median([r["total_s"] for r in ok]), 2) if ok else None,
     }
+
+
+def _model_calls(fake: FakeGemini) -> dict[str, float]:
+    """stream tag ("s12") -> when the fake model received that stream's question."""
+    calls = {}
+    for record in fake.requests:
+        for tag in _TAG.findall(record.user_text):
+            calls.setdefault(tag, record.at)
+    return calls
 
 
 def main(streams: int = 50, spread_s: float = 1.5) -> dict:
@@ -120,8 +151,10 @@ def main(streams: int = 50, spread_s: float = 1.5) -> dict:
         rss_idle = _rss_kb(server.pid, "VmRSS")
         _stream(port, questions[0], [], threading.Barrier(1))  # warm-up: lazy imports, first model call
         # arrivals spread so that all streams are open together by the end (each lasts ~2 s), then a burst
-        spread = _summary(_run(port, streams, spread_s, questions, "s"))
-        burst = _summary(_run(port, streams, 0.0, questions, "b"))
+        spread_results = _run(port, streams, spread_s, questions, "s")
+        burst_results = _run(port, streams, 0.0, questions, "b")
+        calls = _model_calls(fake)
+        spread, burst = _summary(spread_results, calls), _summary(burst_results, calls)
         rss_peak = _rss_kb(server.pid, "VmHWM")
     finally:
         server.terminate()

@@ -41,6 +41,13 @@ class ChatState:
                 self._size = (time.monotonic(), self.services.store.count())
             return self._size[1]
 
+    def warm_up(self) -> None:
+        """Load what the first question would otherwise wait for: the book's vocabulary, the
+        English word list behind the unknown-term gate, and the model's first run."""
+        self.index_size(fresh=True)
+        self.pipeline.vocabulary.warm_up()
+        self.services.embedder.embed_query("warm-up")
+
     def close(self) -> None:
         self.sessions.close()
         self.services.close()

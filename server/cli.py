@@ -120,6 +120,7 @@ def serve(host: str, port: int, threads: int, demo_book: str | None) -> None:
         from .demo import register_demo
 
         register_demo(app, demo_book)
+    app.extensions["textbook_chat"].warm_up()
     click.echo(f"textbook chat on http://{host}:{port}  (generator: "
                f"{app.extensions['textbook_chat'].generator_name}, index: {app.extensions['textbook_chat'].index_size()} chunks)")
     from .wsgi import make_server

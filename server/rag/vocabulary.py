@@ -48,12 +48,14 @@ class BookVocabulary:
         return len(parts) > 1 and all(_variants(p) & self.vocabulary for p in parts)
 
     def unknown_terms(self, question: str) -> list[str]:
-        """Specialist terms in the question that the book never uses, in question order."""
+        """Specialist terms in the question that the book never uses, in question order.
+        The word list is looked up only for words the book lacks (a set lookup is much cheaper);
+        wordfreq loads its list on the first lookup (about half a second)."""
         found: list[str] = []
         for word in words(question):
             if len(word) < 3 or word.isdigit() or word in found:
                 continue
-            if not self.knows(word) and zipf_frequency(word, "en") < RARE_ZIPF:  # the set lookup first: cheap
+            if not self.knows(word) and zipf_frequency(word, "en") < RARE_ZIPF:
                 found.append(word)
         return found
 
@@ -70,6 +72,12 @@ class StoreVocabulary:
         self._size = -1
         self._checked = 0.0
         self._vocabulary = BookVocabulary(set())
+
+    def warm_up(self) -> None:
+        """Build the vocabulary and load wordfreq's English list (about half a second) now,
+        not inside the first questions."""
+        self.get()
+        zipf_frequency("the", "en")
 
     def get(self) -> BookVocabulary:
         import time
