@@ -32,6 +32,32 @@ class ChunkingOptions:
     min_tokens: int = 48  # smaller sections are merged into a neighbour
 
 
+class _Counts:
+    """Token counts for packing, each text tokenised once.
+
+    Packing asks again and again whether a growing list of texts fits; tokenising each
+    candidate join made chunking quadratic (22,000 tokeniser calls for the Rust book). A join
+    on whitespace is counted as the sum of its parts instead: the model's tokenizer splits at
+    whitespace before it splits words (WordPiece), so no token spans two parts and only the
+    [CLS]/[SEP] pair is not repeated. Every chunk's final count is still measured whole.
+    """
+
+    def __init__(self, count: TokenCounter):
+        self._count = count
+        self._known: dict[str, int] = {}
+        self._special = count("")
+
+    def __call__(self, text: str) -> int:
+        tokens = self._known.get(text)
+        if tokens is None:
+            tokens = self._known[text] = self._count(text)
+        return tokens
+
+    def joined(self, texts: list[str]) -> int:
+        """Tokens of the texts joined by whitespace."""
+        return self._special + sum(self(t) - self._special for t in texts)
+
+
 @dataclass
 class _Block:
     text: str
@@ -81,7 +107,7 @@ def _sections(page: Page) -> list[_Section]:
     return [s for s in sections if s.blocks or s.headings]
 
 
-def _units(block: _Block, budget: int, count: TokenCounter) -> tuple[list[str], str]:
+def _units(block: _Block, budget: int, count: _Counts) -> tuple[list[str], str]:
     """A too-long prose block as (units, joiner): its lines (lists, tables) or its sentences,
     each within the budget (a single enormous sentence is cut by words)."""
     lines = block.text.split("\n")
@@ -93,7 +119,7 @@ def _units(block: _Block, budget: int, count: TokenCounter) -> tuple[list[str], 
             continue
         current: list[str] = []
         for word in unit.split(" "):
-            if current and count(" ".join(current + [word])) > budget:
+            if current and count.joined(current + [word]) > budget:
                 fitted.append(" ".join(current))
                 current = []
             current.append(word)
@@ -102,14 +128,14 @@ def _units(block: _Block, budget: int, count: TokenCounter) -> tuple[list[str], 
     return fitted, joiner
 
 
-def _tail(block: _Block, overlap: int, count: TokenCounter) -> str:
+def _tail(block: _Block, overlap: int, count: _Counts) -> str:
     """The last sentences of a prose block, at most `overlap` tokens; never code."""
     if block.is_code or overlap <= 0:
         return ""
     sentences = _SENTENCE_END.split(block.text)
     tail: list[str] = []
     for sentence in reversed(sentences):
-        if count(" ".join([sentence] + tail)) > overlap:
+        if count.joined([sentence] + tail) > overlap:
             break
         tail.insert(0, sentence)
     return " ".join(tail)
@@ -126,14 +152,14 @@ def _header(page: Page, section: _Section) -> str:
     return " › ".join([page.title, *section.titles])
 
 
-def _pack(page: Page, section: _Section, opts: ChunkingOptions, count: TokenCounter) -> list[_Draft]:
+def _pack(page: Page, section: _Section, opts: ChunkingOptions, count: _Counts) -> list[_Draft]:
     budget = max(32, opts.max_tokens - count(_header(page, section)) - 2)
     drafts: list[_Draft] = []
     current: list[str] = []
     state = {"code": False, "last": None}
 
     def fits(texts: list[str]) -> bool:
-        return count("\n\n".join(texts)) <= budget
+        return count.joined(texts) <= budget
 
     def flush() -> None:
         nonlocal current
@@ -171,11 +197,11 @@ def _pack(page: Page, section: _Section, opts: ChunkingOptions, count: TokenCoun
     return drafts
 
 
-def _merge_tiny(page: Page, drafts: list[_Draft], opts: ChunkingOptions, count: TokenCounter) -> list[_Draft]:
+def _merge_tiny(page: Page, drafts: list[_Draft], opts: ChunkingOptions, count: _Counts) -> list[_Draft]:
     """Fold a draft below min_tokens into the next one (or the previous, at the end)."""
 
     def fits(section: _Section, texts: list[str]) -> bool:
-        return count(_header(page, section) + "\n\n" + "\n\n".join(texts)) <= opts.max_tokens
+        return count.joined([_header(page, section), *texts]) <= opts.max_tokens
 
     merged: list[_Draft] = []
     carry: _Draft | None = None
@@ -189,7 +215,7 @@ def _merge_tiny(page: Page, drafts: list[_Draft], opts: ChunkingOptions, count: 
             else:
                 merged.append(carry)
             carry = None
-        if count("\n\n".join(draft.texts)) < opts.min_tokens:
+        if count.joined(draft.texts) < opts.min_tokens:
             carry = draft
         else:
             merged.append(draft)
@@ -212,10 +238,11 @@ def chunk_page(
     count_tokens: TokenCounter,
     options: ChunkingOptions = ChunkingOptions(),
 ) -> list[Chunk]:
+    counts = _Counts(count_tokens)
     drafts: list[_Draft] = []
     for section in _sections(page):
-        drafts.extend(_pack(page, section, options, count_tokens))
-    drafts = _merge_tiny(page, drafts, options, count_tokens)
+        drafts.extend(_pack(page, section, options, counts))
+    drafts = _merge_tiny(page, drafts, options, counts)
     now = datetime.now(timezone.utc).isoformat(timespec="seconds")
     chunks: list[Chunk] = []
     positions: dict[tuple[str, ...], int] = {}
