@@ -85,15 +85,14 @@ def load_embedder(settings: Settings, *, log: Callable[[str], None] = print) -> 
 
 
 def _stop_spinning(model: TextEmbedding, threads: int | None) -> None:
-    """Reopen fastembed's onnxruntime session so that its worker threads stop spinning when a
-    run ends.
+    """Reopen fastembed's onnxruntime session with worker threads that sleep when idle.
 
-    By default they go on spinning for a while after every run: a short query then costs
-    about twice its time in CPU (measured: 24 ms of CPU for a 7 ms query on 2 cores), CPU that
-    concurrent requests need. Not spinning at all is worse the other way: each of the model's
-    operators then waits for a thread to wake (10 ms instead of 7 on a busy machine). Spinning
-    within a run and stopping after it keeps the latency and halves the CPU. fastembed does
-    not expose session options, so its session is replaced by an identical one with this set.
+    By default they spin for a while after every run: a short query then costs two to three
+    times its time in CPU (measured: 24-30 ms of CPU for a 6-8 ms query on 2 cores), CPU that
+    concurrent requests need. Sleeping threads cost about 1-2 ms of latency per query and
+    halve its CPU. (`session.force_spinning_stop`, spinning only within a run, measured no
+    better and less steady.) fastembed does not expose session options, so its session is
+    replaced by an identical one with spinning off.
     """
     inner = getattr(model, "model", None)
     session = getattr(inner, "model", None)
@@ -104,7 +103,8 @@ def _stop_spinning(model: TextEmbedding, threads: int | None) -> None:
     if threads is not None:
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = threads
-    options.add_session_config_entry("session.force_spinning_stop", "1")
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    options.add_session_config_entry("session.inter_op.allow_spinning", "0")
     inner.model = ort.InferenceSession(session._model_path, options, providers=session.get_providers())
 
 
