@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.common import EVAL, MODELS_DIR, OUT, REPO, indexed_rust_book, machine, median, percentile  # noqa: E402
+from benchmarks.common import StealMeter, EVAL, MODELS_DIR, OUT, REPO, indexed_rust_book, machine, median, percentile  # noqa: E402
 
 CLI = str(REPO / ".venv" / "bin" / "textbook-chat")
 
@@ -61,6 +61,7 @@ def main(data_dir: Path | None = None) -> dict:
         for question in questions[:3]:
             _post(base + "/chat", {"question": question})  # warm-up
         overhead, prepare, client, generate = [], [], [], []
+        steal = StealMeter()
         for round_ in range(4):
             for question in questions:
                 # a new wording each round so the query-embedding cache does not help
@@ -73,7 +74,7 @@ def main(data_dir: Path | None = None) -> dict:
         server.terminate()
         server.wait(timeout=20)
     result = {
-        "machine": machine(), "requests": len(overhead),
+        "machine": machine(), "cpu_steal_share": steal.share(), "requests": len(overhead),
         "overhead_ms_p50": round(median(overhead), 2), "overhead_ms_p95": round(percentile(overhead, 0.95), 2),
         "prepare_ms_p50": round(median(prepare), 2),
         "extractive_generation_ms_p50": round(median(generate), 2),

@@ -47,3 +47,25 @@ def indexed_rust_book() -> Path:
     subprocess.run([str(REPO / ".venv" / "bin" / "textbook-chat"), "ingest", str(CORPORA / "rust-book")],
                    env=env, check=True, capture_output=True)
     return data_dir
+
+
+class StealMeter:
+    """The share of CPU time the host gave to other guests while a benchmark ran ("steal" in
+    /proc/stat). On a shared virtual machine this is what makes two runs differ."""
+
+    def __init__(self):
+        self._start = self._read()
+
+    @staticmethod
+    def _read() -> tuple[int, int]:
+        try:
+            fields = [int(v) for v in open("/proc/stat").readline().split()[1:]]
+        except (OSError, ValueError):
+            return 0, 0
+        return (fields[7] if len(fields) > 7 else 0), sum(fields[:8])
+
+    def share(self) -> float | None:
+        steal, total = self._read()
+        if total <= self._start[1]:
+            return None
+        return round((steal - self._start[0]) / (total - self._start[1]), 3)

@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from benchmarks.common import EVAL, MODELS_DIR, OUT, REPO, indexed_rust_book, machine, median, percentile  # noqa: E402
+from benchmarks.common import StealMeter, EVAL, MODELS_DIR, OUT, REPO, indexed_rust_book, machine, median, percentile  # noqa: E402
 from fake_gemini import FakeGemini  # noqa: E402
 
 CLI = str(REPO / ".venv" / "bin" / "textbook-chat")
@@ -149,6 +149,7 @@ def main(streams: int = 50, spread_s: float = 1.5) -> dict:
                 time.sleep(0.1)
         questions = [json.loads(line)["question"] for line in open(EVAL / "rust-book.jsonl")]
         rss_idle = _rss_kb(server.pid, "VmRSS")
+        steal = StealMeter()
         _stream(port, questions[0], [], threading.Barrier(1))  # warm-up: lazy imports, first model call
         # arrivals spread so that all streams are open together by the end (each lasts ~2 s), then a burst
         spread_results = _run(port, streams, spread_s, questions, "s")
@@ -161,7 +162,7 @@ def main(streams: int = 50, spread_s: float = 1.5) -> dict:
         server.wait(timeout=30)
         fake.close()
     result = {
-        "machine": machine(), "streams": streams,
+        "machine": machine(), "cpu_steal_share": steal.share(), "streams": streams,
         f"arrivals_over_{spread_s:g}s": spread, "all_at_once": burst,
         "server_rss_idle_mb": round(rss_idle / 1024, 1), "server_rss_peak_mb": round(rss_peak / 1024, 1),
         "fake_model": f"first chunk after {FIRST_CHUNK_DELAY_S * 1000:.0f} ms, {CHUNKS} chunks "

@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.common import CORPORA, EVAL, MODELS_DIR, OUT, machine, median, percentile  # noqa: E402
+from benchmarks.common import StealMeter, CORPORA, EVAL, MODELS_DIR, OUT, machine, median, percentile  # noqa: E402
 from server.embedding.embedder import load_embedder  # noqa: E402
 from server.ingest.indexer import ingest  # noqa: E402
 from server.ingest.site import detect_site  # noqa: E402
@@ -50,6 +50,7 @@ def main() -> dict:
     store = ChunkStore.open(settings, embedder.model_name, embedder.dim)
     site = detect_site(book)
 
+    steal = StealMeter()
     timed = TimedEmbedder(embedder)
     started = time.perf_counter()
     report = ingest(site, store, timed, progress=False)
@@ -76,7 +77,7 @@ def main() -> dict:
         text=True).stdout)
     shutil.rmtree(work, ignore_errors=True)
     result = {
-        "machine": machine(), "pages": again.unchanged + 1, "chunks": len(texts),
+        "machine": machine(), "cpu_steal_share": steal.share(), "pages": again.unchanged + 1, "chunks": len(texts),
         "full_ingest_s": round(full_s, 1),
         # the model's own time inside the same run: immune to the machine speeding up or slowing
         # down between two separate runs, which on a shared machine moves the ratio by ±15 %
