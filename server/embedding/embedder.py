@@ -96,7 +96,8 @@ def _stop_spinning(model: TextEmbedding, threads: int | None) -> None:
     """
     inner = getattr(model, "model", None)
     session = getattr(inner, "model", None)
-    if not isinstance(session, ort.InferenceSession):
+    path = getattr(session, "_model_path", None)  # the file onnxruntime loaded the session from
+    if not isinstance(session, ort.InferenceSession) or not isinstance(path, str):
         return
     options = ort.SessionOptions()
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL  # as fastembed
@@ -105,7 +106,7 @@ def _stop_spinning(model: TextEmbedding, threads: int | None) -> None:
         options.inter_op_num_threads = threads
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     options.add_session_config_entry("session.inter_op.allow_spinning", "0")
-    inner.model = ort.InferenceSession(session._model_path, options, providers=session.get_providers())
+    inner.model = ort.InferenceSession(path, options, providers=session.get_providers())
 
 
 def _counting_tokenizer(model: TextEmbedding, model_dir: Path) -> Tokenizer:
