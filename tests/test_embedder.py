@@ -95,3 +95,21 @@ def test_count_tokens_is_not_truncated(embedder):
 def test_rejects_a_zero_batch(embedder):
     with pytest.raises(ValueError):
         Embedder(embedder.model_name, embedder.model_dir, batch_size=0)
+
+
+def test_model_threads_sleep_between_queries(embedder):
+    # spinning workers cost twice a query's time in CPU that concurrent requests need
+    session = embedder._model.model.model
+    assert session._sess_options.get_session_config_entry("session.intra_op.allow_spinning") == "0"
+    before = embedder.embed_documents(["a query about ownership"])[0]
+    assert np.allclose(embedder.embed_query("a query about ownership"), before, atol=1e-5)
+
+
+def test_whitespace_joins_count_as_the_sum_of_their_parts(embedder):
+    from server.ingest.chunker import _Counts
+
+    counts = _Counts(embedder.count_tokens)
+    parts = ["Ownership › What Is Ownership?", "Each value in Rust has an *owner*.",
+             "```rust\nlet s = String::from(\"hello\");\n```", "", "Überprüfung: naïve café (θ₁, θ₂)!"]
+    assert counts.joined(parts) == embedder.count_tokens("\n\n".join(parts))
+    assert counts.joined(parts[:2]) == embedder.count_tokens(" ".join(parts[:2]))
