@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
-import subprocess
 import sys
 import time
 import urllib.request
@@ -19,15 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.common import StealMeter, EVAL, MODELS_DIR, OUT, REPO, indexed_rust_book, machine, median, percentile  # noqa: E402
+from benchmarks.common import StealMeter, EVAL, MODELS_DIR, indexed_rust_book, machine, median, percentile, save_result, serving  # noqa: E402
 
-CLI = str(REPO / ".venv" / "bin" / "textbook-chat")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _post(url: str, body: dict) -> tuple[dict, dict, float]:
@@ -46,17 +37,8 @@ def main(data_dir: Path | None = None) -> dict:
     env = {**os.environ, "TEXTBOOK_CHAT_DATA_DIR": str(data_dir), "TEXTBOOK_CHAT_MODELS_DIR": str(MODELS_DIR),
            "RATE_LIMIT": "100000 per minute"}
     env.pop("GEMINI_API_KEY", None)
-    port = _free_port()
-    server = subprocess.Popen([CLI, "serve", "--port", str(port)], env=env, stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT)
-    try:
+    with serving(env) as (_server, port):
         base = f"http://127.0.0.1:{port}"
-        for _ in range(600):
-            try:
-                urllib.request.urlopen(base + "/health", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.1)
         questions = [json.loads(line)["question"] for line in open(EVAL / "rust-book.jsonl")]
         for question in questions[:3]:
             _post(base + "/chat", {"question": question})  # warm-up
@@ -70,9 +52,6 @@ def main(data_dir: Path | None = None) -> dict:
                 prepare.append(timing.get("prepare", 0))
                 generate.append(timing.get("generate", 0))
                 client.append(elapsed)
-    finally:
-        server.terminate()
-        server.wait(timeout=20)
     result = {
         "machine": machine(), "cpu_steal_share": steal.share(), "requests": len(overhead),
         "overhead_ms_p50": round(median(overhead), 2), "overhead_ms_p95": round(percentile(overhead, 0.95), 2),
@@ -80,9 +59,7 @@ def main(data_dir: Path | None = None) -> dict:
         "extractive_generation_ms_p50": round(median(generate), 2),
         "client_total_ms_p50": round(median(client), 2), "client_total_ms_p95": round(percentile(client, 0.95), 2),
     }
-    OUT.mkdir(parents=True, exist_ok=True)
-    (OUT / "chat_overhead.json").write_text(json.dumps(result, indent=2))
-    print(json.dumps(result, indent=2))
+    save_result("chat_overhead", result)
     return result
 
 

@@ -1,10 +1,17 @@
 """Helpers shared by the benchmark scripts."""
 from __future__ import annotations
 
+import json
 import os
 import platform
+import socket
 import statistics
+import subprocess
+import time
+import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
@@ -35,6 +42,34 @@ def percentile(values: list[float], p: float) -> float:
 
 def median(values: list[float]) -> float:
     return statistics.median(values)
+
+
+def save_result(name: str, result) -> None:
+    """Write a benchmark's figures to benchmarks/out/<name>.json and print them."""
+    OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / f"{name}.json").write_text(json.dumps(result, indent=2))
+    print(json.dumps(result, indent=2))
+
+
+@contextmanager
+def serving(env: dict, *options: str) -> Iterator[tuple[subprocess.Popen, int]]:
+    """`textbook-chat serve` on a free port, once its /health answers; stopped afterwards."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = subprocess.Popen([str(REPO / ".venv" / "bin" / "textbook-chat"), "serve", "--port", str(port), *options],
+                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(600):
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=1)
+                break
+            except OSError:
+                time.sleep(0.1)
+        yield server, port
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
 
 
 def indexed_rust_book() -> Path:

@@ -11,22 +11,18 @@ import http.client
 import json
 import os
 import re
-import socket
-import subprocess
 import sys
 import threading
 import time
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from benchmarks.common import StealMeter, EVAL, MODELS_DIR, OUT, REPO, indexed_rust_book, machine, median, percentile  # noqa: E402
+from benchmarks.common import StealMeter, EVAL, MODELS_DIR, indexed_rust_book, machine, median, percentile, save_result, serving  # noqa: E402
 from fake_gemini import FakeGemini  # noqa: E402
 
-CLI = str(REPO / ".venv" / "bin" / "textbook-chat")
 FIRST_CHUNK_DELAY_S = 0.1  # the fake model sends its first chunk after this long (the same pace as the rest)
 CHUNKS = 20
 CHUNK_INTERVAL_S = FIRST_CHUNK_DELAY_S
@@ -135,31 +131,19 @@ def main(streams: int = 50, spread_s: float = 1.5) -> dict:
            "GEMINI_TIMEOUT_S": "30"}
     env.pop("GOOGLE_API_KEY", None)
     env.pop("GOOGLE_GENAI_USE_VERTEXAI", None)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = subprocess.Popen([CLI, "serve", "--port", str(port), "--threads", str(streams + 14)], env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        for _ in range(600):
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.1)
-        questions = [json.loads(line)["question"] for line in open(EVAL / "rust-book.jsonl")]
-        rss_idle = _rss_kb(server.pid, "VmRSS")
-        steal = StealMeter()
-        _stream(port, questions[0], [], threading.Barrier(1))  # warm-up: lazy imports, first model call
-        # arrivals spread so that all streams are open together by the end (each lasts ~2 s), then a burst
-        spread_results = _run(port, streams, spread_s, questions, "s")
-        burst_results = _run(port, streams, 0.0, questions, "b")
-        calls = _model_calls(fake)
-        spread, burst = _summary(spread_results, calls), _summary(burst_results, calls)
-        rss_peak = _rss_kb(server.pid, "VmHWM")
+        with serving(env, "--threads", str(streams + 14)) as (server, port):
+            questions = [json.loads(line)["question"] for line in open(EVAL / "rust-book.jsonl")]
+            rss_idle = _rss_kb(server.pid, "VmRSS")
+            steal = StealMeter()
+            _stream(port, questions[0], [], threading.Barrier(1))  # warm-up: lazy imports, first model call
+            # arrivals spread so that all streams are open together by the end (each lasts ~2 s), then a burst
+            spread_results = _run(port, streams, spread_s, questions, "s")
+            burst_results = _run(port, streams, 0.0, questions, "b")
+            calls = _model_calls(fake)
+            spread, burst = _summary(spread_results, calls), _summary(burst_results, calls)
+            rss_peak = _rss_kb(server.pid, "VmHWM")
     finally:
-        server.terminate()
-        server.wait(timeout=30)
         fake.close()
     result = {
         "machine": machine(), "cpu_steal_share": steal.share(), "streams": streams,
@@ -168,9 +152,7 @@ def main(streams: int = 50, spread_s: float = 1.5) -> dict:
         "fake_model": f"first chunk after {FIRST_CHUNK_DELAY_S * 1000:.0f} ms, {CHUNKS} chunks "
                       f"{CHUNK_INTERVAL_S * 1000:.0f} ms apart",
     }
-    OUT.mkdir(parents=True, exist_ok=True)
-    (OUT / "concurrency.json").write_text(json.dumps(result, indent=2))
-    print(json.dumps(result, indent=2))
+    save_result("concurrency", result)
     return result
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.common import StealMeter, CORPORA, EVAL, MODELS_DIR, OUT, machine, median, percentile  # noqa: E402
+from benchmarks.common import StealMeter, CORPORA, EVAL, MODELS_DIR, machine, median, percentile, save_result  # noqa: E402
 from server.embedding.embedder import load_embedder  # noqa: E402
 from server.ingest.indexer import ingest  # noqa: E402
 from server.ingest.site import detect_site  # noqa: E402
@@ -86,9 +86,7 @@ def main() -> dict:
         "reingest_one_file_s_median": round(median(reingest), 2), "reingest_runs_s": [round(r, 2) for r in reingest],
         **queries,
     }
-    OUT.mkdir(parents=True, exist_ok=True)
-    (OUT / "ingest_and_query.json").write_text(json.dumps(result, indent=2))
-    print(json.dumps(result, indent=2))
+    save_result("ingest_and_query", result)
     return result
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import functools
 import gzip
 import http.server
-import json
 import os
 import shutil
 import sys
@@ -20,7 +19,7 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from benchmarks.common import OUT, REPO, machine, median  # noqa: E402
+from benchmarks.common import REPO, machine, median, save_result  # noqa: E402
 
 PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>t</title><link rel="icon" href="data:,"></head>
 <body><main><h1>A page</h1><p>Some text to read.</p></main>{script}</body></html>"""
@@ -72,9 +71,7 @@ def main() -> dict:
               "gzip_bytes": len(gzip.compress(raw, 9)), "runs": RUNS,
               "main_thread_script_ms_median": round(median(costs["script_ms"]), 2),
               "main_thread_task_ms_median": round(median(costs["task_ms"]), 2)}
-    OUT.mkdir(parents=True, exist_ok=True)
-    (OUT / "widget_load.json").write_text(json.dumps(result, indent=2))
-    print(json.dumps(result, indent=2))
+    save_result("widget_load", result)
     return result
 
 
