@@ -48,6 +48,12 @@ class ChatState:
         self.pipeline.vocabulary.warm_up()
         self.services.embedder.embed_query("warm-up")
 
+    def after_fork(self) -> None:
+        """In a forked worker process: connections of its own. The local index (in memory) and
+        the model (loaded with one thread, so no thread pool to lose in the fork) are shared."""
+        self.sessions.after_fork()
+        self.services.store.after_fork()
+
     def close(self) -> None:
         self.sessions.close()
         self.services.close()
@@ -72,7 +78,7 @@ def create_app(settings: Settings | None = None, *, services: Services | None = 
         API_TITLE="textbook chat", API_VERSION=__version__, OPENAPI_VERSION="3.0.3",
         OPENAPI_URL_PREFIX="/", OPENAPI_JSON_PATH="openapi.json",
         MAX_CONTENT_LENGTH=settings.max_request_bytes, JSON_SORT_KEYS=False,
-        RATELIMIT_DEFAULT=settings.rate_limit, RATELIMIT_STORAGE_URI="memory://",
+        RATELIMIT_DEFAULT=settings.rate_limit, RATELIMIT_STORAGE_URI=settings.rate_limit_storage,
         RATELIMIT_HEADERS_ENABLED=True, SSE_KEEPALIVE_S=10.0,
     )
     app.config.update(config or {})

@@ -103,15 +103,26 @@ def ask(question: str, book_id: str | None, module: str | None, max_chunks: int,
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8000, show_default=True, type=int)
-@click.option("--threads", default=8, show_default=True, type=int, help="Worker threads (one process).")
+@click.option("--threads", default=8, show_default=True, type=int, help="Threads per process.")
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
+              help="Processes. More than one uses several cores (not on Windows).")
 @click.option("--demo", "demo_book", type=click.Path(exists=True, file_okay=False),
               help="Also serve this Docusaurus book's pages as simple HTML with the widget, at their indexed URLs.")
-def serve(host: str, port: int, threads: int, demo_book: str | None) -> None:
+def serve(host: str, port: int, threads: int, workers: int, demo_book: str | None) -> None:
     """Serve the API (and /widget.js) with a production WSGI server."""
+    import os
+
     from .app import create_app
     from .store import StoreError
 
     settings = _settings()
+    if workers > 1:
+        if sys.platform == "win32":
+            _fail("--workers needs a system that can fork (Linux, macOS); use threads on Windows")
+        # each worker embeds on its own thread (a pool's threads would not survive the fork), and the
+        # tokenizer must not start threads before it either
+        settings = settings.with_overrides(embedding_threads=1)
+        os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     try:
         app = create_app(settings)
     except StoreError as exc:
@@ -120,18 +131,28 @@ def serve(host: str, port: int, threads: int, demo_book: str | None) -> None:
         from .demo import register_demo
 
         register_demo(app, demo_book)
-    app.extensions["textbook_chat"].warm_up()
-    click.echo(f"textbook chat on http://{host}:{port}  (generator: "
-               f"{app.extensions['textbook_chat'].generator_name}, index: {app.extensions['textbook_chat'].index_size()} chunks)")
-    from .wsgi import make_server
-
-    server = make_server(app, host, port, threads)
+    state = app.extensions["textbook_chat"]
+    state.warm_up()
+    banner = (f"textbook chat on http://{host}:{port}  (generator: {state.generator_name}, "
+              f"index: {state.index_size()} chunks{f', {workers} workers' if workers > 1 else ''})")
+    loader = os.getpid()
     try:
-        server.run()
+        if workers > 1:
+            from .wsgi import serve_workers
+
+            serve_workers(app, host, port, workers=workers, threads=threads, after_fork=state.after_fork,
+                          on_ready=lambda: click.echo(banner))
+        else:
+            from .wsgi import make_server
+
+            server = make_server(app, host, port, threads)
+            click.echo(banner)
+            server.run()
     except KeyboardInterrupt:
         pass
     finally:
-        app.extensions["textbook_chat"].close()
+        if os.getpid() == loader:  # a worker leaving must not close what its parent still serves
+            state.close()
 
 
 @main.command("eval")

@@ -105,6 +105,10 @@ class SessionStore:
     def close(self) -> None:
         self.engine.dispose()
 
+    def after_fork(self) -> None:
+        """Forget the parent process's pooled connections without closing them under it."""
+        self.engine.dispose(close=False)
+
     @contextmanager
     def _writing(self) -> Iterator[Connection]:
         """One write transaction."""

@@ -49,6 +49,7 @@ class Settings:
     models_dir: Path | None = None  # default: <data_dir>/models
     embedding_model: str = "sentence-transformers/all-MiniLM-L6-v2"
     embedding_batch_size: int = 16
+    embedding_threads: int | None = None  # onnxruntime's choice; `serve --workers` sets 1 (see wsgi.py)
     qdrant_url: str | None = None
     qdrant_api_key: str | None = None
     collection: str = "textbook_chunks"
@@ -64,6 +65,7 @@ class Settings:
     agent_mode: bool = False
     max_request_bytes: int = 64 * 1024
     rate_limit: str = "30 per minute;500 per day"
+    rate_limit_storage: str = "memory://"
 
     @property
     def model_dir_root(self) -> Path:
@@ -116,4 +118,5 @@ def load_settings(env_file: str | os.PathLike | None = ".env") -> Settings:
         agent_mode=_bool("AGENT_MODE", False),
         max_request_bytes=_int("MAX_REQUEST_BYTES", Settings.max_request_bytes),
         rate_limit=_env("RATE_LIMIT", Settings.rate_limit),
+        rate_limit_storage=_env("RATE_LIMIT_STORAGE", Settings.rate_limit_storage),
     )

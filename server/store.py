@@ -1,7 +1,8 @@
 """Chunks in Qdrant: embedded local mode by default (a folder under the data dir), or a server.
 
-Local mode allows one client per folder per process tree: a second process opening the same
-folder fails, so the app keeps exactly one ChunkStore and serves from a single process.
+Local mode allows one client per folder: a second process opening the same folder fails, so
+the app keeps exactly one ChunkStore. Worker processes forked from the serving process share
+its in-memory copy for reading (see wsgi.py).
 """
 from __future__ import annotations
 
@@ -78,10 +79,19 @@ class ChunkStore:
         self.model_name = model_name
         self.dim = dim
         self.local = local
+        self._settings: Settings | None = None  # how to reconnect, when opened from settings
 
     @classmethod
     def open(cls, settings: Settings, model_name: str, dim: int) -> "ChunkStore":
-        return cls(open_client(settings), settings.collection, model_name, dim, local=not settings.qdrant_url)
+        store = cls(open_client(settings), settings.collection, model_name, dim, local=not settings.qdrant_url)
+        store._settings = settings
+        return store
+
+    def after_fork(self) -> None:
+        """A server's client gets connections of its own; a local index is read from memory as
+        it is (and never closed in a worker: that would release the parent's folder lock)."""
+        if not self.local and self._settings is not None:
+            self.client = open_client(self._settings)
 
     # --- collection -----------------------------------------------------------------------
     def exists(self) -> bool:

@@ -81,7 +81,8 @@ class Embedder:
 def load_embedder(settings: Settings, *, log: Callable[[str], None] = print) -> Embedder:
     """Provision the configured model if needed (see provision.ensure_model), then load it."""
     folder = ensure_model(settings.embedding_model, settings.model_dir_root, log=log)
-    return Embedder(settings.embedding_model, folder, batch_size=settings.embedding_batch_size)
+    return Embedder(settings.embedding_model, folder, batch_size=settings.embedding_batch_size,
+                    threads=settings.embedding_threads)
 
 
 def _stop_spinning(model: TextEmbedding, threads: int | None) -> None:

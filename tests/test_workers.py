@@ -1,0 +1,129 @@
+"""`textbook-chat serve --workers 2`: forked processes share the local index and one sessions
+database, a worker that goes away does not free the index, and the server stops cleanly."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from conftest import MODELS_DIR, SAMPLE_BOOK, make_settings
+from fake_gemini import FakeGemini
+from server.ingest.indexer import ingest
+from server.ingest.site import detect_site
+from server.store import ChunkStore, StoreUnavailableError, open_client
+
+CLI = Path(sys.executable).with_name("textbook-chat")
+
+
+def _children(pid: int) -> set[int]:
+    path = Path(f"/proc/{pid}/task/{pid}/children")
+    return {int(p) for p in path.read_text().split()} if path.exists() else set()
+
+
+def _cpu_ticks(pid: int) -> int:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])
+
+
+def _wait(condition, timeout: float = 60.0, what: str = "condition") -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def _stream_chat(port: int, body: dict) -> dict:
+    request = urllib.request.Request(f"http://127.0.0.1:{port}/chat", data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json", "Accept": "text/event-stream"})
+    with urllib.request.urlopen(request, timeout=60) as response:
+        text = response.read().decode()
+    done = text.split("event: done\ndata: ")[1].split("\n")[0]
+    return json.loads(done)
+
+
+@pytest.fixture
+def workers_server(tmp_path, embedder):
+    settings = make_settings(tmp_path / "data")
+    store = ChunkStore.open(settings, embedder.model_name, embedder.dim)
+    ingest(detect_site(SAMPLE_BOOK), store, embedder, progress=False)
+    store.close()
+    fake = FakeGemini()
+    fake.script(*[{"stream": ["The Nyquist ", "rate is twice ", "the bandwidth [1]."], "delay": 0.05}
+                  for _ in range(40)])
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**os.environ, "TEXTBOOK_CHAT_DATA_DIR": str(settings.data_dir), "TEXTBOOK_CHAT_MODELS_DIR": str(MODELS_DIR),
+           "GEMINI_API_KEY": "test-key", "GOOGLE_GEMINI_BASE_URL": fake.url, "RATE_LIMIT": "1000 per minute"}
+    log = (tmp_path / "serve.log").open("w")
+    server = subprocess.Popen([str(CLI), "serve", "--workers", "2", "--threads", "4", "--port", str(port)],
+                              env=env, stdout=log, stderr=subprocess.STDOUT)
+
+    def healthy() -> bool:
+        try:
+            return json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=2))["status"] == "ok"
+        except OSError:
+            return False
+
+    try:
+        _wait(lambda: healthy() and len(_children(server.pid)) == 2, what="two workers and /health")
+        yield server, port, settings, fake
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+        fake.close()
+        log.close()
+
+
+def test_workers_share_the_index_and_the_sessions(workers_server):
+    server, port, settings, fake = workers_server
+    workers = _children(server.pid)
+    busy_before = {pid: _cpu_ticks(pid) for pid in workers}
+    answers: list[dict] = []
+    threads = [threading.Thread(target=lambda: answers.append(_stream_chat(port, {"question": "What is the Nyquist rate?"})))
+               for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(answers) == 8
+    assert all(a["status"] == "completed" and a["generator"] != "extractive" for a in answers)
+    assert all(a["answer"] == "The Nyquist rate is twice the bandwidth [1]." and a["sources"] for a in answers)
+    assert all(_cpu_ticks(pid) > busy_before[pid] for pid in workers), "a worker did no work"
+
+    # one conversation whose turns land on either worker: every turn sees the ones before it
+    session_id = answers[0]["session_id"]
+    for _ in range(3):
+        follow_up = _stream_chat(port, {"question": "And the sampling theorem?", "session_id": session_id})
+        assert follow_up["session_id"] == session_id
+    session = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/sessions/{session_id}", timeout=10))
+    assert [m["role"] for m in session["messages"]] == ["user", "assistant"] * 4
+
+
+def test_a_worker_leaving_keeps_the_index_locked_and_the_server_stops_cleanly(workers_server):
+    server, port, settings, fake = workers_server
+    leaving = sorted(_children(server.pid))[0]
+    os.kill(leaving, signal.SIGTERM)
+    _wait(lambda: leaving not in _children(server.pid) and len(_children(server.pid)) == 2,
+          what="the worker to be replaced")
+    with pytest.raises(StoreUnavailableError):
+        open_client(settings)  # the serving process still holds the local index
+    assert _stream_chat(port, {"question": "What is the Nyquist rate?"})["status"] == "completed"
+
+    workers = _children(server.pid)
+    server.send_signal(signal.SIGTERM)
+    assert server.wait(timeout=40) == 0
+    assert not any(Path(f"/proc/{pid}").exists() for pid in workers)
+    open_client(settings).close()  # and now the index is free
