@@ -2,13 +2,16 @@
 at a fixed pace. Reports the time the server adds before the first token (client time to first
 token minus the fake model's own delay before its first chunk), errors, and server memory.
 
-    .venv/bin/python benchmarks/concurrency.py [--streams 50]
+    .venv/bin/python benchmarks/concurrency.py [--streams 50] [--workers 1 2]
+
+One run per server process count (`serve --workers N`).
 """
 from __future__ import annotations
 
 import argparse
 import http.client
 import json
+import multiprocessing
 import os
 import re
 import sys
@@ -112,45 +115,83 @@ def _summary(results: list[dict], model_calls: dict[str, float]) -> dict:
     }
 
 
-def _model_calls(fake: FakeGemini) -> dict[str, float]:
-    """stream tag ("s12") -> when the fake model received that stream's question."""
-    calls = {}
-    for record in fake.requests:
-        for tag in _TAG.findall(record.user_text):
-            calls.setdefault(tag, record.at)
-    return calls
-
-
-def main(streams: int = 50, spread_s: float = 1.5) -> dict:
-    data_dir = indexed_rust_book()
+def _fake_model(streams: int, ready, calls) -> None:
+    """The fake Gemini in a process of its own, so that pacing 50 streams does not take the
+    interpreter lock from the clients whose clocks measure the server. Sends back its URL, then,
+    when asked, stream tag -> when it received that stream's question."""
     fake = FakeGemini()
     paced = {"stream": [f"word{i} " for i in range(CHUNKS - 1)] + ["done [1]."], "delay": CHUNK_INTERVAL_S}
     fake.script(*[dict(paced) for _ in range(streams * 3)])
+    ready.send(fake.url)
+    ready.recv()
+    received = {}
+    for record in fake.requests:
+        for tag in _TAG.findall(record.user_text):
+            received.setdefault(tag, record.at)
+    calls.send(received)
+    fake.close()
+
+
+def _pss_kb(pids: list[int]) -> int:
+    """Proportional set size: shared pages (the forked workers share the index and model) counted once."""
+    total = 0
+    for pid in pids:
+        for line in open(f"/proc/{pid}/smaps_rollup"):
+            if line.startswith("Pss:"):
+                total += int(line.split()[1])
+    return total
+
+
+def _children(pid: int) -> list[int]:
+    return [int(p) for p in open(f"/proc/{pid}/task/{pid}/children").read().split()]
+
+
+def run(workers: int, streams: int, spread_s: float) -> dict:
+    data_dir = indexed_rust_book()
+    context = multiprocessing.get_context("spawn")
+    ready, ready_child = context.Pipe()
+    calls, calls_child = context.Pipe()
+    model = context.Process(target=_fake_model, args=(streams * 2 + 10, ready_child, calls_child), daemon=True)
+    model.start()
     env = {**os.environ, "TEXTBOOK_CHAT_DATA_DIR": str(data_dir), "TEXTBOOK_CHAT_MODELS_DIR": str(MODELS_DIR),
-           "RATE_LIMIT": "100000 per minute", "GEMINI_API_KEY": "bench-key", "GOOGLE_GEMINI_BASE_URL": fake.url,
+           "RATE_LIMIT": "100000 per minute", "GEMINI_API_KEY": "bench-key", "GOOGLE_GEMINI_BASE_URL": ready.recv(),
            "GEMINI_TIMEOUT_S": "30"}
     env.pop("GOOGLE_API_KEY", None)
     env.pop("GOOGLE_GENAI_USE_VERTEXAI", None)
+    # threads per process: every stream holds one while it lasts, plus room for health checks
+    threads = -(-streams // workers) + 14
     try:
-        with serving(env, "--threads", str(streams + 14)) as (server, port):
+        with serving(env, "--threads", str(threads), "--workers", str(workers)) as (server, port):
+            processes = [server.pid, *(_children(server.pid) if workers > 1 else [])]
             questions = [json.loads(line)["question"] for line in open(EVAL / "rust-book.jsonl")]
-            rss_idle = _rss_kb(server.pid, "VmRSS")
+            pss_idle = _pss_kb(processes)
+            _run(port, 2 * workers, 0.0, questions, "w")  # warm-up: lazy imports, each worker's first model call
             steal = StealMeter()
-            _stream(port, questions[0], [], threading.Barrier(1))  # warm-up: lazy imports, first model call
             # arrivals spread so that all streams are open together by the end (each lasts ~2 s), then a burst
             spread_results = _run(port, streams, spread_s, questions, "s")
             burst_results = _run(port, streams, 0.0, questions, "b")
-            calls = _model_calls(fake)
-            spread, burst = _summary(spread_results, calls), _summary(burst_results, calls)
-            rss_peak = _rss_kb(server.pid, "VmHWM")
+            steal_share = steal.share()
+            pss_after = _pss_kb(processes)
+            rss_peak = max(_rss_kb(pid, "VmHWM") for pid in processes)
     finally:
-        fake.close()
+        ready.send("report")
+        received = calls.recv() if model.is_alive() else {}
+        model.join(timeout=10)
+    return {
+        "workers": workers, "threads_per_worker": threads, "cpu_steal_share": steal_share,
+        f"arrivals_over_{spread_s:g}s": _summary(spread_results, received),
+        "all_at_once": _summary(burst_results, received),
+        "server_pss_idle_mb": round(pss_idle / 1024, 1), "server_pss_after_mb": round(pss_after / 1024, 1),
+        "server_rss_peak_per_process_mb": round(rss_peak / 1024, 1),
+    }
+
+
+def main(streams: int = 50, spread_s: float = 1.5, workers: tuple[int, ...] = (1, 2)) -> dict:
     result = {
-        "machine": machine(), "cpu_steal_share": steal.share(), "streams": streams,
-        f"arrivals_over_{spread_s:g}s": spread, "all_at_once": burst,
-        "server_rss_idle_mb": round(rss_idle / 1024, 1), "server_rss_peak_mb": round(rss_peak / 1024, 1),
-        "fake_model": f"first chunk after {FIRST_CHUNK_DELAY_S * 1000:.0f} ms, {CHUNKS} chunks "
+        "machine": machine(), "streams": streams,
+        "fake_model": f"its own process; first chunk after {FIRST_CHUNK_DELAY_S * 1000:.0f} ms, {CHUNKS} chunks "
                       f"{CHUNK_INTERVAL_S * 1000:.0f} ms apart",
+        "runs": [run(n, streams, spread_s) for n in workers],
     }
     save_result("concurrency", result)
     return result
@@ -160,5 +201,6 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--streams", type=int, default=50)
     parser.add_argument("--spread", type=float, default=1.5, help="seconds over which the streams start")
+    parser.add_argument("--workers", type=int, nargs="+", default=[1, 2], help="server processes, one run each")
     args = parser.parse_args()
-    main(args.streams, args.spread)
+    main(args.streams, args.spread, tuple(args.workers))

@@ -112,6 +112,8 @@ def serve(host: str, port: int, threads: int, workers: int, demo_book: str | Non
     """Serve the API (and /widget.js) with a production WSGI server."""
     import os
 
+    from limits.errors import ConfigurationError
+
     from .app import create_app
     from .store import StoreError
 
@@ -127,6 +129,8 @@ def serve(host: str, port: int, threads: int, workers: int, demo_book: str | Non
         app = create_app(settings)
     except StoreError as exc:
         _fail(str(exc))
+    except ConfigurationError as exc:
+        _fail(f"RATE_LIMIT_STORAGE={settings.rate_limit_storage}: {exc}")
     if demo_book:
         from .demo import register_demo
 
@@ -135,6 +139,9 @@ def serve(host: str, port: int, threads: int, workers: int, demo_book: str | Non
     state.warm_up()
     banner = (f"textbook chat on http://{host}:{port}  (generator: {state.generator_name}, "
               f"index: {state.index_size()} chunks{f', {workers} workers' if workers > 1 else ''})")
+    if workers > 1 and settings.rate_limit_storage.startswith("memory"):
+        click.echo(f"note: each of the {workers} workers counts RATE_LIMIT on its own; "
+                   "set RATE_LIMIT_STORAGE to a shared store to count them together")
     loader = os.getpid()
     try:
         if workers > 1:

@@ -4,11 +4,13 @@ from __future__ import annotations
 import json
 
 import pytest
+from limits.errors import ConfigurationError
 from openapi_spec_validator import validate
 
 from conftest import make_settings
 from fakes import FailingGenerator, RecordingGenerator
 from server.app import create_app
+from server.settings import load_settings
 
 ERROR_KEYS = {"error", "code"}
 
@@ -260,6 +262,16 @@ def test_cors_allows_configured_origins_only(client):
     assert allowed.headers.get("Access-Control-Allow-Origin") == "http://localhost:3000"
     denied = client.options("/chat", headers={"Origin": "http://evil.example", "Access-Control-Request-Method": "POST"})
     assert "Access-Control-Allow-Origin" not in denied.headers
+
+
+def test_rate_limits_are_counted_where_rate_limit_storage_says(sample_book, tmp_path, monkeypatch):
+    monkeypatch.setenv("RATE_LIMIT_STORAGE", "memcached://127.0.0.1:1")
+    settings = load_settings(env_file=None)
+    assert settings.rate_limit_storage == "memcached://127.0.0.1:1"
+    # the limiter takes the store it was given: here one whose client library is not installed
+    with pytest.raises(ConfigurationError, match="pymemcache"):
+        create_app(make_settings(tmp_path / "data", rate_limit_storage=settings.rate_limit_storage),
+                   services=sample_book.services)
 
 
 def test_rate_limit_is_429_with_error_shape(sample_book, tmp_path):
