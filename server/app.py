@@ -83,6 +83,10 @@ def create_app(settings: Settings | None = None, *, services: Services | None = 
     )
     app.config.update(config or {})
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    # one line per answer is ours ("gemini completed … tokens"); the SDK's and its HTTP client's
+    # per-request lines only repeat it
+    for chatty in ("google_genai", "httpx", "httpx2"):
+        logging.getLogger(chatty).setLevel(logging.WARNING)
 
     services = services or build_services(settings)
     sessions = SessionStore(settings.sqlalchemy_url)

@@ -13,6 +13,9 @@ def chunk_uuid(book_id: str, source_file: str, heading_path: list[str], position
     return str(uuid.uuid5(_CHUNK_NAMESPACE, key))
 
 
+_INTERNAL = frozenset({"embed_text", "file_hash", "token_count", "path_prefixes"})
+
+
 @dataclass
 class Chunk:
     chunk_id: str
@@ -51,7 +54,5 @@ class Chunk:
 
     def public(self) -> dict:
         """The fields an API response shows (no internal hashes or embedding text)."""
-        data = asdict(self)
-        for internal in ("embed_text", "file_hash", "token_count", "path_prefixes"):
-            data.pop(internal)
-        return data
+        return {name: (list(value) if isinstance(value, list) else value)
+                for name, value in vars(self).items() if name not in _INTERNAL}

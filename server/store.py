@@ -6,7 +6,7 @@ its in-memory copy for reading (see wsgi.py).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterable
 
 import numpy as np
@@ -80,6 +80,10 @@ class ChunkStore:
         self.dim = dim
         self.local = local
         self._settings: Settings | None = None  # how to reconnect, when opened from settings
+        # Local mode: chunks by id, as read once. Nothing but this object writes a local index (the
+        # folder is locked), so its own writes are the only invalidation needed. Reading payloads
+        # with each search would deep-copy them every time, on the request's critical path.
+        self._chunks: dict[str, Chunk] = {}
 
     @classmethod
     def open(cls, settings: Settings, model_name: str, dim: int) -> "ChunkStore":
@@ -113,6 +117,7 @@ class ChunkStore:
             )
 
     def create(self, *, recreate: bool = False) -> None:
+        self._chunks.clear()
         if recreate and self.exists():
             self.client.delete_collection(self.collection)
         if self.exists():
@@ -132,6 +137,7 @@ class ChunkStore:
 
     # --- writes ---------------------------------------------------------------------------
     def upsert(self, chunks: list[Chunk], vectors: np.ndarray, sparse: list[models.SparseVector] | None = None) -> None:
+        self._chunks.clear()
         points = []
         for i, chunk in enumerate(chunks):
             vector: dict = {DENSE: vectors[i].tolist()}
@@ -142,11 +148,13 @@ class ChunkStore:
             self.client.upsert(self.collection, points=points[start : start + 256], wait=True)
 
     def delete_ids(self, ids: Iterable[str]) -> None:
+        self._chunks.clear()
         ids = list(ids)
         if ids:
             self.client.delete(self.collection, points_selector=models.PointIdsList(points=ids), wait=True)
 
     def delete_book(self, book_id: str) -> None:
+        self._chunks.clear()
         if self.exists():
             self.client.delete(self.collection, points_selector=models.FilterSelector(
                 filter=Filters(book_id=book_id).to_qdrant()), wait=True)
@@ -217,8 +225,18 @@ class ChunkStore:
             return []
         response = self.client.query_points(
             self.collection, query=vector.tolist(), using=DENSE, limit=limit,
-            query_filter=filters.to_qdrant() if filters else None, with_payload=True)
-        return [Chunk.from_payload(p.id, p.payload or {}, score=float(p.score)) for p in response.points]
+            query_filter=filters.to_qdrant() if filters else None, with_payload=not self.local)
+        if not self.local:
+            return [Chunk.from_payload(p.id, p.payload or {}, score=float(p.score)) for p in response.points]
+        chunks = self._read_chunks([str(p.id) for p in response.points])
+        return [replace(chunks[str(p.id)], score=float(p.score)) for p in response.points if str(p.id) in chunks]
+
+    def _read_chunks(self, ids: list[str]) -> dict[str, Chunk]:
+        missing = [i for i in ids if i not in self._chunks]
+        if missing:
+            for point in self.client.retrieve(self.collection, ids=missing, with_payload=True, with_vectors=False):
+                self._chunks[str(point.id)] = Chunk.from_payload(point.id, point.payload or {})
+        return {i: self._chunks[i] for i in ids if i in self._chunks}
 
     def close(self) -> None:
         self.client.close()

@@ -155,6 +155,28 @@ def test_edit_delete_and_broken_front_matter(sample_copy, store, embedder):
     assert report.unchanged == first.added - 1 and report.chunks_embedded == 0
 
 
+def test_search_sees_each_write_of_the_same_store(sample_copy, store, embedder):
+    """Local-mode search reads chunks once and keeps them: an edit or a deletion must still show."""
+    site = detect_site(sample_copy)
+    ingest(site, store, embedder, progress=False)
+    question = embedder.embed_query("How can quantization noise be shaped?")
+
+    def found():
+        return {c.source_file: c for c in store.search(question, limit=10)}
+
+    assert "01-foundations/02-quantization.md" in found()
+    edited = sample_copy / "docs/01-foundations/02-quantization.md"
+    edited.write_text(edited.read_text() + "\n\n## Shaping\n\nQuantization noise can be shaped with error feedback.\n")
+    ingest(site, store, embedder, progress=False)
+    assert any("shaped with error feedback" in c.content for c in store.search(question, limit=10))
+
+    edited.unlink()
+    ingest(site, store, embedder, progress=False)
+    assert "01-foundations/02-quantization.md" not in found()
+    scores = [c.score for c in store.search(question, limit=10)]
+    assert scores == sorted(scores, reverse=True) and len(set(scores)) > 1
+
+
 def test_books_live_side_by_side(tiny_copy, store, embedder):
     site = detect_site(tiny_copy)
     ingest(site, store, embedder, book_id="one", progress=False)

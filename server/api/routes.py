@@ -82,8 +82,10 @@ class Chat(MethodView):
         return response, 200, {"Server-Timing": timing}
 
 
+_DONE = ChatResponseSchema()  # dumping keeps no state, and building a schema copies its fields
+
+
 def _stream_response(pipeline, turn) -> Response:
-    schema = ChatResponseSchema()
     environ = request.environ
     client_gone = environ.get("waitress.client_disconnected") or (lambda: False)
     keepalive = current_app.config.get("SSE_KEEPALIVE_S", 10.0)
@@ -91,7 +93,7 @@ def _stream_response(pipeline, turn) -> Response:
     def events():
         try:
             for event, data in pipeline.stream(turn):
-                yield format_event(event, schema.dump(data) if event == "done" else data)
+                yield format_event(event, _DONE.dump(data) if event == "done" else data)
         except GenerationFailed as exc:
             yield format_event("error", error_body("The answer could not be generated; your message was saved.",
                                                    "INTERNAL", {"session_id": exc.session_id, "query_id": exc.query_id}))
