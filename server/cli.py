@@ -142,7 +142,6 @@ def serve(host: str, port: int, threads: int, workers: int, demo_book: str | Non
     if workers > 1 and settings.rate_limit_storage.startswith("memory"):
         click.echo(f"note: each of the {workers} workers counts RATE_LIMIT on its own; "
                    "set RATE_LIMIT_STORAGE to a shared store to count them together")
-    loader = os.getpid()
     try:
         if workers > 1:
             from .wsgi import serve_workers
@@ -158,8 +157,7 @@ def serve(host: str, port: int, threads: int, workers: int, demo_book: str | Non
     except KeyboardInterrupt:
         pass
     finally:
-        if os.getpid() == loader:  # a worker leaving must not close what its parent still serves
-            state.close()
+        state.close()  # only here: a worker leaves without finalizers (wsgi._leave)
 
 
 @main.command("eval")
