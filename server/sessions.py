@@ -4,17 +4,22 @@ SQLite file by default; any SQLAlchemy URL (e.g. PostgreSQL) through DATABASE_UR
 """
 from __future__ import annotations
 
+import fcntl
 import json
-import threading
+import os
 import uuid
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator, TypeVar
 
 from sqlalchemy import (JSON, Column, DateTime, ForeignKey, Integer, MetaData, String, Table, Text,
                         create_engine, delete, event, func, insert, make_url, select, update)
 from sqlalchemy.engine import Connection, Engine
+
+from .batching import Batcher
+
+Written = TypeVar("Written")
 
 metadata = MetaData()
 
@@ -83,44 +88,83 @@ def _new_id() -> str:
 
 class SessionStore:
     def __init__(self, url: str):
-        sqlite = url.startswith("sqlite")
-        if sqlite:
-            # SQLite takes one writer at a time, and a writer that finds the file locked polls with
-            # sleeps of up to 100 ms. Writers of this process queue on a lock instead (no polling);
-            # the timeout only covers another process writing. Connections are kept (no pings: a
-            # file does not drop connections) so that a burst of questions does not reopen them.
+        self._writes: Batcher | None = None
+        self._lock_path: Path | None = None
+        self._lock_fd: int | None = None
+        self._lock_pid: int | None = None
+        if url.startswith("sqlite"):
+            # SQLite commits one writer at a time, so writes that queue up while one commits are
+            # committed together, one transaction per batch (a burst of questions would otherwise
+            # queue 50 commits). Connections are kept (no pings: a file does not drop connections)
+            # so that a burst does not reopen them.
             database = make_url(url).database
             in_file = bool(database) and database != ":memory:" and not database.startswith("file:")
             pool = {"pool_size": 32, "max_overflow": -1} if in_file else {}
             self.engine: Engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30}, **pool)
-            self._write_lock = threading.Lock()
+            self._writes = Batcher(self._commit_together, max_size=64)
             if in_file:
                 Path(database).parent.mkdir(parents=True, exist_ok=True)
+                self._lock_path = Path(f"{database}.write-lock")
             event.listen(self.engine, "connect", _sqlite_pragmas)
         else:
             self.engine = create_engine(url, pool_pre_ping=True)
-            self._write_lock = nullcontext()
         metadata.create_all(self.engine)
 
     def close(self) -> None:
         self.engine.dispose()
+        if self._lock_fd is not None and self._lock_pid == os.getpid():
+            os.close(self._lock_fd)
+        self._lock_fd = None
 
     def after_fork(self) -> None:
         """Forget the parent process's pooled connections without closing them under it."""
         self.engine.dispose(close=False)
 
+    def _write(self, work: Callable[[Connection], Written]) -> Written:
+        """`work` inside a write transaction; with SQLite, possibly one shared with other writes."""
+        if self._writes is None:
+            with self.engine.begin() as conn:
+                return work(conn)
+        return self._writes.submit(work)
+
+    def _commit_together(self, works: list[Callable[[Connection], object]]) -> list[object]:
+        with self._between_processes():
+            try:
+                with self.engine.begin() as conn:
+                    return [work(conn) for work in works]
+            except Exception as exc:
+                if len(works) == 1:
+                    return [exc]
+            return [self._commit_alone(work) for work in works]  # one failed; the others must not fail with it
+
+    def _commit_alone(self, work: Callable[[Connection], object]) -> object:
+        try:
+            with self.engine.begin() as conn:
+                return work(conn)
+        except Exception as exc:
+            return exc
+
     @contextmanager
-    def _writing(self) -> Iterator[Connection]:
-        """One write transaction."""
-        with self._write_lock, self.engine.begin() as conn:
-            yield conn
+    def _between_processes(self) -> Iterator[None]:
+        """Our own processes (`serve --workers`) take turns on a file lock, which passes at once,
+        instead of meeting in SQLite's busy handler, which polls with sleeps of up to 100 ms."""
+        if self._lock_path is None:
+            yield
+            return
+        if self._lock_pid != os.getpid():  # a forked worker needs its own open file to lock
+            self._lock_fd = os.open(self._lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+            self._lock_pid = os.getpid()
+        fcntl.flock(self._lock_fd, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
 
     # --- sessions -------------------------------------------------------------------------
     def create_session(self, user_id: str | None = None, book_id: str | None = None) -> dict:
         now = _now()
         row = {"id": _new_id(), "user_id": user_id, "book_id": book_id, "created_at": now, "updated_at": now}
-        with self._writing() as conn:
-            conn.execute(insert(sessions_table).values(**row))
+        self._write(lambda conn: conn.execute(insert(sessions_table).values(**row)))
         return self._session_dict(row, [])
 
     def exists(self, session_id: str) -> bool:
@@ -137,12 +181,13 @@ class SessionStore:
         return self._session_dict(dict(row), [self._message_dict(dict(m)) for m in messages])
 
     def delete_session(self, session_id: str) -> bool:
-        with self._writing() as conn:
+        def delete_all(conn: Connection) -> bool:
             message_ids = select(messages_table.c.id).where(messages_table.c.session_id == session_id)
             conn.execute(delete(feedback_table).where(feedback_table.c.message_id.in_(message_ids)))
             conn.execute(delete(messages_table).where(messages_table.c.session_id == session_id))
             conn.execute(delete(queries_table).where(queries_table.c.session_id == session_id))
             return conn.execute(delete(sessions_table).where(sessions_table.c.id == session_id)).rowcount > 0
+        return self._write(delete_all)
 
     def recent_messages(self, session_id: str, limit: int = 6) -> list[dict]:
         with self.engine.connect() as conn:
@@ -167,7 +212,8 @@ class SessionStore:
         created = session_id is None
         session_id = session_id or _new_id()
         query_id, message_id = _new_id(), _new_id()
-        with self._writing() as conn:
+
+        def record(conn: Connection) -> None:
             if created:
                 conn.execute(insert(sessions_table).values(id=session_id, book_id=book_id, created_at=now, updated_at=now))
             conn.execute(insert(queries_table).values(
@@ -176,6 +222,7 @@ class SessionStore:
                 created_at=now, updated_at=now))
             self._insert_message(conn, session_id, message_id, "user", question, now, query_id, "received", [],
                                  first=created)
+        self._write(record)
         return {"session_id": session_id, "query_id": query_id, "user_message_id": message_id, "new_session": created}
 
     def close_turn(self, query_id: str, states: list[list[str]], *, session_id: str, user_message_id: str,
@@ -184,8 +231,8 @@ class SessionStore:
         """Record the rest of the lifecycle, the reader's message status and the answer (if any)
         in one transaction. `assistant` is {content, status, source_references}."""
         now = _now()
-        message = None
-        with self._writing() as conn:
+
+        def record(conn: Connection) -> dict | None:
             recorded = conn.execute(select(queries_table.c.states).where(queries_table.c.id == query_id)).scalar_one()
             values = {"state": states[-1][0], "states": [*recorded, *states], "updated_at": now}
             if generator:
@@ -194,10 +241,11 @@ class SessionStore:
                 values["error"] = error
             conn.execute(update(queries_table).where(queries_table.c.id == query_id).values(**values))
             conn.execute(update(messages_table).where(messages_table.c.id == user_message_id).values(status=user_status))
-            if assistant is not None:
-                message = self._insert_message(conn, session_id, _new_id(), "assistant", assistant["content"], now,
-                                               query_id, assistant["status"], assistant.get("source_references", []))
-        return message
+            if assistant is None:
+                return None
+            return self._insert_message(conn, session_id, _new_id(), "assistant", assistant["content"], now,
+                                        query_id, assistant["status"], assistant.get("source_references", []))
+        return self._write(record)
 
     def _insert_message(self, conn, session_id: str, message_id: str, role: str, content: str, now: datetime,
                         query_id: str | None, status: str | None, refs: list[dict], *, first: bool = False) -> dict:
@@ -220,8 +268,7 @@ class SessionStore:
     # --- feedback -------------------------------------------------------------------------
     def add_feedback(self, message_id: str, rating: str, comment: str | None) -> dict:
         row = {"id": _new_id(), "message_id": message_id, "rating": rating, "comment": comment, "created_at": _now()}
-        with self._writing() as conn:
-            conn.execute(insert(feedback_table).values(**row))
+        self._write(lambda conn: conn.execute(insert(feedback_table).values(**row)))
         return {**row, "created_at": _iso(row["created_at"])}
 
     # --- shapes ---------------------------------------------------------------------------
