@@ -110,6 +110,7 @@ def ask(question: str, book_id: str | None, module: str | None, max_chunks: int,
               help="Also serve this Docusaurus book's pages as simple HTML with the widget, at their indexed URLs.")
 def serve(host: str, port: int, threads: int, workers: int, demo_book: str | None) -> None:
     """Serve the API (and /widget.js) with a production WSGI server."""
+    import gc
     import os
 
     from limits.errors import ConfigurationError
@@ -137,6 +138,10 @@ def serve(host: str, port: int, threads: int, workers: int, demo_book: str | Non
         register_demo(app, demo_book)
     state = app.extensions["textbook_chat"]
     state.warm_up()
+    # What is loaded by now lives as long as the server. Frozen, it is left out of the collector's
+    # full passes, which otherwise stop every thread of the process for 100 ms or more, and its
+    # pages stay shared with forked workers (see the gc.freeze documentation).
+    gc.freeze()
     banner = (f"textbook chat on http://{host}:{port}  (generator: {state.generator_name}, "
               f"index: {state.index_size()} chunks{f', {workers} workers' if workers > 1 else ''})")
     if workers > 1 and settings.rate_limit_storage.startswith("memory"):
