@@ -2,9 +2,10 @@
 at a fixed pace. Reports the time the server adds before the first token (client time to first
 token minus the fake model's own delay before its first chunk), errors, and server memory.
 
-    .venv/bin/python benchmarks/concurrency.py [--streams 50] [--workers 1 2]
+    .venv/bin/python benchmarks/concurrency.py [--streams 50] [--workers 1 2] [--repeats 3]
 
-One run per server process count (`serve --workers N`).
+`--repeats` runs per server process count (`serve --workers N`), interleaved; the summary
+gives the median of the runs' figures.
 """
 from __future__ import annotations
 
@@ -186,12 +187,32 @@ def run(workers: int, streams: int, spread_s: float) -> dict:
     }
 
 
-def main(streams: int = 50, spread_s: float = 1.5, workers: tuple[int, ...] = (1, 2)) -> dict:
+def _medians(runs: list[dict], workers: tuple[int, ...], scenarios: tuple[str, ...]) -> dict:
+    """Per process count and scenario: the median over the repeats of each run's p50 and p95,
+    and all errors. One run's tail moves a lot on a shared host; the median of runs less."""
+    def mid(values: list) -> float | None:
+        known = [v for v in values if v is not None]
+        return median(known) if known else None
+
+    summary = {}
+    for n in workers:
+        mine = [r for r in runs if r["workers"] == n]
+        summary[f"{n}_workers"] = {scenario: {
+            "added_before_first_token_ms_p50": mid([r[scenario]["added_before_first_token_ms_p50"] for r in mine]),
+            "added_before_first_token_ms_p95": mid([r[scenario]["added_before_first_token_ms_p95"] for r in mine]),
+            "errors": sum(r[scenario]["errors"] for r in mine),
+        } for scenario in scenarios}
+    return summary
+
+
+def main(streams: int = 50, spread_s: float = 1.5, workers: tuple[int, ...] = (1, 2), repeats: int = 3) -> dict:
+    runs = [run(n, streams, spread_s) for _ in range(repeats) for n in workers]  # interleaved: noise hits both
     result = {
-        "machine": machine(), "streams": streams,
+        "machine": machine(), "streams": streams, "repeats": repeats,
         "fake_model": f"its own process; first chunk after {FIRST_CHUNK_DELAY_S * 1000:.0f} ms, {CHUNKS} chunks "
                       f"{CHUNK_INTERVAL_S * 1000:.0f} ms apart",
-        "runs": [run(n, streams, spread_s) for n in workers],
+        "medians": _medians(runs, workers, (f"arrivals_over_{spread_s:g}s", "all_at_once")),
+        "runs": runs,
     }
     save_result("concurrency", result)
     return result
@@ -202,5 +223,6 @@ if __name__ == "__main__":
     parser.add_argument("--streams", type=int, default=50)
     parser.add_argument("--spread", type=float, default=1.5, help="seconds over which the streams start")
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2], help="server processes, one run each")
+    parser.add_argument("--repeats", type=int, default=3, help="runs per process count")
     args = parser.parse_args()
-    main(args.streams, args.spread, tuple(args.workers))
+    main(args.streams, args.spread, tuple(args.workers), args.repeats)
