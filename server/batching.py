@@ -1,10 +1,10 @@
 """Calls that arrive while another is being served are served together, as one batch.
 
 For work where a batch costs about what one item costs, such as a SQLite commit of several
-writes. There is no thread of its own: the caller that finds no
-batch running serves every item waiting at that moment (its own included) while later callers
-wait for their results. A lone caller pays for two uncontended locks, and nothing here breaks
-when the process forks (threads do not survive a fork).
+writes. There is no thread of its own: the caller that finds no batch running serves every
+item waiting at that moment (its own included) while later callers wait for their results.
+A lone caller pays for two uncontended locks, and nothing here breaks when the process forks
+(threads do not survive a fork).
 """
 from __future__ import annotations
 
