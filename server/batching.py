@@ -37,7 +37,7 @@ class Batcher(Generic[Item, Result]):
         self._waiting: list[_Slot] = []
         self._waiting_lock = threading.Lock()
         self._serving = threading.Lock()
-        self.batches = 0  # how many times `serve` ran, for tests and benchmarks
+        self.batches = 0  # how many times `serve` ran
 
     @property
     def waiting(self) -> int:

@@ -112,9 +112,9 @@ class SessionStore:
 
     def close(self) -> None:
         self.engine.dispose()
-        if self._lock_fd is not None and self._lock_pid == os.getpid():
+        if self._lock_fd is not None:
             os.close(self._lock_fd)
-        self._lock_fd = None
+        self._lock_fd = self._lock_pid = None
 
     def after_fork(self) -> None:
         """Forget the parent process's pooled connections without closing them under it."""
