@@ -2,17 +2,27 @@
 from __future__ import annotations
 
 import json
+import logging
 import sys
 from pathlib import Path
 
 import click
 
+from .errors import TextbookChatError
 from .settings import SettingsError, load_settings
 
 
-def _fail(message: str) -> None:
+def _fail(message: str, status: int = 2) -> None:
     click.echo(f"error: {message}", err=True)
-    sys.exit(2)
+    sys.exit(status)
+
+
+def _setup_logging() -> None:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    # one line per answer is ours ("gemini completed … tokens"); the SDK's and its HTTP client's
+    # per-request lines only repeat it
+    for chatty in ("google_genai", "httpx", "httpx2"):
+        logging.getLogger(chatty).setLevel(logging.WARNING)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -50,10 +60,9 @@ def model() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def ingest(path: str, book_id: str | None, site_url: str | None, base_url: str | None, full: bool, as_json: bool) -> None:
     """Index a Docusaurus docs/ folder or an mdBook into the store."""
+    from .composition import index_of
     from .ingest.indexer import ingest as run_ingest
     from .ingest.site import BookError, detect_site
-    from .services import open_services
-    from .store import StoreError
 
     settings = _settings()
     try:
@@ -61,11 +70,11 @@ def ingest(path: str, book_id: str | None, site_url: str | None, base_url: str |
     except BookError as exc:
         _fail(str(exc))
     try:
-        with open_services(settings, store_check=False) as services:
-            report = run_ingest(site, services.store, services.embedder, book_id=book_id, full=full,
+        with index_of(settings, store_check=False) as index:
+            report = run_ingest(site, index.store, index.embedder, book_id=book_id, full=full,
                                 progress=not as_json, log=lambda m: click.echo(m, err=True))
-    except StoreError as exc:
-        _fail(str(exc))
+    except TextbookChatError as exc:
+        _fail(exc.message, 1)
     click.echo(json.dumps(report.to_dict(), default=str, indent=2) if as_json else report.summary())
 
 
@@ -77,19 +86,19 @@ def ingest(path: str, book_id: str | None, site_url: str | None, base_url: str |
 @click.option("--threshold", type=click.FloatRange(0, 1), help="Similarity threshold (default: configured).")
 def ask(question: str, book_id: str | None, module: str | None, max_chunks: int, threshold: float | None) -> None:
     """Show the passages that answer QUESTION, with their citations."""
+    from .composition import index_of
     from .retrieval import Retriever
-    from .services import open_services
-    from .store import Filters, StoreError
+    from .store import Filters
 
     settings = _settings()
     threshold = settings.similarity_threshold if threshold is None else threshold
     try:
-        with open_services(settings) as services:
-            chunks = Retriever(services.store, services.embedder).retrieve(
+        with index_of(settings) as index:
+            chunks = Retriever(index.store, index.embedder).retrieve(
                 question, max_chunks=max_chunks, similarity_threshold=threshold,
                 filters=Filters(book_id=book_id, module=module))
-    except StoreError as exc:
-        _fail(str(exc))
+    except TextbookChatError as exc:
+        _fail(exc.message, 1)
     if not chunks:
         click.echo(f"Nothing in the index passes the similarity threshold {threshold:.2f}.")
         return
@@ -116,8 +125,9 @@ def serve(host: str, port: int, threads: int, workers: int, demo_book: str | Non
     from limits.errors import ConfigurationError
 
     from .app import create_app
-    from .store import StoreError
+    from .composition import Components
 
+    _setup_logging()
     settings = _settings()
     if workers > 1:
         if sys.platform == "win32":
@@ -127,23 +137,25 @@ def serve(host: str, port: int, threads: int, workers: int, demo_book: str | Non
         settings = settings.with_overrides(embedding_threads=1)
         os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     try:
-        app = create_app(settings)
-    except StoreError as exc:
-        _fail(str(exc))
+        chat = Components.build(settings)
+        chat.warm_up()
+    except TextbookChatError as exc:
+        _fail(exc.message, 1)
+    try:
+        app = create_app(settings, components=chat)
     except ConfigurationError as exc:
+        chat.close()
         _fail(f"RATE_LIMIT_STORAGE={settings.rate_limit_storage}: {exc}")
     if demo_book:
         from .demo import register_demo
 
         register_demo(app, demo_book)
-    state = app.extensions["textbook_chat"]
-    state.warm_up()
     # What is loaded by now lives as long as the server. Frozen, it is left out of the collector's
     # full passes, which otherwise stop every thread of the process for 100 ms or more, and its
     # pages stay shared with forked workers (see the gc.freeze documentation).
     gc.freeze()
-    banner = (f"textbook chat on http://{host}:{port}  (generator: {state.generator_name}, "
-              f"index: {state.index_size()} chunks{f', {workers} workers' if workers > 1 else ''})")
+    banner = (f"textbook chat on http://{host}:{port}  (generator: {chat.generator.name}, "
+              f"index: {chat.index_size.get()} chunks{f', {workers} workers' if workers > 1 else ''})")
     if workers > 1 and settings.rate_limit_storage.startswith("memory"):
         click.echo(f"note: each of the {workers} workers counts RATE_LIMIT on its own; "
                    "set RATE_LIMIT_STORAGE to a shared store to count them together")
@@ -151,7 +163,7 @@ def serve(host: str, port: int, threads: int, workers: int, demo_book: str | Non
         if workers > 1:
             from .wsgi import serve_workers
 
-            serve_workers(app, host, port, workers=workers, threads=threads, after_fork=state.after_fork,
+            serve_workers(app, host, port, workers=workers, threads=threads, after_fork=chat.after_fork,
                           on_ready=lambda: click.echo(banner))
         else:
             from .wsgi import make_server
@@ -162,7 +174,7 @@ def serve(host: str, port: int, threads: int, workers: int, demo_book: str | Non
     except KeyboardInterrupt:
         pass
     finally:
-        state.close()  # only here: a worker leaves without finalizers (wsgi._leave)
+        chat.close()  # only here: a worker leaves without finalizers (wsgi._leave)
 
 
 @main.command("eval")
@@ -179,14 +191,10 @@ def serve(host: str, port: int, threads: int, workers: int, demo_book: str | Non
 def eval_command(questions, book_path, threshold, as_json, rows_path, min_hit_at_5, min_mrr, min_oos_refusal,
                  max_in_book_refusal, max_leak_rate) -> None:
     """Measure retrieval and answers on a question set (JSONL) over BOOK."""
+    from .composition import components
     from .evaluation import calibration, evaluate, format_report, load_questions
     from .ingest.indexer import default_book_id, ingest as run_ingest
     from .ingest.site import BookError, detect_site
-    from .rag.generators.extractive import ExtractiveGenerator
-    from .rag.pipeline import ChatPipeline
-    from .retrieval import Retriever
-    from .services import open_services
-    from .sessions import SessionStore
 
     settings = _settings()
     try:
@@ -199,13 +207,11 @@ def eval_command(questions, book_path, threshold, as_json, rows_path, min_hit_at
                                             models_dir=settings.model_dir_root)
     if threshold is not None:
         eval_settings = eval_settings.with_overrides(similarity_threshold=threshold)
-    with open_services(eval_settings, store_check=False) as services:
-        run_ingest(site, services.store, services.embedder, book_id=book_id, progress=not as_json)
-        sessions = SessionStore(eval_settings.sqlalchemy_url)
-        pipeline = ChatPipeline(eval_settings, Retriever(services.store, services.embedder), services.embedder,
-                                ExtractiveGenerator(services.embedder), sessions)
-        result = evaluate(load_questions(questions), pipeline, services.store.all_chunks(book_id))
-        sessions.close()
+    # the extractive generator, whatever GEMINI_API_KEY says: the figures must not depend on a network
+    with components(eval_settings.with_overrides(gemini_api_key=None), store_check=False) as chat:
+        run_ingest(site, chat.store, chat.embedder, book_id=book_id, progress=not as_json)
+        result = evaluate(load_questions(questions), chat.pipeline, chat.store.all_chunks(book_id),
+                          threshold=eval_settings.similarity_threshold)
     result["calibration"] = calibration(result["top_scores"], result["gated"])
     summary = {**result["summary"], "threshold": eval_settings.similarity_threshold, "book_id": book_id}
     if rows_path:

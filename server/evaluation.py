@@ -11,6 +11,8 @@ from rank_bm25 import BM25Okapi
 
 from .ingest.anchors import rendered_text
 from .models import Chunk
+from .rag.pipeline import ChatPipeline
+from .rag.question import Question, Selection, SelectionMode
 
 KS = (1, 3, 5)
 
@@ -82,7 +84,8 @@ class Bm25Baseline:
         return [self.chunks[i] for i in order]
 
 
-def evaluate(items: list[dict], pipeline, chunks: list[Chunk], *, max_chunks: int = 5) -> dict:
+def evaluate(items: list[dict], pipeline: ChatPipeline, chunks: list[Chunk], *, threshold: float,
+             max_chunks: int = 5) -> dict:
     """Run every question; return {summary, rows, calibration} for reporting."""
     ours_doc, ours_sec, bm25_doc, bm25_sec = Ranking(), Ranking(), Ranking(), Ranking()
     bm25 = Bm25Baseline(chunks)
@@ -94,30 +97,25 @@ def evaluate(items: list[dict], pipeline, chunks: list[Chunk], *, max_chunks: in
     for item in items:
         kind = item["kind"]
         counts[kind] += 1
-        query = {"question": item["question"], "selection_mode": "exclusive", "max_chunks": max_chunks}
-        if kind == "selection":
-            query["selected_text"] = item["selected_text"]
-        turn = pipeline.begin(query)
-        response = None
-        for event, data in pipeline.stream(turn):
-            if event == "done":
-                response = data
-        refused = response["status"] == "refused"
-        row = {"id": item["id"], "kind": kind, "question": item["question"], "status": response["status"],
-               "retrieved": [f"{c.source_file} › {c.heading} ({c.score:.2f})" for c in turn.candidates[:max_chunks]],
-               "answer": response["answer"][:300]}
-        top = turn.candidates[0].score if turn.candidates else 0.0
+        selection = Selection(item["selected_text"], SelectionMode.EXCLUSIVE) if kind == "selection" else None
+        answer = pipeline.answer(Question(item["question"], max_chunks=max_chunks, similarity_threshold=threshold,
+                                          selection=selection))
+        refused = answer.refused
+        row = {"id": item["id"], "kind": kind, "question": item["question"], "status": answer.status,
+               "retrieved": [f"{c.source_file} › {c.heading} ({c.score:.2f})" for c in answer.candidates[:max_chunks]],
+               "answer": answer.text[:300]}
+        top = answer.candidates[0].score if answer.candidates else 0.0
         if kind in gated:
-            gated[kind].append(bool(turn.unknown_terms) and not turn.context.database)
-            row["unknown_terms"] = turn.unknown_terms
+            gated[kind].append(bool(answer.unknown_terms) and not answer.context.database)
+            row["unknown_terms"] = answer.unknown_terms
         if kind == "in_book":
             top_scores["in_book"].append(top)
-            candidates = turn.candidates[:max_chunks]
+            candidates = answer.candidates[:max_chunks]
             lexical = bm25.search(item["question"], max_chunks)
             for ranking, hits, hit in ((ours_doc, candidates, doc_hit), (ours_sec, candidates, section_hit),
                                        (bm25_doc, lexical, doc_hit), (bm25_sec, lexical, section_hit)):
                 ranking.ranks.append(rank_of(hits, item, hit))
-            cov = keyword_coverage(response["answer"], item["answer_keywords"])
+            cov = keyword_coverage(answer.text, item["answer_keywords"])
             coverage.append(cov)
             wrong_refusals += refused
             row.update(doc_rank=ours_doc.ranks[-1], section_rank=ours_sec.ranks[-1], bm25_rank=bm25_doc.ranks[-1],
@@ -127,11 +125,11 @@ def evaluate(items: list[dict], pipeline, chunks: list[Chunk], *, max_chunks: in
             oos_refused += refused
             row["ok"] = refused
         else:
-            leaked = any(k.lower() in response["answer"].lower() for k in item.get("forbidden_keywords", []))
-            leaked = leaked or any(s["source_type"] == "database" for s in response["sources"])
+            leaked = any(k.lower() in answer.text.lower() for k in item.get("forbidden_keywords", []))
+            leaked = leaked or any(s.source_type == "database" for s in answer.sources)
             leaks += leaked
             if not item.get("leak_probe"):
-                sel_cov.append(keyword_coverage(response["answer"], item["answer_keywords"]))
+                sel_cov.append(keyword_coverage(answer.text, item["answer_keywords"]))
             row.update(leaked=leaked, ok=not leaked and (refused if item.get("leak_probe") else not refused))
         rows.append(row)
     n_in, n_oos, n_sel = counts["in_book"], counts["out_of_scope"], counts["selection"]

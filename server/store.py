@@ -12,8 +12,10 @@ from typing import Iterable
 import numpy as np
 from qdrant_client import QdrantClient, models
 
+from .errors import EmbeddingMismatch, StoreUnavailable, TextbookChatError
 from .models import Chunk
 from .settings import Settings
+from .store_errors import guarded
 
 DENSE = "dense"
 SPARSE = "bm25"
@@ -21,16 +23,10 @@ SCHEMA_VERSION = 1
 FILTERABLE_FIELDS = ("book_id", "source_file", "module", "chapter", "path_prefixes")
 
 
-class StoreError(RuntimeError):
-    code = "STORE_UNAVAILABLE"
-
-
-class StoreUnavailableError(StoreError):
-    pass
-
-
-class EmbeddingMismatchError(StoreError):
-    code = "EMBEDDING_MISMATCH"
+# the domain errors under the names the indexer and older callers use
+StoreError = TextbookChatError
+StoreUnavailableError = StoreUnavailable
+EmbeddingMismatchError = EmbeddingMismatch
 
 
 @dataclass
@@ -72,6 +68,7 @@ def open_client(settings: Settings) -> QdrantClient:
         raise
 
 
+@guarded  # qdrant-client errors leave as StoreUnavailable (see store_errors.py)
 class ChunkStore:
     def __init__(self, client: QdrantClient, collection: str, model_name: str, dim: int, *, local: bool):
         self.client = client

@@ -4,7 +4,7 @@ One process (the default): waitress, with threads. Several processes (`serve --w
 on Windows): gunicorn forks N workers from the process that loaded everything, so that the
 work of answering is not held to one core by Python's interpreter lock. The workers share
 what was loaded before the fork (the local index in memory, the model's weights) and open
-their own connections afterwards (ChatState.after_fork). The local index only allows its
+their own connections afterwards (Components.after_fork). The local index only allows its
 loading process, so only that process ever closes it.
 """
 from __future__ import annotations

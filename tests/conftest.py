@@ -10,7 +10,7 @@ import pytest
 from server.embedding.embedder import load_embedder
 from server.ingest.indexer import ingest
 from server.ingest.site import detect_site
-from server.services import Services
+from server.composition import Components, Index
 from server.settings import Settings
 from server.store import ChunkStore
 
@@ -61,15 +61,23 @@ def tiny_copy(sample_copy) -> Path:
 
 
 class IndexedBook:
-    def __init__(self, settings: Settings, services: Services, site, report):
+    def __init__(self, settings: Settings, index: Index, site, report):
         self.settings = settings
-        self.services = services
+        self.index = index
         self.site = site
         self.report = report
 
     @property
     def store(self) -> ChunkStore:
-        return self.services.store
+        return self.index.store
+
+    @property
+    def embedder(self):
+        return self.index.embedder
+
+    def components(self, settings: Settings, generator=None, rewriter=None) -> Components:
+        """The product's parts over this book's index (which stays open for the next test)."""
+        return Components.build(settings, index=self.index, generator=generator, rewriter=rewriter)
 
 
 def _indexed(tmp_path_factory, embedder, path: Path, name: str) -> IndexedBook:
@@ -77,21 +85,21 @@ def _indexed(tmp_path_factory, embedder, path: Path, name: str) -> IndexedBook:
     store = ChunkStore.open(settings, embedder.model_name, embedder.dim)
     site = detect_site(path)
     report = ingest(site, store, embedder, progress=False)
-    return IndexedBook(settings, Services(settings, embedder, store), site, report)
+    return IndexedBook(settings, Index(embedder, store), site, report)
 
 
 @pytest.fixture(scope="session")
 def physical_ai(tmp_path_factory, embedder):
     book = _indexed(tmp_path_factory, embedder, PHYSICAL_AI, "physical-ai")
     yield book
-    book.services.close()
+    book.index.close()
 
 
 @pytest.fixture(scope="session")
 def sample_book(tmp_path_factory, embedder):
     book = _indexed(tmp_path_factory, embedder, SAMPLE_BOOK, "sample")
     yield book
-    book.services.close()
+    book.index.close()
 
 
 def all_chunks(store: ChunkStore, book_id: str | None = None):

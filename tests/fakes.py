@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import time
 
-from server.rag.generators.base import Generation, GenerationInput
+from server.rag.generators.base import Deltas, GenerationInput, Outcome
 
 
 class RecordingGenerator:
@@ -17,33 +17,19 @@ class RecordingGenerator:
         self.answer = answer
         self.delay_s = delay_s
         self.inputs: list[GenerationInput] = []
-        self.cancelled = threading.Event()
+        self.cancelled = threading.Event()  # set when the reader left and the answer was closed
 
-    def start(self, request: GenerationInput) -> Generation:
+    def generate(self, request: GenerationInput) -> Deltas:
         self.inputs.append(request)
-        generation = Generation(tokens=iter(()), generator=self.name, usage={"prompt_tokens": 10, "output_tokens": 5,
-                                                                              "total_tokens": 15})
-
-        def tokens():
+        try:
             for word in self.answer.split(" "):
-                if generation.cancelled.is_set():
-                    self.cancelled.set()
-                    return
                 if self.delay_s:
                     time.sleep(self.delay_s)
                 yield word + " "
-            if generation.cancelled.is_set():
-                self.cancelled.set()
-
-        generation.tokens = tokens()
-        original_cancel = generation.cancel
-
-        def cancel():
-            original_cancel()
+        except GeneratorExit:
             self.cancelled.set()
-
-        generation.cancel = cancel
-        return generation
+            raise
+        return Outcome(self.name, usage={"prompt_tokens": 10, "output_tokens": 5, "total_tokens": 15})
 
 
 class FailingGenerator:
@@ -52,12 +38,8 @@ class FailingGenerator:
     def __init__(self, during_stream: bool = False):
         self.during_stream = during_stream
 
-    def start(self, request: GenerationInput) -> Generation:
+    def generate(self, request: GenerationInput) -> Deltas:
         if not self.during_stream:
             raise RuntimeError("the model is down")
-
-        def tokens():
-            yield "Partial "
-            raise RuntimeError("the model fell over mid-answer")
-
-        return Generation(tokens=tokens(), generator=self.name)
+        yield "Partial "
+        raise RuntimeError("the model fell over mid-answer")

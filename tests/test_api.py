@@ -17,7 +17,7 @@ ERROR_KEYS = {"error", "code"}
 
 def _app(book, tmp_path, generator=None, **config):
     settings = make_settings(tmp_path / "data")
-    return create_app(settings, services=book.services, generator=generator, config=config or None)
+    return create_app(settings, components=book.components(settings, generator), config=config or None)
 
 
 @pytest.fixture
@@ -270,13 +270,13 @@ def test_rate_limits_are_counted_where_rate_limit_storage_says(sample_book, tmp_
     assert settings.rate_limit_storage == "memcached://127.0.0.1:1"
     # the limiter takes the store it was given: here one whose client library is not installed
     with pytest.raises(ConfigurationError, match="pymemcache"):
-        create_app(make_settings(tmp_path / "data", rate_limit_storage=settings.rate_limit_storage),
-                   services=sample_book.services)
+        limited = make_settings(tmp_path / "data", rate_limit_storage=settings.rate_limit_storage)
+        create_app(limited, components=sample_book.components(limited))
 
 
 def test_rate_limit_is_429_with_error_shape(sample_book, tmp_path):
     settings = make_settings(tmp_path / "data").with_overrides(rate_limit="2 per minute")
-    client = create_app(settings, services=sample_book.services).test_client()
+    client = create_app(settings, components=sample_book.components(settings)).test_client()
     codes = [client.post("/chat", json={"question": "What is aliasing?"}).status_code for _ in range(3)]
     assert codes == [200, 200, 429]
     data = client.post("/chat", json={"question": "What is aliasing?"}).get_json()

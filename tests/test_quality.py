@@ -8,20 +8,13 @@ from click.testing import CliRunner
 from conftest import EVAL, SAMPLE_BOOK, make_settings
 from server.cli import main
 from server.evaluation import calibration, evaluate, load_questions
-from server.rag.generators.extractive import ExtractiveGenerator
-from server.rag.pipeline import ChatPipeline
-from server.retrieval import Retriever
-from server.sessions import SessionStore
 
 
 def test_physical_ai_refuses_out_of_scope_and_answers_in_book(physical_ai, tmp_path, capsys):
     settings = make_settings(tmp_path)
-    services = physical_ai.services
-    sessions = SessionStore(settings.sqlalchemy_url)
-    pipeline = ChatPipeline(settings, Retriever(services.store, services.embedder), services.embedder,
-                            ExtractiveGenerator(services.embedder), sessions)
-    result = evaluate(load_questions(EVAL / "physical-ai-book.jsonl"), pipeline,
-                      services.store.all_chunks(physical_ai.report.book_id))
+    chat = physical_ai.components(settings)
+    result = evaluate(load_questions(EVAL / "physical-ai-book.jsonl"), chat.pipeline,
+                      chat.store.all_chunks(physical_ai.report.book_id), threshold=settings.similarity_threshold)
     summary = result["summary"]
     with capsys.disabled():
         print(f"\nphysical-ai-book: out-of-scope refused {summary['oos_refusal_rate']}, in-book answered "
@@ -36,7 +29,7 @@ def test_physical_ai_refuses_out_of_scope_and_answers_in_book(physical_ai, tmp_p
     table = calibration(result["top_scores"])
     assert [row["threshold"] for row in table] == sorted(row["threshold"] for row in table)
     assert table[0]["in_book_answered"] >= table[-1]["in_book_answered"]
-    sessions.close()
+    chat.close()
 
 
 def test_eval_command_prints_json_and_holds_the_line(tmp_path, monkeypatch):

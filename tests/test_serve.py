@@ -17,7 +17,8 @@ from server.wsgi import make_server
 @pytest.fixture
 def served(sample_book, tmp_path):
     generator = RecordingGenerator(answer=" ".join(f"word{i}" for i in range(200)) + " [1].", delay_s=0.05)
-    app = create_app(make_settings(tmp_path / "data"), services=sample_book.services, generator=generator)
+    settings = make_settings(tmp_path / "data")
+    app = create_app(settings, components=sample_book.components(settings, generator))
     server = make_server(app, "127.0.0.1", 0, threads=4)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -54,8 +55,8 @@ def test_stream_over_a_real_socket_and_stop_when_client_leaves(served):
 
 def test_keep_alive_comments_while_the_generator_is_quiet(sample_book, tmp_path):
     generator = RecordingGenerator(answer="slow answer [1].", delay_s=0.8)
-    app = create_app(make_settings(tmp_path / "data"), services=sample_book.services, generator=generator,
-                     config={"SSE_KEEPALIVE_S": 0.2})
+    settings = make_settings(tmp_path / "data")
+    app = create_app(settings, components=sample_book.components(settings, generator), config={"SSE_KEEPALIVE_S": 0.2})
     body = app.test_client().post("/chat", json={"question": "What is the Nyquist rate?"},
                                   headers={"Accept": "text/event-stream"}).get_data(as_text=True)
     assert body.count(": keep-alive") >= 2

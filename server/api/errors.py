@@ -1,4 +1,9 @@
-"""Every error leaves as ErrorResponse JSON {error, code, details} with the right status."""
+"""Every error leaves as ErrorResponse JSON {error, code, details} with the right status.
+
+`STATUS` is the one table from error code to HTTP status: domain errors (server/errors.py)
+carry a code, HTTP-level errors are named by their status, and the OpenAPI error schema
+lists exactly these codes.
+"""
 from __future__ import annotations
 
 import logging
@@ -6,38 +11,60 @@ import logging
 from flask import Flask, jsonify
 from werkzeug.exceptions import HTTPException
 
+from ..errors import TextbookChatError
+
 log = logging.getLogger("textbook_chat.api")
 
-CODES = {
-    400: "VALIDATION_ERROR", 404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED", 413: "PAYLOAD_TOO_LARGE",
-    415: "UNSUPPORTED_MEDIA_TYPE", 422: "VALIDATION_ERROR", 429: "RATE_LIMITED", 503: "STORE_UNAVAILABLE",
+STATUS = {
+    "VALIDATION_ERROR": 400,
+    "NOT_FOUND": 404,
+    "UNKNOWN_BOOK": 404,
+    "METHOD_NOT_ALLOWED": 405,
+    "EMBEDDING_MISMATCH": 409,
+    "PAYLOAD_TOO_LARGE": 413,
+    "UNSUPPORTED_MEDIA_TYPE": 415,
+    "RATE_LIMITED": 429,
+    "INTERNAL": 500,
+    "INDEX_EMPTY": 503,
+    "STORE_UNAVAILABLE": 503,
+    "DATABASE_UNAVAILABLE": 503,
 }
+_HTTP_CODES = {400: "VALIDATION_ERROR", 404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED", 413: "PAYLOAD_TOO_LARGE",
+               415: "UNSUPPORTED_MEDIA_TYPE", 422: "VALIDATION_ERROR", 429: "RATE_LIMITED"}
 MESSAGES = {
     400: "The request is not valid.", 404: "Not found.", 405: "Method not allowed.",
     413: "The request body is too large.", 429: "Too many requests; slow down and retry shortly.",
 }
 
 
-class ApiError(Exception):
-    def __init__(self, status: int, error: str, code: str | None = None, details=None):
-        super().__init__(error)
-        self.status = status
-        self.error = error
-        self.code = code or CODES.get(status, "INTERNAL")
-        self.details = details
+class ApiError(TextbookChatError):
+    """An error only the web layer knows (an unknown message id, the widget not built)."""
+
+    def __init__(self, code: str, message: str, details: dict | None = None):
+        super().__init__(message, code=code, details=details)
 
 
 def error_body(error: str, code: str, details=None) -> dict:
     body = {"error": error, "code": code}
-    if details is not None:
+    if details:
         body["details"] = details
     return body
 
 
+def error_response(exc: TextbookChatError) -> tuple[dict, int]:
+    """The body and status of a domain error."""
+    return error_body(exc.message, exc.code, exc.details), STATUS.get(exc.code, 500)
+
+
 def register_error_handlers(app: Flask) -> None:
-    @app.errorhandler(ApiError)
-    def _api_error(exc: ApiError):
-        return jsonify(error_body(exc.error, exc.code, exc.details)), exc.status
+    @app.errorhandler(TextbookChatError)
+    def _domain_error(exc: TextbookChatError):
+        body, status = error_response(exc)
+        if status >= 500:
+            log.warning("%s: %s", exc.code, exc.message)
+        response = jsonify(body)
+        response.status_code = status
+        return response
 
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException):
@@ -49,7 +76,7 @@ def register_error_handlers(app: Flask) -> None:
         message = MESSAGES.get(status, exc.description or "Request failed.")
         if status == 429 and exc.description:
             details = {"limit": str(exc.description)}
-        response = jsonify(error_body(message, CODES.get(status, "INTERNAL"), details))
+        response = jsonify(error_body(message, _HTTP_CODES.get(status, "INTERNAL"), details))
         response.status_code = 400 if status == 422 else status
         if status == 429 and exc.get_response().headers.get("Retry-After"):
             response.headers["Retry-After"] = exc.get_response().headers["Retry-After"]

@@ -10,9 +10,10 @@ from flask_smorest import Blueprint
 from webargs.flaskparser import FlaskParser
 
 from .. import __version__
-from ..rag.pipeline import GenerationFailed, SessionNotFound
-from ..store import StoreError
-from .errors import ApiError, error_body
+from ..composition import Components
+from ..errors import GenerationFailed, StoreUnavailable
+from .errors import ApiError, error_response
+from .presenter import question_from, server_timing, sse_event
 from .schemas import (ChatResponseSchema, ChatSessionSchema, ErrorResponseSchema, FeedbackResultSchema,
                       FeedbackSchema, HealthSchema, QuerySchema)
 from .sse import format_event, sse_stream
@@ -29,18 +30,13 @@ class ApiBlueprint(Blueprint):
 blp = ApiBlueprint("api", __name__, description="Ask the book; keep the conversation.")
 
 
-def chat_state():
+def parts() -> Components:
     return current_app.extensions["textbook_chat"]
 
 
 def _require_index() -> None:
-    state = chat_state()
-    try:
-        size = state.index_size()
-    except StoreError as exc:
-        raise ApiError(503, "The book index is not reachable.", "STORE_UNAVAILABLE", {"reason": str(exc)}) from exc
-    if size == 0:
-        raise ApiError(503, "The book index is empty: run `textbook-chat ingest PATH` first.", "INDEX_EMPTY")
+    if parts().index_size.get() == 0:  # StoreUnavailable when the store does not answer
+        raise ApiError("INDEX_EMPTY", "The book index is empty: run `textbook-chat ingest PATH` first.")
 
 
 def _wants_stream() -> bool:
@@ -55,6 +51,7 @@ class Chat(MethodView):
     @blp.alt_response(404, schema=ErrorResponseSchema, description="Unknown session")
     @blp.alt_response(413, schema=ErrorResponseSchema, description="Body too large")
     @blp.alt_response(429, schema=ErrorResponseSchema, description="Rate limited")
+    @blp.alt_response(500, schema=ErrorResponseSchema, description="No answer could be written (question kept)")
     @blp.alt_response(503, schema=ErrorResponseSchema, description="Index empty or store unavailable")
     def post(self, query):
         """Ask a question, optionally about a highlighted passage.
@@ -63,26 +60,14 @@ class Chat(MethodView):
         (the same ChatResponse as the JSON reply) and `error`.
         """
         _require_index()
-        pipeline = chat_state().pipeline
-        try:
-            turn = pipeline.begin(query)
-        except SessionNotFound as exc:
-            raise ApiError(404, "Unknown session.", "NOT_FOUND", {"session_id": str(exc)}) from exc
+        pipeline = parts().pipeline
+        turn = pipeline.begin(question_from(query, parts().settings))  # SessionNotFound: 404
         if _wants_stream():
             return _stream_response(pipeline, turn)
-        try:
-            response = None
-            for event, data in pipeline.stream(turn):
-                if event == "done":
-                    response = data
-        except GenerationFailed as exc:
-            raise ApiError(500, "The answer could not be generated; your message was saved.", "INTERNAL",
-                           {"session_id": exc.session_id, "query_id": exc.query_id}) from exc
-        timing = ", ".join(f"{name};dur={ms:.2f}" for name, ms in turn.timings.items())
-        return response, 200, {"Server-Timing": timing}
-
-
-_DONE = ChatResponseSchema()  # dumping keeps no state, and building a schema copies its fields
+        answer = None
+        for event in pipeline.stream(turn):  # GenerationFailed: 500, the question kept
+            answer = getattr(event, "answer", answer)
+        return answer, 200, {"Server-Timing": server_timing(answer)}  # shaped by ChatResponseSchema
 
 
 def _stream_response(pipeline, turn) -> Response:
@@ -92,11 +77,10 @@ def _stream_response(pipeline, turn) -> Response:
 
     def events():
         try:
-            for event, data in pipeline.stream(turn):
-                yield format_event(event, _DONE.dump(data) if event == "done" else data)
+            for event in pipeline.stream(turn):
+                yield format_event(*sse_event(event))
         except GenerationFailed as exc:
-            yield format_event("error", error_body("The answer could not be generated; your message was saved.",
-                                                   "INTERNAL", {"session_id": exc.session_id, "query_id": exc.query_id}))
+            yield format_event("error", error_response(exc)[0])
 
     body = sse_stream(events(), keepalive_s=keepalive, client_gone=client_gone)
     return Response(stream_with_context(body), mimetype="text/event-stream", headers={
@@ -109,7 +93,7 @@ class Sessions(MethodView):
     @blp.response(201, ChatSessionSchema)
     def post(self, body):
         """Start a conversation."""
-        return chat_state().sessions.create_session(user_id=body.get("user_id"), book_id=body.get("book_id"))
+        return parts().sessions.create_session(user_id=body.get("user_id"), book_id=body.get("book_id"))
 
 
 @blp.route("/sessions/<session_id>")
@@ -118,17 +102,17 @@ class SessionById(MethodView):
     @blp.alt_response(404, schema=ErrorResponseSchema)
     def get(self, session_id):
         """A conversation with its messages in order."""
-        session = chat_state().sessions.get_session(session_id)
+        session = parts().sessions.get_session(session_id)
         if session is None:
-            raise ApiError(404, "Unknown session.", "NOT_FOUND", {"session_id": session_id})
+            raise ApiError("NOT_FOUND", "Unknown session.", {"session_id": session_id})
         return session
 
     @blp.response(204)
     @blp.alt_response(404, schema=ErrorResponseSchema)
     def delete(self, session_id):
         """Forget a conversation."""
-        if not chat_state().sessions.delete_session(session_id):
-            raise ApiError(404, "Unknown session.", "NOT_FOUND", {"session_id": session_id})
+        if not parts().sessions.delete_session(session_id):
+            raise ApiError("NOT_FOUND", "Unknown session.", {"session_id": session_id})
 
 
 @blp.route("/feedback")
@@ -138,32 +122,36 @@ class Feedback(MethodView):
     @blp.alt_response(404, schema=ErrorResponseSchema)
     def post(self, body):
         """Thumbs up or down on an assistant message."""
-        sessions = chat_state().sessions
+        sessions = parts().sessions
         if not sessions.message_exists(body["message_id"], role="assistant"):
-            raise ApiError(404, "Unknown assistant message.", "NOT_FOUND", {"message_id": body["message_id"]})
+            raise ApiError("NOT_FOUND", "Unknown assistant message.", {"message_id": body["message_id"]})
         return sessions.add_feedback(body["message_id"], body["rating"], body.get("comment"))
 
 
 @blp.route("/health")
 class Health(MethodView):
     @blp.response(200, HealthSchema)
+    @blp.alt_response(503, schema=HealthSchema, description="The store does not answer (status `degraded`)")
     def get(self):
         """Store, index size, embedding model and generator."""
-        state = chat_state()
+        chat = parts()
         started = time.perf_counter()
         try:
-            size, books, status = state.index_size(fresh=True), state.services.store.books(), "ok"
-        except StoreError:
-            size, books, status = 0, [], "degraded"
-        store = state.services.store
-        return {
-            "status": status if size else "empty",
+            size, books = chat.index_size.get(fresh=True), chat.store.books()
+            status, reason = ("ok" if size else "empty"), None
+        except StoreUnavailable as exc:
+            size, books, status, reason = 0, [], "degraded", exc.message
+        store = chat.store
+        body = {
+            "status": status,
             "store": {"kind": "local" if store.local else "server", "collection": store.collection,
-                      "latency_ms": round((time.perf_counter() - started) * 1000, 2)},
+                      "latency_ms": round((time.perf_counter() - started) * 1000, 2),
+                      **({"error": reason} if reason else {})},
             "index_size": size, "books": books,
-            "embedding_model": state.services.embedder.model_name,
-            "generator": state.generator_name, "version": __version__,
+            "embedding_model": chat.embedder.model_name,
+            "generator": chat.generator.name, "version": __version__,
         }
+        return body, 503 if status == "degraded" else 200
 
 
 @blp.route("/widget.js")
@@ -173,7 +161,7 @@ class Widget(MethodView):
         """The embeddable widget (one classic script)."""
         script = resources.files("server").joinpath("static/widget.js")
         if not script.is_file():
-            raise ApiError(404, "The widget has not been built.", "NOT_FOUND")
+            raise ApiError("NOT_FOUND", "The widget has not been built.")
         response = Response(script.read_bytes(), mimetype="application/javascript")
         response.headers["Cache-Control"] = "public, max-age=300"
         response.headers["Access-Control-Allow-Origin"] = "*"

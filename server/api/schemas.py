@@ -2,11 +2,25 @@
 OpenAPI document. Rules come from DESIGN.md §2 (which reconciles the seed data models)."""
 from __future__ import annotations
 
-from marshmallow import Schema, ValidationError, fields, pre_load, validate, validates_schema
+from marshmallow import Schema, ValidationError, fields, pre_dump, pre_load, validate, validates_schema
+
+from ..rag.question import AnswerMode
+from .errors import STATUS
 
 SELECTION_MODES = ("exclusive", "combined")
+SOURCE_TYPES = ("database", "selected_text")
 MAX_QUESTION = 1000
 MAX_SELECTION = 8000
+
+
+class _Score(fields.Float):
+    """A score in [0, 1], shown to four decimals."""
+
+    def __init__(self, **kwargs):
+        super().__init__(validate=validate.Range(0.0, 1.0), **kwargs)
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        return None if value is None else round(float(value), 4)
 
 
 class _Trimmed(fields.String):
@@ -77,38 +91,50 @@ class ChunkSchema(Schema):
     page = fields.Integer()
     source_location = fields.String()
     citation = fields.String()
-    score = fields.Float(required=True, validate=validate.Range(0.0, 1.0))
+    score = _Score(required=True)
     created_at = fields.String()
     updated_at = fields.String()
 
 
 class SourceSchema(ChunkSchema):
-    source_type = fields.String(required=True, validate=validate.OneOf(["database", "selected_text"]))
+    """A Source of an answer; a list of them is numbered [1]..[n] in order."""
+
+    source_type = fields.String(required=True, validate=validate.OneOf(SOURCE_TYPES))
     number = fields.Integer(metadata={"description": "the n of [n] markers in the answer"})
+
+    @pre_dump(pass_collection=True)
+    def _flatten(self, sources, many, **kwargs):
+        """Sources are numbered by their place in the list they are dumped in."""
+        items = sources if many else [sources]
+        flat = [{**s.chunk.public(), "score": s.score, "source_type": s.source_type, "number": n}
+                for n, s in enumerate(items, 1)]
+        return flat if many else flat[0]
 
 
 class SelectedTextChunkSchema(Schema):
-    content = fields.String(required=True)
-    similarity_score = fields.Float(validate=validate.Range(0.0, 1.0))
+    content = fields.String(required=True, attribute="chunk.content")
+    similarity_score = _Score(attribute="score")
 
 
 class DatabaseChunkSchema(Schema):
-    content = fields.String(required=True)
-    score = fields.Float(validate=validate.Range(0.0, 1.0))
-    source = fields.String()
+    content = fields.String(required=True, attribute="chunk.content")
+    score = _Score()
+    source = fields.String(attribute="chunk.source_location")
 
 
 class CombinedContextSchema(Schema):
-    content = fields.String(required=True)
-    score = fields.Float(validate=validate.Range(0.0, 1.0))
-    source_type = fields.String(validate=validate.OneOf(["database", "selected_text"]))
-    source = fields.String()
+    content = fields.String(required=True, attribute="chunk.content")
+    score = _Score()
+    source_type = fields.String(validate=validate.OneOf(SOURCE_TYPES))
+    source = fields.Function(lambda s: s.chunk.source_location or "highlighted passage", deserialize=str)
 
 
 class QueryContextSchema(Schema):
-    selected_text_chunks = fields.List(fields.Nested(SelectedTextChunkSchema))
-    database_chunks = fields.List(fields.Nested(DatabaseChunkSchema))
-    combined_context = fields.List(fields.Nested(CombinedContextSchema))
+    """The highlighted passage's pieces, the book's chunks, and both ranked together."""
+
+    selected_text_chunks = fields.List(fields.Nested(SelectedTextChunkSchema), attribute="selected")
+    database_chunks = fields.List(fields.Nested(DatabaseChunkSchema), attribute="database")
+    combined_context = fields.List(fields.Nested(CombinedContextSchema), attribute="combined")
 
 
 class UsageSchema(Schema):
@@ -118,18 +144,20 @@ class UsageSchema(Schema):
 
 
 class ChatResponseSchema(Schema):
+    """An Answer, as JSON and as the SSE `done` event."""
+
     query_id = fields.String(required=True)
     session_id = fields.String(required=True)
     assistant_message_id = fields.String()
-    query = fields.String(required=True)
+    query = fields.String(required=True, attribute="question")
     status = fields.String(required=True, validate=validate.OneOf(["completed", "refused"]))
-    answer = fields.String(required=True, validate=validate.Length(min=1))
-    sources = fields.List(fields.Nested(SourceSchema), required=True)
+    answer = fields.String(required=True, validate=validate.Length(min=1), attribute="text")
+    sources = fields.Nested(SourceSchema, many=True, required=True)
     references = fields.List(fields.String())
     citations = fields.List(fields.Nested(CitationSchema))
-    confidence = fields.Float(required=True, validate=validate.Range(0.0, 1.0))
+    confidence = _Score(required=True)
     timestamp = fields.String(required=True)
-    mode = fields.String()
+    mode = fields.Enum(AnswerMode, by_value=True)
     generator = fields.String()
     fallback_reason = fields.String(allow_none=True)
     usage = fields.Nested(UsageSchema, allow_none=True)
@@ -137,6 +165,8 @@ class ChatResponseSchema(Schema):
 
     @validates_schema
     def _rules(self, data, **kwargs):
+        if data.get("status") == "completed" and not data.get("sources"):
+            raise ValidationError("a completed answer cites at least one source", "sources")
         if data.get("confidence", 0) > 0.5 and not data.get("sources"):
             raise ValidationError("at least one source is required when confidence > 0.5", "sources")
 
@@ -193,9 +223,15 @@ class HealthSchema(Schema):
     version = fields.String()
 
 
+class SourcesEventSchema(Schema):
+    """The SSE `meta` event: the sources an answer will cite, before its text."""
+
+    query_id = fields.String(required=True)
+    session_id = fields.String(required=True)
+    sources = fields.Nested(SourceSchema, many=True, required=True)
+
+
 class ErrorResponseSchema(Schema):
     error = fields.String(required=True)
-    code = fields.String(required=True, validate=validate.OneOf([
-        "VALIDATION_ERROR", "NOT_FOUND", "METHOD_NOT_ALLOWED", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE",
-        "RATE_LIMITED", "INDEX_EMPTY", "STORE_UNAVAILABLE", "INTERNAL"]))
+    code = fields.String(required=True, validate=validate.OneOf(list(STATUS)))
     details = fields.Raw(allow_none=True)

@@ -3,11 +3,15 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..models import Chunk
 from .sentences import split_passage
+
+if TYPE_CHECKING:
+    from ..embedding.embedder import Embedder
 
 SELECTION_FLOOR = 0.1  # selection pieces less similar than this to the question are dropped
 
@@ -31,25 +35,15 @@ class QueryContext:
     def combined(self) -> list[Source]:
         return sorted(self.selected + self.database, key=lambda s: s.score, reverse=True)
 
-    def to_dict(self) -> dict:
-        return {
-            "selected_text_chunks": [{"content": s.chunk.content, "similarity_score": round(s.score, 4)} for s in self.selected],
-            "database_chunks": [{"content": s.chunk.content, "score": round(s.score, 4), "source": s.chunk.source_location}
-                                for s in self.database],
-            "combined_context": [{"content": s.chunk.content, "score": round(s.score, 4), "source_type": s.source_type,
-                                  "source": s.chunk.source_location or "highlighted passage"} for s in self.combined],
-        }
 
-
-def selection_sources(selected_text: str, question_vector: np.ndarray, embedder, metadata: dict | None) -> list[Source]:
+def selection_sources(selected_text: str, question_vector: np.ndarray, embedder: "Embedder", page_url: str = "",
+                      page_title: str = "") -> list[Source]:
     """Split the highlighted passage into pieces scored by cosine similarity to the question."""
     pieces = split_passage(selected_text)
     if not pieces:
         return []
     vectors = embedder.embed_documents(pieces)
     scores = vectors @ question_vector
-    page_url = (metadata or {}).get("page_url", "")
-    page_title = (metadata or {}).get("page_title", "")
     sources = []
     for i, (piece, score) in enumerate(zip(pieces, scores)):
         score = float(min(1.0, max(0.0, score)))

@@ -1,49 +1,45 @@
 """One question, end to end, with its lifecycle recorded:
-CREATED → RETRIEVING → GENERATING → COMPLETED, or → REFUSED (or FAILED on an error)."""
+CREATED → RETRIEVING → GENERATING → COMPLETED, or → REFUSED (or FAILED on an error).
+
+A Question comes in; Sources, Delta… and Finished(answer) events go out (`stream`), or just
+the Answer (`answer`). Nothing here knows about HTTP.
+"""
 from __future__ import annotations
 
 import logging
-import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
-from typing import Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
 
+from ..errors import GenerationFailed, SessionNotFound
 from ..retrieval import Retriever
 from ..sessions import SessionStore
-from ..settings import Settings
-from ..store import Filters
+from . import markers
 from .context import QueryContext, Source, database_sources, selection_sources
+from .events import Answer, Delta, Event, Finished, Sources
 from .followup import looks_like_follow_up, retrieval_query
-from .generators.base import Generation, GenerationInput, Generator
+from .generators.base import GenerationInput, Generator, Outcome
+from .question import AnswerMode, Question
 from .refusal import book_refusal, selection_refusal
 from .vocabulary import StoreVocabulary
 
+if TYPE_CHECKING:
+    from ..embedding.embedder import Embedder
+
 log = logging.getLogger("textbook_chat.pipeline")
-_MARKER = re.compile(r"[ \t]*\[(\d+)\](?!\()")  # a citation marker (not a link), with the space before it
 # a question naming a term the book never uses is refused unless retrieval is this sure anyway
 UNKNOWN_TERM_CEILING = 0.6
-_CODE = re.compile(r"```.*?(?:```|\Z)|`[^`\n]*`", re.S)  # fenced blocks and inline code: `x[0]` is not a marker
-
-
-class SessionNotFound(LookupError):
-    pass
-
-
-class GenerationFailed(RuntimeError):
-    def __init__(self, message: str, *, session_id: str, query_id: str):
-        super().__init__(message)
-        self.session_id = session_id
-        self.query_id = query_id
+FAILED_MESSAGE = "The answer could not be generated; your message was saved."
+Rewriter = Callable[[str, list], "str | None"]
 
 
 @dataclass
 class Turn:
-    query: dict
+    question: Question
     query_id: str
     session_id: str
     user_message_id: str
-    mode: str
     context: QueryContext = field(default_factory=QueryContext)
     sources: list[Source] = field(default_factory=list)
     nearest: list = field(default_factory=list)
@@ -53,7 +49,7 @@ class Turn:
     unknown_terms: list = field(default_factory=list)  # specialist words the book never uses
     timings: dict = field(default_factory=dict)  # milliseconds per stage, for Server-Timing
     states: list = field(default_factory=list)  # lifecycle after CREATED, written when the turn closes
-    generator: str | None = None
+    generator: str | None = None  # what wrote (or was writing) the answer
 
     def mark(self, state: str) -> None:
         self.states.append([state, _now()])
@@ -61,23 +57,6 @@ class Turn:
     @property
     def refused(self) -> bool:
         return not self.sources
-
-
-def map_prose(text: str, fix) -> str:
-    """Apply `fix` to the text outside code (fenced blocks and inline code are left as written)."""
-    parts, last = [], 0
-    for code in _CODE.finditer(text):
-        parts += [fix(text[last:code.start()]), code.group(0)]
-        last = code.end()
-    parts.append(fix(text[last:]))
-    return "".join(parts)
-
-
-def fix_markers(answer: str, n_sources: int) -> str:
-    """Drop [n] markers that point at no source, with the space before them; code is untouched."""
-    def fix(prose: str) -> str:
-        return _MARKER.sub(lambda m: m.group(0) if 1 <= int(m.group(1)) <= n_sources else "", prose)
-    return map_prose(answer, fix).strip()
 
 
 def confidence_of(sources: list[Source]) -> float:
@@ -91,30 +70,43 @@ def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
+def source_references(sources: list[Source]) -> list[dict]:
+    """How a conversation keeps the sources of an answer."""
+    return [{"source_file": s.chunk.source_file, "source_location": s.chunk.source_location,
+             "content_snippet": s.chunk.content[:240], "confidence": round(s.score, 4),
+             "retrieved_content_id": s.chunk.chunk_id, "url": s.chunk.url} for s in sources]
+
+
 class ChatPipeline:
-    def __init__(self, settings: Settings, retriever: Retriever, embedder, generator: Generator,
-                 sessions: SessionStore, *, book_title: str = "", vocabulary: StoreVocabulary | None = None):
-        self.settings = settings
+    def __init__(self, retriever: Retriever, embedder: Embedder, generator: Generator, sessions: SessionStore,
+                 vocabulary: StoreVocabulary, *, rewriter: Rewriter | None = None, book_title: str = ""):
         self.retriever = retriever
         self.embedder = embedder
         self.generator = generator
         self.sessions = sessions
+        self.vocabulary = vocabulary
+        self.rewriter = rewriter
         self.book_title = book_title
-        self.vocabulary = vocabulary if vocabulary is not None else StoreVocabulary(retriever.store)
+
+    def answer(self, question: Question) -> Answer:
+        """The whole answer, for callers that do not stream. Raises GenerationFailed."""
+        for event in self.stream(self.begin(question)):
+            if isinstance(event, Finished):
+                return event.answer
+        raise AssertionError("the pipeline ended without an answer")
 
     # --- stage 1: accept, store, retrieve, gate -----------------------------------------------
-    def begin(self, query: dict) -> Turn:
+    def begin(self, question: Question) -> Turn:
+        """Record the question and gather its sources. Raises SessionNotFound."""
         started = time.perf_counter()
-        session_id = query.get("session_id")
+        session_id = question.session_id
         if session_id and not self.sessions.exists(session_id):
             raise SessionNotFound(session_id)
         history = self.sessions.recent_messages(session_id, limit=6) if session_id else []
-        selected = query.get("selected_text")
-        mode = "book" if not selected else f"selection_{query['selection_mode']}"
-        opened = self.sessions.open_turn(session_id, query["question"], selected, query["selection_mode"],
-                                         book_id=(query.get("filters") or {}).get("book_id"))
-        turn = Turn(query=query, query_id=opened["query_id"], session_id=opened["session_id"],
-                    user_message_id=opened["user_message_id"], mode=mode, history=history)
+        opened = self.sessions.open_turn(session_id, question.text, question.selected_text,
+                                         question.selection_mode.value, book_id=question.filters.book_id)
+        turn = Turn(question=question, query_id=opened["query_id"], session_id=opened["session_id"],
+                    user_message_id=opened["user_message_id"], history=history)
         try:
             turn.mark("RETRIEVING")
             self._build_context(turn)
@@ -125,26 +117,25 @@ class ChatPipeline:
         return turn
 
     def _build_context(self, turn: Turn) -> None:
-        query = turn.query
-        threshold = query.get("similarity_threshold", self.settings.similarity_threshold)
-        max_chunks = query.get("max_chunks", self.settings.max_chunks)
-        selected = query.get("selected_text")
-        turn.retrieval_text = self._retrieval_text(query["question"], turn.history)
+        question = turn.question
+        max_chunks, selected = question.max_chunks, question.selected_text
+        turn.retrieval_text = self._retrieval_text(question.text, turn.history)
         question_vector = self.embedder.embed_query(turn.retrieval_text)
         if selected:
             # the reader chose the passage: its pieces only need to clear the seed's 0.1 floor
-            turn.context.selected = selection_sources(selected, question_vector, self.embedder, query.get("metadata"))
-        if turn.mode != "selection_exclusive":
-            filters = Filters(**(query.get("filters") or {}))
+            turn.context.selected = selection_sources(selected, question_vector, self.embedder,
+                                                      question.page.url, question.page.title)
+        if question.mode is not AnswerMode.SELECTION_EXCLUSIVE:
             # "explain this" says little on its own: in combined mode the passage steers retrieval
             text = f"{turn.retrieval_text}\n{selected[:600]}" if selected else turn.retrieval_text
             candidates = self.retriever.retrieve(text, max_chunks=max_chunks, similarity_threshold=0.0,
-                                                 filters=filters)
+                                                 filters=question.filters)
             turn.candidates = candidates
             turn.nearest = candidates[:3]
-            turn.context.database = database_sources([c for c in candidates if c.score >= threshold])
-            if turn.mode == "book":
-                turn.unknown_terms = self.vocabulary.get().unknown_terms(query["question"])
+            turn.context.database = database_sources(
+                [c for c in candidates if c.score >= question.similarity_threshold])
+            if question.mode is AnswerMode.BOOK:
+                turn.unknown_terms = self.vocabulary.get().unknown_terms(question.text)
                 if turn.unknown_terms and (not candidates or candidates[0].score < UNKNOWN_TERM_CEILING):
                     turn.context.database = []  # it asks about something the book never names
         ranked = turn.context.combined[:max_chunks]
@@ -153,12 +144,11 @@ class ChatPipeline:
         turn.sources = ranked
 
     def _retrieval_text(self, question: str, history: list[dict]) -> str:
-        """A follow-up is rewritten into a stand-alone query by the generator when it can;
+        """A follow-up is rewritten into a stand-alone query by the rewriter when there is one;
         otherwise (or on any failure) the previous question is prepended."""
-        rewrite = getattr(self.generator, "rewrite_query", None)
-        if rewrite is not None and any(m["role"] == "user" for m in history) and looks_like_follow_up(question):
+        if self.rewriter is not None and any(m["role"] == "user" for m in history) and looks_like_follow_up(question):
             try:
-                rewritten = rewrite(question, history)
+                rewritten = self.rewriter(question, history)
             except Exception:
                 log.warning("follow-up rewrite failed; using the heuristic query", exc_info=True)
                 rewritten = None
@@ -168,120 +158,96 @@ class ChatPipeline:
 
     # --- stage 2: generate ----------------------------------------------------------------
     def generation_input(self, turn: Turn) -> GenerationInput:
+        question = turn.question
         return GenerationInput(
-            question=turn.query["question"], sources=turn.sources, history=turn.history,
-            preferences=turn.query.get("user_preferences") or {},
-            selection_only=turn.mode == "selection_exclusive", selected_text=turn.query.get("selected_text"),
-            search=None if turn.mode == "selection_exclusive" else self._book_search(turn))
+            question=question.text, sources=turn.sources, history=turn.history,
+            preferences=question.preferences.to_dict(), selection_only=question.selection_only,
+            selected_text=question.selected_text,
+            search=None if question.selection_only else self._book_search(question))
 
-    def _book_search(self, turn: Turn):
-        """The agent's search_textbook: the request's filters and threshold, optionally one module."""
-        threshold = turn.query.get("similarity_threshold", self.settings.similarity_threshold)
-        max_chunks = turn.query.get("max_chunks", self.settings.max_chunks)
-        request_filters = {k: v for k, v in (turn.query.get("filters") or {}).items() if v}
-
+    def _book_search(self, question: Question):
+        """The agent's search_textbook: the question's filters and threshold, optionally one module."""
         def search(query: str, module: str | None = None) -> list[Source]:
-            filters = Filters(**{**({"module": module} if module else {}), **request_filters})
-            return database_sources(self.retriever.retrieve(query, max_chunks=max_chunks,
-                                                            similarity_threshold=threshold, filters=filters))
+            filters = question.filters if not module or question.filters.module else \
+                replace(question.filters, module=module)
+            return database_sources(self.retriever.retrieve(
+                query, max_chunks=question.max_chunks, similarity_threshold=question.similarity_threshold,
+                filters=filters))
         return search
 
-    def start_generation(self, turn: Turn) -> Generation | None:
-        """None when the gate refused: no model is called."""
-        if turn.refused:
-            return None
-        turn.mark("GENERATING")
-        turn.generator = getattr(self.generator, "name", None)
-        try:
-            return self.generator.start(self.generation_input(turn))
-        except Exception as exc:
-            self._fail(turn, exc)
-            raise GenerationFailed(str(exc), session_id=turn.session_id, query_id=turn.query_id) from exc
-
     def refusal_text(self, turn: Turn) -> str:
-        if turn.mode == "selection_exclusive":
+        if turn.question.selection_only:
             return selection_refusal()
         return book_refusal(self.book_title or (turn.nearest[0].book_title if turn.nearest else ""), turn.nearest,
                             unknown_terms=turn.unknown_terms)
 
-    def stream(self, turn: Turn) -> Iterator[tuple[str, dict]]:
-        """("meta", …), ("token", …)…, ("done", response). Raises GenerationFailed."""
+    def stream(self, turn: Turn) -> Iterator[Event]:
+        """Sources, Delta…, Finished. Raises GenerationFailed; closing it cancels the answer."""
         generating = time.perf_counter()
-        generation = self.start_generation(turn)
-        yield "meta", {"query_id": turn.query_id, "session_id": turn.session_id,
-                       "sources": self._sources(turn.sources if generation else [])}
-        if generation is None:
+        yield Sources(turn.query_id, turn.session_id, [] if turn.refused else list(turn.sources))
+        if turn.refused:  # the gate refused: no generator is asked
             text = self.refusal_text(turn)
-            yield "token", {"text": text}
-            yield "done", self.finish(turn, text, None)
+            yield Delta(text)
+            yield Finished(self.finish(turn, text, None))
             return
+        turn.mark("GENERATING")
+        turn.generator = self.generator.name
         parts: list[str] = []
+        deltas = self.generator.generate(self.generation_input(turn))
         try:
-            for delta in generation.tokens:
+            while True:
+                try:
+                    delta = next(deltas)
+                except StopIteration as end:
+                    outcome: Outcome = end.value
+                    break
                 parts.append(delta)
-                yield "token", {"text": delta}
+                yield Delta(delta)
         except GeneratorExit:
-            generation.cancel()
+            deltas.close()
             self._cancelled(turn, "".join(parts))
             raise
         except Exception as exc:
             self._fail(turn, exc)
-            raise GenerationFailed(str(exc), session_id=turn.session_id, query_id=turn.query_id) from exc
+            raise GenerationFailed(FAILED_MESSAGE, session_id=turn.session_id, query_id=turn.query_id) from exc
+        turn.generator = outcome.generator
         turn.timings["generate"] = (time.perf_counter() - generating) * 1000
         text = "".join(parts)
         if not text.strip():  # a refusal with nothing streamed: stream the refusal text itself
             text = self.refusal_text(turn)
-            yield "token", {"text": text}
-        yield "done", self.finish(turn, text, generation)
+            yield Delta(text)
+        yield Finished(self.finish(turn, text, outcome))
 
     # --- stage 3: validate and persist ----------------------------------------------------
-    def finish(self, turn: Turn, text: str, generation: Generation | None) -> dict:
+    def finish(self, turn: Turn, text: str, outcome: Outcome | None) -> Answer:
         finishing = time.perf_counter()
         try:
-            return self._finish(turn, text, generation)
+            return self._finish(turn, text, outcome)
         finally:
             turn.timings["persist"] = (time.perf_counter() - finishing) * 1000
 
-    def _finish(self, turn: Turn, text: str, generation: Generation | None) -> dict:
-        if generation is not None and generation.extra_sources:  # found by the agent, numbered after ours
-            turn.sources = turn.sources + generation.extra_sources
-        refused = generation is None or generation.refused or not text.strip()
+    def _finish(self, turn: Turn, text: str, outcome: Outcome | None) -> Answer:
+        if outcome is not None and outcome.extra_sources:  # found while answering, numbered after ours
+            turn.sources = turn.sources + list(outcome.extra_sources)
+        refused = outcome is None or outcome.refused or not text.strip()
         sources = [] if refused else turn.sources
-        answer = (fix_markers(text, len(sources)) if sources else text.strip()) or self.refusal_text(turn)
-        confidence = confidence_of(sources) if sources else round(min(0.5, 0.5 * max((c.score for c in turn.nearest), default=0.0)), 4)
+        answer = (markers.drop_unknown(text, len(sources)) if sources else text.strip()) or self.refusal_text(turn)
+        confidence = confidence_of(sources) if sources else round(
+            min(0.5, 0.5 * max((c.score for c in turn.nearest), default=0.0)), 4)
         turn.mark("REFUSED" if refused else "COMPLETED")
         assistant = self.sessions.close_turn(
             turn.query_id, turn.states, session_id=turn.session_id, user_message_id=turn.user_message_id,
             user_status="answered", generator=turn.generator, assistant={
                 "content": answer, "status": "refused" if refused else "completed",
-                "source_references": [{
-                    "source_file": s.chunk.source_file, "source_location": s.chunk.source_location,
-                    "content_snippet": s.chunk.content[:240], "confidence": round(s.score, 4),
-                    "retrieved_content_id": s.chunk.chunk_id, "url": s.chunk.url} for s in sources]})
-        return {
-            "query_id": turn.query_id,
-            "session_id": turn.session_id,
-            "assistant_message_id": assistant["id"],
-            "query": turn.query["question"],
-            "status": "refused" if refused else "completed",
-            "answer": answer,
-            "sources": self._sources(sources),
-            "references": list(dict.fromkeys(s.chunk.citation for s in sources)),
-            "citations": [{"text": f"[{n}]", "source": s.chunk.source_location, "url": s.chunk.url}
-                          for n, s in enumerate(sources, 1)],
-            "confidence": confidence,
-            "timestamp": _now(),
-            "mode": turn.mode,
-            "generator": generation.generator if generation else "none",
-            "fallback_reason": generation.fallback_reason if generation else None,
-            "usage": generation.usage if generation else None,
-            "context": turn.context.to_dict(),
-        }
-
-    @staticmethod
-    def _sources(sources: list[Source]) -> list[dict]:
-        return [{**s.chunk.public(), "score": round(s.score, 4), "source_type": s.source_type, "number": n}
-                for n, s in enumerate(sources, 1)]
+                "source_references": source_references(sources)})
+        return Answer(
+            query_id=turn.query_id, session_id=turn.session_id, assistant_message_id=assistant["id"],
+            question=turn.question.text, refused=refused, text=answer, sources=list(sources),
+            confidence=confidence, timestamp=_now(), mode=turn.question.mode,
+            generator=outcome.generator if outcome else "none",
+            fallback_reason=outcome.fallback_reason if outcome else None,
+            usage=outcome.usage if outcome else None, context=turn.context,
+            candidates=turn.candidates, unknown_terms=turn.unknown_terms, timings=turn.timings)
 
     def _fail(self, turn: Turn, exc: BaseException) -> None:
         log.exception("query %s failed", turn.query_id, exc_info=exc)

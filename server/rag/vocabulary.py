@@ -8,8 +8,11 @@ that the book happens not to use ("bunch", "tweak") are common in English and do
 from __future__ import annotations
 
 import re
+import threading
 
 from wordfreq import zipf_frequency
+
+from ..index_size import IndexSize
 
 RARE_ZIPF = 3.0  # below this a word is a specialist term (e.g. "pwm" 2.4, "json" 2.75; "tweak" 3.3)
 _WORD = re.compile(r"[a-z0-9]+")
@@ -63,14 +66,11 @@ class BookVocabulary:
 class StoreVocabulary:
     """The vocabulary of everything in the store, rebuilt when the index size changes."""
 
-    def __init__(self, store, recheck_s: float = 30.0):
-        import threading
-
+    def __init__(self, store, size: IndexSize):
         self.store = store
-        self.recheck_s = recheck_s
+        self.size = size
         self._lock = threading.Lock()
         self._size = -1
-        self._checked = 0.0
         self._vocabulary = BookVocabulary(set())
 
     def warm_up(self) -> None:
@@ -80,13 +80,9 @@ class StoreVocabulary:
         zipf_frequency("the", "en")
 
     def get(self) -> BookVocabulary:
-        import time
-
+        size = self.size.get()
         with self._lock:
-            if time.monotonic() - self._checked > self.recheck_s:
-                self._checked = time.monotonic()
-                size = self.store.count()
-                if size != self._size:
-                    self._vocabulary = BookVocabulary.from_texts(c.embed_text for c in self.store.all_chunks())
-                    self._size = size
+            if size != self._size:
+                self._vocabulary = BookVocabulary.from_texts(c.embed_text for c in self.store.all_chunks())
+                self._size = size
             return self._vocabulary

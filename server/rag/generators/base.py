@@ -1,14 +1,20 @@
-"""The generator interface: numbered passages and a question in, a stream of text out."""
+"""The generator interface: numbered passages and a question in, text deltas out, then an
+immutable Outcome saying who wrote the answer and how it went.
+
+A generator is a Python generator function: `outcome = yield from generator.generate(request)`.
+Closing it (the reader left) cancels the work.
+"""
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass, field
-from typing import Callable, Iterator, Protocol
+from typing import Callable, Generator as Stream, Protocol
 
 from ..context import Source
 
+Search = Callable[[str, "str | None"], list[Source]]
 
-@dataclass
+
+@dataclass(frozen=True)
 class GenerationInput:
     question: str
     sources: list[Source]  # numbered [1]..[n] in this order
@@ -18,26 +24,37 @@ class GenerationInput:
     selected_text: str | None = None
     # agent mode: search the book for more passages (query, module) → sources; never set in
     # exclusive selection mode, where the highlighted passage is the only context
-    search: Callable[[str, str | None], list[Source]] | None = None
+    search: Search | None = None
 
 
-@dataclass
-class Generation:
-    """What a generator hands back: text deltas, then facts about the run."""
+@dataclass(frozen=True)
+class Outcome:
+    """How an answer came about, known once its last delta is out."""
 
-    tokens: Iterator[str]
-    generator: str
-    usage: dict | None = None
+    generator: str  # what wrote the answer: a model id, or "extractive"
     refused: bool = False  # the generator judged that the passages do not answer
-    fallback_reason: str | None = None
-    extra_sources: list[Source] = field(default_factory=list)  # found while answering, numbered after `sources`
-    cancelled: threading.Event = field(default_factory=threading.Event)
+    fallback_reason: str | None = None  # why the first choice did not write it (or only part of it)
+    usage: dict | None = None
+    extra_sources: tuple[Source, ...] = ()  # found while answering, numbered after the request's
 
-    def cancel(self) -> None:
-        self.cancelled.set()
+
+Deltas = Stream[str, None, Outcome]
 
 
 class Generator(Protocol):
-    name: str
+    name: str  # the component, as /health reports it
 
-    def start(self, request: GenerationInput) -> Generation: ...
+    def generate(self, request: GenerationInput) -> Deltas: ...
+
+
+class NotAnswered(Exception):
+    """A generator gave up before showing anything; a fallback may answer instead."""
+
+    def __init__(self, reason: str, detail: str = "", *, usage: dict | None = None,
+                 extra_sources: tuple[Source, ...] = (), logged: bool = False):
+        super().__init__(reason)
+        self.reason = reason  # short and machine-readable: "timeout", "server_error", "empty_answer"
+        self.detail = detail  # for the log: the error, how many attempts
+        self.usage = usage
+        self.extra_sources = extra_sources
+        self.logged = logged  # the generator already said why in the log

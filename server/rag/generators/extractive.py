@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Iterator
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..markers import cite_end
 from ..sentences import split_sentences, strip_markdown
-from .base import Generation, GenerationInput
+from .base import Deltas, GenerationInput, Outcome
+
+if TYPE_CHECKING:
+    from ...embedding.embedder import Embedder
 
 SENTENCES_BY_LENGTH = {"short": 2, "normal": 4, "detailed": 6}
 
@@ -41,17 +45,10 @@ def _candidates(request: GenerationInput) -> list[_Candidate]:
     return found
 
 
-def _tokens(text: str, generation: Generation) -> Iterator[str]:
-    for piece in re.findall(r"\S+\s*", text):
-        if generation.cancelled.is_set():
-            return
-        yield piece
-
-
 class ExtractiveGenerator:
     name = "extractive"
 
-    def __init__(self, embedder):
+    def __init__(self, embedder: Embedder):
         self.embedder = embedder
 
     def compose(self, request: GenerationInput) -> str:
@@ -76,16 +73,13 @@ class ExtractiveGenerator:
         parts: list[str] = []
         for k, candidate in enumerate(chosen):
             last_of_run = k + 1 == len(chosen) or chosen[k + 1].source_number != candidate.source_number
-            sentence = candidate.text
-            if last_of_run:
-                sentence = re.sub(r"([.!?])?$", lambda m: f" [{candidate.source_number}]{m.group(1) or '.'}", sentence, count=1)
-            parts.append(sentence)
+            parts.append(cite_end(candidate.text, candidate.source_number) if last_of_run else candidate.text)
         return " ".join(parts)
 
-    def start(self, request: GenerationInput) -> Generation:
-        generation = Generation(tokens=iter(()), generator=self.name)
+    def generate(self, request: GenerationInput) -> Deltas:
         text = self.compose(request)
         if not text:
-            generation.refused = True
-        generation.tokens = _tokens(text, generation)
-        return generation
+            return Outcome(self.name, refused=True)
+        for piece in re.findall(r"\S+\s*", text):
+            yield piece
+        return Outcome(self.name)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from ..context import Source
+from ...context import Source
 
 REFUSAL_SENTINEL = "NOT_IN_BOOK"
 

@@ -1,0 +1,52 @@
+"""Between HTTP and the domain: a validated request becomes a Question, and the pipeline's
+events become JSON bodies and server-sent events (shaped by the response schemas)."""
+from __future__ import annotations
+
+from ..rag.events import Answer, Delta, Event, Finished, Sources
+from ..rag.question import Page, Preferences, Question, Selection, SelectionMode
+from ..settings import Settings
+from ..store import Filters
+from .schemas import ChatResponseSchema, SourcesEventSchema
+
+# dumping keeps no state, and building a schema copies its fields: one of each
+_ANSWER = ChatResponseSchema()
+_SOURCES = SourcesEventSchema()
+
+
+def question_from(body: dict, settings: Settings) -> Question:
+    """A validated /chat request (QuerySchema) as a Question; unset limits take the configured defaults."""
+    mode = SelectionMode(body.get("selection_mode", SelectionMode.EXCLUSIVE.value))
+    selected = body.get("selected_text")
+    preferences = body.get("user_preferences") or {}
+    metadata = body.get("metadata") or {}
+    return Question(
+        text=body["question"],
+        max_chunks=body.get("max_chunks", settings.max_chunks),
+        similarity_threshold=body.get("similarity_threshold", settings.similarity_threshold),
+        selection=Selection(selected, mode) if selected else None,
+        selection_mode=mode,
+        filters=Filters(**(body.get("filters") or {})),
+        preferences=Preferences(level=preferences.get("level"),
+                                answer_length=preferences.get("answer_length", "normal")),
+        page=Page(url=metadata.get("page_url", ""), title=metadata.get("page_title", "")),
+        session_id=body.get("session_id"),
+    )
+
+
+def answer_body(answer: Answer) -> dict:
+    return _ANSWER.dump(answer)
+
+
+def server_timing(answer: Answer) -> str:
+    return ", ".join(f"{name};dur={ms:.2f}" for name, ms in answer.timings.items())
+
+
+def sse_event(event: Event) -> tuple[str, dict]:
+    """The SSE event name and data of a pipeline event: `meta`, `token` or `done`."""
+    if isinstance(event, Sources):
+        return "meta", _SOURCES.dump(event)
+    if isinstance(event, Delta):
+        return "token", {"text": event.text}
+    if isinstance(event, Finished):
+        return "done", answer_body(event.answer)
+    raise TypeError(f"not a pipeline event: {event!r}")

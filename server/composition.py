@@ -1,0 +1,123 @@
+"""The one place that builds the product's parts and wires them together, for the app
+factory, the CLI and the tests: build, warm up, after a fork, close."""
+from __future__ import annotations
+
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Iterator
+
+from .embedding.embedder import Embedder, load_embedder
+from .index_size import IndexSize
+from .rag.generators.base import Generator
+from .rag.pipeline import ChatPipeline, Rewriter
+from .rag.vocabulary import StoreVocabulary
+from .retrieval import Retriever
+from .sessions import SessionStore
+from .settings import Settings
+from .store import ChunkStore
+
+
+@dataclass
+class Index:
+    """The embedding model and the store of a book's chunks."""
+
+    embedder: Embedder
+    store: ChunkStore
+
+    def close(self) -> None:
+        self.store.close()
+
+
+def open_index(settings: Settings, *, store_check: bool = True) -> Index:
+    embedder = load_embedder(settings)
+    store = ChunkStore.open(settings, embedder.model_name, embedder.dim)
+    if store_check:
+        store.check_compatible()
+    return Index(embedder, store)
+
+
+@contextmanager
+def index_of(settings: Settings, *, store_check: bool = True) -> Iterator[Index]:
+    index = open_index(settings, store_check=store_check)
+    try:
+        yield index
+    finally:
+        index.close()
+
+
+def make_generator(settings: Settings, embedder: Embedder) -> tuple[Generator, Rewriter | None]:
+    """Gemini with the extractive generator as its fallback when a key is set; else extractive alone.
+    Also the follow-up rewriter, which shares Gemini's client (and so its view of the key)."""
+    from .rag.generators.extractive import ExtractiveGenerator
+
+    extractive = ExtractiveGenerator(embedder)
+    if not settings.gemini_api_key:
+        return extractive, None
+    from .rag.generators.fallback import WithFallback
+    from .rag.generators.gemini import GeminiClient, GeminiGenerator, GeminiRewriter
+
+    client = GeminiClient(settings)
+    return WithFallback(GeminiGenerator(settings, client), extractive, label="Gemini"), GeminiRewriter(client)
+
+
+@dataclass
+class Components:
+    """Everything answering a question needs, built once per process."""
+
+    settings: Settings
+    index: Index
+    sessions: SessionStore
+    generator: Generator
+    index_size: IndexSize
+    pipeline: ChatPipeline
+    owns_index: bool = True
+
+    @classmethod
+    def build(cls, settings: Settings, *, index: Index | None = None, generator: Generator | None = None,
+              rewriter: Rewriter | None = None, store_check: bool = True) -> "Components":
+        """`index`, when given, stays the caller's (close() leaves it open). A `generator` given
+        replaces the configured one (and its rewriter, unless one is given too)."""
+        owns_index = index is None
+        index = index or open_index(settings, store_check=store_check)
+        if generator is None:
+            generator, rewriter = make_generator(settings, index.embedder)
+        sessions = SessionStore(settings.sqlalchemy_url)
+        size = IndexSize(index.store)
+        pipeline = ChatPipeline(Retriever(index.store, index.embedder), index.embedder, generator, sessions,
+                                StoreVocabulary(index.store, size), rewriter=rewriter)
+        return cls(settings, index, sessions, generator, size, pipeline, owns_index)
+
+    @property
+    def embedder(self) -> Embedder:
+        return self.index.embedder
+
+    @property
+    def store(self) -> ChunkStore:
+        return self.index.store
+
+    def warm_up(self) -> None:
+        """Load what the first question would otherwise wait for: the book's vocabulary, the
+        English word list behind the unknown-term gate, and the model's first run."""
+        self.index_size.get(fresh=True)
+        self.pipeline.vocabulary.warm_up()
+        self.embedder.embed_query("warm-up")
+
+    def after_fork(self) -> None:
+        """In a forked worker process: connections of its own. The local index (in memory) and
+        the model (loaded with one thread, so no thread pool to lose in the fork) are shared."""
+        self.sessions.after_fork()
+        self.store.after_fork()
+
+    def close(self) -> None:
+        self.sessions.close()
+        if self.owns_index:
+            self.index.close()
+
+
+@contextmanager
+def components(settings: Settings, **options) -> Iterator[Components]:
+    built = Components.build(settings, **options)
+    try:
+        yield built
+    finally:
+        built.close()

@@ -1,0 +1,71 @@
+"""What a reader asks, in domain terms: the question, the passage they highlighted (if any)
+and how to use it, filters, preferences, and the conversation it belongs to."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from ..store import Filters
+
+
+class SelectionMode(Enum):
+    EXCLUSIVE = "exclusive"  # answer from the highlighted passage alone
+    COMBINED = "combined"  # the passage and the book
+
+
+class AnswerMode(Enum):
+    BOOK = "book"
+    SELECTION_EXCLUSIVE = "selection_exclusive"
+    SELECTION_COMBINED = "selection_combined"
+
+
+@dataclass(frozen=True)
+class Selection:
+    text: str
+    mode: SelectionMode = SelectionMode.EXCLUSIVE
+
+
+@dataclass(frozen=True)
+class Page:
+    """The page the reader is on."""
+
+    url: str = ""
+    title: str = ""
+
+
+@dataclass(frozen=True)
+class Preferences:
+    level: str | None = None  # "beginner" | "advanced"
+    answer_length: str = "normal"  # "short" | "normal" | "detailed"
+
+    def to_dict(self) -> dict:
+        return {k: v for k, v in (("level", self.level), ("answer_length", self.answer_length)) if v}
+
+
+@dataclass(frozen=True)
+class Question:
+    text: str
+    max_chunks: int
+    similarity_threshold: float
+    selection: Selection | None = None
+    selection_mode: SelectionMode = SelectionMode.EXCLUSIVE  # as asked, recorded even without a selection
+    filters: Filters = field(default_factory=Filters)
+    preferences: Preferences = field(default_factory=Preferences)
+    page: Page = field(default_factory=Page)
+    session_id: str | None = None
+
+    @property
+    def mode(self) -> AnswerMode:
+        if self.selection is None:
+            return AnswerMode.BOOK
+        if self.selection.mode is SelectionMode.COMBINED:
+            return AnswerMode.SELECTION_COMBINED
+        return AnswerMode.SELECTION_EXCLUSIVE
+
+    @property
+    def selection_only(self) -> bool:
+        return self.mode is AnswerMode.SELECTION_EXCLUSIVE
+
+    @property
+    def selected_text(self) -> str | None:
+        return self.selection.text if self.selection else None

@@ -1,0 +1,64 @@
+"""Qdrant client errors translated into domain errors at the store's edge.
+
+`guarded` wraps every public method of a store class: a refused connection, a timeout, a
+locked local folder or a server's 5xx leaves as StoreUnavailable; a 4xx stays what it is
+(a bug of ours, not an outage).
+"""
+from __future__ import annotations
+
+import functools
+import inspect
+
+from .errors import StoreUnavailable, TextbookChatError
+
+
+def _outage(exc: BaseException) -> str | None:
+    """Why the store did not answer, or None if `exc` is not an outage."""
+    from qdrant_client.http.exceptions import ResponseHandlingException, UnexpectedResponse
+
+    if isinstance(exc, UnexpectedResponse):
+        return f"the index server answered {exc.status_code}" if exc.status_code >= 500 else None
+    if isinstance(exc, ResponseHandlingException):
+        return f"the index server did not answer ({exc.source or exc})"
+    if isinstance(exc, (ConnectionError, TimeoutError)):
+        return f"the index server did not answer ({exc})"
+    try:
+        import httpx
+    except ImportError:  # pragma: no cover - qdrant-client depends on it
+        return None
+    if isinstance(exc, (httpx.TransportError, httpx.TimeoutException)):
+        return f"the index server did not answer ({exc})"
+    if isinstance(exc, RuntimeError) and "already accessed" in str(exc):
+        return "the local index is open in another process"
+    return None
+
+
+def translate(exc: BaseException) -> BaseException:
+    if isinstance(exc, TextbookChatError):
+        return exc
+    reason = _outage(exc)
+    if reason is None:
+        return exc
+    return StoreUnavailable(f"The book index is not reachable: {reason}.", details={"reason": reason})
+
+
+def guarded(cls):
+    """Class decorator: every public method translates client errors (see `translate`)."""
+    for name, member in list(vars(cls).items()):
+        if name.startswith("_") or not inspect.isfunction(member):
+            continue
+        setattr(cls, name, _guard(member))
+    return cls
+
+
+def _guard(method):
+    @functools.wraps(method)
+    def call(*args, **kwargs):
+        try:
+            return method(*args, **kwargs)
+        except Exception as exc:
+            translated = translate(exc)
+            if translated is exc:
+                raise
+            raise translated from exc
+    return call
