@@ -55,7 +55,9 @@ class Filters:
 
 def open_client(settings: Settings) -> QdrantClient:
     if settings.qdrant_url:
-        return QdrantClient(url=settings.qdrant_url, api_key=settings.qdrant_api_key, timeout=10)
+        # no version probe: it runs on a thread of its own, where an unreachable server is an unhandled error
+        return QdrantClient(url=settings.qdrant_url, api_key=settings.qdrant_api_key, timeout=10,
+                            check_compatibility=False)
     settings.qdrant_path.mkdir(parents=True, exist_ok=True)
     try:
         return QdrantClient(path=str(settings.qdrant_path))
