@@ -1,12 +1,15 @@
 """All configuration, read once from the environment (a `.env` file is honoured).
 
-Every setting has an environment name and a default; the README lists them.
+Each setting is declared once, in its concern's group below, with its environment name(s),
+its default and how its text is read; `load_settings` reads them all from those declarations.
+The README lists them.
 """
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
+from typing import Any, Callable
 
 from dotenv import load_dotenv
 
@@ -15,57 +18,81 @@ class SettingsError(ValueError):
     """A setting has a value that cannot work."""
 
 
-def _env(name: str, default: str | None = None) -> str | None:
-    value = os.environ.get(name)
-    return value if value not in (None, "") else default
-
-
-def _float(name: str, default: float) -> float:
-    raw = _env(name)
+def _float(name: str, raw: str) -> float:
     try:
-        return float(raw) if raw is not None else default
+        return float(raw)
     except ValueError as exc:
         raise SettingsError(f"{name} must be a number, got {raw!r}") from exc
 
 
-def _int(name: str, default: int) -> int:
-    raw = _env(name)
+def _int(name: str, raw: str) -> int:
     try:
-        return int(raw) if raw is not None else default
+        return int(raw)
     except ValueError as exc:
         raise SettingsError(f"{name} must be an integer, got {raw!r}") from exc
 
 
-def _bool(name: str, default: bool) -> bool:
-    raw = _env(name)
-    if raw is None:
-        return default
+def _bool(name: str, raw: str) -> bool:
     return raw.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def _list(name: str, raw: str) -> tuple[str, ...]:
+    return tuple(item.strip() for item in raw.split(",") if item.strip())
+
+
+def _path(name: str, raw: str) -> Path:
+    return Path(raw)
+
+
+def _text(name: str, raw: str) -> str:
+    return raw
+
+
+def _fraction(name: str, raw: str) -> float:
+    value = _float(name, raw)
+    if not 0.0 <= value <= 1.0:
+        raise SettingsError(f"{name} must be in [0, 1], got {value}")
+    return value
+
+
+def _setting(default: Any, *env: str, concern: str, read: Callable[[str, str], Any] = _text):
+    """A setting of `concern`, read from the first of the `env` names that is set (none: code only)."""
+    kwargs = {"default_factory": lambda: default} if isinstance(default, (list, dict)) else {"default": default}
+    return field(metadata={"env": env, "concern": concern, "read": read}, **kwargs)
 
 
 @dataclass(frozen=True)
 class Settings:
-    data_dir: Path = Path("data")
-    models_dir: Path | None = None  # default: <data_dir>/models
-    embedding_model: str = "sentence-transformers/all-MiniLM-L6-v2"
-    embedding_batch_size: int = 16
-    embedding_threads: int | None = None  # onnxruntime's choice; `serve --workers` sets 1 (see wsgi.py)
-    qdrant_url: str | None = None
-    qdrant_api_key: str | None = None
-    collection: str = "textbook_chunks"
-    database_url: str | None = None  # default: sqlite file in data_dir
-    similarity_threshold: float = 0.30
-    max_chunks: int = 5
-    allowed_origins: tuple[str, ...] = ("http://localhost:3000", "http://127.0.0.1:3000")
-    gemini_api_key: str | None = None
-    gemini_model: str = "gemini-flash-latest"
-    gemini_temperature: float = 0.2
-    gemini_max_output_tokens: int = 1024
-    gemini_timeout_s: float = 20.0
-    agent_mode: bool = False
-    max_request_bytes: int = 64 * 1024
-    rate_limit: str = "30 per minute;500 per day"
-    rate_limit_storage: str = "memory://"
+    # --- files ---------------------------------------------------------------------------
+    data_dir: Path = _setting(Path("data"), "TEXTBOOK_CHAT_DATA_DIR", concern="files", read=_path)
+    models_dir: Path | None = _setting(None, "TEXTBOOK_CHAT_MODELS_DIR", concern="files", read=_path)  # default: <data_dir>/models
+    # --- embedding -----------------------------------------------------------------------
+    embedding_model: str = _setting("sentence-transformers/all-MiniLM-L6-v2", "EMBEDDING_MODEL", concern="embedding")
+    embedding_batch_size: int = _setting(16, "EMBEDDING_BATCH_SIZE", concern="embedding", read=_int)
+    # onnxruntime's choice; `serve --workers` sets 1 (see wsgi.py)
+    embedding_threads: int | None = _setting(None, concern="embedding", read=_int)
+    # --- store ---------------------------------------------------------------------------
+    qdrant_url: str | None = _setting(None, "QDRANT_URL", concern="store")
+    qdrant_api_key: str | None = _setting(None, "QDRANT_API_KEY", concern="store")
+    collection: str = _setting("textbook_chunks", "QDRANT_COLLECTION", concern="store")
+    # --- sessions ------------------------------------------------------------------------
+    database_url: str | None = _setting(None, "DATABASE_URL", concern="sessions")  # default: sqlite file in data_dir
+    # --- retrieval -----------------------------------------------------------------------
+    similarity_threshold: float = _setting(0.30, "SIMILARITY_THRESHOLD", concern="retrieval", read=_fraction)
+    max_chunks: int = _setting(5, "MAX_CHUNKS", concern="retrieval", read=_int)
+    # --- generation ----------------------------------------------------------------------
+    gemini_api_key: str | None = _setting(None, "GEMINI_API_KEY", "GOOGLE_API_KEY", concern="generation")
+    gemini_model: str = _setting("gemini-flash-latest", "GEMINI_MODEL", concern="generation")
+    gemini_temperature: float = _setting(0.2, "GEMINI_TEMPERATURE", concern="generation", read=_float)
+    gemini_max_output_tokens: int = _setting(1024, "GEMINI_MAX_OUTPUT_TOKENS", concern="generation", read=_int)
+    gemini_timeout_s: float = _setting(20.0, "GEMINI_TIMEOUT_S", concern="generation", read=_float)
+    agent_mode: bool = _setting(False, "AGENT_MODE", concern="generation", read=_bool)
+    # --- web -----------------------------------------------------------------------------
+    allowed_origins: tuple[str, ...] = _setting(("http://localhost:3000", "http://127.0.0.1:3000"),
+                                                "ALLOWED_ORIGINS", concern="web", read=_list)
+    max_request_bytes: int = _setting(64 * 1024, "MAX_REQUEST_BYTES", concern="web", read=_int)
+    rate_limit: str = _setting("30 per minute;500 per day", "RATE_LIMIT", concern="web")
+    rate_limit_storage: str = _setting("memory://", "RATE_LIMIT_STORAGE", concern="web")
 
     @property
     def model_dir_root(self) -> Path:
@@ -79,6 +106,10 @@ class Settings:
     def sqlalchemy_url(self) -> str:
         return self.database_url or f"sqlite:///{(self.data_dir / 'sessions.db').resolve()}"
 
+    def concern(self, name: str) -> dict[str, Any]:
+        """The settings of one concern ("store", "generation", …) by field name."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.metadata["concern"] == name}
+
     def with_overrides(self, **kwargs) -> "Settings":
         known = {f.name for f in fields(self)}
         unknown = set(kwargs) - known
@@ -87,36 +118,20 @@ class Settings:
         return replace(self, **kwargs)
 
 
+def environment_names() -> dict[str, str]:
+    """Every environment name a setting is read from, and the setting's field name."""
+    return {env: f.name for f in fields(Settings) for env in f.metadata["env"]}
+
+
 def load_settings(env_file: str | os.PathLike | None = ".env") -> Settings:
     """Build Settings from the environment, after loading `.env` (real env wins)."""
     if env_file and Path(env_file).is_file():
         load_dotenv(env_file, override=False)
-    origins = _env("ALLOWED_ORIGINS")
-    threshold = _float("SIMILARITY_THRESHOLD", Settings.similarity_threshold)
-    if not 0.0 <= threshold <= 1.0:
-        raise SettingsError(f"SIMILARITY_THRESHOLD must be in [0, 1], got {threshold}")
-    models_dir = _env("TEXTBOOK_CHAT_MODELS_DIR")
-    return Settings(
-        data_dir=Path(_env("TEXTBOOK_CHAT_DATA_DIR", "data")),
-        models_dir=Path(models_dir) if models_dir else None,
-        embedding_model=_env("EMBEDDING_MODEL", Settings.embedding_model),
-        embedding_batch_size=_int("EMBEDDING_BATCH_SIZE", Settings.embedding_batch_size),
-        qdrant_url=_env("QDRANT_URL"),
-        qdrant_api_key=_env("QDRANT_API_KEY"),
-        collection=_env("QDRANT_COLLECTION", Settings.collection),
-        database_url=_env("DATABASE_URL"),
-        similarity_threshold=threshold,
-        max_chunks=_int("MAX_CHUNKS", Settings.max_chunks),
-        allowed_origins=tuple(o.strip() for o in origins.split(",") if o.strip())
-        if origins
-        else Settings.allowed_origins,
-        gemini_api_key=_env("GEMINI_API_KEY") or _env("GOOGLE_API_KEY"),
-        gemini_model=_env("GEMINI_MODEL", Settings.gemini_model),
-        gemini_temperature=_float("GEMINI_TEMPERATURE", Settings.gemini_temperature),
-        gemini_max_output_tokens=_int("GEMINI_MAX_OUTPUT_TOKENS", Settings.gemini_max_output_tokens),
-        gemini_timeout_s=_float("GEMINI_TIMEOUT_S", Settings.gemini_timeout_s),
-        agent_mode=_bool("AGENT_MODE", False),
-        max_request_bytes=_int("MAX_REQUEST_BYTES", Settings.max_request_bytes),
-        rate_limit=_env("RATE_LIMIT", Settings.rate_limit),
-        rate_limit_storage=_env("RATE_LIMIT_STORAGE", Settings.rate_limit_storage),
-    )
+    values = {}
+    for setting in fields(Settings):
+        for name in setting.metadata["env"]:
+            raw = os.environ.get(name)
+            if raw not in (None, ""):
+                values[setting.name] = setting.metadata["read"](name, raw)
+                break
+    return Settings(**values)

@@ -61,6 +61,10 @@ def _messages(client, session_id):
     return [(m["role"], m["status"]) for m in client.get(f"/sessions/{session_id}").get_json()["messages"]]
 
 
+def _stored_generator(client, data) -> str:
+    return client.application.extensions["textbook_chat"].sessions.get_query(data["query_id"])["generator"]
+
+
 def _lines(logs, text: str) -> list[str]:
     return [r.getMessage() for r in logs.records if text in r.getMessage()]
 
@@ -86,6 +90,7 @@ def test_cited_answer_with_usage_and_configuration(sample_book, tmp_path, fake, 
     assert data["status"] == "completed" and data["generator"] == "gemini-test-model"
     assert data["fallback_reason"] is None
     assert data["answer"] == "The Nyquist rate is twice the highest frequency [1]. Below it, tones alias [2]. Made up."
+    assert _stored_generator(client, data) == "gemini-test-model"
     assert _markers(data["answer"]) <= set(range(1, len(data["sources"]) + 1))
     assert data["usage"] == {"prompt_tokens": 812, "output_tokens": 40, "total_tokens": 852}
     assert any("prompt_tokens=812" in line and "total_tokens=852" in line for line in _lines(logs, "gemini completed"))
@@ -175,6 +180,7 @@ def test_500_every_time_falls_back_to_extractive_within_the_limit(sample_book, t
     data = client.post("/chat", json={"question": NYQUIST}).get_json()
     assert data["generator"] == "extractive" and data["fallback_reason"] == "server_error"
     assert data["status"] == "completed" and _markers(data["answer"]) and data["sources"]
+    assert _stored_generator(client, data) == "extractive"  # what wrote the answer, not what was asked first
     assert 2 <= len(fake.requests) < 50 and _gave_up_after(logs, started) < 1.5 + 1.0
     assert _messages(client, data["session_id"]) == [("user", "answered"), ("assistant", "completed")]
 

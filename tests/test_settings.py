@@ -1,0 +1,45 @@
+"""Settings: each declared once with its environment names, read from those names only."""
+from __future__ import annotations
+
+import re
+from dataclasses import fields
+
+import pytest
+
+from conftest import REPO
+from server.settings import Settings, SettingsError, environment_names, load_settings
+
+
+def test_every_environment_name_is_read_and_documented(monkeypatch):
+    names = environment_names()
+    documented = set(re.findall(r"`([A-Z][A-Z0-9_]+)`", (REPO / "README.md").read_text()))
+    assert set(names) <= documented, set(names) - documented
+    for name in names:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("MAX_CHUNKS", "7")
+    monkeypatch.setenv("ALLOWED_ORIGINS", "https://book.example, https://other.example")
+    monkeypatch.setenv("GOOGLE_API_KEY", "second-name")
+    monkeypatch.setenv("AGENT_MODE", "on")
+    settings = load_settings(env_file=None)
+    assert settings.max_chunks == 7 and settings.agent_mode is True and settings.gemini_api_key == "second-name"
+    assert settings.allowed_origins == ("https://book.example", "https://other.example")
+    assert settings.with_overrides(max_chunks=5) == load_settings(env_file=None).with_overrides(max_chunks=5)
+    monkeypatch.setenv("GEMINI_API_KEY", "first-name")
+    assert load_settings(env_file=None).gemini_api_key == "first-name"
+
+
+def test_settings_are_grouped_by_concern():
+    concerns = {f.metadata["concern"] for f in fields(Settings)}
+    assert {"store", "generation", "retrieval", "web", "embedding", "sessions", "files"} == concerns
+    assert Settings().concern("store") == {"qdrant_url": None, "qdrant_api_key": None, "collection": "textbook_chunks"}
+
+
+@pytest.mark.parametrize("name, raw, message", [
+    ("SIMILARITY_THRESHOLD", "1.5", "in \\[0, 1\\]"),
+    ("MAX_CHUNKS", "many", "integer"),
+    ("GEMINI_TIMEOUT_S", "soon", "number"),
+])
+def test_bad_values_name_the_variable(monkeypatch, name, raw, message):
+    monkeypatch.setenv(name, raw)
+    with pytest.raises(SettingsError, match=f"{name} must be .*{message}"):
+        load_settings(env_file=None)
