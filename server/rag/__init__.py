@@ -1,1 +1,2 @@
-"""Query → QueryContext → rank → gate → generate → validate."""
+"""A Question in; Sources, Delta and Finished(answer) events out:
+context → rank → gate → generate → validate (pipeline.py)."""

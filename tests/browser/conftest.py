@@ -26,7 +26,7 @@ from server.app import create_app
 from server.demo import register_demo
 from server.ingest.indexer import default_book_id, ingest
 from server.ingest.site import detect_site
-from server.services import Services
+from server.composition import Components, Index
 from server.store import ChunkStore
 from server.wsgi import make_server
 
@@ -106,15 +106,16 @@ def browser_services(tmp_path_factory, embedder, live_port):
     settings = make_settings(tmp_path_factory.mktemp("browser-index") / "data")
     store = ChunkStore.open(settings, embedder.model_name, embedder.dim)
     ingest(detect_site(SAMPLE_BOOK, site_url=f"http://127.0.0.1:{live_port}"), store, embedder, progress=False)
-    services = Services(settings, embedder, store)
-    yield services
-    services.close()
+    index = Index(embedder, store)
+    yield index
+    index.close()
 
 
 @pytest.fixture(scope="session")
 def live(tmp_path_factory, browser_services, live_port):
     """The real app with the extractive generator (answers quoted from the book)."""
-    app = create_app(make_settings(tmp_path_factory.mktemp("live") / "data"), services=browser_services)
+    settings = make_settings(tmp_path_factory.mktemp("live") / "data")
+    app = create_app(settings, components=Components.build(settings, index=browser_services))
     server = _start(app, live_port)
     yield server
     server.server.close()
@@ -123,8 +124,8 @@ def live(tmp_path_factory, browser_services, live_port):
 @pytest.fixture(scope="session")
 def _scripted_server(tmp_path_factory, browser_services):
     generator = RecordingGenerator()
-    app = create_app(make_settings(tmp_path_factory.mktemp("scripted") / "data"), services=browser_services,
-                     generator=generator)
+    settings = make_settings(tmp_path_factory.mktemp("scripted") / "data")
+    app = create_app(settings, components=Components.build(settings, index=browser_services, generator=generator))
     server = _start(app, free_port(), generator)
     yield server
     server.server.close()

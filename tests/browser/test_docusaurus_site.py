@@ -94,7 +94,7 @@ def docusaurus(site_packages, sample_book, tmp_path_factory):
     # The real app: the indexed sample book, the extractive generator (no API key in these
     # settings), and CORS open to the site's origin only.
     settings = make_settings(tmp_path_factory.mktemp("docusaurus-api") / "data", allowed_origins=(site_url,))
-    app = create_app(settings, services=sample_book.services)
+    app = create_app(settings, components=sample_book.components(settings))
     api = make_server(app, "127.0.0.1", 0, threads=4)
     threading.Thread(target=api.run, daemon=True, name="docusaurus-api").start()
     api_url = f"http://127.0.0.1:{api.effective_port}"
