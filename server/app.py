@@ -10,10 +10,17 @@ from flask_smorest import Api
 from . import __version__
 from .api.errors import register_error_handlers
 from .api.routes import blp
+from .api.schemas import ErrorResponseSchema
 from .composition import Components
 from .settings import Settings, load_settings
 
 EXTENSION = "textbook_chat"  # app.extensions[EXTENSION] holds the Components
+
+
+class ChatApi(Api):
+    """flask-smorest, documenting every error response with the shape the server sends."""
+
+    ERROR_SCHEMA = ErrorResponseSchema
 
 
 def create_app(settings: Settings | None = None, *, components: Components | None = None,
@@ -32,7 +39,7 @@ def create_app(settings: Settings | None = None, *, components: Components | Non
 
     CORS(app, origins=list(settings.allowed_origins), supports_credentials=False,
          expose_headers=["Retry-After", "X-RateLimit-Remaining"])
-    api = Api(app)
+    api = ChatApi(app)
     # only the endpoints that cost real work are limited; health checks and the script are not
     Limiter(get_remote_address, app=app, default_limits_exempt_when=lambda: request.path not in ("/chat", "/feedback"))
     api.register_blueprint(blp)

@@ -45,10 +45,12 @@ class ApiError(TextbookChatError):
 
 
 def error_body(error: str, code: str, details=None) -> dict:
-    body = {"error": error, "code": code}
-    if details:
-        body["details"] = details
-    return body
+    """The one error shape; `details` is always an object (empty when there is nothing to add)."""
+    if details is None:
+        details = {}
+    elif not isinstance(details, dict):
+        details = {"_schema": details if isinstance(details, list) else [str(details)]}
+    return {"error": error, "code": code, "details": details}
 
 
 def error_response(exc: TextbookChatError) -> tuple[dict, int]:
@@ -78,8 +80,10 @@ def register_error_handlers(app: Flask) -> None:
             details = {"limit": str(exc.description)}
         response = jsonify(error_body(message, _HTTP_CODES.get(status, "INTERNAL"), details))
         response.status_code = 400 if status == 422 else status
-        if status == 429 and exc.get_response().headers.get("Retry-After"):
-            response.headers["Retry-After"] = exc.get_response().headers["Retry-After"]
+        original = exc.get_response().headers
+        for header in ("Retry-After", "Allow"):  # 429 says when to come back, 405 what is allowed
+            if original.get(header):
+                response.headers[header] = original[header]
         return response
 
     @app.errorhandler(Exception)

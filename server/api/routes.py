@@ -7,24 +7,20 @@ from importlib import resources
 from flask import Response, current_app, request, stream_with_context
 from flask.views import MethodView
 from flask_smorest import Blueprint
-from webargs.flaskparser import FlaskParser
 
 from .. import __version__
 from ..composition import Components
 from ..errors import GenerationFailed, StoreUnavailable
 from .errors import ApiError, error_response
+from .parser import JsonParser
 from .presenter import question_from, server_timing, sse_event
 from .schemas import (ChatResponseSchema, ChatSessionSchema, ErrorResponseSchema, FeedbackResultSchema,
                       FeedbackSchema, HealthSchema, QuerySchema)
 from .sse import format_event, sse_stream
 
 
-class _Parser(FlaskParser):
-    DEFAULT_VALIDATION_STATUS = 400
-
-
 class ApiBlueprint(Blueprint):
-    ARGUMENTS_PARSER = _Parser()
+    ARGUMENTS_PARSER = JsonParser()
 
 
 blp = ApiBlueprint("api", __name__, description="Ask the book; keep the conversation.")
@@ -89,7 +85,7 @@ def _stream_response(pipeline, turn) -> Response:
 
 @blp.route("/sessions")
 class Sessions(MethodView):
-    @blp.arguments(ChatSessionSchema)
+    @blp.arguments(ChatSessionSchema, required=False)
     @blp.response(201, ChatSessionSchema)
     def post(self, body):
         """Start a conversation."""

@@ -52,8 +52,10 @@ class QueryMetadataSchema(Schema):
 class QuerySchema(Schema):
     """POST /chat request."""
 
-    question = _Trimmed(required=True, validate=validate.Length(1, MAX_QUESTION))
-    selected_text = _Trimmed(validate=validate.Length(1, MAX_SELECTION), allow_none=True)
+    question = _Trimmed(required=True, validate=validate.Length(1, MAX_QUESTION), metadata={
+        "pattern": r"\S", "description": "trimmed; at least one character that is not white space"})
+    selected_text = _Trimmed(validate=validate.Length(max=MAX_SELECTION), allow_none=True, metadata={
+        "description": "the highlighted passage, trimmed; white space alone counts as no selection"})
     selection_mode = fields.String(load_default="exclusive", validate=validate.OneOf(SELECTION_MODES))
     session_id = fields.String(validate=validate.Length(1, 64), allow_none=True)
     max_chunks = fields.Integer(strict=True, validate=validate.Range(1, 10))
@@ -232,6 +234,9 @@ class SourcesEventSchema(Schema):
 
 
 class ErrorResponseSchema(Schema):
+    """Every error: a sentence for people, a code for programs, and what it concerns."""
+
     error = fields.String(required=True)
     code = fields.String(required=True, validate=validate.OneOf(list(STATUS)))
-    details = fields.Raw(allow_none=True)
+    details = fields.Dict(required=True, metadata={
+        "description": "what the error concerns, e.g. the invalid fields and why; empty when nothing more is known"})
