@@ -50,9 +50,10 @@ test: install model widget chromium ## everything CI runs
 test-python: install model
 	$(PY) -m pytest
 
-eval: install model ## answer quality on both corpora
+eval: install model ## answer quality on every development book
 	$(BIN)/textbook-chat eval $(EVAL)/physical-ai-book.jsonl --book $(CORPORA)/physical-ai-book/docs
 	$(BIN)/textbook-chat eval $(EVAL)/rust-book.jsonl --book $(CORPORA)/rust-book
+	$(BIN)/textbook-chat eval $(EVAL)/aibook.jsonl --book $(CORPORA)/aibook/docs
 
 # CI holds the line at the numbers reached on the physical-AI book (see BENCHMARKS.md)
 eval-ci: install model

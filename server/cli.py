@@ -188,8 +188,15 @@ def serve(host: str, port: int, threads: int, workers: int, demo_book: str | Non
 @click.option("--min-oos-refusal", type=float, help="Exit 1 if the out-of-scope refusal rate is lower.")
 @click.option("--max-in-book-refusal", type=float, help="Exit 1 if the in-book refusal rate is higher.")
 @click.option("--max-leak-rate", type=float, help="Exit 1 if the selection leak rate is higher.")
+@click.option("--min-selection-answered", type=float,
+              help="Exit 1 if fewer answerable selection items are answered (not refused).")
+@click.option("--min-off-topic-declined", type=float,
+              help="Exit 1 if fewer off-topic selection items are declined without leaking.")
+@click.option("--max-tag-refusal", "tag_refusals", multiple=True, metavar="TAG=RATE",
+              help="Exit 1 if the in-book items with TAG are refused more often (repeatable), e.g. typo=0.")
 def eval_command(questions, book_path, threshold, as_json, rows_path, min_hit_at_5, min_mrr, min_oos_refusal,
-                 max_in_book_refusal, max_leak_rate) -> None:
+                 max_in_book_refusal, max_leak_rate, min_selection_answered, min_off_topic_declined,
+                 tag_refusals) -> None:
     """Measure retrieval and answers on a question set (JSONL) over BOOK."""
     from .composition import components
     from .evaluation import calibration, evaluate, format_report, load_questions
@@ -197,6 +204,13 @@ def eval_command(questions, book_path, threshold, as_json, rows_path, min_hit_at
     from .ingest.site import BookError, detect_site
 
     settings = _settings()
+    tag_limits = {}
+    for limit in tag_refusals:
+        tag, _, rate = limit.partition("=")
+        try:
+            tag_limits[tag] = float(rate)
+        except ValueError:
+            _fail(f"--max-tag-refusal takes TAG=RATE, not {limit!r}")
     try:
         site = detect_site(book_path)
     except BookError as exc:
@@ -228,7 +242,13 @@ def eval_command(questions, book_path, threshold, as_json, rows_path, min_hit_at
         ("MRR", min_mrr is not None and summary["mrr"] < min_mrr),
         ("out-of-scope refusal", min_oos_refusal is not None and (summary["oos_refusal_rate"] or 0) < min_oos_refusal),
         ("in-book refusal", max_in_book_refusal is not None and (summary["in_book_refusal_rate"] or 0) > max_in_book_refusal),
-        ("leak rate", max_leak_rate is not None and (summary["leak_rate"] or 0) > max_leak_rate)) if bad]
+        ("leak rate", max_leak_rate is not None and (summary["leak_rate"] or 0) > max_leak_rate),
+        ("selection answered", min_selection_answered is not None
+         and (summary["selection_answered_rate"] or 0) < min_selection_answered),
+        ("off-topic declined", min_off_topic_declined is not None
+         and (summary["off_topic_declined_rate"] or 0) < min_off_topic_declined),
+        *((f"{tag} refusal", (summary["tags"].get(tag, {}).get("refusal_rate") or 0) > rate)
+          for tag, rate in tag_limits.items())) if bad]
     if failures:
         click.echo(f"below the required line: {', '.join(failures)}", err=True)
         sys.exit(1)

@@ -84,6 +84,38 @@ class Bm25Baseline:
         return [self.chunks[i] for i in order]
 
 
+def _rate(hits: list[bool]) -> float | None:
+    return round(sum(hits) / len(hits), 4) if hits else None
+
+
+def answerable(item: dict) -> bool:
+    """A selection item the passage answers (the physical-AI set has only `leak_probe`)."""
+    return item.get("answerable", not item.get("leak_probe", False))
+
+
+def tag_summary(rows: list[dict]) -> dict:
+    """Per tag of the in-book items: how many, hit@5 and the wrongly refused rate."""
+    by_tag: dict[str, list[dict]] = {}
+    for row in rows:
+        if row["kind"] == "in_book":
+            for tag in row.get("tags", []):
+                by_tag.setdefault(tag, []).append(row)
+    return {tag: {"n": len(found),
+                  "hit_at_5": _rate([r["doc_rank"] is not None and r["doc_rank"] <= 5 for r in found]),
+                  "refusal_rate": _rate([r["status"] == "refused" for r in found])}
+            for tag, found in sorted(by_tag.items())}
+
+
+def intent_summary(rows: list[dict]) -> dict:
+    """Per intent of the selection items: how many, and how many came out right."""
+    by_intent: dict[str, list[dict]] = {}
+    for row in rows:
+        if row["kind"] == "selection":
+            by_intent.setdefault(row["intent"], []).append(row)
+    return {intent: {"n": len(found), "ok_rate": _rate([r["ok"] for r in found])}
+            for intent, found in sorted(by_intent.items())}
+
+
 def evaluate(items: list[dict], pipeline: ChatPipeline, chunks: list[Chunk], *, threshold: float,
              max_chunks: int = 5) -> dict:
     """Run every question; return {summary, rows, calibration} for reporting."""
@@ -94,6 +126,7 @@ def evaluate(items: list[dict], pipeline: ChatPipeline, chunks: list[Chunk], *, 
     gated = {"in_book": [], "out_of_scope": []}  # refused by the unknown-term gate whatever the threshold
     counts = {"in_book": 0, "out_of_scope": 0, "selection": 0}
     coverage, wrong_refusals, oos_refused, sel_cov, leaks = [], 0, 0, [], 0
+    sel_answered, off_topic_declined = [], []
     for item in items:
         kind = item["kind"]
         counts[kind] += 1
@@ -119,7 +152,8 @@ def evaluate(items: list[dict], pipeline: ChatPipeline, chunks: list[Chunk], *, 
             coverage.append(cov)
             wrong_refusals += refused
             row.update(doc_rank=ours_doc.ranks[-1], section_rank=ours_sec.ranks[-1], bm25_rank=bm25_doc.ranks[-1],
-                       keyword_coverage=round(cov, 2), ok=ours_doc.ranks[-1] is not None and not refused)
+                       keyword_coverage=round(cov, 2), tags=item.get("tags", []),
+                       ok=ours_doc.ranks[-1] is not None and not refused)
         elif kind == "out_of_scope":
             top_scores["out_of_scope"].append(top)
             oos_refused += refused
@@ -128,9 +162,13 @@ def evaluate(items: list[dict], pipeline: ChatPipeline, chunks: list[Chunk], *, 
             leaked = any(k.lower() in answer.text.lower() for k in item.get("forbidden_keywords", []))
             leaked = leaked or any(s.source_type == "database" for s in answer.sources)
             leaks += leaked
-            if not item.get("leak_probe"):
+            if answerable(item):
                 sel_cov.append(keyword_coverage(answer.text, item["answer_keywords"]))
-            row.update(leaked=leaked, ok=not leaked and (refused if item.get("leak_probe") else not refused))
+                sel_answered.append(not refused)
+            else:
+                off_topic_declined.append(refused and not leaked)
+            row.update(leaked=leaked, intent=item.get("intent") or ("question" if answerable(item) else "off_topic"),
+                       ok=not leaked and (not refused if answerable(item) else refused))
         rows.append(row)
     n_in, n_oos, n_sel = counts["in_book"], counts["out_of_scope"], counts["selection"]
     summary = {
@@ -142,6 +180,10 @@ def evaluate(items: list[dict], pipeline: ChatPipeline, chunks: list[Chunk], *, 
         "oos_refusal_rate": round(oos_refused / n_oos, 4) if n_oos else None,
         "selection_keyword_coverage": round(sum(sel_cov) / len(sel_cov), 4) if sel_cov else None,
         "leak_rate": round(leaks / n_sel, 4) if n_sel else None,
+        "selection_answered_rate": _rate(sel_answered),
+        "off_topic_declined_rate": _rate(off_topic_declined),
+        "tags": tag_summary(rows),
+        "intents": intent_summary(rows),
         "counts": counts,
     }
     return {"summary": summary, "rows": rows, "top_scores": top_scores, "gated": gated}
@@ -177,8 +219,15 @@ def format_report(title: str, result: dict) -> str:
                   f"wrongly refused {s['in_book_refusal_rate']}",
               f"- out_of_scope: {s['counts']['out_of_scope']} questions, refused {s['oos_refusal_rate']}",
               f"- selection: {s['counts']['selection']} items, keyword coverage {s['selection_keyword_coverage']}, "
-              f"leak rate {s['leak_rate']}", "", "| id | kind | ok | status | doc rank | top retrieved |",
-              "|---|---|---|---|---|---|"]
+              f"leak rate {s['leak_rate']}, answered (answerable) {s['selection_answered_rate']}, "
+              f"off-topic declined {s['off_topic_declined_rate']}"]
+    if s["tags"]:
+        lines += ["", "| tag | in_book items | hit@5 | wrongly refused |", "|---|---|---|---|"]
+        lines += [f"| {tag} | {m['n']} | {m['hit_at_5']} | {m['refusal_rate']} |" for tag, m in s["tags"].items()]
+    if s["intents"]:
+        lines += ["", "| selection intent | items | right |", "|---|---|---|"]
+        lines += [f"| {intent} | {m['n']} | {m['ok_rate']} |" for intent, m in s["intents"].items()]
+    lines += ["", "| id | kind | ok | status | doc rank | top retrieved |", "|---|---|---|---|---|---|"]
     for row in result["rows"]:
         top = row["retrieved"][0] if row["retrieved"] else "—"
         lines.append(f"| {row['id']} | {row['kind']} | {'✓' if row['ok'] else '✗'} | {row['status']} | "

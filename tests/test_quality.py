@@ -7,7 +7,7 @@ from click.testing import CliRunner
 
 from conftest import EVAL, SAMPLE_BOOK, make_settings
 from server.cli import main
-from server.evaluation import calibration, evaluate, load_questions
+from server.evaluation import calibration, evaluate, intent_summary, load_questions, tag_summary
 
 
 def test_physical_ai_refuses_out_of_scope_and_answers_in_book(physical_ai, tmp_path, capsys):
@@ -40,7 +40,19 @@ def test_eval_command_prints_json_and_holds_the_line(tmp_path, monkeypatch):
     ok = runner.invoke(main, ["eval", questions, "--book", str(SAMPLE_BOOK), "--json", "--min-hit-at-5", "0.5"])
     assert ok.exit_code == 0, ok.output
     summary = json.loads(ok.output.strip().splitlines()[-1])
-    assert {"hit_at_5", "mrr", "in_book_refusal_rate", "oos_refusal_rate", "leak_rate", "counts"} <= set(summary)
+    assert {"hit_at_5", "mrr", "in_book_refusal_rate", "oos_refusal_rate", "leak_rate", "counts",
+            "selection_answered_rate", "off_topic_declined_rate", "tags", "intents"} <= set(summary)
+    assert summary["intents"]["off_topic"]["n"] == 1 and summary["intents"]["question"]["n"] == 1
     assert summary["counts"] == {"in_book": 8, "out_of_scope": 3, "selection": 2}
     strict = runner.invoke(main, ["eval", questions, "--book", str(SAMPLE_BOOK), "--json", "--min-mrr", "1.01"])
     assert strict.exit_code == 1 and "MRR" in strict.output
+
+
+def test_tags_and_intents_are_summarised_per_item():
+    rows = [{"kind": "in_book", "tags": ["typo"], "doc_rank": 2, "status": "completed", "ok": True},
+            {"kind": "in_book", "tags": ["typo", "everyday"], "doc_rank": None, "status": "refused", "ok": False},
+            {"kind": "selection", "intent": "explain", "ok": True},
+            {"kind": "selection", "intent": "off_topic", "ok": False}]
+    assert tag_summary(rows) == {"everyday": {"n": 1, "hit_at_5": 0.0, "refusal_rate": 1.0},
+                                 "typo": {"n": 2, "hit_at_5": 0.5, "refusal_rate": 0.5}}
+    assert intent_summary(rows) == {"explain": {"n": 1, "ok_rate": 1.0}, "off_topic": {"n": 1, "ok_rate": 0.0}}

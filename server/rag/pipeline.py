@@ -47,6 +47,7 @@ class Turn:
     history: list[dict] = field(default_factory=list)
     retrieval_text: str = ""
     unknown_terms: list = field(default_factory=list)  # specialist words the book never uses
+    corrections: dict = field(default_factory=dict)  # misspelt word → the book word searched for
     timings: dict = field(default_factory=dict)  # milliseconds per stage, for Server-Timing
     states: list = field(default_factory=list)  # lifecycle after CREATED, written when the turn closes
     generator: str | None = None  # what wrote (or was writing) the answer
@@ -120,6 +121,11 @@ class ChatPipeline:
         question = turn.question
         max_chunks, selected = question.max_chunks, question.selected_text
         turn.retrieval_text = self._retrieval_text(question.text, turn.history)
+        if question.mode is not AnswerMode.SELECTION_EXCLUSIVE:
+            # misspelt book words are searched for as the book spells them
+            reading = self.vocabulary.get(question.filters.book_id).read(turn.retrieval_text)
+            turn.retrieval_text, turn.corrections = reading.text, reading.corrections
+            turn.unknown_terms = reading.unknown_terms if question.mode is AnswerMode.BOOK else []
         question_vector = self.embedder.embed_query(turn.retrieval_text)
         if selected:
             # the reader chose the passage: its pieces only need to clear the seed's 0.1 floor
@@ -134,10 +140,8 @@ class ChatPipeline:
             turn.nearest = candidates[:3]
             turn.context.database = database_sources(
                 [c for c in candidates if c.score >= question.similarity_threshold])
-            if question.mode is AnswerMode.BOOK:
-                turn.unknown_terms = self.vocabulary.get().unknown_terms(question.text)
-                if turn.unknown_terms and (not candidates or candidates[0].score < UNKNOWN_TERM_CEILING):
-                    turn.context.database = []  # it asks about something the book never names
+            if turn.unknown_terms and (not candidates or candidates[0].score < UNKNOWN_TERM_CEILING):
+                turn.context.database = []  # it asks about something the book never names
         ranked = turn.context.combined[:max_chunks]
         if turn.context.selected and not any(s.source_type == "selected_text" for s in ranked):
             ranked = [turn.context.selected[0], *ranked[: max_chunks - 1]]  # the highlight always takes part

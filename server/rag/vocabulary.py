@@ -1,20 +1,22 @@
-"""Which words a book uses, to notice questions about things it never mentions.
+"""Which words a book uses, to notice questions about things it never mentions, and to read
+misspelt words as the book words they were meant to be.
 
 Dense similarity alone cannot tell "how do I deserialize JSON with serde?" from a Rust-book
-question: the topic is near. But "serde" is a specialist term (rare in general English, per
-wordfreq) that the book never uses: strong evidence the book does not cover it. Everyday words
-that the book happens not to use ("bunch", "tweak") are common in English and do not count.
+question: the topic is near. But "serde" is a specialist term (not English, per a dictionary and
+word frequencies) that the book never uses: strong evidence the book does not cover it. Everyday
+words that the book happens not to use ("bunch", "gizmo", "laggy") do not count, and a word one
+edit from a book word ("kinematiks") is that word misspelt (see spelling.py).
 """
 from __future__ import annotations
 
 import re
 import threading
-
-from wordfreq import zipf_frequency
+from collections import Counter
+from dataclasses import dataclass, field
 
 from ..index_size import IndexSize
+from .spelling import English, Speller
 
-RARE_ZIPF = 3.0  # below this a word is a specialist term (e.g. "pwm" 2.4, "json" 2.75; "tweak" 3.3)
 _WORD = re.compile(r"[a-z0-9]+")
 _SPLIT_DIGITS = re.compile(r"[a-z]+|[0-9]+")
 
@@ -33,16 +35,27 @@ def _variants(word: str) -> set[str]:
     return forms
 
 
+@dataclass(frozen=True)
+class Reading:
+    """A question as the book's vocabulary reads it."""
+
+    text: str  # the question with its misspellings corrected
+    corrections: dict[str, str] = field(default_factory=dict)  # misspelling → book word
+    unknown_terms: list[str] = field(default_factory=list)  # specialist words the book never uses
+
+
 class BookVocabulary:
-    def __init__(self, vocabulary: set[str]):
-        self.vocabulary = vocabulary
+    def __init__(self, counts: Counter):
+        self.counts = counts
+        self.vocabulary = counts.keys()
+        self.speller = Speller(counts)
 
     @classmethod
     def from_texts(cls, texts) -> "BookVocabulary":
-        vocabulary: set[str] = set()
+        counts: Counter = Counter()
         for text in texts:
-            vocabulary.update(words(text))
-        return cls(vocabulary)
+            counts.update(words(text))
+        return cls(counts)
 
     def knows(self, word: str) -> bool:
         if _variants(word) & self.vocabulary:
@@ -50,39 +63,54 @@ class BookVocabulary:
         parts = _SPLIT_DIGITS.findall(word)  # "ros1" is "ROS 1" in the book
         return len(parts) > 1 and all(_variants(p) & self.vocabulary for p in parts)
 
-    def unknown_terms(self, question: str) -> list[str]:
-        """Specialist terms in the question that the book never uses, in question order.
-        The word list is looked up only for words the book lacks (a set lookup is much cheaper);
-        wordfreq loads its list on the first lookup (about half a second)."""
-        found: list[str] = []
+    def read(self, question: str) -> Reading:
+        """Corrections and unknown terms, in question order. The dictionary and the word list are
+        looked up only for words the book lacks (a set lookup is much cheaper)."""
+        corrections: dict[str, str] = {}
+        unknown: list[str] = []
         for word in words(question):
-            if len(word) < 3 or word.isdigit() or word in found:
+            if len(word) < 3 or word.isdigit() or word in unknown or word in corrections or self.knows(word):
                 continue
-            if not self.knows(word) and zipf_frequency(word, "en") < RARE_ZIPF:
-                found.append(word)
-        return found
+            if English.knows(word):
+                continue
+            corrected = self.speller.correct(word)
+            if corrected:
+                corrections[word] = corrected
+            else:
+                unknown.append(word)
+        text = question
+        if corrections:
+            text = re.sub(r"[A-Za-z0-9]+", lambda m: corrections.get(m.group(0).lower(), m.group(0)), question)
+        return Reading(text, corrections, unknown)
+
+    def unknown_terms(self, question: str) -> list[str]:
+        return self.read(question).unknown_terms
 
 
 class StoreVocabulary:
-    """The vocabulary of everything in the store, rebuilt when the index size changes."""
+    """The vocabulary of each book in the store (and of the whole store), rebuilt when the index
+    size changes."""
 
     def __init__(self, store, size: IndexSize):
         self.store = store
         self.size = size
         self._lock = threading.Lock()
         self._size = -1
-        self._vocabulary = BookVocabulary(set())
+        self._books: dict[str | None, BookVocabulary] = {}
 
     def warm_up(self) -> None:
-        """Build the vocabulary and load wordfreq's English list (about half a second) now,
-        not inside the first questions."""
+        """Build the vocabulary and load the English word lists (a second or two) now, not
+        inside the first questions."""
         self.get()
-        zipf_frequency("the", "en")
+        English.knows("warm")
+        English.dictionary()
 
-    def get(self) -> BookVocabulary:
+    def get(self, book_id: str | None = None) -> BookVocabulary:
         size = self.size.get()
         with self._lock:
             if size != self._size:
-                self._vocabulary = BookVocabulary.from_texts(c.embed_text for c in self.store.all_chunks())
+                self._books.clear()
                 self._size = size
-            return self._vocabulary
+            if book_id not in self._books:
+                self._books[book_id] = BookVocabulary.from_texts(c.embed_text for c in self.store.all_chunks(book_id))
+            return self._books[book_id]

@@ -1,0 +1,78 @@
+"""What a reader asks of a highlighted passage: something about the passage itself (explain it,
+summarize it, say it more simply, give an example, define a term in it, translate its jargon),
+or a question that the passage may or may not answer.
+
+A request about the passage itself is always answerable from the passage, so it is never
+refused; a question is answered only when the passage covers it. Requests are recognised by
+how people ask for them, in the question's own words, whatever the passage is about.
+"""
+from __future__ import annotations
+
+import re
+from enum import Enum
+
+
+class Intent(Enum):
+    EXPLAIN = "explain"
+    SUMMARIZE = "summarize"
+    SIMPLIFY = "simplify"
+    EXAMPLE = "example"
+    DEFINE = "define"
+    JARGON = "jargon"
+    QUESTION = "question"  # anything else: the passage must answer it
+
+    @property
+    def about_the_passage(self) -> bool:
+        return self is not Intent.QUESTION
+
+
+_PATTERNS: list[tuple[Intent, re.Pattern]] = [(intent, re.compile(pattern, re.IGNORECASE)) for intent, pattern in (
+    (Intent.JARGON, r"\bjargon\b|\b(?:technical|fancy|big) (?:words|terms)\b|\bwhat do (?:these|the|all these) "
+                    r"(?:words|terms)\b"),
+    (Intent.SIMPLIFY, r"\bsimpl(?:e|er|est|y|ify)\b|\bplain(?:er)? (?:english|words|language|terms)\b|"
+                      r"\beli5\b|\blike i'?m (?:five|5|a kid|a child)\b|\bdumb (?:it|this) down\b|"
+                      r"\beasier (?:words|terms|way)\b|\bless technical\b|\bin layman'?s\b"),
+    (Intent.SUMMARIZE, r"\bsumm?ari[sz]|\bsum (?:it|this|that) up\b|\btl;?dr\b|\bgist\b|\brecap\b|"
+                       r"\bmain (?:point|idea|takeaway)s?\b|\bkey (?:point|idea|takeaway)s?\b|"
+                       r"\bin (?:one|a|two|a few|1|2) (?:line|sentence|word)s?\b|\bshort version\b|\bbriefly\b"),
+    (Intent.EXAMPLE, r"\bexamples?\b|\bfor instance\b|\billustrat|\bshow me how (?:this|it|that)\b|"
+                     r"\breal[- ](?:world|life) (?:case|use)\b|\buse case\b"),
+    (Intent.DEFINE, r"^\s*(?:define|definition of)\b|\bwhat(?:'s| is| are| does)\b.{1,40}\b(?:mean|stand for)\b|"
+                    r"\bmeaning of\b"),
+    (Intent.EXPLAIN, r"\bexplain|\belaborate\b|\bwhat does (?:this|that|it) (?:mean|say)\b|"
+                     r"\b(?:don'?t|do not|doesn'?t) (?:get|understand)\b|\bhelp me understand\b|"
+                     r"\bwalk me through\b|\bbreak (?:it|this|that) down\b|\bwhat(?:'s| is) (?:this|that) about\b|"
+                     r"\bunpack (?:this|that|it)\b|\bclarify\b|\bmake sense of\b|\bconfus"),
+)]
+
+
+# the question points at the passage ("explain this", "what does it mean", "summarize the paragraph")
+_POINTS_AT_PASSAGE = re.compile(r"\b(?:this|that|it|these|those|here|above|passage|paragraph|text|section|"
+                                r"selection|highlighted|part|bit|quote)\b", re.IGNORECASE)
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def detect(question: str, passage: str = "") -> Intent:
+    """The first request about the passage the question makes, or QUESTION. A request counts
+    when it points at the passage, is only a few words long, or names only words of the passage
+    ("define odometry", with "odometry" in it); "explain how Nav2 plans paths" about a passage
+    that never says so is a question the passage may not answer."""
+    for intent, pattern in _PATTERNS:
+        if pattern.search(question):
+            return intent if _about_passage(question, pattern, passage) else Intent.QUESTION
+    return Intent.QUESTION
+
+
+def _about_passage(question: str, pattern: re.Pattern, passage: str) -> bool:
+    if _POINTS_AT_PASSAGE.search(question):
+        return True
+    rest = _WORD.findall(pattern.sub(" ", question.lower()))
+    if len(rest) <= 2:
+        return True
+    passage_words = set(_WORD.findall(passage.lower()))
+    asked = [w for w in rest if len(w) > 3 and w not in _FUNCTION_WORDS]
+    return bool(passage_words) and bool(asked) and all(w in passage_words for w in asked)
+
+
+_FUNCTION_WORDS = frozenset("""what which when where does with about from into your mean means meant please could would
+should give show tell term terms word words like just more some much very really""".split())

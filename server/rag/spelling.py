@@ -1,0 +1,83 @@
+"""Misspelt words, corrected against the book's own vocabulary; everyday English told apart
+from specialist terms.
+
+Students type fast: "kinematiks", "filtr", "posiiton". Most misspellings are one edit away
+from the word meant (a letter inserted, dropped, changed, or two neighbours swapped), so a word
+that is neither the book's nor English is read as the book word one such edit away, the most
+frequent one in the book when there are several. Two edits would turn too many real terms the
+book lacks into book words ("deserialize" into "serialize").
+
+Whether a word is English is asked of a general dictionary (pyspellchecker's) and of word
+frequencies (wordfreq): an English word the book does not use ("gizmo", "laggy") is no sign that
+the book lacks the topic, so it never counts as an unknown term.
+"""
+from __future__ import annotations
+
+import threading
+from collections import defaultdict
+
+from rapidfuzz.distance import OSA
+from rapidfuzz.process import extract
+from wordfreq import zipf_frequency
+
+COMMON_ZIPF = 3.0  # at or above this a word is common English (e.g. "tweak" 3.3; "pwm" 2.4, "json" 2.75)
+MIN_LENGTH = 4  # shorter words are too easily one edit from a book word ("pcl" → "pc")
+_SUFFIXES = ("iness", "ness", "ishly", "ish", "ily", "ly", "iest", "ier", "ies", "ied", "ing", "ed", "er", "est",
+             "es", "s", "y")
+
+
+class English:
+    """The general dictionary, loaded once per process (about a second) on first use."""
+
+    _lock = threading.Lock()
+    _words = None
+
+    @classmethod
+    def dictionary(cls):
+        with cls._lock:
+            if cls._words is None:
+                from spellchecker import SpellChecker
+
+                cls._words = SpellChecker().word_frequency.dictionary
+            return cls._words
+
+    @classmethod
+    def knows(cls, word: str) -> bool:
+        """An English word: common, in the dictionary, or a dictionary word with an everyday
+        ending ("laggy" from "lag", "wobbly" from "wobble")."""
+        if zipf_frequency(word, "en") >= COMMON_ZIPF:
+            return True
+        words = cls.dictionary()
+        if word in words:
+            return True
+        for suffix in _SUFFIXES:
+            if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+                stem = word[: -len(suffix)]
+                for base in (stem, stem + "e", stem[:-1] if len(stem) > 3 and stem[-1] == stem[-2] else None,
+                             stem[:-1] + "y" if suffix.startswith("i") else None):
+                    if base and base in words:
+                        return True
+        return False
+
+
+class Speller:
+    """Corrections against one book's words (letters only, at least MIN_LENGTH long)."""
+
+    def __init__(self, counts: dict[str, int]):
+        self.counts = counts
+        self._by_length: dict[int, list[str]] = defaultdict(list)
+        for word in counts:
+            if len(word) >= MIN_LENGTH and word.isalpha():
+                self._by_length[len(word)].append(word)
+
+    def correct(self, word: str) -> str | None:
+        """The book word one edit away (the book's most frequent if several), or None."""
+        if len(word) < MIN_LENGTH or not word.isalpha():
+            return None
+        best, best_count = None, 0
+        for length in (len(word) - 1, len(word), len(word) + 1):
+            for found, _, _ in extract(word, self._by_length.get(length, ()), scorer=OSA.distance,
+                                       score_cutoff=1, limit=None):
+                if self.counts[found] > best_count:
+                    best, best_count = found, self.counts[found]
+        return best

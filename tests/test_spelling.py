@@ -1,0 +1,46 @@
+"""Misspellings read as the book's words; everyday English never taken for a missing topic."""
+from __future__ import annotations
+
+from server.rag.spelling import English, Speller
+from server.rag.vocabulary import BookVocabulary
+
+BOOK = BookVocabulary.from_texts([
+    "Forward kinematics computes the pose of the end effector; inverse kinematics solves for joint angles.",
+    "A Kalman filter fuses readings in sensor fusion. The battery powers the motor controller.",
+    "Serve the position to the controller. The filter filters noise; the filter is linear.",
+])
+
+
+def test_one_edit_from_a_book_word_is_that_word():
+    speller = Speller(BOOK.counts)
+    assert speller.correct("kinematiks") == "kinematics"  # a letter changed
+    assert speller.correct("filtr") == "filter"  # a letter dropped
+    assert speller.correct("batery") == "battery"
+    assert speller.correct("posiiton") == "position"  # two neighbours swapped
+    assert speller.correct("controler") == "controller"
+
+
+def test_two_edits_or_short_words_are_not_corrected():
+    speller = Speller(BOOK.counts)
+    assert speller.correct("pseudoinverse") is None
+    assert speller.correct("kinmatiks") is None  # two edits
+    assert speller.correct("pcl") is None  # too short to tell
+
+
+def test_everyday_english_is_known_specialist_terms_are_not():
+    for word in ("gizmo", "laggy", "sluggish", "wobbling", "trouble"):
+        assert English.knows(word), word
+    for word in ("ethercat", "pseudoinverse", "moveit", "tensorrt", "serde", "pwm"):
+        assert not English.knows(word), word
+
+
+def test_a_question_is_read_with_its_misspellings_corrected():
+    reading = BOOK.read("what does a kalman filtr actually do in sensor fuzion?")
+    assert reading.corrections == {"filtr": "filter", "fuzion": "fusion"}
+    assert reading.text == "what does a kalman filter actually do in sensor fusion?"
+    assert reading.unknown_terms == []
+
+
+def test_an_everyday_word_is_not_unknown_but_a_specialist_term_is():
+    assert BOOK.read("my gizmo is laggy, which battery?").unknown_terms == []
+    assert BOOK.read("how do i wire ethercat drives with pwm?").unknown_terms == ["ethercat", "pwm"]
