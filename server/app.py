@@ -8,6 +8,7 @@ from flask_limiter.util import get_remote_address
 from flask_smorest import Api
 
 from . import __version__
+from .api.body_limit import refuse_large_bodies
 from .api.errors import register_error_handlers
 from .api.routes import blp
 from .api.schemas import ErrorResponseSchema
@@ -42,6 +43,7 @@ def create_app(settings: Settings | None = None, *, components: Components | Non
     api = ChatApi(app)
     # only the endpoints that cost real work are limited; health checks and the script are not
     Limiter(get_remote_address, app=app, default_limits_exempt_when=lambda: request.path not in ("/chat", "/feedback"))
+    refuse_large_bodies(app, settings.max_request_bytes)  # before the limiter's hook
     api.register_blueprint(blp)
     register_error_handlers(app)
     app.extensions[EXTENSION] = components or Components.build(settings)

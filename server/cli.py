@@ -168,7 +168,7 @@ def serve(host: str, port: int, threads: int, workers: int, demo_book: str | Non
         else:
             from .wsgi import make_server
 
-            server = make_server(app, host, port, threads)
+            server = make_server(app, host, port, threads, max_body_bytes=settings.max_request_bytes)
             click.echo(banner)
             server.run()
     except KeyboardInterrupt:

@@ -9,19 +9,51 @@ loading process, so only that process ever closes it.
 """
 from __future__ import annotations
 
+import json
 import os
 import sys
 from typing import Callable
 
 from flask import Flask
-from waitress.server import create_server
+from waitress.channel import HTTPChannel
+from waitress.server import BaseWSGIServer, create_server
+from waitress.task import ErrorTask
+
+from .api.errors import error_body
 
 
-def make_server(app: Flask, host: str = "127.0.0.1", port: int = 8000, threads: int = 8):
+class _JsonErrorTask(ErrorTask):
+    """waitress's own refusals (a body over the limit, a malformed request) in our error shape."""
+
+    def execute(self):
+        error = self.request.error
+        code = "PAYLOAD_TOO_LARGE" if error.code == 413 else "VALIDATION_ERROR"
+        details = {"limit_bytes": self.channel.adj.max_request_body_size - 1} if error.code == 413 else {}
+        body = json.dumps(error_body(f"{error.reason}: {error.body}", code, details)).encode()
+        self.status = f"{error.code} {error.reason}"
+        self.response_headers.append(("Content-Type", "application/json"))
+        self.set_close_on_finish()
+        self.content_length = len(body)
+        self.write(body)
+
+
+class _Channel(HTTPChannel):
+    error_task_class = _JsonErrorTask
+
+
+def make_server(app: Flask, host: str = "127.0.0.1", port: int = 8000, threads: int = 8, *,
+                max_body_bytes: int = 64 * 1024):
+    """waitress; a body over `max_body_bytes` is refused from its Content-Length, never read."""
+    sockets: dict = {}
     # channel_request_lookahead lets waitress notice a client that hung up mid-stream
     # (environ["waitress.client_disconnected"]), so SSE generation can stop early.
-    return create_server(app, host=host, port=port, threads=threads, channel_request_lookahead=1,
-                         ident="textbook-chat", clear_untrusted_proxy_headers=True)
+    server = create_server(app, map=sockets, host=host, port=port, threads=threads, channel_request_lookahead=1,
+                           ident="textbook-chat", clear_untrusted_proxy_headers=True,
+                           max_request_body_size=max_body_bytes + 1)  # waitress refuses from this size on
+    for listener in list(sockets.values()):
+        if isinstance(listener, BaseWSGIServer):
+            listener.channel_class = _Channel
+    return server
 
 
 def serve_workers(app: Flask, host: str, port: int, *, workers: int, threads: int,

@@ -72,7 +72,7 @@ def register_error_handlers(app: Flask) -> None:
     def _http_error(exc: HTTPException):
         status = exc.code or 500
         data = getattr(exc, "data", None) or {}
-        details = data.get("messages")
+        details = data.get("messages", data.get("details"))
         if isinstance(details, dict) and set(details) == {"json"}:
             details = details["json"]  # webargs nests by location; there is only one
         message = MESSAGES.get(status, exc.description or "Request failed.")

@@ -1,0 +1,40 @@
+"""Request bodies over MAX_REQUEST_BYTES are refused from their headers, before a byte is read.
+
+Two places see a request before its body: the WSGI server (waitress reads a whole body before
+it calls the application, so its own limit is set to ours, see server/wsgi.py) and, under
+any server, the first thing the app does for a request (`refuse_large_bodies`). Both answer
+with the JSON 413 below; the second also before rate limiting, and with CORS headers.
+"""
+from __future__ import annotations
+
+import json
+
+from flask import Flask, request
+from werkzeug.exceptions import RequestEntityTooLarge
+
+from .errors import MESSAGES, error_body
+
+
+def too_large(limit: int) -> dict:
+    return error_body(MESSAGES[413], "PAYLOAD_TOO_LARGE", {"limit_bytes": limit})
+
+
+def too_large_json(limit: int) -> bytes:
+    return json.dumps(too_large(limit)).encode()
+
+
+class BodyTooLarge(RequestEntityTooLarge):
+    def __init__(self, limit: int):
+        super().__init__()
+        self.data = {"details": {"limit_bytes": limit}}
+
+
+def refuse_large_bodies(app: Flask, limit: int) -> None:
+    """Before any other request hook: a Content-Length over `limit` is 413 with nothing read."""
+
+    def check() -> None:
+        length = request.content_length
+        if length is not None and length > limit:
+            raise BodyTooLarge(limit)
+
+    app.before_request_funcs.setdefault(None, []).insert(0, check)
