@@ -1,5 +1,6 @@
 """Shared fixtures: the real embedding model (provisioned once per machine under data/models),
-real local Qdrant folders and SQLite files in temporary directories."""
+real local Qdrant folders and SQLite files in temporary directories. Helpers that tests import
+live in `helpers`; this module holds fixtures only."""
 from __future__ import annotations
 
 import shutil
@@ -7,25 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from helpers import MODELS_DIR, PHYSICAL_AI, SAMPLE_BOOK, make_settings, index_book
 from server.embedding.embedder import load_embedder
-from server.ingest.indexer import ingest
-from server.ingest.site import detect_site
-from server.composition import Components, Index
 from server.settings import Settings
 from server.store import ChunkStore
-
-REPO = Path(__file__).resolve().parents[1]
-SHARED = REPO.parent / "shared"
-CORPORA = SHARED / "corpora"
-EVAL = SHARED / "eval"
-PHYSICAL_AI = CORPORA / "physical-ai-book" / "docs"
-RUST_BOOK = CORPORA / "rust-book"
-SAMPLE_BOOK = REPO / "sample-book"
-MODELS_DIR = REPO / "data" / "models"
-
-
-def make_settings(data_dir: Path, **overrides) -> Settings:
-    return Settings(data_dir=data_dir, models_dir=MODELS_DIR, rate_limit="1000 per minute", **overrides)
 
 
 @pytest.fixture(scope="session")
@@ -60,47 +46,15 @@ def tiny_copy(sample_copy) -> Path:
     return sample_copy
 
 
-class IndexedBook:
-    def __init__(self, settings: Settings, index: Index, site, report):
-        self.settings = settings
-        self.index = index
-        self.site = site
-        self.report = report
-
-    @property
-    def store(self) -> ChunkStore:
-        return self.index.store
-
-    @property
-    def embedder(self):
-        return self.index.embedder
-
-    def components(self, settings: Settings, generator=None, rewriter=None) -> Components:
-        """The product's parts over this book's index (which stays open for the next test)."""
-        return Components.build(settings, index=self.index, generator=generator, rewriter=rewriter)
-
-
-def _indexed(tmp_path_factory, embedder, path: Path, name: str) -> IndexedBook:
-    settings = make_settings(tmp_path_factory.mktemp(name) / "data")
-    store = ChunkStore.open(settings, embedder.model_name, embedder.dim)
-    site = detect_site(path)
-    report = ingest(site, store, embedder, progress=False)
-    return IndexedBook(settings, Index(embedder, store), site, report)
-
-
 @pytest.fixture(scope="session")
 def physical_ai(tmp_path_factory, embedder):
-    book = _indexed(tmp_path_factory, embedder, PHYSICAL_AI, "physical-ai")
+    book = index_book(tmp_path_factory.mktemp("physical-ai") / "data", embedder, PHYSICAL_AI)
     yield book
     book.index.close()
 
 
 @pytest.fixture(scope="session")
 def sample_book(tmp_path_factory, embedder):
-    book = _indexed(tmp_path_factory, embedder, SAMPLE_BOOK, "sample")
+    book = index_book(tmp_path_factory.mktemp("sample") / "data", embedder, SAMPLE_BOOK)
     yield book
     book.index.close()
-
-
-def all_chunks(store: ChunkStore, book_id: str | None = None):
-    return store.all_chunks(book_id)

@@ -7,8 +7,7 @@ import pytest
 from limits.errors import ConfigurationError
 from openapi_spec_validator import validate
 
-from conftest import make_settings
-from fakes import FailingGenerator, RecordingGenerator
+from helpers import FailingGenerator, RecordingGenerator, make_settings, read_sse
 from server.app import create_app
 from server.settings import load_settings
 
@@ -23,18 +22,6 @@ def _app(book, tmp_path, generator=None, **config):
 @pytest.fixture
 def client(sample_book, tmp_path):
     return _app(sample_book, tmp_path).test_client()
-
-
-def _sse(body: str) -> list[tuple[str, dict]]:
-    events = []
-    for block in body.split("\n\n"):
-        lines = [line for line in block.split("\n") if line and not line.startswith(":")]
-        if not lines:
-            continue
-        name = next(line[7:] for line in lines if line.startswith("event: "))
-        data = "\n".join(line[6:] for line in lines if line.startswith("data: "))
-        events.append((name, json.loads(data)))
-    return events
 
 
 @pytest.mark.parametrize("body, field", [
@@ -181,7 +168,7 @@ def test_generator_failure_mid_stream_is_an_error_event(sample_book, tmp_path):
     client = _app(sample_book, tmp_path, FailingGenerator(during_stream=True)).test_client()
     response = client.post("/chat", json={"question": "What is the Nyquist rate?"},
                            headers={"Accept": "text/event-stream"})
-    events = _sse(response.get_data(as_text=True))
+    events = read_sse(response.get_data(as_text=True))
     assert [e for e, _ in events] == ["meta", "token", "error"]
     assert events[-1][1]["code"] == "INTERNAL"
     session = client.get(f"/sessions/{events[0][1]['session_id']}").get_json()
@@ -202,7 +189,7 @@ def test_sse_events_in_order_and_done_equals_json(client):
     streamed = client.post("/chat", json=question, headers={"Accept": "text/event-stream"})
     assert streamed.mimetype == "text/event-stream"
     assert streamed.headers["Cache-Control"].startswith("no-cache") and streamed.headers["X-Accel-Buffering"] == "no"
-    events = _sse(streamed.get_data(as_text=True))
+    events = read_sse(streamed.get_data(as_text=True))
     names = [e for e, _ in events]
     assert names[0] == "meta" and names[-1] == "done" and set(names[1:-1]) == {"token"}
     done = events[-1][1]

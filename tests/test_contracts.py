@@ -14,18 +14,16 @@ from pathlib import Path
 import pytest
 from marshmallow import ValidationError
 
-from conftest import MODELS_DIR, REPO, make_settings
+from helpers import MODELS_DIR, REPO, make_settings, read_sse
 from server.api.errors import STATUS
 from server.api.schemas import ChatResponseSchema
 from server.app import create_app
 from server.composition import Components, Index
 from server.errors import DatabaseUnavailable, EmbeddingMismatch, StoreUnavailable, UnknownBook
 from server.store import ChunkStore
-from test_api import _sse
 
 SERVER = REPO / "server"
 WEB_LAYER = {"api", "app.py", "wsgi.py", "demo.py", "cli.py"}
-OVER_400_LINES = {Path("embedding/provision.py")}  # still to be split (its export program becomes a module)
 
 
 def _closed_port() -> int:
@@ -48,7 +46,7 @@ def test_real_responses_load_back_through_the_response_schema(sample_book, tmp_p
     settings = make_settings(tmp_path / "data")
     client = create_app(settings, components=sample_book.components(settings)).test_client()
     plain = client.post("/chat", json=body).get_json()
-    done = _sse(client.post("/chat", json=body, headers={"Accept": "text/event-stream"}).get_data(as_text=True))[-1]
+    done = read_sse(client.post("/chat", json=body, headers={"Accept": "text/event-stream"}).get_data(as_text=True))[-1]
     assert done[0] == "done"
     schema = ChatResponseSchema()
     for response in (plain, done[1]):
@@ -162,9 +160,40 @@ def test_layers_import_only_what_they_should():
             assert not any(m == "flask" or m.startswith(("flask.", "flask_")) for m in imports), relative
         if relative.parts[:2] == ("rag", "generators"):
             assert not any(m.startswith("server.rag.pipeline") for m in imports), relative
-        assert len(path.read_text().splitlines()) <= 400 or relative in OVER_400_LINES, relative
+        assert len(path.read_text().splitlines()) <= 400, relative
 
 
 def test_the_pipeline_is_built_in_one_place():
     builders = [p.relative_to(REPO) for p in SERVER.rglob("*.py") if "ChatPipeline(" in p.read_text()]
     assert builders == [Path("server/composition.py")]
+
+
+# --- tests share helpers through one module ---------------------------------------------------
+
+TESTS = REPO / "tests"
+TEST_SUPPORT = {"helpers", "fakes", "fake_gemini"}  # modules of tests/ that hold no tests
+
+
+def _test_imports(path: Path) -> set[str]:
+    """Module names a test file imports, relative imports spelled with their leading dots."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            found.add("." * node.level + (node.module or ""))
+            if not node.module:  # `from . import x`
+                found.update("." * node.level + alias.name for alias in node.names)
+    return found
+
+
+def test_tests_import_shared_helpers_only_from_the_helpers_module():
+    local = {p.stem for p in TESTS.rglob("*.py")}
+    for path in TESTS.rglob("*.py"):
+        for module in _test_imports(path):
+            name = module.lstrip(".").split(".")[-1] if module.startswith(".") else module.split(".")[0]
+            where = path.relative_to(REPO)
+            assert name != "conftest", f"{where} imports {module}: shared helpers live in tests/helpers.py"
+            assert not name.startswith("test_"), f"{where} imports the test module {module}"
+            if name in local and path.stem not in TEST_SUPPORT:
+                assert name == "helpers", f"{where} imports {module}: import it through tests/helpers.py"

@@ -6,7 +6,7 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from conftest import all_chunks
+from helpers import RUST_BOOK, all_chunks
 from server.cli import main
 from server.ingest.indexer import ingest
 from server.ingest.site import detect_site
@@ -219,7 +219,6 @@ def test_cli_bad_paths_are_one_line_errors(tmp_path, args, message):
 
 
 def test_mdbook_discovery_of_the_rust_book():
-    from conftest import RUST_BOOK
     from server.ingest.pages import discover_pages
 
     site = detect_site(RUST_BOOK)

@@ -17,17 +17,17 @@ from server.embedding.provision import (
     VERIFY_TEXTS,
     ModelBuildError,
     ModelUnavailableError,
-    _adopt_placed_folder,
-    _verify_against_reference,
+    adopt_placed_folder,
     ensure_model,
     hub_reachable,
     is_provisioned,
     provisioning_lock,
     safe_name,
 )
+from server.embedding.provision.verify import verify_against_reference
+from helpers import REPO
 from server.settings import Settings
 
-REPO = Path(__file__).resolve().parents[1]
 SETTINGS = Settings(data_dir=REPO / "data")
 MODEL = SETTINGS.embedding_model
 UNREACHABLE = "http://127.0.0.1:9"  # the discard port: nothing listens, refused at once
@@ -133,7 +133,7 @@ def test_hand_placed_folder_with_wrong_window_is_rejected(tmp_path, provisioned_
 
     # Through ensure_model a rejected all-MiniLM-L6-v2 folder leads on to the offline build
     # (minutes), so the check that rejects it is called directly.
-    reason = _adopt_placed_folder(MODEL, placed, log=lambda _: None)
+    reason = adopt_placed_folder(MODEL, placed, log=lambda _: None)
     assert reason is not None and "256" in reason
     assert not (placed / PROVENANCE).exists()
 
@@ -145,12 +145,12 @@ def test_verification_compares_every_text(provisioned_model_dir):
         MODEL, specific_model_path=str(provisioned_model_dir), cache_dir=str(provisioned_model_dir)
     )
     reference = np.stack(list(model.embed(list(VERIFY_TEXTS), batch_size=1)))
-    assert _verify_against_reference(provisioned_model_dir, reference.tolist()) > 0.999
+    assert verify_against_reference(provisioned_model_dir, reference.tolist()) > 0.999
 
     wrong = reference.copy()
     wrong[-1] = reference[0]  # one text off is enough to fail
     with pytest.raises(ModelBuildError, match="does not reproduce sentence-transformers"):
-        _verify_against_reference(provisioned_model_dir, wrong.tolist())
+        verify_against_reference(provisioned_model_dir, wrong.tolist())
 
 
 def test_waiting_process_uses_the_result_of_the_lock_holder(tmp_path, provisioned_model_dir):
@@ -198,3 +198,19 @@ def test_hub_probe(monkeypatch):
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_export_program_is_a_module_run_by_path_with_the_standard_library_only():
+    import subprocess
+    import sys
+    from importlib import resources
+
+    from server.embedding.provision import build, export_minilm
+
+    program = resources.files("server.embedding.provision") / "export_minilm.py"
+    assert program.is_file() and Path(str(program)) == Path(export_minilm.__file__)
+    assert build.EXPECTED_SHA256 is export_minilm.EXPECTED_SHA256  # one copy of the pinned hashes
+    # -I -S: neither the package folder nor site-packages on the path, as in the bare build venv
+    ran = subprocess.run([sys.executable, "-I", "-S", str(program), "no-such-command", "a", "b"],
+                         capture_output=True, text=True, timeout=60)
+    assert ran.returncode == 1 and "usage: export_minilm.py {export|reference}" in ran.stderr

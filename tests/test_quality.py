@@ -5,7 +5,7 @@ import json
 
 from click.testing import CliRunner
 
-from conftest import EVAL, SAMPLE_BOOK, make_settings
+from helpers import EVAL, SAMPLE_BOOK, make_settings
 from server.cli import main
 from server.evaluation import calibration, evaluate, intent_summary, load_questions, tag_summary
 

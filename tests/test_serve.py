@@ -8,8 +8,7 @@ import time
 
 import pytest
 
-from conftest import make_settings
-from fakes import RecordingGenerator
+from helpers import RecordingGenerator, make_settings
 from server.app import create_app
 from server.wsgi import make_server
 

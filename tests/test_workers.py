@@ -15,8 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import MODELS_DIR, SAMPLE_BOOK, make_settings
-from fake_gemini import FakeGemini
+from helpers import MODELS_DIR, SAMPLE_BOOK, FakeGemini, gemini_subprocess_env, make_settings
 from server.ingest.indexer import ingest
 from server.ingest.site import detect_site
 from server.store import ChunkStore, StoreUnavailableError, open_client
@@ -64,8 +63,8 @@ def workers_server(tmp_path, embedder):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    env = {**os.environ, "TEXTBOOK_CHAT_DATA_DIR": str(settings.data_dir), "TEXTBOOK_CHAT_MODELS_DIR": str(MODELS_DIR),
-           "GEMINI_API_KEY": "test-key", "GOOGLE_GEMINI_BASE_URL": fake.url, "RATE_LIMIT": "1000 per minute"}
+    env = gemini_subprocess_env(fake, TEXTBOOK_CHAT_DATA_DIR=str(settings.data_dir),
+                                TEXTBOOK_CHAT_MODELS_DIR=str(MODELS_DIR), RATE_LIMIT="1000 per minute")
     log = (tmp_path / "serve.log").open("w")
     server = subprocess.Popen([str(CLI), "serve", "--workers", "2", "--threads", "4", "--port", str(port)],
                               env=env, stdout=log, stderr=subprocess.STDOUT)

@@ -20,8 +20,7 @@ import pytest
 from flask import Flask, Response
 from playwright.sync_api import Browser, Page, sync_playwright
 
-from conftest import SAMPLE_BOOK, make_settings
-from fakes import RecordingGenerator
+from helpers import DEMO_PAGE, SAMPLE_BOOK, RecordingGenerator, make_settings
 from server.app import create_app
 from server.demo import register_demo
 from server.ingest.indexer import default_book_id, ingest
@@ -31,7 +30,6 @@ from server.store import ChunkStore
 from server.wsgi import make_server
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
-DEMO_PAGE = "/book/docs/foundations/sampling-and-aliasing"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 

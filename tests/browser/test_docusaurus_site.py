@@ -31,7 +31,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from conftest import make_settings
+from helpers import make_settings
 from server.app import create_app
 from server.wsgi import make_server
 

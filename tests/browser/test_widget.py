@@ -14,7 +14,7 @@ from sqlalchemy import select
 
 from server.sessions import feedback_table
 
-from .conftest import DEMO_PAGE
+from helpers import DEMO_PAGE
 
 SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "screenshot.png"
 QUESTION = "What is aliasing?"
