@@ -9,7 +9,7 @@ import threading
 
 import pytest
 
-from conftest import make_settings
+from helpers import make_settings
 from server.app import create_app
 from server.wsgi import make_server
 

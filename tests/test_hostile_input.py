@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from conftest import make_settings
+from helpers import make_settings
 from server.api.parser import MAX_DEPTH, UnsafeJson, parse_body
 from server.app import create_app
 
