@@ -29,6 +29,8 @@ def port(app):
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     yield server.effective_port
+    server.trigger.pull_trigger(server._map.clear)  # the loop ends on its own thread, then the sockets close
+    thread.join(10)
     server.close()
 
 
