@@ -11,7 +11,7 @@ SAMPLE_BOOK := sample-book
 CORPORA ?= ../shared/corpora
 EVAL ?= ../shared/eval
 
-.PHONY: eval-ci run install model ingest-sample serve test test-python test-widget widget chromium eval bench clean
+.PHONY: eval-ci run install model ingest-sample serve test test-python test-widget widget chromium services eval bench clean
 
 run: install model ingest-sample ## install, provision the model, index the sample book, serve it
 	$(BIN)/textbook-chat serve --host $(HOST) --port $(PORT) --demo $(SAMPLE_BOOK)
@@ -43,11 +43,16 @@ widget: node_modules/.installed ## build the widget into server/static/widget.js
 chromium: ## the browser the widget tests drive
 	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null)
 
-test: install model widget chromium ## everything CI runs
+# the tests start a throwaway PostgreSQL and Redis of their own (tests/backing_services.py)
+services: ## PostgreSQL and redis-server for the tests (Debian packages)
+	@(ls /usr/lib/postgresql/*/bin/initdb && command -v redis-server) >/dev/null 2>&1 || \
+		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql redis-server >/dev/null)
+
+test: install model widget chromium services ## everything CI runs
 	npm test --silent
 	$(PY) -m pytest
 
-test-python: install model
+test-python: install model services
 	$(PY) -m pytest
 
 eval: install model ## answer quality on every development book

@@ -139,8 +139,11 @@ def serve(host: str, port: int, threads: int, workers: int, demo_book: str | Non
     try:
         chat = Components.build(settings)
         chat.warm_up()
+        interrupted = chat.sessions.interrupt_unfinished()
     except TextbookChatError as exc:
         _fail(exc.message, 1)
+    if interrupted:
+        click.echo(f"{interrupted} question(s) left unanswered when the server last stopped are marked INTERRUPTED")
     try:
         app = create_app(settings, components=chat)
     except ConfigurationError as exc:
@@ -175,6 +178,21 @@ def serve(host: str, port: int, threads: int, workers: int, demo_book: str | Non
         pass
     finally:
         chat.close()  # only here: a worker leaves without finalizers (wsgi._leave)
+
+
+@main.command()
+def migrate() -> None:
+    """Bring the sessions database (DATABASE_URL) to this version's schema; `serve` does it too."""
+    from .sessions import SessionStore
+
+    settings = _settings()
+    try:
+        store = SessionStore(settings.sqlalchemy_url)
+    except TextbookChatError as exc:
+        _fail(exc.message, 1)
+    before, after = store.revisions
+    store.close()
+    click.echo(f"{store.where}: schema {after}" + (f" (was {before or 'empty'})" if before != after else ", up to date"))
 
 
 @main.command("eval")

@@ -12,7 +12,7 @@ from .rag.generators.base import Generator
 from .rag.pipeline import ChatPipeline, Rewriter
 from .rag.vocabulary import StoreVocabulary
 from .retrieval import Retriever
-from .sessions import SessionStore
+from .sessions import SessionStore, default_server_name
 from .settings import Settings
 from .store import ChunkStore
 
@@ -81,7 +81,7 @@ class Components:
         index = index or open_index(settings, store_check=store_check)
         if generator is None:
             generator, rewriter = make_generator(settings, index.embedder)
-        sessions = SessionStore(settings.sqlalchemy_url)
+        sessions = SessionStore(settings.sqlalchemy_url, server=settings.server_name or default_server_name(settings.data_dir))
         size = IndexSize(index.store)
         pipeline = ChatPipeline(Retriever(index.store, index.embedder), index.embedder, generator, sessions,
                                 StoreVocabulary(index.store, size), rewriter=rewriter)

@@ -55,6 +55,16 @@ def _fraction(name: str, raw: str) -> float:
     return value
 
 
+def _database_url(name: str, raw: str) -> str:
+    from .sessions.database import DatabaseUrlError, parse_url
+
+    try:
+        parse_url(raw)
+    except DatabaseUrlError as exc:
+        raise SettingsError(str(exc)) from None
+    return raw
+
+
 def _setting(default: Any, *env: str, concern: str, read: Callable[[str, str], Any] = _text):
     """A setting of `concern`, read from the first of the `env` names that is set (none: code only)."""
     kwargs = {"default_factory": lambda: default} if isinstance(default, (list, dict)) else {"default": default}
@@ -76,7 +86,10 @@ class Settings:
     qdrant_api_key: str | None = _setting(None, "QDRANT_API_KEY", concern="store")
     collection: str = _setting("textbook_chunks", "QDRANT_COLLECTION", concern="store")
     # --- sessions ------------------------------------------------------------------------
-    database_url: str | None = _setting(None, "DATABASE_URL", concern="sessions")  # default: sqlite file in data_dir
+    database_url: str | None = _setting(None, "DATABASE_URL", concern="sessions", read=_database_url)  # default: sqlite file in data_dir
+    # names this server in the questions it answers, so that at start-up it marks its own
+    # unfinished ones INTERRUPTED; default: host name and data folder
+    server_name: str | None = _setting(None, "TEXTBOOK_CHAT_SERVER_NAME", concern="sessions")
     # --- retrieval -----------------------------------------------------------------------
     similarity_threshold: float = _setting(0.30, "SIMILARITY_THRESHOLD", concern="retrieval", read=_fraction)
     max_chunks: int = _setting(5, "MAX_CHUNKS", concern="retrieval", read=_int)

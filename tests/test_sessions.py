@@ -1,17 +1,21 @@
-"""SessionStore on a real SQLite file under concurrent writers."""
+"""SessionStore on a real SQLite file and a real PostgreSQL database (`database_url`, from
+tests/backing_services.py), under concurrent writers: nothing lost, one order per conversation,
+times that follow it, unfinished questions marked INTERRUPTED, deletions during an answer."""
 from __future__ import annotations
 
 import multiprocessing
 import threading
 from datetime import datetime, timezone
 
+import pytest
 from sqlalchemy.exc import IntegrityError
 
-from server.sessions import SessionStore, feedback_table, messages_table, sessions_table
+from server.errors import SessionNotFound
+from server.sessions import SessionStore, feedback_table, messages_table, queries_table, sessions_table
 
 
-def test_concurrent_turns_all_land_in_order(tmp_path):
-    store = SessionStore(f"sqlite:///{tmp_path / 'sessions.db'}")
+def test_concurrent_turns_all_land_in_order(database_url):
+    store = SessionStore(database_url)
     shared = store.create_session()["id"]
     errors: list[BaseException] = []
     barrier = threading.Barrier(24)
@@ -38,6 +42,7 @@ def test_concurrent_turns_all_land_in_order(tmp_path):
     assert len(messages) == 24  # 12 questions and 12 answers, none lost
     assert sorted(m["content"] for m in messages if m["role"] == "user") == sorted(
         f"question {i}" for i in range(1, 24, 2))
+    assert [m["timestamp"] for m in messages] == sorted(m["timestamp"] for m in messages)
     store.close()
 
 
@@ -71,11 +76,10 @@ def _ask_many(url: str, tag: str, count: int) -> None:
     store.close()
 
 
-def test_processes_writing_one_file_lose_nothing(tmp_path):
-    url = f"sqlite:///{tmp_path / 'sessions.db'}"
-    SessionStore(url).close()  # the tables exist before the writers start
+def test_processes_writing_one_database_lose_nothing(database_url):
+    url = database_url
     context = multiprocessing.get_context("spawn")
-    writers = [context.Process(target=_ask_many, args=(url, f"p{n}", 60)) for n in range(3)]
+    writers = [context.Process(target=_ask_many, args=(url, f"p{n}", 30)) for n in range(3)]
     for w in writers:
         w.start()
     for w in writers:
@@ -84,5 +88,71 @@ def test_processes_writing_one_file_lose_nothing(tmp_path):
     store = SessionStore(url)
     with store.engine.connect() as conn:
         questions = [r.content for r in conn.execute(messages_table.select().where(messages_table.c.role == "user"))]
-    assert sorted(questions) == sorted(f"p{n} {i}" for n in range(3) for i in range(60))
+    assert sorted(questions) == sorted(f"p{n} {i}" for n in range(3) for i in range(30))
+    store.close()
+
+
+def _answer_in(url: str, session_id: str, tag: str, count: int) -> None:
+    store = SessionStore(url, server=tag)
+    for i in range(count):
+        turn = store.open_turn(session_id, f"{tag} {i}", None, "combined")
+        store.close_turn(turn["query_id"], [["COMPLETED", "t"]], session_id=session_id,
+                         user_message_id=turn["user_message_id"], user_status="answered",
+                         assistant={"content": f"answer {i}", "status": "completed"})
+    store.close()
+
+
+def test_one_conversation_from_several_processes_keeps_one_order_and_its_times_follow_it(database_url):
+    store = SessionStore(database_url)
+    session_id = store.create_session()["id"]
+    context = multiprocessing.get_context("spawn")
+    writers = [context.Process(target=_answer_in, args=(database_url, session_id, f"p{n}", 15)) for n in range(3)]
+    for w in writers:
+        w.start()
+    for w in writers:
+        w.join(120)
+    assert [w.exitcode for w in writers] == [0, 0, 0]
+    messages = store.get_session(session_id)["messages"]
+    assert len(messages) == 90
+    times = [m["timestamp"] for m in messages]
+    assert times == sorted(times), "a message is dated before the one it follows"
+    store.close()
+
+
+def test_unfinished_questions_of_a_server_that_stopped_are_interrupted_at_its_start(database_url):
+    first, other = SessionStore(database_url, server="host-a:/srv/data"), SessionStore(database_url, server="host-b:/srv/data")
+    answered = first.open_turn(None, "answered?", None, "combined")
+    first.close_turn(answered["query_id"], [["COMPLETED", "t"]], session_id=answered["session_id"],
+                     user_message_id=answered["user_message_id"], user_status="answered",
+                     assistant={"content": "yes", "status": "completed"})
+    left = first.open_turn(None, "left mid-answer", None, "combined")  # then the server was killed
+    first.close()
+
+    assert other.interrupt_unfinished() == 0  # another server's recent question may still be answered
+    restarted = SessionStore(database_url, server="host-a:/srv/data")
+    assert restarted.interrupt_unfinished() == 1
+    assert restarted.interrupt_unfinished() == 0
+    query = restarted.get_query(left["query_id"])
+    assert query["state"] == "INTERRUPTED" and [s for s, _ in query["states"]] == ["CREATED", "INTERRUPTED"]
+    assert [(m["content"], m["status"]) for m in restarted.get_session(left["session_id"])["messages"]] == [
+        ("left mid-answer", "interrupted")]
+    assert restarted.get_query(answered["query_id"])["state"] == "COMPLETED"
+    restarted.close()
+    other.close()
+
+
+def test_a_session_deleted_during_an_answer_keeps_nothing_of_it(database_url):
+    store = SessionStore(database_url)
+    session_id = store.create_session()["id"]
+    turn = store.open_turn(session_id, "question", None, "combined")
+    assert store.delete_session(session_id)
+    with pytest.raises(SessionNotFound):
+        store.close_turn(turn["query_id"], [["COMPLETED", "t"]], session_id=session_id,
+                         user_message_id=turn["user_message_id"], user_status="answered",
+                         assistant={"content": "the answer", "status": "completed"})
+    with pytest.raises(SessionNotFound):
+        store.open_turn(session_id, "another", None, "combined")
+    with store.engine.connect() as conn:
+        assert conn.execute(messages_table.select().where(messages_table.c.session_id == session_id)).first() is None
+        assert conn.execute(queries_table.select().where(queries_table.c.session_id == session_id)).first() is None
     store.close()

@@ -10,7 +10,7 @@ from flask_smorest import Blueprint
 
 from .. import __version__
 from ..composition import Components
-from ..errors import GenerationFailed, StoreUnavailable
+from ..errors import DatabaseUnavailable, StoreUnavailable, TextbookChatError
 from .errors import ApiError, error_response
 from .parser import JsonParser
 from .presenter import question_from, server_timing, sse_event
@@ -75,7 +75,7 @@ def _stream_response(pipeline, turn) -> Response:
         try:
             for event in pipeline.stream(turn):
                 yield format_event(*sse_event(event))
-        except GenerationFailed as exc:
+        except TextbookChatError as exc:  # no answer written, the session deleted meanwhile, the database down
             yield format_event("error", error_response(exc)[0])
 
     body = sse_stream(events(), keepalive_s=keepalive, client_gone=client_gone)
@@ -127,9 +127,10 @@ class Feedback(MethodView):
 @blp.route("/health")
 class Health(MethodView):
     @blp.response(200, HealthSchema)
-    @blp.alt_response(503, schema=HealthSchema, description="The store does not answer (status `degraded`)")
+    @blp.alt_response(503, schema=HealthSchema,
+                      description="The store or the sessions database does not answer (status `degraded`, `failing` names which)")
     def get(self):
-        """Store, index size, embedding model and generator."""
+        """Store, sessions database, index size, embedding model and generator."""
         chat = parts()
         started = time.perf_counter()
         try:
@@ -137,9 +138,15 @@ class Health(MethodView):
             status, reason = ("ok" if size else "empty"), None
         except StoreUnavailable as exc:
             size, books, status, reason = 0, [], "degraded", exc.message
+        failing = ["store"] if status == "degraded" else []
+        try:
+            database = chat.sessions.check()
+        except DatabaseUnavailable as exc:
+            database, status = {"kind": chat.sessions.dialect, "error": exc.message}, "degraded"
+            failing.append("database")
         store = chat.store
         body = {
-            "status": status,
+            "status": status, "failing": failing, "database": database,
             "store": {"kind": "local" if store.local else "server", "collection": store.collection,
                       "latency_ms": round((time.perf_counter() - started) * 1000, 2),
                       **({"error": reason} if reason else {})},

@@ -217,7 +217,9 @@ class FeedbackResultSchema(Schema):
 
 class HealthSchema(Schema):
     status = fields.String()
+    failing = fields.List(fields.String(), metadata={"description": "The parts that do not answer: store, database"})
     store = fields.Dict()
+    database = fields.Dict()
     index_size = fields.Integer()
     books = fields.List(fields.String())
     embedding_model = fields.String()

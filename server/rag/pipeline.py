@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Callable, Iterator
 
-from ..errors import GenerationFailed, SessionNotFound
+from ..errors import GenerationFailed, SessionNotFound, TextbookChatError
 from ..retrieval import Retriever
 from ..sessions import SessionStore
 from . import markers
@@ -262,6 +262,12 @@ class ChatPipeline:
 
     def _cancelled(self, turn: Turn, partial: str) -> None:
         turn.mark("CANCELLED")
+        try:
+            self._close_cancelled(turn, partial)
+        except TextbookChatError as exc:  # the reader left: nobody to tell; the question stays unfinished
+            log.warning("query %s cancelled, not recorded: %s", turn.query_id, exc.message)
+
+    def _close_cancelled(self, turn: Turn, partial: str) -> None:
         self.sessions.close_turn(turn.query_id, turn.states, session_id=turn.session_id,
                                  user_message_id=turn.user_message_id, user_status="received", generator=turn.generator,
                                  assistant={"content": partial.strip(), "status": "cancelled"} if partial.strip() else None)

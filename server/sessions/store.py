@@ -1,114 +1,90 @@
 """Chat sessions, messages, query lifecycles and feedback in SQL (SQLAlchemy Core).
 
-SQLite file by default; any SQLAlchemy URL (e.g. PostgreSQL) through DATABASE_URL.
+SQLite file by default; PostgreSQL through DATABASE_URL. Opening a store brings its database
+to the current schema (migrate.py). A database that fails raises DatabaseUnavailable; a
+conversation deleted while one of its questions is answered raises SessionNotFound, and
+nothing of that answer is kept.
 """
 from __future__ import annotations
 
 import fcntl
 import json
 import os
+import socket
+import time
 import uuid
 from contextlib import contextmanager
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Callable, Iterator, TypeVar
 
-from sqlalchemy import (JSON, Column, DateTime, ForeignKey, Integer, MetaData, String, Table, Text,
-                        create_engine, delete, event, func, insert, make_url, select, update)
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy import delete, insert, select, text, update
+from sqlalchemy.engine import Connection
 
-from .batching import Batcher
+from ..batching import Batcher
+from ..errors import DatabaseUnavailable, SessionNotFound
+from . import migrate
+from .database import answering, describe, file_problem, inode_of, make_engine, parse_url, sqlite_file
+from .schema import UNFINISHED_STATES, feedback_table, messages_table, queries_table, sessions_table
 
 Written = TypeVar("Written")
-
-metadata = MetaData()
-
-sessions_table = Table(
-    "chat_sessions", metadata,
-    Column("id", String(64), primary_key=True),
-    Column("user_id", String(200)),
-    Column("book_id", String(200)),
-    Column("created_at", DateTime(timezone=True), nullable=False),
-    Column("updated_at", DateTime(timezone=True), nullable=False),
-)
-
-messages_table = Table(
-    "chat_messages", metadata,
-    Column("id", String(64), primary_key=True),
-    Column("session_id", String(64), ForeignKey("chat_sessions.id", ondelete="CASCADE"), nullable=False, index=True),
-    Column("seq", Integer, nullable=False),
-    Column("role", String(16), nullable=False),
-    Column("content", Text, nullable=False),
-    Column("timestamp", DateTime(timezone=True), nullable=False),
-    Column("query_id", String(64), index=True),
-    Column("status", String(16)),
-    Column("source_references", JSON),
-)
-
-queries_table = Table(
-    "queries", metadata,
-    Column("id", String(64), primary_key=True),
-    Column("session_id", String(64), ForeignKey("chat_sessions.id", ondelete="CASCADE"), nullable=False),
-    Column("question", Text, nullable=False),
-    Column("selected_text", Text),
-    Column("selection_mode", String(16)),
-    Column("state", String(16), nullable=False),
-    Column("states", JSON, nullable=False),  # [[state, iso time], ...]: the whole lifecycle
-    Column("generator", String(100)),
-    Column("error", Text),
-    Column("created_at", DateTime(timezone=True), nullable=False),
-    Column("updated_at", DateTime(timezone=True), nullable=False),
-)
-
-feedback_table = Table(
-    "feedback", metadata,
-    Column("id", String(64), primary_key=True),
-    Column("message_id", String(64), ForeignKey("chat_messages.id", ondelete="CASCADE"), nullable=False),
-    Column("rating", String(8), nullable=False),
-    Column("comment", Text),
-    Column("created_at", DateTime(timezone=True), nullable=False),
-)
+# no answer takes this long (gunicorn gives a request 120 s): a question still unfinished after
+# it was left by a server that is gone, whichever server starts next
+ABANDONED_AFTER = timedelta(minutes=10)
 
 
 def _now() -> datetime:
     return datetime.now(timezone.utc)
 
 
+def _utc(value: datetime) -> datetime:
+    return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value  # SQLite drops the zone
+
+
 def _iso(value: datetime | None) -> str | None:
     if value is None:
         return None
-    if value.tzinfo is None:  # SQLite drops the zone; everything is stored in UTC
-        value = value.replace(tzinfo=timezone.utc)
-    return value.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return _utc(value).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def _new_id() -> str:
     return str(uuid.uuid4())
 
 
+def default_server_name(data_dir: Path | None = None) -> str:
+    """This machine and data folder: a server restarted there is the same server."""
+    return f"{socket.gethostname()}:{data_dir.resolve() if data_dir else os.getcwd()}"[:300]
+
+
 class SessionStore:
-    def __init__(self, url: str):
+    def __init__(self, url: str, *, server: str | None = None):
+        """`server` names this server in the questions it answers (default: host and folder)."""
+        parsed = parse_url(url)
+        self.dialect = parsed.get_backend_name()
+        self.where = describe(parsed)
+        self.server = server or default_server_name()
         self._writes: Batcher | None = None
+        self._file = sqlite_file(parsed)
         self._lock_path: Path | None = None
         self._lock_fd: int | None = None
         self._lock_pid: int | None = None
-        if url.startswith("sqlite"):
+        self._failing: str | None = None  # why the last write failed, until one succeeds
+        if self._file is not None:
+            self._file.parent.mkdir(parents=True, exist_ok=True)
+            self._lock_path = Path(f"{self._file}.write-lock")
+        self.engine = make_engine(parsed)
+        if self.dialect == "sqlite":
             # SQLite commits one writer at a time, so writes that queue up while one commits are
             # committed together, one transaction per batch (a burst of questions would otherwise
-            # queue 50 commits). Connections are kept (no pings: a file does not drop connections)
-            # so that a burst does not reopen them.
-            database = make_url(url).database
-            in_file = bool(database) and database != ":memory:" and not database.startswith("file:")
-            pool = {"pool_size": 32, "max_overflow": -1} if in_file else {}
-            self.engine: Engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30}, **pool)
+            # queue 50 commits)
             self._writes = Batcher(self._commit_together, max_size=64)
-            if in_file:
-                Path(database).parent.mkdir(parents=True, exist_ok=True)
-                self._lock_path = Path(f"{database}.write-lock")
-            event.listen(self.engine, "connect", _sqlite_pragmas)
-        else:
-            self.engine = create_engine(url, pool_pre_ping=True)
-        metadata.create_all(self.engine)
+        try:
+            with answering(self.where), self._between_processes():
+                self.revisions = migrate.upgrade(self.engine)
+        except BaseException:
+            self.engine.dispose()
+            raise
+        self._inode = inode_of(self._file)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -120,15 +96,33 @@ class SessionStore:
         """Forget the parent process's pooled connections without closing them under it."""
         self.engine.dispose(close=False)
 
+    # --- reading and writing ----------------------------------------------------------------
+    @contextmanager
+    def _reading(self) -> Iterator[Connection]:
+        with answering(self.where), self.engine.connect() as conn:
+            yield conn
+
     def _write(self, work: Callable[[Connection], Written]) -> Written:
         """`work` inside a write transaction; with SQLite, possibly one shared with other writes."""
-        if self._writes is None:
-            with self.engine.begin() as conn:
-                return work(conn)
-        return self._writes.submit(work)
+        try:
+            with answering(self.where):
+                if self._writes is not None:
+                    result = self._writes.submit(work)
+                else:
+                    with self.engine.begin() as conn:
+                        result = work(conn)
+        except DatabaseUnavailable as exc:
+            self._failing = exc.message
+            raise
+        self._failing = None
+        return result
 
     def _commit_together(self, works: list[Callable[[Connection], object]]) -> list[object]:
         with self._between_processes():
+            problem = file_problem(self._file, self._inode)
+            if problem:
+                raise DatabaseUnavailable(f"The sessions database ({self.where}) is not answering: {problem}",
+                                          details={"database": self.where})
             try:
                 with self.engine.begin() as conn:
                     return [work(conn) for work in works]
@@ -160,6 +154,31 @@ class SessionStore:
         finally:
             fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
 
+    # --- health ---------------------------------------------------------------------------
+    def check(self) -> dict:
+        """A cheap look: the file is the one opened, the tables answer, PostgreSQL takes
+        writes; after a failed write, a write. Raises DatabaseUnavailable."""
+        started = time.perf_counter()
+        problem = file_problem(self._file, self._inode)
+        if problem:
+            raise DatabaseUnavailable(f"The sessions database ({self.where}) is not answering: {problem}",
+                                      details={"database": self.where})
+        with self._reading() as conn:
+            conn.execute(select(sessions_table.c.id).limit(1)).first()
+            if self.dialect == "postgresql" and conn.execute(text("SHOW transaction_read_only")).scalar() == "on":
+                raise DatabaseUnavailable(f"The sessions database ({self.where}) is read-only",
+                                          details={"database": self.where})
+        if self._failing:
+            self._write(self._probe)
+        return {"kind": self.dialect, "latency_ms": round((time.perf_counter() - started) * 1000, 2)}
+
+    def _probe(self, conn: Connection) -> None:
+        if self.dialect == "sqlite":  # rewrites the header page: fails on a read-only or full file
+            version = conn.exec_driver_sql("PRAGMA user_version").scalar()
+            conn.exec_driver_sql(f"PRAGMA user_version = {int(version)}")
+        else:
+            conn.execute(update(sessions_table).where(sessions_table.c.id == "").values(id=""))
+
     # --- sessions -------------------------------------------------------------------------
     def create_session(self, user_id: str | None = None, book_id: str | None = None) -> dict:
         now = _now()
@@ -168,11 +187,11 @@ class SessionStore:
         return self._session_dict(row, [])
 
     def exists(self, session_id: str) -> bool:
-        with self.engine.connect() as conn:
+        with self._reading() as conn:
             return conn.execute(select(sessions_table.c.id).where(sessions_table.c.id == session_id)).first() is not None
 
     def get_session(self, session_id: str) -> dict | None:
-        with self.engine.connect() as conn:
+        with self._reading() as conn:
             row = conn.execute(select(sessions_table).where(sessions_table.c.id == session_id)).mappings().first()
             if row is None:
                 return None
@@ -182,6 +201,8 @@ class SessionStore:
 
     def delete_session(self, session_id: str) -> bool:
         def delete_all(conn: Connection) -> bool:
+            if not _lock_session(conn, session_id):
+                return False
             message_ids = select(messages_table.c.id).where(messages_table.c.session_id == session_id)
             conn.execute(delete(feedback_table).where(feedback_table.c.message_id.in_(message_ids)))
             conn.execute(delete(messages_table).where(messages_table.c.session_id == session_id))
@@ -190,7 +211,7 @@ class SessionStore:
         return self._write(delete_all)
 
     def recent_messages(self, session_id: str, limit: int = 6) -> list[dict]:
-        with self.engine.connect() as conn:
+        with self._reading() as conn:
             rows = conn.execute(select(messages_table).where(messages_table.c.session_id == session_id)
                                 .order_by(messages_table.c.seq.desc()).limit(limit)).mappings().all()
         return [self._message_dict(dict(r)) for r in reversed(rows)]
@@ -200,14 +221,14 @@ class SessionStore:
         query = select(messages_table.c.id).where(messages_table.c.id == message_id)
         if role:
             query = query.where(messages_table.c.role == role)
-        with self.engine.connect() as conn:
+        with self._reading() as conn:
             return conn.execute(query).first() is not None
 
     # --- one question: two transactions ---------------------------------------------------
     def open_turn(self, session_id: str | None, question: str, selected_text: str | None, selection_mode: str,
                   *, book_id: str | None = None) -> dict:
         """The session (created when None), the query in state CREATED and the reader's message,
-        in one transaction, before any retrieval or generation."""
+        in one transaction, before any retrieval or generation. Raises SessionNotFound."""
         now = _now()
         created = session_id is None
         session_id = session_id or _new_id()
@@ -216,10 +237,12 @@ class SessionStore:
         def record(conn: Connection) -> None:
             if created:
                 conn.execute(insert(sessions_table).values(id=session_id, book_id=book_id, created_at=now, updated_at=now))
+            elif not _lock_session(conn, session_id):
+                raise SessionNotFound(session_id)
             conn.execute(insert(queries_table).values(
                 id=query_id, session_id=session_id, question=question, selected_text=selected_text,
                 selection_mode=selection_mode, state="CREATED", states=[["CREATED", _iso(now)]],
-                created_at=now, updated_at=now))
+                created_at=now, updated_at=now, server=self.server))
             self._insert_message(conn, session_id, message_id, "user", question, now, query_id, "received", [],
                                  first=created)
         self._write(record)
@@ -229,10 +252,13 @@ class SessionStore:
                    user_status: str, assistant: dict | None = None, generator: str | None = None,
                    error: str | None = None) -> dict | None:
         """Record the rest of the lifecycle, the reader's message status and the answer (if any)
-        in one transaction. `assistant` is {content, status, source_references}."""
+        in one transaction. `assistant` is {content, status, source_references}. Raises
+        SessionNotFound (and records nothing) when the conversation was deleted meanwhile."""
         now = _now()
 
         def record(conn: Connection) -> dict | None:
+            if not _lock_session(conn, session_id):
+                raise SessionNotFound(session_id)
             recorded = conn.execute(select(queries_table.c.states).where(queries_table.c.id == query_id)).scalar_one()
             values = {"state": states[-1][0], "states": [*recorded, *states], "updated_at": now}
             if generator:
@@ -249,9 +275,15 @@ class SessionStore:
 
     def _insert_message(self, conn, session_id: str, message_id: str, role: str, content: str, now: datetime,
                         query_id: str | None, status: str | None, refs: list[dict], *, first: bool = False) -> dict:
-        """`first`: the session was created in this transaction, so it has no messages yet."""
-        seq = 1 if first else conn.execute(select(func.coalesce(func.max(messages_table.c.seq), 0))
-                                           .where(messages_table.c.session_id == session_id)).scalar_one() + 1
+        """`first`: the session was created in this transaction, so it has no messages yet. A
+        message's time is never before the one it follows (its clock may be another server's)."""
+        seq = 1
+        if not first:
+            last = conn.execute(select(messages_table.c.seq, messages_table.c.timestamp)
+                                .where(messages_table.c.session_id == session_id)
+                                .order_by(messages_table.c.seq.desc()).limit(1)).first()
+            if last is not None:
+                seq, now = last.seq + 1, max(now, _utc(last.timestamp))
         row = {"id": message_id, "session_id": session_id, "seq": seq, "role": role, "content": content,
                "timestamp": now, "query_id": query_id, "status": status, "source_references": refs}
         conn.execute(insert(messages_table).values(**row))
@@ -261,9 +293,29 @@ class SessionStore:
 
     # --- query lifecycle ------------------------------------------------------------------
     def get_query(self, query_id: str) -> dict | None:
-        with self.engine.connect() as conn:
+        with self._reading() as conn:
             row = conn.execute(select(queries_table).where(queries_table.c.id == query_id)).mappings().first()
         return dict(row) if row else None
+
+    def interrupt_unfinished(self) -> int:
+        """At start-up: questions this server was answering when it stopped (or that any server
+        left unfinished long ago, or a version before servers were recorded) become INTERRUPTED,
+        their messages `interrupted`. How many."""
+        now = _now()
+        server = queries_table.c.server
+        unfinished = (queries_table.c.state.in_(UNFINISHED_STATES)
+                      & ((server == self.server) | server.is_(None) | (queries_table.c.created_at < now - ABANDONED_AFTER)))
+
+        def record(conn: Connection) -> int:
+            rows = conn.execute(select(queries_table.c.id, queries_table.c.states).where(unfinished)).all()
+            for row in rows:
+                conn.execute(update(queries_table).where(queries_table.c.id == row.id).values(
+                    state="INTERRUPTED", states=[*row.states, ["INTERRUPTED", _iso(now)]], updated_at=now,
+                    error="The server stopped before the answer was written."))
+                conn.execute(update(messages_table).where((messages_table.c.query_id == row.id)
+                                                          & (messages_table.c.role == "user")).values(status="interrupted"))
+            return len(rows)
+        return self._write(record)
 
     # --- feedback -------------------------------------------------------------------------
     def add_feedback(self, message_id: str, rating: str, comment: str | None) -> dict:
@@ -286,9 +338,8 @@ class SessionStore:
                 "created_at": _iso(row["created_at"]), "updated_at": _iso(row["updated_at"]), "messages": messages}
 
 
-def _sqlite_pragmas(dbapi_connection, _record) -> None:
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.close()
+def _lock_session(conn: Connection, session_id: str) -> bool:
+    """Whether the session exists; on PostgreSQL its row stays locked until the transaction
+    ends, so that its messages are numbered one at a time and a deletion waits for a write."""
+    query = select(sessions_table.c.id).where(sessions_table.c.id == session_id).with_for_update()
+    return conn.execute(query).first() is not None

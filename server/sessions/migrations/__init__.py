@@ -1,0 +1,1 @@
+"""Alembic migrations of the sessions database (applied by server.sessions.migrate)."""
