@@ -23,7 +23,7 @@ from server.store import ChunkStore
 
 __all__ = [
     "REPO", "SHARED", "CORPORA", "EVAL", "PHYSICAL_AI", "RUST_BOOK", "SAMPLE_BOOK", "MODELS_DIR", "DEMO_PAGE",
-    "make_settings", "IndexedBook", "index_book", "all_chunks", "make_app", "make_client", "read_sse", "sse_done",
+    "make_settings", "IndexedBook", "index_book", "all_chunks", "make_app", "make_client", "read_sse", "sse_done", "open_chat_stream", "read_until", "stream_session_id",
     "wait_until", "free_port", "gemini_env", "gemini_subprocess_env", "FakeGemini", "Recorded", "DEFAULT_ANSWER",
     "RecordingGenerator", "FailingGenerator",
 ]
@@ -115,6 +115,32 @@ def sse_done(body: str | bytes) -> dict:
     """The data of the stream's `done` event (the whole answer)."""
     (done,) = [data for name, data in read_sse(body) if name == "done"]
     return done
+
+
+def open_chat_stream(port: int, body: dict, timeout_s: float = 30.0) -> socket.socket:
+    """POST /chat asking for an event stream, over a plain socket (so the test can hang up)."""
+    payload = json.dumps(body).encode()
+    sock = socket.create_connection(("127.0.0.1", port), timeout=timeout_s)
+    sock.sendall(b"POST /chat HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                 b"Accept: text/event-stream\r\nContent-Length: " + str(len(payload)).encode() + b"\r\n\r\n" + payload)
+    return sock
+
+
+def read_until(sock: socket.socket, enough: Callable[[bytes], bool]) -> bytes:
+    """Bytes from `sock` until `enough(received)`; fails if the server closes the connection
+    first (and the socket's timeout bounds a server that goes quiet)."""
+    received = b""
+    while not enough(received):
+        chunk = sock.recv(4096)
+        if not chunk:
+            raise AssertionError(f"the server closed the connection early after: {received[-500:]!r}")
+        received += chunk
+    return received
+
+
+def stream_session_id(received: bytes) -> str:
+    """The session id in a stream's `meta` event."""
+    return json.loads(received.split(b"event: meta\ndata: ")[1].split(b"\n")[0])["session_id"]
 
 
 def wait_until(condition: Callable[[], object], timeout_s: float = 30.0, what: str = "condition",

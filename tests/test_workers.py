@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from helpers import MODELS_DIR, SAMPLE_BOOK, FakeGemini, gemini_subprocess_env, make_settings
+from helpers import (MODELS_DIR, SAMPLE_BOOK, FakeGemini, gemini_subprocess_env, make_settings, open_chat_stream,
+                     read_until, stream_session_id, wait_until)
 from server.ingest.indexer import ingest
 from server.ingest.site import detect_site
 from server.store import ChunkStore, StoreUnavailableError, open_client
@@ -57,9 +58,7 @@ def workers_server(tmp_path, embedder):
     store = ChunkStore.open(settings, embedder.model_name, embedder.dim)
     ingest(detect_site(SAMPLE_BOOK), store, embedder, progress=False)
     store.close()
-    fake = FakeGemini()
-    fake.script(*[{"stream": ["The Nyquist ", "rate is twice ", "the bandwidth [1]."], "delay": 0.05}
-                  for _ in range(40)])
+    fake = FakeGemini()  # each test scripts its answers
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -86,8 +85,14 @@ def workers_server(tmp_path, embedder):
         log.close()
 
 
+def _script_answers(fake: FakeGemini, count: int = 40) -> None:
+    fake.script(*[{"stream": ["The Nyquist ", "rate is twice ", "the bandwidth [1]."], "delay": 0.05}
+                  for _ in range(count)])
+
+
 def test_workers_share_the_index_and_the_sessions(workers_server):
     server, port, settings, fake = workers_server
+    _script_answers(fake)
     workers = _children(server.pid)
     busy_before = {pid: _cpu_ticks(pid) for pid in workers}
     answers: list[dict] = []
@@ -111,8 +116,27 @@ def test_workers_share_the_index_and_the_sessions(workers_server):
     assert [m["role"] for m in session["messages"]] == ["user", "assistant"] * 4
 
 
+def test_a_reader_hanging_up_stops_the_answer_in_a_worker(workers_server):
+    server, port, settings, fake = workers_server
+    fake.script({"stream": [f"word{i} " for i in range(100)] + ["[1]."], "delay": 0.1})
+    sock = open_chat_stream(port, {"question": "What is the Nyquist rate?"})
+    received = read_until(sock, lambda got: got.count(b"event: token") >= 3)
+    session_id = stream_session_id(received)
+    sock.close()  # the reader closed the tab
+
+    def answer_recorded():
+        url = f"http://127.0.0.1:{port}/sessions/{session_id}"
+        messages = json.load(urllib.request.urlopen(url, timeout=10))["messages"]
+        return messages if len(messages) == 2 else None
+
+    messages = wait_until(answer_recorded, timeout_s=60, what="the worker to record the answer")
+    assert messages[1]["status"] == "cancelled"
+    assert 0 < len(messages[1]["content"].split()) < 100
+
+
 def test_a_worker_leaving_keeps_the_index_locked_and_the_server_stops_cleanly(workers_server):
     server, port, settings, fake = workers_server
+    _script_answers(fake)
     leaving = sorted(_children(server.pid))[0]
     os.kill(leaving, signal.SIGTERM)
     _wait(lambda: leaving not in _children(server.pid) and len(_children(server.pid)) == 2,

@@ -11,6 +11,7 @@ from flask_smorest import Blueprint
 from .. import __version__
 from ..composition import Components
 from ..errors import DatabaseUnavailable, StoreUnavailable, TextbookChatError
+from .disconnect import client_gone_check
 from .errors import ApiError, error_response
 from .parser import JsonParser
 from .presenter import question_from, server_timing, sse_event
@@ -67,8 +68,7 @@ class Chat(MethodView):
 
 
 def _stream_response(pipeline, turn) -> Response:
-    environ = request.environ
-    client_gone = environ.get("waitress.client_disconnected") or (lambda: False)
+    client_gone = client_gone_check(request.environ)
     keepalive = current_app.config.get("SSE_KEEPALIVE_S", 10.0)
 
     def events():
