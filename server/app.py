@@ -9,6 +9,7 @@ from flask_smorest import Api
 
 from . import __version__
 from .api.body_limit import refuse_large_bodies
+from .api.client_address import ClientAddress
 from .api.errors import register_error_handlers
 from .api.routes import blp
 from .api.schemas import ErrorResponseSchema
@@ -41,10 +42,19 @@ def create_app(settings: Settings | None = None, *, components: Components | Non
     CORS(app, origins=list(settings.allowed_origins), supports_credentials=False,
          expose_headers=["Retry-After", "X-RateLimit-Remaining"])
     api = ChatApi(app)
-    # only the endpoints that cost real work are limited; health checks and the script are not
-    Limiter(get_remote_address, app=app, default_limits_exempt_when=lambda: request.path not in ("/chat", "/feedback"))
+    # per reader (api/client_address.py), only where a request costs real work or storage: not
+    # health checks, the script, reading a session, or the browser's CORS preflight
+    Limiter(get_remote_address, app=app, default_limits_exempt_when=_exempt_from_limits)
     refuse_large_bodies(app, settings.max_request_bytes)  # before the limiter's hook
     api.register_blueprint(blp)
     register_error_handlers(app)
+    app.wsgi_app = ClientAddress(app.wsgi_app, settings.trusted_proxies)
     app.extensions[EXTENSION] = components or Components.build(settings)
     return app
+
+
+LIMITED = {("POST", "/chat"), ("POST", "/feedback"), ("POST", "/sessions")}
+
+
+def _exempt_from_limits() -> bool:
+    return (request.method, request.path) not in LIMITED

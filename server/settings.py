@@ -6,6 +6,7 @@ The README lists them.
 """
 from __future__ import annotations
 
+import ipaddress
 import os
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -65,6 +66,34 @@ def _database_url(name: str, raw: str) -> str:
     return raw
 
 
+def _chunk_count(name: str, raw: str) -> int:
+    value = _int(name, raw)
+    if not 1 <= value <= 10:  # a request may ask for 1 to 10 (api/schemas.py)
+        raise SettingsError(f"{name} must be between 1 and 10, got {value}")
+    return value
+
+
+def _rate_limit(name: str, raw: str) -> str:
+    from limits import parse_many
+
+    try:
+        parse_many(raw)
+    except ValueError:
+        raise SettingsError(f"{name} must be limits like '30 per minute;500 per day', got {raw!r}") from None
+    return raw
+
+
+def _networks(name: str, raw: str) -> tuple[str, ...]:
+    entries = _list(name, raw)
+    for entry in entries:
+        try:
+            ipaddress.ip_network(entry, strict=False)
+        except ValueError:
+            raise SettingsError(f"{name} must list IP addresses or networks (e.g. 10.0.0.5, 10.0.0.0/8), "
+                                f"got {entry!r}") from None
+    return entries
+
+
 def _setting(default: Any, *env: str, concern: str, read: Callable[[str, str], Any] = _text):
     """A setting of `concern`, read from the first of the `env` names that is set (none: code only)."""
     kwargs = {"default_factory": lambda: default} if isinstance(default, (list, dict)) else {"default": default}
@@ -92,7 +121,7 @@ class Settings:
     server_name: str | None = _setting(None, "TEXTBOOK_CHAT_SERVER_NAME", concern="sessions")
     # --- retrieval -----------------------------------------------------------------------
     similarity_threshold: float = _setting(0.30, "SIMILARITY_THRESHOLD", concern="retrieval", read=_fraction)
-    max_chunks: int = _setting(5, "MAX_CHUNKS", concern="retrieval", read=_int)
+    max_chunks: int = _setting(5, "MAX_CHUNKS", concern="retrieval", read=_chunk_count)
     # --- generation ----------------------------------------------------------------------
     gemini_api_key: str | None = _setting(None, "GEMINI_API_KEY", "GOOGLE_API_KEY", concern="generation")
     gemini_model: str = _setting("gemini-flash-latest", "GEMINI_MODEL", concern="generation")
@@ -104,8 +133,10 @@ class Settings:
     allowed_origins: tuple[str, ...] = _setting(("http://localhost:3000", "http://127.0.0.1:3000"),
                                                 "ALLOWED_ORIGINS", concern="web", read=_list)
     max_request_bytes: int = _setting(64 * 1024, "MAX_REQUEST_BYTES", concern="web", read=_int)
-    rate_limit: str = _setting("30 per minute;500 per day", "RATE_LIMIT", concern="web")
+    rate_limit: str = _setting("30 per minute;500 per day", "RATE_LIMIT", concern="web", read=_rate_limit)
     rate_limit_storage: str = _setting("memory://", "RATE_LIMIT_STORAGE", concern="web")
+    # reverse proxies whose X-Forwarded-For is believed (api/client_address.py)
+    trusted_proxies: tuple[str, ...] = _setting((), "TRUSTED_PROXIES", concern="web", read=_networks)
 
     @property
     def model_dir_root(self) -> Path:

@@ -48,7 +48,9 @@ def make_server(app: Flask, host: str = "127.0.0.1", port: int = 8000, threads: 
     # channel_request_lookahead lets waitress notice a client that hung up mid-stream
     # (environ["waitress.client_disconnected"]), so SSE generation can stop early.
     server = create_server(app, map=sockets, host=host, port=port, threads=threads, channel_request_lookahead=1,
-                           ident="textbook-chat", clear_untrusted_proxy_headers=True,
+                           # forwarding headers reach the app, which believes them only from
+                           # TRUSTED_PROXIES and drops them otherwise (api/client_address.py)
+                           ident="textbook-chat", clear_untrusted_proxy_headers=False,
                            max_request_body_size=max_body_bytes + 1)  # waitress refuses from this size on
     for listener in list(sockets.values()):
         if isinstance(listener, BaseWSGIServer):

@@ -38,6 +38,9 @@ def test_settings_are_grouped_by_concern():
     ("SIMILARITY_THRESHOLD", "1.5", "in \\[0, 1\\]"),
     ("MAX_CHUNKS", "many", "integer"),
     ("GEMINI_TIMEOUT_S", "soon", "number"),
+    ("MAX_CHUNKS", "50", "between 1 and 10"),
+    ("MAX_CHUNKS", "0", "between 1 and 10"),
+    ("RATE_LIMIT", "garbage", "limits like '30 per minute;500 per day'"),
 ])
 def test_bad_values_name_the_variable(monkeypatch, name, raw, message):
     monkeypatch.setenv(name, raw)
