@@ -5,8 +5,9 @@ temporary folder (as the `postgres` user when the tests run as root, which Postg
 to be), one server on a free port of 127.0.0.1, and a fresh database for each test that asks.
 Both are stopped and their folders removed when the session ends.
 
-Fixtures: `postgres` (the server: `.new_database()` gives a URL), `database_url` (parametrized:
-a SQLite file and a PostgreSQL database), `redis_url`.
+Fixtures: `postgres` (the server: `.new_database()` gives a URL), `own_postgres` (a server for
+one test, which may stop it), `database_url` (parametrized: a SQLite file and a PostgreSQL
+database), `redis_url`.
 """
 from __future__ import annotations
 
@@ -66,22 +67,44 @@ class Postgres:
         if as_user:  # PostgreSQL will not run as root
             account = pwd.getpwnam("postgres")
             os.chown(self.folder, account.pw_uid, account.pw_gid)
+            self.log.touch()
+            os.chown(self.log, account.pw_uid, account.pw_gid)
         demote = (lambda: (os.setgid(account.pw_gid), os.setuid(account.pw_uid))) if as_user else None
         data = self.folder / "data"
         subprocess.run([str(binaries / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8",
                         "--no-sync"], check=True, capture_output=True, preexec_fn=demote, cwd=self.folder)
-        log = self.log.open("w")
-        if as_user:
-            os.chown(self.log, account.pw_uid, account.pw_gid)
         # durability off: a throwaway server for tests
-        self.process = subprocess.Popen(
-            [str(binaries / "postgres"), "-D", str(data), "-p", str(self.port), "-h", "127.0.0.1",
-             "-k", str(self.folder), "-c", "fsync=off", "-c", "synchronous_commit=off",
-             "-c", "full_page_writes=off", "-c", "max_connections=300"],
-            stdout=log, stderr=subprocess.STDOUT, preexec_fn=demote, cwd=self.folder)
-        log.close()
+        self._command = [str(binaries / "postgres"), "-D", str(data), "-p", str(self.port), "-h", "127.0.0.1",
+                         "-k", str(self.folder), "-c", "fsync=off", "-c", "synchronous_commit=off",
+                         "-c", "full_page_writes=off", "-c", "max_connections=300"]
+        self._demote = demote
+        self.start()
+
+    def start(self) -> None:
+        with self.log.open("a") as log:
+            self.process = subprocess.Popen(self._command, stdout=log, stderr=subprocess.STDOUT,
+                                            preexec_fn=self._demote, cwd=self.folder)
         _wait_for_port(self.port, self.process, "PostgreSQL", self.log)
-        self._admin = None
+        self._wait_for_connections()
+
+    def _wait_for_connections(self) -> None:
+        """Listening is not answering: a starting server refuses connections for a moment."""
+        import psycopg
+
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                psycopg.connect(f"host=127.0.0.1 port={self.port} user=postgres dbname=postgres").close()
+                return
+            except psycopg.OperationalError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+
+    def halt(self) -> None:
+        """Stop the server, keeping its databases (start() again brings them back)."""
+        self.process.send_signal(signal.SIGINT)  # "fast" shutdown: clients are disconnected
+        self.process.wait(30)
 
     def url(self, database: str = "postgres") -> str:
         return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/{database}"
@@ -161,3 +184,11 @@ def database_url(request, tmp_path) -> str:
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'sessions.db'}"
     return request.getfixturevalue("postgres").new_database()
+
+
+@pytest.fixture
+def own_postgres():
+    """A PostgreSQL server for one test, which it may halt() and start() again."""
+    server = Postgres()
+    yield server
+    server.stop()
