@@ -17,7 +17,7 @@ from typing import Callable
 from flask import Flask
 from waitress.channel import HTTPChannel
 from waitress.server import BaseWSGIServer, create_server
-from waitress.task import ErrorTask
+from waitress.task import ErrorTask, ThreadedTaskDispatcher
 
 from .api.errors import error_body
 
@@ -41,13 +41,39 @@ class _Channel(HTTPChannel):
     error_task_class = _JsonErrorTask
 
 
+QUICK_PATHS = frozenset({"/health"})
+
+
+class _QuickFirst(ThreadedTaskDispatcher):
+    """Health checks get threads of their own, so that a load balancer's probe is answered at
+    once even while answers hold every one of the `--threads`."""
+
+    def __init__(self, threads: int, quick_threads: int = 2):
+        super().__init__()
+        self.set_thread_count(threads)
+        self.quick = ThreadedTaskDispatcher()
+        self.quick.set_thread_count(quick_threads)
+
+    def add_task(self, task):
+        requests = getattr(task, "requests", None)
+        if requests and requests[0].path in QUICK_PATHS and not requests[0].error:
+            return self.quick.add_task(task)
+        return super().add_task(task)
+
+    def shutdown(self, cancel_pending=True, timeout=5):
+        self.quick.shutdown(cancel_pending, timeout)
+        return super().shutdown(cancel_pending, timeout)
+
+
 def make_server(app: Flask, host: str = "127.0.0.1", port: int = 8000, threads: int = 8, *,
                 max_body_bytes: int = 64 * 1024):
-    """waitress; a body over `max_body_bytes` is refused from its Content-Length, never read."""
+    """waitress; a body over `max_body_bytes` is refused from its Content-Length, never read, and
+    /health has threads of its own."""
     sockets: dict = {}
     # channel_request_lookahead lets waitress notice a client that hung up mid-stream
     # (environ["waitress.client_disconnected"]), so SSE generation can stop early.
     server = create_server(app, map=sockets, host=host, port=port, threads=threads, channel_request_lookahead=1,
+                           _dispatcher=_QuickFirst(threads),
                            # forwarding headers reach the app, which believes them only from
                            # TRUSTED_PROXIES and drops them otherwise (api/client_address.py)
                            ident="textbook-chat", clear_untrusted_proxy_headers=False,

@@ -112,6 +112,11 @@ class FakeGemini:
             self._script.extend(behaviours)
         return self
 
+    def forget_script(self) -> None:
+        """Drop the behaviours not yet used (the default answer follows)."""
+        with self._lock:
+            self._script.clear()
+
     @property
     def pending(self) -> int:
         return len(self._script)

@@ -19,7 +19,8 @@ from google.genai import types
 
 from ....pump import END, Pump
 from ....settings import Settings
-from .faults import DeadlineExceeded, fault_reason, is_bad_key, is_retryable, retry_delay_hint
+from .breaker import CircuitBreaker
+from .faults import DeadlineExceeded, fault_reason, is_bad_key, is_outage, is_retryable, retry_delay_hint
 
 log = logging.getLogger("textbook_chat.gemini")
 
@@ -67,7 +68,7 @@ class ChunkStream:
 
 class GeminiClient:
     def __init__(self, settings: Settings, *, client: genai.Client | None = None,
-                 backoff_s: float = 0.5, max_backoff_s: float = 4.0):
+                 backoff_s: float = 0.5, max_backoff_s: float = 4.0, breaker: CircuitBreaker | None = None):
         self.settings = settings
         self.model = settings.gemini_model
         self.timeout_s = float(settings.gemini_timeout_s)
@@ -77,6 +78,7 @@ class GeminiClient:
         self.client = client or genai.Client(api_key=settings.gemini_api_key, vertexai=False)
         self._key_rejected = False
         self._lock = threading.Lock()
+        self.breaker = breaker or CircuitBreaker()
 
     @property
     def key_rejected(self) -> bool:
@@ -117,8 +119,24 @@ class GeminiClient:
             stream.close()
             raise
 
+    def guarded(self, call: Callable):
+        """`call()` through the circuit breaker: CircuitOpen at once while Gemini is out; an outage
+        (unreachable, timeout, 5xx, 429) counts towards opening it, any reply closes it."""
+        self.breaker.admit()
+        try:
+            result = call()
+        except Exception as exc:
+            if is_outage(exc):
+                self.breaker.failed(fault_reason(exc))
+            else:
+                self.breaker.succeeded()
+            raise
+        self.breaker.succeeded()
+        return result
+
     def with_retries(self, budget: Budget, attempt: Callable, what: str):
-        """`attempt()` until it succeeds, a fault is not retryable, or no time is left."""
+        """`attempt()` until it succeeds, a fault is not retryable, or no time is left; the
+        attempts together are one call through the circuit breaker."""
         def stop(state: tenacity.RetryCallState) -> bool:
             return budget.remaining() - (state.upcoming_sleep or 0.0) < MIN_ATTEMPT_S
 
@@ -142,7 +160,7 @@ class GeminiClient:
 
         retrying = tenacity.Retrying(retry=tenacity.retry_if_exception(is_retryable), stop=stop, wait=wait,
                                      before_sleep=before_sleep, reraise=True)
-        return retrying(counted)
+        return self.guarded(lambda: retrying(counted))
 
     def note_fault(self, exc: BaseException) -> None:
         if not is_bad_key(exc):

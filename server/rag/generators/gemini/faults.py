@@ -5,6 +5,8 @@ import importlib
 
 from google.genai import errors
 
+from .breaker import CircuitOpen
+
 RETRYABLE_STATUS = {408, 429}
 
 
@@ -28,6 +30,8 @@ def _http_modules() -> list:
 
 TIMEOUT_ERRORS = tuple(m.TimeoutException for m in _http_modules())
 TRANSPORT_ERRORS = tuple(m.TransportError for m in _http_modules())
+CONNECT_ERRORS = tuple(m.ConnectError for m in _http_modules())  # refused, no route, no such host
+OUTAGES = {"unreachable", "timeout", "server_error", "rate_limited"}
 
 
 def is_bad_key(exc: BaseException) -> bool:
@@ -41,6 +45,8 @@ def is_bad_key(exc: BaseException) -> bool:
 
 def fault_reason(exc: BaseException) -> str:
     """A short machine-readable name for why Gemini did not answer."""
+    if isinstance(exc, CircuitOpen):
+        return "circuit_open"
     if isinstance(exc, (DeadlineExceeded, *TIMEOUT_ERRORS)):
         return "timeout"
     if isinstance(exc, errors.APIError):
@@ -60,8 +66,13 @@ def fault_reason(exc: BaseException) -> str:
     return "error"
 
 
+def is_outage(exc: BaseException) -> bool:
+    """Gemini cannot be used just now (what the circuit breaker counts)."""
+    return fault_reason(exc) in OUTAGES
+
+
 def is_retryable(exc: BaseException) -> bool:
-    if isinstance(exc, DeadlineExceeded):
+    if isinstance(exc, (DeadlineExceeded, *CONNECT_ERRORS)):  # a refused connection is refused again
         return False
     if isinstance(exc, errors.APIError):
         return exc.code in RETRYABLE_STATUS or exc.code >= 500

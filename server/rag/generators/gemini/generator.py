@@ -61,7 +61,7 @@ class GeminiGenerator:
             if not shown:
                 raise NotAnswered(reason, f"{exc}; {run.budget.attempts} attempt(s)", usage=run.usage,
                                   extra_sources=tuple(run.extra_sources),
-                                  logged=reason == "invalid_api_key") from exc
+                                  logged=reason in ("invalid_api_key", "circuit_open")) from exc
             # part of the answer is already on the reader's screen: keep it, say it was cut short
             tail = answer.finish()
             if tail:

@@ -23,7 +23,8 @@ class GeminiRewriter:
         budget = self.client.budget(REWRITE_DEADLINE_S)
         config = self.client.config(budget, system=prompt.REWRITE_INSTRUCTION, temperature=0.0, max_output_tokens=256)
         try:
-            response = self.client.call(prompt.rewrite_message(question, history), config, budget)
+            response = self.client.guarded(
+                lambda: self.client.call(prompt.rewrite_message(question, history), config, budget))
         except Exception as exc:
             self.client.note_fault(exc)
             log.info("follow-up rewrite failed (%s); retrieving with the heuristic query", fault_reason(exc))
