@@ -2,13 +2,17 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from limits.errors import ConfigurationError
 from openapi_spec_validator import validate
+from sqlalchemy import select
 
 from helpers import FailingGenerator, RecordingGenerator, make_settings, read_sse
 from server.app import create_app
+from server.rag.sentences import split_sentences, strip_markdown
+from server.sessions import feedback_table
 from server.settings import load_settings
 
 ERROR_KEYS = {"error", "code", "details"}
@@ -84,11 +88,33 @@ def test_answer_cites_sample_book_pages(client):
     assert data["status"] == "completed" and data["generator"] == "extractive"
     assert data["sources"] and all(s["url"].startswith("http://127.0.0.1:8000/book/docs/") for s in data["sources"])
     assert "[1]" in data["answer"] or "[2]" in data["answer"]
-    markers = {int(n) for n in __import__("re").findall(r"\[(\d+)\]", data["answer"])}
+    markers = {int(n) for n in re.findall(r"\[(\d+)\]", data["answer"])}
     assert markers <= set(range(1, len(data["sources"]) + 1))
     assert 0 < data["confidence"] <= 1 and data["timestamp"].endswith("Z")
     assert [c["text"] for c in data["citations"]] == [f"[{n}]" for n in range(1, len(data["sources"]) + 1)]
     assert all(s["source_type"] == "database" for s in data["sources"])
+
+
+def _cited_runs(answer: str) -> list[tuple[int, str]]:
+    """(n, text) for each run of sentences the answer closes with `[n]` (punctuation put back)."""
+    return [(int(n), (text + punct).strip()) for text, n, punct in re.findall(r"(.*?)\s*\[(\d+)\]([.!?]?)", answer)]
+
+
+def test_extractive_answer_quotes_each_sentence_from_the_source_it_cites(client):
+    cited: set[int] = set()
+    for question in ("What is the Nyquist rate and what happens below it?", "How does quantization add noise?",
+                     "Why filter before sampling?"):
+        data = client.post("/chat", json={"question": question}).get_json()
+        assert data["generator"] == "extractive" and data["status"] == "completed", question
+        runs = _cited_runs(data["answer"])
+        uncited = re.sub(r"\s*\[\d+\]", "", data["answer"])
+        assert runs and "".join(text for _, text in runs).replace(" ", "") == uncited.replace(" ", "")  # all cited
+        for number, text in runs:
+            source = " ".join(split_sentences(strip_markdown(data["sources"][number - 1]["content"])))
+            for sentence in split_sentences(text):
+                assert sentence.rstrip(".!?") in source, f"[{number}] cites a sentence it does not hold: {sentence!r}"
+        cited.update(n for n, _ in runs)
+    assert len(cited) >= 2  # the answers cite more than one source, so a wrong number shows
 
 
 def test_exclusive_selection_reaches_the_generator_alone(sample_book, tmp_path):
@@ -138,6 +164,11 @@ def test_refusal_names_nearest_sections_without_a_model(sample_book, tmp_path):
     assert data["status"] == "refused" and data["sources"] == [] and data["confidence"] <= 0.5
     assert generator.inputs == []
     assert "couldn't find" in data["answer"]
+    # the nearest sections are the book's own, each named with its link
+    named = re.findall(r"\[([^\]]+)\]\((http[^)]+)\)", data["answer"].split("The closest sections are:")[1])
+    assert named, data["answer"]
+    book = {(c.source_location, c.url) for c in sample_book.store.all_chunks()}
+    assert all(section in book for section in named), named
 
 
 def test_follow_up_question_retrieves_in_context(physical_ai, tmp_path):
@@ -223,8 +254,15 @@ def test_feedback(client):
     data = client.post("/chat", json={"question": "What is the Nyquist rate?"}).get_json()
     ok = client.post("/feedback", json={"message_id": data["assistant_message_id"], "rating": "up", "comment": "clear"})
     assert ok.status_code == 201 and ok.get_json()["rating"] == "up"
+    sessions = client.application.extensions["textbook_chat"].sessions
+    with sessions.engine.connect() as conn:
+        rows = conn.execute(select(feedback_table)).mappings().all()
+    assert [(r["message_id"], r["rating"], r["comment"]) for r in rows] == [(data["assistant_message_id"], "up", "clear")]
+    assert rows[0]["id"] == ok.get_json()["id"]
     assert client.post("/feedback", json={"message_id": data["assistant_message_id"], "rating": "meh"}).status_code == 400
     assert client.post("/feedback", json={"message_id": "missing", "rating": "down"}).status_code == 404
+    with sessions.engine.connect() as conn:
+        assert len(conn.execute(select(feedback_table)).all()) == 1  # refused feedback is not stored
 
 
 def test_health_reports_store_model_and_generator(client, sample_book):
@@ -266,6 +304,8 @@ def test_rate_limit_is_429_with_error_shape(sample_book, tmp_path):
     client = create_app(settings, components=sample_book.components(settings)).test_client()
     codes = [client.post("/chat", json={"question": "What is aliasing?"}).status_code for _ in range(3)]
     assert codes == [200, 200, 429]
-    data = client.post("/chat", json={"question": "What is aliasing?"}).get_json()
-    assert data["code"] == "RATE_LIMITED"
+    limited = client.post("/chat", json={"question": "What is aliasing?"})
+    data = limited.get_json()
+    assert data["code"] == "RATE_LIMITED" and data["details"]["limit"] == "2 per 1 minute"
+    assert 0 < int(limited.headers["Retry-After"]) <= 60
     assert client.get("/health").status_code == 200
