@@ -53,29 +53,82 @@ def model() -> None:
 
 @main.command()
 @click.argument("path", type=click.Path())
-@click.option("--book-id", help="Identifier stored on every chunk (default: from the folder name).")
+@click.option("--book-id", help="Identifier stored on every chunk (default: the site's projectName, else the folder name).")
 @click.option("--site-url", help="Public site URL, e.g. https://example.org (default: from docusaurus.config).")
 @click.option("--base-url", help="Docusaurus baseUrl, e.g. /book/ (default: from docusaurus.config).")
+@click.option("--build-dir", type=click.Path(file_okay=False), help="The built site to read (default: PATH/build when it exists).")
+@click.option("--build", "run_build", is_flag=True, help="Build the site first (npm ci when node_modules is missing, then docusaurus build).")
+@click.option("--sources", "sources_only", is_flag=True, help="Read the Markdown sources even when a build exists.")
 @click.option("--full", is_flag=True, help="Re-embed every page of this book.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def ingest(path: str, book_id: str | None, site_url: str | None, base_url: str | None, full: bool, as_json: bool) -> None:
-    """Index a Docusaurus docs/ folder or an mdBook into the store."""
+def ingest(path: str, book_id: str | None, site_url: str | None, base_url: str | None, build_dir: str | None,
+           run_build: bool, sources_only: bool, full: bool, as_json: bool) -> None:
+    """Index a Docusaurus site (its build when there is one), a docs/ folder or an mdBook."""
+    from dataclasses import replace
+
     from .composition import index_of
+    from .ingest.build import SiteBuildError, build_site
     from .ingest.indexer import ingest as run_ingest
     from .ingest.site import BookError, detect_site
 
     settings = _settings()
+    log = lambda m: click.echo(m, err=True)  # noqa: E731
     try:
-        site = detect_site(path, site_url=site_url, base_url=base_url)
-    except BookError as exc:
+        site = detect_site(path, site_url=site_url, base_url=base_url, build_dir=build_dir)
+        if run_build:
+            if site.site_dir is None:
+                raise BookError(f"{path}: --build needs a Docusaurus site folder (docusaurus.config.* inside)")
+            site = replace(site, build_dir=build_site(site.site_dir, out_dir=Path(build_dir) if build_dir else None, log=log))
+        if sources_only:
+            site = replace(site, build_dir=None)
+    except (BookError, SiteBuildError) as exc:
         _fail(str(exc))
+    log(f"reading {'the build at ' + str(site.build_dir) if site.build_dir else 'the sources in ' + str(site.content_root)}")
     try:
         with index_of(settings, store_check=False) as index:
             report = run_ingest(site, index.store, index.embedder, book_id=book_id, full=full,
-                                progress=not as_json, log=lambda m: click.echo(m, err=True))
+                                progress=not as_json, log=log)
     except TextbookChatError as exc:
         _fail(exc.message, 1)
     click.echo(json.dumps(report.to_dict(), default=str, indent=2) if as_json else report.summary())
+
+
+@main.command()
+@click.option("--book-id", help="Only this book.")
+@click.option("--json", "as_json", is_flag=True, help="Print the pages as JSON.")
+@click.option("--check-build", "build_dir", type=click.Path(exists=True, file_okay=False),
+              help="Check that every page and anchor exists in this built site; exit 1 if any is missing.")
+@click.option("--check-url", "base", help="The same check against a served site, e.g. http://localhost:3000.")
+def pages(book_id: str | None, as_json: bool, build_dir: str | None, base: str | None) -> None:
+    """List every indexed page: URL, title, labels, locale, version, source file and sections."""
+    from .ingest.report import check_build, check_url, pages_report
+    from .store import ChunkStore
+
+    settings = _settings()
+    try:
+        store = ChunkStore.open(settings, settings.embedding_model, 0)  # reads payloads only: no model needed
+        try:
+            listed = pages_report(store.all_chunks(book_id))
+        finally:
+            store.close()
+    except TextbookChatError as exc:
+        _fail(exc.message, 1)
+    if not listed:
+        _fail(f"no pages indexed{f' for book {book_id!r}' if book_id else ''}", 1)
+    if build_dir or base:
+        misses = check_build(listed, Path(build_dir)) if build_dir else check_url(listed, base)
+        anchors = sum(len(p["sections"]) for p in listed)
+        for miss in misses:
+            click.echo(miss)
+        click.echo(f"{len(listed)} pages, {anchors} anchors checked against {build_dir or base}: "
+                   f"{len(misses) or 'nothing'} missing")
+        sys.exit(1 if misses else 0)
+    if as_json:
+        click.echo(json.dumps(listed, ensure_ascii=False, indent=2))
+        return
+    for page in listed:
+        click.echo(f"{page['url']}  [{page['locale']}{'' if page['version'] == 'current' else ' ' + page['version']}]"
+                   f"  {' › '.join(page['labels'])}  ({page['source_file']}, {len(page['sections'])} sections)")
 
 
 @main.command()

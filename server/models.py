@@ -13,7 +13,7 @@ def chunk_uuid(book_id: str, source_file: str, heading_path: list[str], position
     return str(uuid.uuid5(_CHUNK_NAMESPACE, key))
 
 
-_INTERNAL = frozenset({"embed_text", "file_hash", "token_count", "path_prefixes"})
+_INTERNAL = frozenset({"embed_text", "file_hash", "token_count", "path_prefixes", "page_key"})
 
 
 @dataclass
@@ -40,6 +40,10 @@ class Chunk:
     updated_at: str = ""
     score: float = 0.0
     path_prefixes: list[str] = field(default_factory=list)
+    labels: list[str] = field(default_factory=list)  # breadcrumbs the reader sees, ending with the page's label
+    locale: str = "en"
+    version: str = "current"  # the docs version; "current" when the book is not versioned
+    page_key: str = ""  # the page's key for incremental ingest (source_file unless locale/version differ)
 
     def payload(self) -> dict:
         data = asdict(self)

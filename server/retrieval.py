@@ -27,21 +27,34 @@ class Retriever:
         max_chunks: int = 5,
         similarity_threshold: float = 0.0,
         filters: Filters | None = None,
+        prefer_locale: str | None = None,
+        prefer_version: str | None = None,
     ) -> list[Chunk]:
-        """Best chunks first; cosine similarity clamped to [0, 1]; near-identical passages once."""
+        """Best chunks first; cosine similarity clamped to [0, 1]; near-identical passages once.
+
+        With a preferred locale and/or docs version (the reader's page), passages of that locale
+        and version come first, and the others only fill the places left: a reader of a
+        translated page is cited translated pages whenever the book has them."""
         vector = self.embedder.embed_query(question)
-        candidates = self.store.search(vector, limit=max_chunks * self.candidate_factor, filters=filters)
+        limit = max_chunks * self.candidate_factor
+        filters = filters or Filters()
+        tiers: list[Filters] = []
+        if prefer_locale or prefer_version:
+            tiers.append(replace(filters, locale=filters.locale or prefer_locale,
+                                 version=filters.version or prefer_version))
+        tiers.append(filters)
         seen: set[str] = set()
         ranked: list[Chunk] = []
-        for chunk in candidates:
-            score = min(1.0, max(0.0, chunk.score))
-            if score < similarity_threshold:
-                continue
-            key = " ".join(chunk.content.split()).lower()
-            if key in seen:
-                continue
-            seen.add(key)
-            ranked.append(replace(chunk, score=score))
-            if len(ranked) == max_chunks:
-                break
+        for tier in tiers:
+            for chunk in self.store.search(vector, limit=limit, filters=tier):
+                score = min(1.0, max(0.0, chunk.score))
+                if score < similarity_threshold:
+                    continue
+                key = " ".join(chunk.content.split()).lower()
+                if key in seen:
+                    continue
+                seen.add(key)
+                ranked.append(replace(chunk, score=score))
+                if len(ranked) == max_chunks:
+                    return ranked
         return ranked

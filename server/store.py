@@ -20,7 +20,7 @@ from .store_errors import guarded
 DENSE = "dense"
 SPARSE = "bm25"
 SCHEMA_VERSION = 1
-FILTERABLE_FIELDS = ("book_id", "source_file", "module", "chapter", "path_prefixes")
+FILTERABLE_FIELDS = ("book_id", "source_file", "module", "chapter", "path_prefixes", "locale", "version")
 
 
 # the domain errors under the names the indexer and older callers use
@@ -41,10 +41,13 @@ class Filters:
     module: str | None = None
     chapter: str | None = None
     source_file: str | None = None  # a path prefix: a folder or a file
+    locale: str | None = None
+    version: str | None = None  # docs version name ("current" when unversioned)
 
     def to_qdrant(self) -> models.Filter | None:
         must = []
-        for key, value in (("book_id", self.book_id), ("module", self.module), ("chapter", self.chapter)):
+        for key, value in (("book_id", self.book_id), ("module", self.module), ("chapter", self.chapter),
+                           ("locale", self.locale), ("version", self.version)):
             if value:
                 must.append(models.FieldCondition(key=key, match=models.MatchValue(value=value)))
         if self.source_file:
@@ -160,6 +163,7 @@ class ChunkStore:
 
     # --- reads ----------------------------------------------------------------------------
     def stored_files(self, book_id: str) -> dict[str, StoredFile]:
+        """The book's pages as stored, by page key (its source file unless locale or version differ)."""
         files: dict[str, StoredFile] = {}
         if not self.exists():
             return files
@@ -167,10 +171,11 @@ class ChunkStore:
         while True:
             points, offset = self.client.scroll(
                 self.collection, scroll_filter=Filters(book_id=book_id).to_qdrant(), limit=1024, offset=offset,
-                with_payload=["source_file", "file_hash", "content_hash"], with_vectors=False)
+                with_payload=["source_file", "page_key", "file_hash", "content_hash"], with_vectors=False)
             for point in points:
                 p = point.payload or {}
-                entry = files.setdefault(p["source_file"], StoredFile(p.get("file_hash", ""), {}))
+                key = p.get("page_key") or p["source_file"]
+                entry = files.setdefault(key, StoredFile(p.get("file_hash", ""), {}))
                 entry.chunks[str(point.id)] = p.get("content_hash", "")
             if offset is None:
                 return files

@@ -103,9 +103,10 @@ def test_every_chunk_has_full_metadata(request, book_fixture):
         assert (book.site.content_root / c.source_file).is_file()
         assert c.url.startswith("http") and c.chapter and c.section and c.heading
         assert c.section_hierarchy[0] == c.chapter and c.page >= 1
-        assert c.chapter in c.source_location and c.heading in c.source_location
-        if "/" in c.source_file:
-            assert c.module and c.source_location.startswith(c.module)
+        assert c.labels[-1] in c.source_location and (c.heading in c.source_location or c.heading == c.chapter)
+        assert c.source_location.startswith(c.labels[0]) and c.locale == "en" and c.version == "current"
+        if len(c.labels) > 1:  # in a sidebar category (a doc outside every sidebar has only its own label)
+            assert c.module == c.labels[0]
         assert c.citation.startswith(f'"{c.heading},"') and c.book_title in c.citation and c.url in c.citation
         assert c.created_at and c.updated_at
         assert c.token_count <= 256 or "```" in c.content  # only an unsplittable fence may overflow

@@ -28,7 +28,8 @@ def question_from(body: dict, settings: Settings) -> Question:
         filters=Filters(**(body.get("filters") or {})),
         preferences=Preferences(level=preferences.get("level"),
                                 answer_length=preferences.get("answer_length", "normal")),
-        page=Page(url=metadata.get("page_url", ""), title=metadata.get("page_title", "")),
+        page=Page(url=metadata.get("page_url", ""), title=metadata.get("page_title", ""),
+                  locale=metadata.get("locale"), docs_version=metadata.get("docs_version")),
         session_id=body.get("session_id"),
     )
 

@@ -36,6 +36,8 @@ class FiltersSchema(Schema):
     module = fields.String(validate=validate.Length(1, 300))
     chapter = fields.String(validate=validate.Length(1, 300))
     source_file = fields.String(validate=validate.Length(1, 500), metadata={"description": "path prefix inside the book"})
+    locale = fields.String(validate=validate.Length(1, 35), metadata={"description": "only pages of this locale"})
+    version = fields.String(validate=validate.Length(1, 100), metadata={"description": "only this docs version"})
 
 
 class UserPreferencesSchema(Schema):
@@ -47,6 +49,10 @@ class QueryMetadataSchema(Schema):
     page_url = fields.String(validate=validate.Length(max=2000))
     page_title = fields.String(validate=validate.Length(max=500))
     client_time = fields.String(validate=validate.Length(max=64))
+    locale = fields.String(validate=validate.Length(1, 35),
+                           metadata={"description": "the page's locale; answers cite pages of this locale first"})
+    docs_version = fields.String(validate=validate.Length(1, 100),
+                                 metadata={"description": "the page's docs version; answers cite it first"})
 
 
 class QuerySchema(Schema):
@@ -93,6 +99,9 @@ class ChunkSchema(Schema):
     page = fields.Integer()
     source_location = fields.String()
     citation = fields.String()
+    labels = fields.List(fields.String(), metadata={"description": "breadcrumbs, ending with the page's own label"})
+    locale = fields.String()
+    version = fields.String()
     score = _Score(required=True)
     created_at = fields.String()
     updated_at = fields.String()

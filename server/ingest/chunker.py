@@ -18,6 +18,7 @@ from markdown_it import MarkdownIt
 from ..citation import ieee_citation, source_location
 from ..models import Chunk, chunk_uuid
 from .anchors import Slugger
+from .html_text import Heading
 from .pages import Page
 
 TokenCounter = Callable[[str], int]
@@ -71,14 +72,32 @@ class _Section:
 
     @property
     def anchor(self) -> str:
-        return self.headings[-1][2] if self.headings else ""
+        """The innermost heading that can be linked to (a heading without an id cannot)."""
+        return next((anchor for _, _, anchor in reversed(self.headings) if anchor), "")
 
     @property
     def titles(self) -> list[str]:
-        return [text for level, text, _ in self.headings if level > 1]
+        return [text for _, text, _ in self.headings]
+
+
+def _rendered_sections(page: Page) -> list[_Section]:
+    """Sections of a rendered page (html_text.py): its headings carry their real ids."""
+    stack: list[tuple[int, str, str]] = []
+    sections = [_Section(headings=[])]
+    for item in page.sections:
+        if isinstance(item, Heading):
+            if item.level == 1 and not stack and not any(s.blocks for s in sections):
+                continue  # the page title; the page itself is the section
+            stack = [h for h in stack if h[0] < item.level] + [(item.level, item.text, item.anchor)]
+            sections.append(_Section(headings=list(stack)))
+        elif item.text.strip():
+            sections[-1].blocks.append(_Block(item.text, is_code=item.is_code))
+    return [s for s in sections if s.blocks or s.headings]
 
 
 def _sections(page: Page) -> list[_Section]:
+    if page.sections is not None:
+        return _rendered_sections(page)
     lines = page.body.split("\n")
     tokens = _md.parse(page.body)
     slugger = Slugger(page.anchor_style)
@@ -256,7 +275,7 @@ def chunk_page(
         url = f"{page.url}#{anchor}" if anchor else page.url
         heading = titles[-1] if titles else page.title
         chunks.append(Chunk(
-            chunk_id=chunk_uuid(book_id, page.source_file, titles, positions[key]),
+            chunk_id=chunk_uuid(book_id, page.key, titles, positions[key]),
             book_id=book_id,
             book_title=book_title,
             content=content,
@@ -269,7 +288,7 @@ def chunk_page(
             heading=heading,
             section_hierarchy=[page.title, *titles],
             page=page.order,
-            source_location=source_location(page.categories, page.title, titles),
+            source_location=source_location(page.labels[:-1], page.labels[-1], titles),
             citation=ieee_citation(heading, book_title, page.title, url),
             file_hash=page.file_hash,
             embed_text=embed_text,
@@ -277,6 +296,10 @@ def chunk_page(
             created_at=now,
             updated_at=now,
             path_prefixes=_prefixes(page.source_file),
+            labels=list(page.labels),
+            locale=page.locale,
+            version=page.version,
+            page_key=page.key,
         ))
     return chunks
 

@@ -54,19 +54,22 @@ class IngestReport:
 
 
 def default_book_id(site: Site) -> str:
+    """The site's projectName (what the widget plugin sends too), else the book's folder name."""
+    if site.project_name:
+        return site.project_name
     root = site.content_root.resolve()
     name = root.parent.name if root.name in ("docs", "src") else root.name
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "book"
 
 
 # Bump when cleaning or chunking changes, so that unchanged files are chunked again on upgrade.
-CHUNKER_VERSION = 2
+CHUNKER_VERSION = 3
 
 
 def _fingerprint(page: Page, site: Site, options: ChunkingOptions, model_name: str) -> str:
     """Changes whenever anything that ends up in this file's chunks changes."""
-    basis = json.dumps([CHUNKER_VERSION, page.file_hash, page.url, page.title, page.categories, page.order,
-                        site.title, asdict(options), model_name], sort_keys=True)
+    basis = json.dumps([CHUNKER_VERSION, page.file_hash, page.url, page.title, page.labels, page.order,
+                        page.locale, page.version, site.title, asdict(options), model_name], sort_keys=True)
     return hashlib.sha256(basis.encode()).hexdigest()[:32]
 
 
@@ -104,9 +107,9 @@ def ingest(
     stale_ids: list[str] = []
     current_files = set()
     for page in discovery.pages:
-        current_files.add(page.source_file)
+        current_files.add(page.key)
         fingerprint = _fingerprint(page, site, options, embedder.model_name)
-        previous = stored.get(page.source_file)
+        previous = stored.get(page.key)
         if previous and previous.file_hash == fingerprint:
             report.unchanged += 1
             continue
@@ -122,8 +125,8 @@ def ingest(
             stale_ids.extend(cid for cid in previous.chunks if cid not in keep)
         else:
             report.added += 1
-    for source_file, previous in stored.items():
-        if source_file not in current_files:
+    for page_key, previous in stored.items():
+        if page_key not in current_files:
             report.removed += 1
             stale_ids.extend(previous.chunks)
 

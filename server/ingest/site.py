@@ -19,6 +19,12 @@ class Site:
     site_url: str = ""  # scheme + host, e.g. https://example.org
     base_url: str = "/"
     route_base_path: str = "docs"
+    site_dir: Path | None = None  # the Docusaurus site folder (docusaurus.config.* inside), when known
+    project_name: str = ""  # Docusaurus projectName: the book's default id
+    trailing_slash: bool | None = None  # Docusaurus trailingSlash (None: routes as they are)
+    default_locale: str = "en"
+    locales: tuple[str, ...] = ("en",)
+    build_dir: Path | None = None  # the rendered site to read instead of the sources, when there is one
 
 
 _CONFIG_NAMES = ("docusaurus.config.js", "docusaurus.config.ts", "docusaurus.config.mjs")
@@ -29,6 +35,21 @@ def _config_value(source: str, key: str) -> str | None:
     return match.group(2) if match else None
 
 
+def _config_bool(source: str, key: str) -> bool | None:
+    match = re.search(rf"\b{key}\s*:\s*(true|false)\b", source)
+    return None if not match else match.group(1) == "true"
+
+
+def _config_locales(source: str) -> tuple[str, tuple[str, ...]]:
+    """i18n.defaultLocale and i18n.locales, when written as literals."""
+    block = re.search(r"\bi18n\s*:\s*\{(.*?)\blocales\s*:\s*\[([^\]]*)\]", source, re.DOTALL)
+    default = _config_value(source, "defaultLocale") or "en"
+    if not block:
+        return default, (default,)
+    locales = tuple(re.findall(r"['\"`]([^'\"`]+)['\"`]", block.group(2))) or (default,)
+    return default, locales
+
+
 def _find_docusaurus_config(folder: Path) -> Path | None:
     for candidate_dir in (folder, folder.parent):
         for name in _CONFIG_NAMES:
@@ -37,13 +58,17 @@ def _find_docusaurus_config(folder: Path) -> Path | None:
     return None
 
 
-def _docusaurus_site(root: Path, site_url: str | None, base_url: str | None) -> Site:
+def _docusaurus_site(root: Path, site_url: str | None, base_url: str | None, build_dir: Path | None) -> Site:
     config = _find_docusaurus_config(root)
     source = config.read_text(encoding="utf-8") if config else ""
     content_root = root / "docs" if config and config.parent == root and (root / "docs").is_dir() else root
     route_base = _config_value(source, "routeBasePath")
     url = site_url if site_url is not None else (_config_value(source, "url") or "")
     title = _config_value(source, "title") or content_root.resolve().parent.name
+    default_locale, locales = _config_locales(source)
+    site_dir = config.parent if config else None
+    if build_dir is None and site_dir is not None and config.parent == root and (root / "build").is_dir():
+        build_dir = root / "build"
     return Site(
         kind="docusaurus",
         content_root=content_root,
@@ -51,6 +76,12 @@ def _docusaurus_site(root: Path, site_url: str | None, base_url: str | None) -> 
         site_url=url.rstrip("/"),
         base_url=base_url if base_url is not None else (_config_value(source, "baseUrl") or "/"),
         route_base_path=route_base if route_base is not None else "docs",
+        site_dir=site_dir,
+        project_name=_config_value(source, "projectName") or "",
+        trailing_slash=_config_bool(source, "trailingSlash"),
+        default_locale=default_locale,
+        locales=locales,
+        build_dir=build_dir,
     )
 
 
@@ -72,7 +103,10 @@ def _mdbook_site(root: Path, site_url: str | None) -> Site:
                 base_url="/", route_base_path="")
 
 
-def detect_site(path: str | Path, *, site_url: str | None = None, base_url: str | None = None) -> Site:
+def detect_site(path: str | Path, *, site_url: str | None = None, base_url: str | None = None,
+                build_dir: str | Path | None = None) -> Site:
+    """The book at PATH. A Docusaurus site folder with a `build/` (or an explicit `build_dir`) is
+    read from its rendered pages; a docs folder, or a site without a build, from its sources."""
     root = Path(path)
     if not root.exists():
         raise BookError(f"{root}: no such folder")
@@ -81,7 +115,9 @@ def detect_site(path: str | Path, *, site_url: str | None = None, base_url: str 
     if (root / "SUMMARY.md").is_file() or (root / "src" / "SUMMARY.md").is_file():
         site = _mdbook_site(root, site_url)
     else:
-        site = _docusaurus_site(root, site_url, base_url)
+        site = _docusaurus_site(root, site_url, base_url, Path(build_dir) if build_dir else None)
+        if site.build_dir is not None and not site.build_dir.is_dir():
+            raise BookError(f"{site.build_dir}: no such build folder")
     if not any(site.content_root.rglob("*.md")) and not any(site.content_root.rglob("*.mdx")):
         raise BookError(f"{root}: no .md or .mdx pages found")
     return site

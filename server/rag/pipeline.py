@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Callable, Iterator
 
-from ..errors import GenerationFailed, SessionNotFound, TextbookChatError
+from ..errors import GenerationFailed, SessionNotFound, TextbookChatError, UnknownBook
 from ..retrieval import Retriever
 from ..sessions import SessionStore
 from . import markers
@@ -88,6 +88,16 @@ class ChatPipeline:
         self.vocabulary = vocabulary
         self.rewriter = rewriter
         self.book_title = book_title
+        self._known_books: set[str] = set()
+
+    def _check_book(self, book_id: str | None) -> None:
+        """A question for a book the index does not hold is an error, never an answer from
+        another book. Known books are remembered (a book is added far more often than removed)."""
+        if not book_id or book_id in self._known_books:
+            return
+        if self.retriever.store.count(book_id) == 0:
+            raise UnknownBook(f"No book with id {book_id!r} is indexed.", details={"book_id": book_id})
+        self._known_books.add(book_id)
 
     def answer(self, question: Question) -> Answer:
         """The whole answer, for callers that do not stream. Raises GenerationFailed."""
@@ -103,6 +113,7 @@ class ChatPipeline:
         session_id = question.session_id
         if session_id and not self.sessions.exists(session_id):
             raise SessionNotFound(session_id)
+        self._check_book(question.filters.book_id)
         history = self.sessions.recent_messages(session_id, limit=6) if session_id else []
         opened = self.sessions.open_turn(session_id, question.text, question.selected_text,
                                          question.selection_mode.value, book_id=question.filters.book_id)
@@ -135,7 +146,8 @@ class ChatPipeline:
             # "explain this" says little on its own: in combined mode the passage steers retrieval
             text = f"{turn.retrieval_text}\n{selected[:600]}" if selected else turn.retrieval_text
             candidates = self.retriever.retrieve(text, max_chunks=max_chunks, similarity_threshold=0.0,
-                                                 filters=question.filters)
+                                                 filters=question.filters, prefer_locale=question.page.locale,
+                                                 prefer_version=question.page.docs_version)
             turn.candidates = candidates
             turn.nearest = candidates[:3]
             turn.context.database = database_sources(
@@ -176,7 +188,7 @@ class ChatPipeline:
                 replace(question.filters, module=module)
             return database_sources(self.retriever.retrieve(
                 query, max_chunks=question.max_chunks, similarity_threshold=question.similarity_threshold,
-                filters=filters))
+                filters=filters, prefer_locale=question.page.locale, prefer_version=question.page.docs_version))
         return search
 
     def refusal_text(self, turn: Turn) -> str:

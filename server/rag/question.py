@@ -31,6 +31,8 @@ class Page:
 
     url: str = ""
     title: str = ""
+    locale: str | None = None  # the page's language (Docusaurus's docusaurus_locale / <html lang>)
+    docs_version: str | None = None  # the docs version it belongs to (docusaurus_version)
 
 
 @dataclass(frozen=True)

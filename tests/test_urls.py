@@ -2,7 +2,7 @@
 import pytest
 
 from server.ingest.anchors import Slugger, github_slug, mdbook_slug
-from server.ingest.routes import doc_id, doc_slug, page_url, parse_number_prefix
+from server.ingest.urls import doc_id, doc_slug, page_url, parse_number_prefix
 
 
 @pytest.mark.parametrize("name, expected", [
@@ -42,7 +42,9 @@ def test_doc_id_strips_folder_prefixes_and_honours_id():
 def test_page_url_joins_base_url_and_route_base_path():
     assert page_url("https://x.org/", "/book/", "docs", "/a/b") == "https://x.org/book/docs/a/b"
     assert page_url("https://x.org", "/", "", "/a") == "https://x.org/a"
-    assert page_url("https://x.org", "/", "docs", "/") == "https://x.org/docs"
+    assert page_url("https://x.org", "/", "docs", "/") == "https://x.org/docs/"  # as normalizeUrl joins them
+    assert page_url("https://x.org", "/", "docs", "/", trailing_slash=False) == "https://x.org/docs"
+    assert page_url("https://x.org", "/b/", "docs", "/a", trailing_slash=True, locale_prefix="ur") == "https://x.org/b/ur/docs/a/"
     assert page_url("https://x.org", "/book/", "docs", "/guides/") == "https://x.org/book/docs/guides/"
 
 
@@ -71,3 +73,12 @@ def test_mdbook_slugs():
     assert mdbook_slug("Storing UTF-8 Encoded Text with Strings") == "storing-utf-8-encoded-text-with-strings"
     assert mdbook_slug("The `match` Control Flow Construct") == "the-match-control-flow-construct"
     assert github_slug("The match Control Flow Construct") == "the-match-control-flow-construct"
+
+
+@pytest.mark.parametrize("name, expected", [
+    ("1.2-ros2-intro", (None, "1.2-ros2-intro")),  # version-like: kept, as Docusaurus keeps it
+    ("01-02-intro", (None, "01-02-intro")),
+    ("chapter-01-intro", (None, "chapter-01-intro")),
+])
+def test_version_like_names_keep_their_prefix(name, expected):
+    assert parse_number_prefix(name) == expected

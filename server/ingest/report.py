@@ -1,0 +1,97 @@
+"""The pages report for authors: every indexed page with its labels and linked sections, and a
+check that each page and anchor exists in the built site (a folder or a served site)."""
+from __future__ import annotations
+
+import urllib.error
+import urllib.request
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+from lxml import etree
+
+from ..models import Chunk
+from .html_text import parse_html
+
+
+def pages_report(chunks: list[Chunk]) -> list[dict]:
+    """One entry per indexed page, in reading order (locales and versions apart)."""
+    pages: dict[tuple[str, str], dict] = {}
+    for chunk in sorted(chunks, key=lambda c: (c.book_id, c.page)):
+        key = (chunk.book_id, chunk.page_key or chunk.source_file)
+        page_url = chunk.url.split("#", 1)[0]
+        entry = pages.setdefault(key, {
+            "book_id": chunk.book_id, "url": page_url, "title": chunk.chapter,
+            "labels": list(chunk.labels) or [chunk.chapter], "locale": chunk.locale, "version": chunk.version,
+            "source_file": chunk.source_file, "sections": [], "_order": chunk.page})
+        if "#" in chunk.url and all(s["url"] != chunk.url for s in entry["sections"]):
+            entry["sections"].append({"heading": chunk.heading, "url": chunk.url})
+    out = sorted(pages.values(), key=lambda e: (e["book_id"], e.pop("_order")))
+    return out
+
+
+def _ids(html: bytes) -> set[str]:
+    try:
+        return set(parse_html(html).xpath("//@id"))
+    except (etree.ParserError, ValueError):
+        return set()
+
+
+def _build_file(build_dir: Path, path: str, skip: int) -> Path | None:
+    """The file a static host serves for PATH once the first SKIP segments (the baseUrl) are
+    dropped. A path with a trailing slash needs a folder's index.html; one without, a .html
+    file or a folder (which static hosts redirect to)."""
+    rest = "/".join([p for p in path.split("/") if p][skip:])
+    if path.endswith("/") or not rest:
+        candidates = [build_dir / rest / "index.html"]
+    else:
+        candidates = [build_dir / f"{rest}.html", build_dir / rest / "index.html"]
+    return next((c for c in candidates if c.is_file()), None)
+
+
+def _base_segments(build_dir: Path, pages: list[dict]) -> int:
+    """How many leading URL segments the baseUrl takes: the count that finds the most pages."""
+    paths = [unquote(urlsplit(p["url"]).path) for p in pages[:50]]
+    return max(range(4), key=lambda skip: (sum(_build_file(build_dir, path, skip) is not None for path in paths), -skip))
+
+
+def _misses(pages: list[dict], fetch) -> list[str]:
+    misses: list[str] = []
+    cache: dict[str, set[str] | None] = {}
+    for page in pages:
+        urls = [page["url"], *(s["url"] for s in page["sections"])]
+        for url in urls:
+            parts = urlsplit(url)
+            path = unquote(parts.path)
+            if path not in cache:
+                cache[path] = fetch(path)
+            ids = cache[path]
+            if ids is None:
+                misses.append(f"{url}: no such page")
+                break
+            if parts.fragment and unquote(parts.fragment) not in ids:
+                misses.append(f"{url}: no element with id {unquote(parts.fragment)!r} on the page")
+    return misses
+
+
+def check_build(pages: list[dict], build_dir: Path) -> list[str]:
+    skip = _base_segments(build_dir, pages)
+
+    def fetch(path: str) -> set[str] | None:
+        found = _build_file(build_dir, path, skip)
+        return _ids(found.read_bytes()) if found else None
+
+    return _misses(pages, fetch)
+
+
+def check_url(pages: list[dict], base: str, timeout_s: float = 10.0) -> list[str]:
+    """The same check against a served site: BASE replaces each URL's scheme and host."""
+    base = base.rstrip("/")
+
+    def fetch(path: str) -> set[str] | None:
+        try:
+            with urllib.request.urlopen(base + urllib.request.quote(path), timeout=timeout_s) as response:
+                return _ids(response.read())
+        except (urllib.error.URLError, OSError):
+            return None
+
+    return _misses(pages, fetch)

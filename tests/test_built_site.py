@@ -1,0 +1,133 @@
+"""Ingest of a built Docusaurus site, checked against what the build served.
+
+The two corpora sites are built with their own Docusaurus (tests/built_sites.py, cached by
+content). Read from the build, every page's URL, title, locale, breadcrumb labels and heading
+ids must equal `expected-routes.json` exactly; indexed, every page and anchor must exist in the
+build (`textbook-chat pages --check-build`), and the rendered text must all be in the index.
+"""
+from __future__ import annotations
+
+import json
+from urllib.parse import unquote, urlsplit
+
+import pytest
+from click.testing import CliRunner
+
+from built_sites import CORPORA, built_site
+from conftest import make_settings
+from server.cli import main
+from server.ingest.html_text import Heading, markdown_root, parse_html
+from server.ingest.indexer import ingest
+from server.ingest.pages import discover_pages
+from server.ingest.site import detect_site
+from server.store import ChunkStore
+
+SITES = ["aibook", "physical-ai-i18n"]
+
+
+def expected(name: str) -> dict[str, dict]:
+    return {e["url"]: e for e in json.loads((CORPORA / name / "expected-routes.json").read_text(encoding="utf-8"))}
+
+
+def path_of(url: str) -> str:
+    return unquote(urlsplit(url).path)
+
+
+@pytest.fixture(scope="module", params=SITES)
+def built(request):
+    site_dir = built_site(request.param)
+    site = detect_site(site_dir)
+    assert site.build_dir == site_dir / "build"
+    return request.param, site
+
+
+@pytest.fixture(scope="module")
+def indexed(built, tmp_path_factory, embedder):
+    name, site = built
+    settings = make_settings(tmp_path_factory.mktemp(f"built-{name}") / "data")
+    store = ChunkStore.open(settings, embedder.model_name, embedder.dim)
+    try:
+        report = ingest(site, store, embedder, progress=False)
+        chunks = store.all_chunks()
+    finally:
+        store.close()  # the local index is locked while open; `textbook-chat pages` opens it again
+    return name, site, settings, chunks, report
+
+
+def test_the_pages_read_from_the_build_are_exactly_the_built_doc_pages(built):
+    name, site = built
+    routes = expected(name)
+    found = discover_pages(site)
+    assert [path_of(p.url) for p in found.pages if path_of(p.url) not in routes] == []
+    assert {path_of(p.url) for p in found.pages} == set(routes)
+    for page in found.pages:
+        route = routes[path_of(page.url)]
+        assert (page.title, page.locale, page.version) == (route["title"], route["locale"], "current")
+        assert page.labels == (route["breadcrumbs"] or [route["title"]]), page.url  # no sidebar: its title
+        assert page.source_file in (route["source_file"], route["source_path"])
+        assert [h.anchor for h in page.sections if isinstance(h, Heading) and h.anchor] == \
+            [a["id"] for a in route["anchors"]], page.url
+        assert all(h.text for h in page.sections if isinstance(h, Heading))
+
+
+def test_reading_order_follows_the_sidebar(built):
+    name, site = built
+    pages = discover_pages(site).pages
+    urls = [path_of(p.url) for p in pages]
+    if name == "aibook":
+        assert urls[:3] == ["/docs/intro", "/docs/chapter-01-introduction/", "/docs/chapter-01-introduction/history-evolution"]
+    else:
+        base = "/physical-ai-textbook-Hackathon-1"
+        assert urls[:3] == [f"{base}/docs/intro", f"{base}/docs/module1/overview", f"{base}/docs/module1/ros2-fundamentals"]
+        assert all(p.locale == "en" for p in pages[:29]) and all(p.locale == "ur" for p in pages[29:])
+
+
+def test_every_indexed_page_and_anchor_exists_in_the_build(indexed):
+    name, site, settings, chunks, report = indexed
+    routes = expected(name)
+    assert report.chunks_total == len(chunks) > 0 and not report.skipped
+    for chunk in chunks:
+        route = routes[path_of(chunk.url)]
+        fragment = unquote(urlsplit(chunk.url).fragment)
+        assert not fragment or fragment in {a["id"] for a in route["anchors"]}, chunk.url
+        assert chunk.labels == (route["breadcrumbs"] or [route["title"]]) and chunk.locale == route["locale"]
+        assert "<" not in chunk.heading + chunk.citation + chunk.source_location or "<" in route["title"]
+    result = CliRunner().invoke(main, ["pages", "--check-build", str(site.build_dir)],
+                                env={"TEXTBOOK_CHAT_DATA_DIR": str(settings.data_dir),
+                                     "TEXTBOOK_CHAT_MODELS_DIR": str(settings.models_dir)})
+    assert result.exit_code == 0, result.output
+    assert f"{len(routes)} pages" in result.output and "nothing missing" in result.output
+
+
+def test_all_the_rendered_text_is_in_the_index(indexed):
+    name, site, _, chunks, report = indexed
+    rendered_words = 0
+    for page in discover_pages(site).pages:
+        html = parse_html((site.build_dir / _file_of(site, page.url)).read_bytes())
+        rendered_words += len(markdown_root(html).text_content().split())
+    indexed_words = sum(len(c.content.split()) for c in chunks)
+    # chunks repeat up to 32 tokens of the previous chunk (overlap) and add Markdown markers
+    assert 0.9 <= indexed_words / rendered_words <= 1.25, (indexed_words, rendered_words)
+
+
+def _file_of(site, url: str) -> str:
+    path = path_of(url)[len(site.base_url.rstrip("/")):].strip("/")
+    for candidate in (f"{path}.html", f"{path}/index.html"):
+        if (site.build_dir / candidate).is_file():
+            return candidate
+    raise AssertionError(f"{url}: not in the build")
+
+
+def test_pages_lists_labels_locale_and_sections_as_json(indexed):
+    name, site, settings, _, _ = indexed
+    result = CliRunner().invoke(main, ["pages", "--json"], env={"TEXTBOOK_CHAT_DATA_DIR": str(settings.data_dir),
+                                                                "TEXTBOOK_CHAT_MODELS_DIR": str(settings.models_dir)})
+    assert result.exit_code == 0, result.output
+    listed = json.loads(result.stdout)
+    routes = expected(name)
+    assert {path_of(p["url"]) for p in listed} == set(routes)
+    for page in listed:
+        assert set(page) >= {"url", "title", "labels", "locale", "version", "source_file", "sections"}
+        route = routes[path_of(page["url"])]
+        assert page["labels"] == (route["breadcrumbs"] or [route["title"]]) and page["locale"] == route["locale"]
+        assert all(unquote(urlsplit(s["url"]).fragment) in {a["id"] for a in route["anchors"]} for s in page["sections"])
