@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
+from built_sites import built_site
 from fake_gemini import DEFAULT_ANSWER, FakeGemini, Recorded
 from fakes import FailingGenerator, RecordingGenerator
 from server.composition import Components, Index
@@ -25,7 +26,7 @@ __all__ = [
     "REPO", "SHARED", "CORPORA", "EVAL", "PHYSICAL_AI", "RUST_BOOK", "SAMPLE_BOOK", "MODELS_DIR", "DEMO_PAGE",
     "make_settings", "IndexedBook", "index_book", "all_chunks", "make_app", "make_client", "read_sse", "sse_done", "open_chat_stream", "read_until", "stream_session_id",
     "wait_until", "free_port", "gemini_env", "gemini_subprocess_env", "FakeGemini", "Recorded", "DEFAULT_ANSWER",
-    "RecordingGenerator", "FailingGenerator",
+    "RecordingGenerator", "FailingGenerator", "built_site",
 ]
 
 REPO = Path(__file__).resolve().parents[1]

@@ -13,8 +13,7 @@ from urllib.parse import unquote, urlsplit
 import pytest
 from click.testing import CliRunner
 
-from built_sites import CORPORA, built_site
-from conftest import make_settings
+from helpers import CORPORA, built_site, make_settings
 from server.cli import main
 from server.ingest.html_text import Heading, markdown_root, parse_html
 from server.ingest.indexer import ingest

@@ -15,7 +15,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from built_sites import CORPORA
+from helpers import CORPORA
 from server.ingest.chunker import chunk_page
 from server.ingest.pages import discover_pages
 from server.ingest.site import detect_site
