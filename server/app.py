@@ -36,6 +36,8 @@ def create_app(settings: Settings | None = None, *, components: Components | Non
         MAX_CONTENT_LENGTH=settings.max_request_bytes, JSON_SORT_KEYS=False,
         RATELIMIT_DEFAULT=settings.rate_limit, RATELIMIT_STORAGE_URI=settings.rate_limit_storage,
         RATELIMIT_HEADERS_ENABLED=True, SSE_KEEPALIVE_S=10.0,
+        # a shared store (Redis) that stops answering: each process counts on its own meanwhile
+        RATELIMIT_SWALLOW_ERRORS=True, RATELIMIT_IN_MEMORY_FALLBACK_ENABLED=True,
     )
     app.config.update(config or {})
 

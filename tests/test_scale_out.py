@@ -1,7 +1,8 @@
 """Two app servers, one state: `serve` processes with data folders of their own (as on two
 machines, each with its own copy of the book index) share one PostgreSQL and one Redis. A
-conversation goes on from one to the other, one rate limit counts across both, and a server
-killed mid-answer marks that question INTERRUPTED when it comes back."""
+conversation goes on from one to the other, one rate limit counts across both, a server
+killed mid-answer marks that question INTERRUPTED when it comes back, and with Redis down
+each server counts the limit on its own instead of failing."""
 from __future__ import annotations
 
 import json
@@ -17,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from helpers import MODELS_DIR, SAMPLE_BOOK, FakeGemini, free_port, gemini_subprocess_env, make_settings, wait_until
+from helpers import (MODELS_DIR, SAMPLE_BOOK, FakeGemini, free_port, gemini_subprocess_env, make_app, make_settings,
+                     wait_until)
 from server.ingest.indexer import ingest
 from server.ingest.site import detect_site
 from server.store import ChunkStore
@@ -159,3 +161,10 @@ def test_a_server_killed_mid_answer_marks_the_question_interrupted_when_it_comes
     finally:
         crashing.stop(signal.SIGKILL)
         fake.close()
+
+
+def test_with_redis_down_each_server_counts_the_limit_on_its_own(sample_book, tmp_path):
+    settings = dict(rate_limit_storage=f"redis://127.0.0.1:{free_port()}")  # nothing listens there
+    client = make_app(sample_book, tmp_path / "data", config={"RATELIMIT_DEFAULT": "3 per minute"},
+                      **settings).test_client()
+    assert [client.post("/sessions", json={}).status_code for _ in range(5)] == [201, 201, 201, 429, 429]
