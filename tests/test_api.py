@@ -18,8 +18,8 @@ from server.settings import load_settings
 ERROR_KEYS = {"error", "code", "details"}
 
 
-def _app(book, tmp_path, generator=None, **config):
-    settings = make_settings(tmp_path / "data")
+def _app(book, tmp_path, generator=None, database_url=None, **config):
+    settings = make_settings(tmp_path / "data", database_url=database_url)
     return create_app(settings, components=book.components(settings, generator), config=config or None)
 
 
@@ -182,8 +182,8 @@ def test_follow_up_question_retrieves_in_context(physical_ai, tmp_path):
     assert "ros" in (top["source_file"] + top["source_location"]).lower()
 
 
-def test_generator_failure_keeps_the_user_message(sample_book, tmp_path):
-    client = _app(sample_book, tmp_path, FailingGenerator()).test_client()
+def test_generator_failure_keeps_the_user_message(sample_book, tmp_path, database_url):
+    client = _app(sample_book, tmp_path, FailingGenerator(), database_url).test_client()
     response = client.post("/chat", json={"question": "What is the Nyquist rate?"})
     assert response.status_code == 500
     data = response.get_json()
@@ -195,8 +195,8 @@ def test_generator_failure_keeps_the_user_message(sample_book, tmp_path):
     assert state["state"] == "FAILED" and [s for s, _ in state["states"]] == ["CREATED", "RETRIEVING", "GENERATING", "FAILED"]
 
 
-def test_generator_failure_mid_stream_is_an_error_event(sample_book, tmp_path):
-    client = _app(sample_book, tmp_path, FailingGenerator(during_stream=True)).test_client()
+def test_generator_failure_mid_stream_is_an_error_event(sample_book, tmp_path, database_url):
+    client = _app(sample_book, tmp_path, FailingGenerator(during_stream=True), database_url).test_client()
     response = client.post("/chat", json={"question": "What is the Nyquist rate?"},
                            headers={"Accept": "text/event-stream"})
     events = read_sse(response.get_data(as_text=True))
@@ -206,7 +206,8 @@ def test_generator_failure_mid_stream_is_an_error_event(sample_book, tmp_path):
     assert session["messages"][0]["role"] == "user" and session["messages"][0]["status"] == "failed"
 
 
-def test_lifecycle_is_recorded(client):
+def test_lifecycle_is_recorded(sample_book, tmp_path, database_url):
+    client = _app(sample_book, tmp_path, database_url=database_url).test_client()
     data = client.post("/chat", json={"question": "What is the Nyquist rate?"}).get_json()
     query = client.application.extensions["textbook_chat"].sessions.get_query(data["query_id"])
     assert [s for s, _ in query["states"]] == ["CREATED", "RETRIEVING", "GENERATING", "COMPLETED"]
@@ -231,8 +232,8 @@ def test_sse_events_in_order_and_done_equals_json(client):
     assert {k: v for k, v in done.items() if k not in volatile} == {k: v for k, v in plain.items() if k not in volatile}
 
 
-def test_sessions_crud_and_survive_restart(sample_book, tmp_path):
-    client = _app(sample_book, tmp_path).test_client()
+def test_sessions_crud_and_survive_restart(sample_book, tmp_path, database_url):
+    client = _app(sample_book, tmp_path, database_url=database_url).test_client()
     created = client.post("/sessions", json={"user_id": "student-1"})
     assert created.status_code == 201
     sid = created.get_json()["id"]
@@ -240,7 +241,7 @@ def test_sessions_crud_and_survive_restart(sample_book, tmp_path):
     client.post("/chat", json={"question": "What is a digital filter?", "session_id": sid})
     client.application.extensions["textbook_chat"].sessions.close()
 
-    restarted = _app(sample_book, tmp_path).test_client()
+    restarted = _app(sample_book, tmp_path, database_url=database_url).test_client()
     session = restarted.get(f"/sessions/{sid}").get_json()
     assert [m["role"] for m in session["messages"]] == ["user", "assistant", "user", "assistant"]
     assert session["messages"][0]["content"] == "What is quantization noise?"
@@ -250,7 +251,8 @@ def test_sessions_crud_and_survive_restart(sample_book, tmp_path):
     assert restarted.get(f"/sessions/{sid}").status_code == 404
 
 
-def test_feedback(client):
+def test_feedback(sample_book, tmp_path, database_url):
+    client = _app(sample_book, tmp_path, database_url=database_url).test_client()
     data = client.post("/chat", json={"question": "What is the Nyquist rate?"}).get_json()
     ok = client.post("/feedback", json={"message_id": data["assistant_message_id"], "rating": "up", "comment": "clear"})
     assert ok.status_code == 201 and ok.get_json()["rating"] == "up"

@@ -1,5 +1,5 @@
 """`textbook-chat serve --workers 2`: forked processes share the local index and one sessions
-database, a worker that goes away does not free the index, and the server stops cleanly."""
+database (SQLite or PostgreSQL), a worker that goes away does not free the index, and the server stops cleanly."""
 from __future__ import annotations
 
 import json
@@ -53,7 +53,10 @@ def _stream_chat(port: int, body: dict) -> dict:
 
 
 @pytest.fixture
-def workers_server(tmp_path, embedder):
+def workers_server(request, tmp_path, embedder):
+    """Sessions in a SQLite file, or (parametrized "postgresql") in the throwaway PostgreSQL."""
+    database = getattr(request, "param", "sqlite")
+    database_url = request.getfixturevalue("postgres").new_database() if database == "postgresql" else None
     settings = make_settings(tmp_path / "data")
     store = ChunkStore.open(settings, embedder.model_name, embedder.dim)
     ingest(detect_site(SAMPLE_BOOK), store, embedder, progress=False)
@@ -63,7 +66,8 @@ def workers_server(tmp_path, embedder):
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     env = gemini_subprocess_env(fake, TEXTBOOK_CHAT_DATA_DIR=str(settings.data_dir),
-                                TEXTBOOK_CHAT_MODELS_DIR=str(MODELS_DIR), RATE_LIMIT="1000 per minute")
+                                TEXTBOOK_CHAT_MODELS_DIR=str(MODELS_DIR), RATE_LIMIT="1000 per minute",
+                                **({"DATABASE_URL": database_url} if database_url else {}))
     log = (tmp_path / "serve.log").open("w")
     server = subprocess.Popen([str(CLI), "serve", "--workers", "2", "--threads", "4", "--port", str(port)],
                               env=env, stdout=log, stderr=subprocess.STDOUT)
@@ -90,6 +94,7 @@ def _script_answers(fake: FakeGemini, count: int = 40) -> None:
                   for _ in range(count)])
 
 
+@pytest.mark.parametrize("workers_server", ["sqlite", "postgresql"], indirect=True)
 def test_workers_share_the_index_and_the_sessions(workers_server):
     server, port, settings, fake = workers_server
     _script_answers(fake)
