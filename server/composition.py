@@ -83,8 +83,9 @@ class Components:
             generator, rewriter = make_generator(settings, index.embedder)
         sessions = SessionStore(settings.sqlalchemy_url, server=settings.server_name or default_server_name(settings.data_dir))
         size = IndexSize(index.store)
-        pipeline = ChatPipeline(Retriever(index.store, index.embedder), index.embedder, generator, sessions,
-                                StoreVocabulary(index.store, size), rewriter=rewriter)
+        vocabulary = StoreVocabulary(index.store, size)
+        pipeline = ChatPipeline(Retriever(index.store, index.embedder, lexicon=vocabulary.get), index.embedder,
+                                generator, sessions, vocabulary, rewriter=rewriter)
         return cls(settings, index, sessions, generator, size, pipeline, owns_index)
 
     @property

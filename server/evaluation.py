@@ -137,7 +137,7 @@ def evaluate(items: list[dict], pipeline: ChatPipeline, chunks: list[Chunk], *, 
         row = {"id": item["id"], "kind": kind, "question": item["question"], "status": answer.status,
                "retrieved": [f"{c.source_file} › {c.heading} ({c.score:.2f})" for c in answer.candidates[:max_chunks]],
                "answer": answer.text[:300]}
-        top = answer.candidates[0].score if answer.candidates else 0.0
+        top = max((c.score for c in answer.candidates), default=0.0)
         if kind in gated:
             gated[kind].append(bool(answer.unknown_terms) and not answer.context.database)
             row["unknown_terms"] = answer.unknown_terms

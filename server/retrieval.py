@@ -2,12 +2,16 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Protocol
+from typing import TYPE_CHECKING, Callable, Protocol
 
 import numpy as np
 
 from .models import Chunk
+from .rag.lexical import CANDIDATES, rerank
 from .store import ChunkStore, Filters
+
+if TYPE_CHECKING:
+    from .rag.vocabulary import BookVocabulary
 
 
 class QueryEmbedder(Protocol):
@@ -15,10 +19,14 @@ class QueryEmbedder(Protocol):
 
 
 class Retriever:
-    def __init__(self, store: ChunkStore, embedder: QueryEmbedder, *, candidate_factor: int = 2):
+    def __init__(self, store: ChunkStore, embedder: QueryEmbedder, *, candidate_factor: int = 2,
+                 lexicon: Callable[[str | None], BookVocabulary] | None = None):
+        """`lexicon`, when given, is a book's vocabulary by book id (None: the whole index):
+        the dense candidates are then re-ranked by the question's wording too (rag/lexical.py)."""
         self.store = store
         self.embedder = embedder
         self.candidate_factor = candidate_factor
+        self.lexicon = lexicon
 
     def retrieve(
         self,
@@ -30,7 +38,8 @@ class Retriever:
         prefer_locale: str | None = None,
         prefer_version: str | None = None,
     ) -> list[Chunk]:
-        """Best chunks first; cosine similarity clamped to [0, 1]; near-identical passages once.
+        """Best chunks first; cosine similarity clamped to [0, 1] (the order may also weigh the
+        question's words, see rag/lexical.py); near-identical passages once.
 
         With a preferred locale and/or docs version (the reader's page), passages of that locale
         and version come first, and the others only fill the places left: a reader of a
@@ -46,7 +55,7 @@ class Retriever:
         seen: set[str] = set()
         ranked: list[Chunk] = []
         for tier in tiers:
-            for chunk in self.store.search(vector, limit=limit, filters=tier):
+            for chunk in self._candidates(question, vector, limit, tier):
                 score = min(1.0, max(0.0, chunk.score))
                 if score < similarity_threshold:
                     continue
@@ -58,3 +67,9 @@ class Retriever:
                 if len(ranked) == max_chunks:
                     return ranked
         return ranked
+
+    def _candidates(self, question: str, vector, limit: int, filters: Filters) -> list[Chunk]:
+        if self.lexicon is None:
+            return self.store.search(vector, limit=limit, filters=filters)
+        candidates = self.store.search(vector, limit=max(limit, CANDIDATES), filters=filters)
+        return rerank(question, candidates, self.lexicon(filters.book_id))

@@ -173,6 +173,13 @@ class ChatResponseSchema(Schema):
     fallback_reason = fields.String(allow_none=True)
     usage = fields.Nested(UsageSchema, allow_none=True)
     context = fields.Nested(QueryContextSchema)
+    intent = fields.String(allow_none=True, metadata={
+        "description": "What the reader asked of the highlighted passage: explain, summarize, simplify, example, "
+                       "define, jargon, or question; null without a passage."})
+    corrections = fields.Dict(keys=fields.String(), values=fields.String(), metadata={
+        "description": "Misspelt words of the question and the book's words that were searched for instead."})
+    offer_book_search = fields.Boolean(metadata={
+        "description": "The highlighted passage does not answer the question: offer to search the whole book."})
 
     @validates_schema
     def _rules(self, data, **kwargs):

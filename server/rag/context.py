@@ -36,8 +36,13 @@ class QueryContext:
         return sorted(self.selected + self.database, key=lambda s: s.score, reverse=True)
 
 
+def selection_position(source: Source) -> int:
+    """Where a piece of the highlighted passage stands in it (0 for the first)."""
+    return int(source.chunk.chunk_id.rsplit("-", 1)[1])
+
+
 def selection_sources(selected_text: str, question_vector: np.ndarray, embedder: "Embedder", page_url: str = "",
-                      page_title: str = "") -> list[Source]:
+                      page_title: str = "", floor: float = SELECTION_FLOOR) -> list[Source]:
     """Split the highlighted passage into pieces scored by cosine similarity to the question."""
     pieces = split_passage(selected_text)
     if not pieces:
@@ -47,7 +52,7 @@ def selection_sources(selected_text: str, question_vector: np.ndarray, embedder:
     sources = []
     for i, (piece, score) in enumerate(zip(pieces, scores)):
         score = float(min(1.0, max(0.0, score)))
-        if score < SELECTION_FLOOR:
+        if score < floor:
             continue
         digest = hashlib.sha256(piece.encode()).hexdigest()[:32]
         chunk = Chunk(

@@ -39,6 +39,10 @@ class Answer:
     candidates: list = field(default_factory=list)
     unknown_terms: list = field(default_factory=list)
     timings: dict = field(default_factory=dict)  # milliseconds per stage, for Server-Timing
+    intent: str | None = None  # what the reader asked of the highlighted passage (intent.py)
+    corrections: dict = field(default_factory=dict)  # misspelt word → the book word searched for
+    # the highlighted passage does not answer the question: the reader may search the whole book
+    offer_book_search: bool = False
 
     @property
     def status(self) -> str:

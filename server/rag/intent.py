@@ -76,3 +76,16 @@ def _about_passage(question: str, pattern: re.Pattern, passage: str) -> bool:
 
 _FUNCTION_WORDS = frozenset("""what which when where does with about from into your mean means meant please could would
 should give show tell term terms word words like just more some much very really""".split())
+
+
+# a question about what the passage itself says ("the two ways mentioned here", "which sensors does it say")
+_ASKS_WHAT_IT_SAYS = re.compile(
+    r"\b(?:mentioned|described|listed|named|shown|discussed|said|stated)\s+(?:here|above|in (?:this|the|it))\b|"
+    r"\b(?:does|did) (?:it|this|the (?:passage|text|author|book)) (?:say|mention|list|describe|suggest|recommend)\b|"
+    r"\b(?:it|this|the (?:passage|text|author)) (?:says|said|mentions|lists|describes|talks about)\b|"
+    r"\baccording to (?:this|it|the (?:passage|text))\b", re.IGNORECASE)
+
+
+def asks_what_it_says(question: str) -> bool:
+    """The question asks what the highlighted passage itself states, so the passage answers it."""
+    return bool(_ASKS_WHAT_IT_SAYS.search(question))

@@ -16,20 +16,23 @@ from ..errors import GenerationFailed, SessionNotFound, TextbookChatError, Unkno
 from ..retrieval import Retriever
 from ..sessions import SessionStore
 from . import markers
-from .context import QueryContext, Source, database_sources, selection_sources
+from .context import (SELECTION_FLOOR, QueryContext, Source, database_sources, selection_position,
+                      selection_sources)
 from .events import Answer, Delta, Event, Finished, Sources
 from .followup import looks_like_follow_up, retrieval_query
+from .gate import admitted
 from .generators.base import GenerationInput, Generator, Outcome
+from .highlight import PASSAGE_FLOOR, covers
+from .intent import Intent, asks_what_it_says, detect
 from .question import AnswerMode, Question
 from .refusal import book_refusal, selection_refusal
+from .sentences import normalised, split_sentences
 from .vocabulary import StoreVocabulary
 
 if TYPE_CHECKING:
     from ..embedding.embedder import Embedder
 
 log = logging.getLogger("textbook_chat.pipeline")
-# a question naming a term the book never uses is refused unless retrieval is this sure anyway
-UNKNOWN_TERM_CEILING = 0.6
 FAILED_MESSAGE = "The answer could not be generated; your message was saved."
 Rewriter = Callable[[str, list], "str | None"]
 
@@ -48,6 +51,8 @@ class Turn:
     retrieval_text: str = ""
     unknown_terms: list = field(default_factory=list)  # specialist words the book never uses
     corrections: dict = field(default_factory=dict)  # misspelt word → the book word searched for
+    intent: Intent | None = None  # what the reader asks of the highlighted passage
+    offer_book_search: bool = False  # the passage does not cover the question; the book may
     timings: dict = field(default_factory=dict)  # milliseconds per stage, for Server-Timing
     states: list = field(default_factory=list)  # lifecycle after CREATED, written when the turn closes
     generator: str | None = None  # what wrote (or was writing) the answer
@@ -80,7 +85,8 @@ def source_references(sources: list[Source]) -> list[dict]:
 
 class ChatPipeline:
     def __init__(self, retriever: Retriever, embedder: Embedder, generator: Generator, sessions: SessionStore,
-                 vocabulary: StoreVocabulary, *, rewriter: Rewriter | None = None, book_title: str = ""):
+                 vocabulary: StoreVocabulary, *, rewriter: Rewriter | None = None, book_title: str = "",
+                 model_judges: bool | None = None):
         self.retriever = retriever
         self.embedder = embedder
         self.generator = generator
@@ -89,6 +95,9 @@ class ChatPipeline:
         self.rewriter = rewriter
         self.book_title = book_title
         self._known_books: set[str] = set()
+        # a language model reads borderline questions itself (it can answer NOT_IN_BOOK); the
+        # extractive generator cannot tell, so the gates decide for it
+        self.model_judges = generator.name != "extractive" if model_judges is None else model_judges
 
     def _check_book(self, book_id: str | None) -> None:
         """A question for a book the index does not hold is an error, never an answer from
@@ -139,9 +148,9 @@ class ChatPipeline:
             turn.unknown_terms = reading.unknown_terms if question.mode is AnswerMode.BOOK else []
         question_vector = self.embedder.embed_query(turn.retrieval_text)
         if selected:
-            # the reader chose the passage: its pieces only need to clear the seed's 0.1 floor
+            turn.intent = detect(question.text, selected)
             turn.context.selected = selection_sources(selected, question_vector, self.embedder,
-                                                      question.page.url, question.page.title)
+                                                      question.page.url, question.page.title, floor=0.0)
         if question.mode is not AnswerMode.SELECTION_EXCLUSIVE:
             # "explain this" says little on its own: in combined mode the passage steers retrieval
             text = f"{turn.retrieval_text}\n{selected[:600]}" if selected else turn.retrieval_text
@@ -150,14 +159,42 @@ class ChatPipeline:
                                                  prefer_version=question.page.docs_version)
             turn.candidates = candidates
             turn.nearest = candidates[:3]
-            turn.context.database = database_sources(
-                [c for c in candidates if c.score >= question.similarity_threshold])
-            if turn.unknown_terms and (not candidates or candidates[0].score < UNKNOWN_TERM_CEILING):
-                turn.context.database = []  # it asks about something the book never names
+            turn.context.database = database_sources(admitted(
+                turn.retrieval_text, candidates, question.similarity_threshold, unknown_terms=turn.unknown_terms,
+                model_judges=self.model_judges))
+        elif turn.intent is Intent.QUESTION:
+            self._judge_selection(turn)
+        if turn.intent is not None and turn.intent.about_the_passage:
+            # a request about the passage itself: all of it, in reading order, then the book's passages
+            passage = sorted(turn.context.selected, key=selection_position)
+            turn.sources = passage + turn.context.database[: max(0, max_chunks - len(passage))]
+            return
+        turn.context.selected = [s for s in turn.context.selected if s.score >= SELECTION_FLOOR]
         ranked = turn.context.combined[:max_chunks]
         if turn.context.selected and not any(s.source_type == "selected_text" for s in ranked):
             ranked = [turn.context.selected[0], *ranked[: max_chunks - 1]]  # the highlight always takes part
         turn.sources = ranked
+
+    def _judge_selection(self, turn: Turn) -> None:
+        """Exclusive mode, a question: answered from the passage only if the passage covers it
+        (the book is searched only to compare; nothing found there is shown or cited). With a
+        model, a question the passage is at all near goes to the model, which may decline."""
+        question = turn.question
+        sentences = split_sentences(question.selected_text or "")
+        if not sentences:
+            return
+        # its best sentence: a short answer inside a long piece is diluted in the piece's vector
+        vector = self.embedder.embed_query(turn.retrieval_text)
+        passage_best = max(max((s.score for s in turn.context.selected), default=0.0),
+                           float(max(self.embedder.embed_documents(sentences) @ vector)))
+        opening = normalised(sentences[0])[:60]
+        elsewhere = self.retriever.retrieve(turn.retrieval_text, max_chunks=8, filters=question.filters)
+        elsewhere_best = max((c.score for c in elsewhere if opening not in normalised(c.content)), default=0.0)
+        if passage_best >= PASSAGE_FLOOR and (covers(passage_best, elsewhere_best) or self.model_judges
+                                             or asks_what_it_says(question.text)):
+            return
+        turn.context.selected = []
+        turn.offer_book_search = True
 
     def _retrieval_text(self, question: str, history: list[dict]) -> str:
         """A follow-up is rewritten into a stand-alone query by the rewriter when there is one;
@@ -178,7 +215,7 @@ class ChatPipeline:
         return GenerationInput(
             question=question.text, sources=turn.sources, history=turn.history,
             preferences=question.preferences.to_dict(), selection_only=question.selection_only,
-            selected_text=question.selected_text,
+            selected_text=question.selected_text, intent=turn.intent.value if turn.intent else None,
             search=None if question.selection_only else self._book_search(question))
 
     def _book_search(self, question: Question):
@@ -193,7 +230,7 @@ class ChatPipeline:
 
     def refusal_text(self, turn: Turn) -> str:
         if turn.question.selection_only:
-            return selection_refusal()
+            return selection_refusal(turn.question.text)
         return book_refusal(self.book_title or (turn.nearest[0].book_title if turn.nearest else ""), turn.nearest,
                             unknown_terms=turn.unknown_terms)
 
@@ -263,7 +300,9 @@ class ChatPipeline:
             generator=outcome.generator if outcome else "none",
             fallback_reason=outcome.fallback_reason if outcome else None,
             usage=outcome.usage if outcome else None, context=turn.context,
-            candidates=turn.candidates, unknown_terms=turn.unknown_terms, timings=turn.timings)
+            candidates=turn.candidates, unknown_terms=turn.unknown_terms, timings=turn.timings,
+            intent=turn.intent.value if turn.intent else None, corrections=dict(turn.corrections),
+            offer_book_search=refused and turn.question.selection is not None)
 
     def _fail(self, turn: Turn, exc: BaseException) -> None:
         log.exception("query %s failed", turn.query_id, exc_info=exc)

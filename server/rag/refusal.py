@@ -18,8 +18,10 @@ def book_refusal(book_title: str, nearest: list[Chunk], unknown_terms: list[str]
     return text + " Try rephrasing, or ask about something the book covers."
 
 
-def selection_refusal(combined_available: bool = True) -> str:
-    text = "The highlighted passage doesn't answer this question."
+def selection_refusal(question: str = "", combined_available: bool = True) -> str:
+    asked = " ".join(question.split())
+    asked = f"“{asked[:140]}{'…' if len(asked) > 140 else ''}”" if asked else "this question"
+    text = f"The highlighted passage doesn't cover {asked}."
     if combined_available:
-        text += " Choose “this passage and the book” to search the whole book."
+        text += " Search the whole book instead (“this passage and the book”)."
     return text

@@ -42,3 +42,8 @@ def split_passage(text: str, max_words: int = 120) -> list[str]:
     if current:
         pieces.append(" ".join(current))
     return pieces
+
+
+def normalised(text: str) -> str:
+    """Lower-case words and digits only, single-spaced: for finding a passage inside a chunk."""
+    return " ".join(re.sub(r"[^a-z0-9]+", " ", strip_markdown(text).lower()).split())

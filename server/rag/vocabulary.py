@@ -45,17 +45,29 @@ class Reading:
 
 
 class BookVocabulary:
-    def __init__(self, counts: Counter):
+    """A book's words: how often each occurs, and (for lexical ranking) in how many chunks."""
+
+    def __init__(self, counts: Counter, document_frequency: Counter | None = None, documents: int = 0,
+                 total_length: int = 0):
         self.counts = counts
         self.vocabulary = counts.keys()
         self.speller = Speller(counts)
+        self.document_frequency = document_frequency if document_frequency is not None else Counter()
+        self.documents = documents
+        self.total_length = total_length
 
     @classmethod
     def from_texts(cls, texts) -> "BookVocabulary":
         counts: Counter = Counter()
+        document_frequency: Counter = Counter()
+        documents = total_length = 0
         for text in texts:
-            counts.update(words(text))
-        return cls(counts)
+            found = words(text)
+            counts.update(found)
+            document_frequency.update(set(found))
+            documents += 1
+            total_length += len(found)
+        return cls(counts, document_frequency, documents, total_length)
 
     def knows(self, word: str) -> bool:
         if _variants(word) & self.vocabulary:

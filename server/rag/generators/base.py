@@ -25,6 +25,9 @@ class GenerationInput:
     # agent mode: search the book for more passages (query, module) → sources; never set in
     # exclusive selection mode, where the highlighted passage is the only context
     search: Search | None = None
+    # what the reader asks of the highlighted passage: "explain", "summarize", "simplify", "example",
+    # "define", "jargon", or "question" (see intent.py); None without a passage
+    intent: str | None = None
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..highlight import passage_answer
+from ..intent import Intent
 from ..markers import cite_end
 from ..sentences import split_sentences, strip_markdown
 from .base import Deltas, GenerationInput, Outcome
@@ -52,6 +54,11 @@ class ExtractiveGenerator:
         self.embedder = embedder
 
     def compose(self, request: GenerationInput) -> str:
+        if request.intent and Intent(request.intent).about_the_passage:
+            text = passage_answer(Intent(request.intent), request.question, request.sources,
+                                  request.preferences.get("answer_length", "normal"))
+            if text:
+                return text
         candidates = _candidates(request)
         if not candidates:
             return ""

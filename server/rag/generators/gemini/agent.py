@@ -40,7 +40,8 @@ def agent_deltas(run: Run) -> Iterator[str]:
     sources = list(request.sources)
     seen = {s.chunk.chunk_id: n for n, s in enumerate(sources, 1)}
     contents = run.contents()
-    system = prompt.system_instruction(request.preferences, selection_only=request.selection_only, agent=True)
+    system = prompt.system_instruction(request.preferences, selection_only=request.selection_only, agent=True,
+                                        intent=request.intent)
     response = None
     for round_number in range(1, MAX_SEARCHES + 3):
         allow_search = run.searches < MAX_SEARCHES

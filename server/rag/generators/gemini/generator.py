@@ -84,7 +84,8 @@ class GeminiGenerator:
     def _stream_deltas(self, run: Run) -> Iterator[str]:
         request, client = run.request, self.client
         contents = run.contents()
-        system = prompt.system_instruction(request.preferences, selection_only=request.selection_only)
+        system = prompt.system_instruction(request.preferences, selection_only=request.selection_only,
+                                           intent=request.intent)
 
         def open_stream():
             return client.open_stream(contents, client.config(run.budget, system=system), run.budget)

@@ -60,8 +60,24 @@ def fence_highlight(text: str) -> str:
     return f"<highlighted_text>\n{neutralise(text.strip())}\n</highlighted_text>"
 
 
+# what the reader asks of the highlighted text itself (see intent.py): never refused, always from it
+_INTENT = {
+    "explain": "The reader asks you to explain the highlighted text: say what it means in your own words, "
+               "step by step, using only what it states.",
+    "summarize": "The reader asks for a summary of the highlighted text: give its main point(s) briefly, "
+                 "using only what it states.",
+    "simplify": "The reader asks for the highlighted text in simpler words: restate it plainly for a newcomer, "
+                "short sentences, no jargon, using only what it states.",
+    "example": "The reader asks for an example of the highlighted text: give one concrete, everyday illustration "
+               "of what it states, and say plainly that the example is yours, not the book's.",
+    "define": "The reader asks what a term of the highlighted text means: define it as the text uses it.",
+    "jargon": "The reader asks what the highlighted text's technical terms mean: translate each into plain words, "
+              "as the text uses it.",
+}
+
+
 def system_instruction(preferences: dict | None = None, *, selection_only: bool = False,
-                       agent: bool = False) -> str:
+                       agent: bool = False, intent: str | None = None) -> str:
     preferences = preferences or {}
     lines = [
         "You are the reading assistant of a textbook. You answer the reader's question using only "
@@ -89,6 +105,9 @@ def system_instruction(preferences: dict | None = None, *, selection_only: bool 
     if selection_only:
         lines.append("- The reader asked about the highlighted text only: answer from it alone; its pieces are "
                      "the numbered passages.")
+    if intent in _INTENT:
+        lines.append(f"- {_INTENT[intent]} This request is about the highlighted text itself, so it is always "
+                     f"answerable: do not reply {REFUSAL_SENTINEL}.")
     if agent:
         lines.append("- If the passages are not enough, you may call search_textbook to find more of the book "
                      "(a few searches at most). Cite the passages a search returns by their numbers.")

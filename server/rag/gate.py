@@ -1,0 +1,48 @@
+"""Which of the book's retrieved passages may answer, before any generator runs.
+
+The book is taken to lack a topic only when the evidence is clear:
+- the question names a specialist term the book never uses (not English, and not one edit from
+  a book word, see vocabulary.py), and no passage is very close anyway; or
+- no passage reaches the similarity threshold, and none near it has every word the question
+  asks about (a short question about a named idea, "what is the embodiment hypothesis?", can
+  score low with a small embedding model while its passage names it word for word). With a
+  language model configured, a question whose best passage is near the threshold goes to the
+  model with its passages instead: the model reads them and can answer NOT_IN_BOOK itself.
+
+The figures are calibrated on the four development books (BENCHMARKS.md, "Thresholds").
+"""
+from __future__ import annotations
+
+from ..models import Chunk
+from .vocabulary import words
+
+UNKNOWN_TERM_CEILING = 0.6  # a question naming a term the book never uses is refused below this
+MODEL_FLOOR = 0.2  # with a model, passages from here up go to it when none reaches the threshold
+
+
+def admitted(question: str, candidates: list[Chunk], threshold: float, *, unknown_terms: list[str],
+             model_judges: bool) -> list[Chunk]:
+    """The candidates (best first) that go on to generation; none means the question is refused."""
+    top = max((c.score for c in candidates), default=0.0)
+    if unknown_terms and top < UNKNOWN_TERM_CEILING:
+        return []  # it asks about something the book never names
+    passing = [c for c in candidates if c.score >= threshold]
+    if passing:
+        return passing
+    near = [c for c in candidates if c.score >= MODEL_FLOOR]
+    if model_judges:
+        return near
+    asked = asked_words(question)
+    return [c for c in near if len(asked) >= 2 and asked <= set(words(c.embed_text or c.content))]
+
+
+_STOP = frozenset("""about after also and any are because been before being between both but can could did does doing
+down each few for from further had has have having here how into its just more most much not now off once only other
+our out over own same should some such than that the their them then there these they this those through too under
+until very was were what when where which while who whom why will with would you your actually really get make
+mean means thing things work works way ways use used using tell know want need""".split())
+
+
+def asked_words(question: str) -> set[str]:
+    """The words that say what a question is about: longer than three letters, not function words."""
+    return {w for w in words(question) if len(w) > 3 and w not in _STOP}

@@ -1,0 +1,96 @@
+"""Highlight-to-ask: requests about the passage itself are answered from it, never refused; a
+question it does not cover is declined with the offer to search the book, never answered with
+the passage repeated. With Gemini, such requests and misspelt questions reach the model."""
+from __future__ import annotations
+
+import pytest
+
+from helpers import FakeGemini, gemini_env, make_client, make_settings
+from server.app import create_app
+from server.rag.generators.extractive import ExtractiveGenerator
+from server.rag.generators.fallback import WithFallback
+from server.rag.generators.gemini import GeminiClient, GeminiGenerator
+from server.rag.intent import Intent, asks_what_it_says, detect
+
+PASSAGE = ("Two related names are easy to mix up. The Nyquist rate is 2 · B, a property of the signal: the minimum "
+           "rate needed to sample it. The Nyquist frequency is fs / 2, a property of the sampler: the highest "
+           "frequency it can represent. For CD audio the Nyquist frequency is 22,050 Hz, comfortably above the "
+           "upper limit of human hearing, which is about 20,000 Hz for young listeners.")
+REQUESTS = {"explain this": "explain", "summarize this in one line": "summarize",
+            "can you put this in simpler words?": "simplify", "give me an example of this": "example"}
+
+
+@pytest.mark.parametrize("question, intent", [
+    *REQUESTS.items(), ("explain this like i'm new to it", "explain"), ("tl;dr", "summarize"),
+    ("what does all this jargon mean?", "jargon"), ("define the nyquist rate", "define"),
+    ("what's the capital of France?", "question"), ("explain how nav2 plans a path", "question"),
+    ("which sample rate do cds use?", "question")])
+def test_requests_about_the_passage_are_told_from_questions(question, intent):
+    assert detect(question, PASSAGE) is Intent(intent)
+
+
+def test_questions_about_what_the_passage_says():
+    assert asks_what_it_says("what's the difference between the two ways of talking mentioned here?")
+    assert asks_what_it_says("which sensors does it say we can test this way?")
+    assert not asks_what_it_says("which ros 2 package do i launch to run this on my gpu?")
+
+
+def _ask(client, question: str, mode: str = "exclusive") -> dict:
+    response = client.post("/chat", json={"question": question, "selected_text": PASSAGE, "selection_mode": mode})
+    assert response.status_code == 200, response.get_json()
+    return response.get_json()
+
+
+def test_requests_about_the_passage_are_answered_from_it_without_a_model(sample_book, tmp_path):
+    client = make_client(sample_book, tmp_path / "data")
+    for question, intent in REQUESTS.items():
+        data = _ask(client, question)
+        assert data["status"] == "completed", (question, data["answer"])
+        assert data["intent"] == intent and not data["offer_book_search"]
+        assert all(s["source_type"] == "selected_text" for s in data["sources"])
+        assert "Nyquist" in data["answer"] and "[1]" in data["answer"]
+        assert "language model" in data["answer"]  # it says plainly what it cannot do
+
+
+def test_combined_mode_explains_with_the_passage_first(sample_book, tmp_path):
+    data = _ask(make_client(sample_book, tmp_path / "data"), "explain this", mode="combined")
+    assert data["status"] == "completed" and data["sources"][0]["source_type"] == "selected_text"
+
+
+def test_a_question_the_passage_does_not_cover_is_declined_with_the_offer_to_search(sample_book, tmp_path):
+    client = make_client(sample_book, tmp_path / "data")
+    for question in ("what's the capital of France?", "how does dither turn quantization error into hiss?"):
+        data = _ask(client, question)
+        assert data["status"] == "refused" and data["offer_book_search"], (question, data["answer"])
+        assert "doesn't cover" in data["answer"] and "Nyquist" not in data["answer"]
+    covered = _ask(client, "what is the nyquist frequency of cd audio?")
+    assert covered["status"] == "completed" and "22,050" in covered["answer"] and not covered["offer_book_search"]
+
+
+@pytest.fixture
+def fake(monkeypatch):
+    server = FakeGemini()
+    gemini_env(monkeypatch, server)
+    yield server
+    server.close()
+
+
+def test_with_gemini_requests_and_misspelt_questions_reach_the_model(sample_book, tmp_path, fake):
+    settings = make_settings(tmp_path / "data", gemini_api_key="test-key", gemini_timeout_s=5.0)
+    generator = WithFallback(GeminiGenerator(settings, GeminiClient(settings, backoff_s=0.05)),
+                             ExtractiveGenerator(sample_book.embedder), label="Gemini")
+    client = create_app(settings, components=sample_book.components(settings, generator)).test_client()
+    for question, intent in REQUESTS.items():
+        fake.script({"text": "In other words, the sampler must run fast enough [1]."})
+        data = _ask(client, question)
+        assert data["status"] == "completed", data["answer"]
+        sent = fake.requests[-1]
+        assert f"Question: {question}" in sent.user_text and "not reply NOT_IN_BOOK" in sent.system_text
+    asked = len(fake.requests)
+    for question in ("what is the nyqist frequency?", "why does alising happen?", "how does dithr work?"):
+        fake.script({"text": "The book says so [1]."})
+        data = client.post("/chat", json={"question": question}).get_json()
+        assert data["status"] == "completed", data["answer"]
+        assert data["corrections"], question
+        assert f"Question: {question}" in fake.requests[-1].user_text
+    assert len(fake.requests) == asked + 3

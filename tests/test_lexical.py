@@ -1,0 +1,38 @@
+"""Lexical re-ranking: among passages the model finds equally close, the one with the
+question's own words comes first; the scores stay the model's."""
+from __future__ import annotations
+
+from server.models import Chunk
+from server.rag.lexical import bm25_scores, rerank
+from server.rag.vocabulary import BookVocabulary
+
+
+def _chunk(chunk_id: str, text: str, score: float) -> Chunk:
+    return Chunk(chunk_id=chunk_id, book_id="b", book_title="B", content=text, content_hash="", source_file="f.md",
+                 url="", module="", chapter="", section="", heading="", section_hierarchy=[], page=0,
+                 source_location="", citation="", file_hash="", embed_text=text, score=score)
+
+
+TEXTS = {"general": "Robots sense the world and act in it. Bodies matter for intelligence.",
+         "exact": "The embodiment hypothesis says intelligence needs a body that acts in the world.",
+         "other": "Batteries store energy; lithium cells are light."}
+BOOK = BookVocabulary.from_texts(TEXTS.values())
+
+
+def test_the_question_s_words_lift_a_passage_the_model_ranks_second():
+    chunks = [_chunk("general", TEXTS["general"], 0.52), _chunk("exact", TEXTS["exact"], 0.50),
+              _chunk("other", TEXTS["other"], 0.20)]
+    ranked = rerank("what is the embodiment hypothesis?", chunks, BOOK)
+    assert [c.chunk_id for c in ranked] == ["exact", "general", "other"]
+    assert [c.score for c in ranked] == [0.50, 0.52, 0.20]  # the model's scores, unchanged
+
+
+def test_lexical_weight_is_a_nudge_not_a_takeover():
+    chunks = [_chunk("general", TEXTS["general"], 0.70), _chunk("exact", TEXTS["exact"], 0.40)]
+    assert [c.chunk_id for c in rerank("embodiment hypothesis", chunks, BOOK)] == ["general", "exact"]
+
+
+def test_bm25_is_zero_for_words_the_book_lacks():
+    chunks = [_chunk("exact", TEXTS["exact"], 0.5)]
+    assert bm25_scores("pancakes and syrup", chunks, BOOK) == [0.0]
+    assert bm25_scores("embodiment", chunks, BOOK)[0] > 0
