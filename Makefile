@@ -11,7 +11,7 @@ SAMPLE_BOOK := sample-book
 CORPORA ?= ../shared/corpora
 EVAL ?= ../shared/eval
 
-.PHONY: eval-ci run install model ingest-sample serve test test-python test-widget widget chromium services eval bench clean
+.PHONY: screenshot eval-ci run install model ingest-sample serve test test-python test-widget widget chromium services eval bench clean
 
 run: install model ingest-sample ## install, provision the model, index the sample book, serve it
 	$(BIN)/textbook-chat serve --host $(HOST) --port $(PORT) --demo $(SAMPLE_BOOK)
@@ -54,6 +54,9 @@ test: install model widget chromium services ## everything CI runs
 
 test-python: install model services
 	$(PY) -m pytest
+
+screenshot: install model widget chromium ## retake docs/screenshot.png (the README's) from the live demo
+	$(PY) scripts/readme_screenshot.py
 
 eval: install model ## answer quality on every development book
 	$(BIN)/textbook-chat eval $(EVAL)/physical-ai-book.jsonl --book $(CORPORA)/physical-ai-book/docs

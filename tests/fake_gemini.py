@@ -38,6 +38,7 @@ class Recorded:
     headers: dict
     body: dict
     at: float = field(default_factory=time.monotonic)
+    wall: float = field(default_factory=time.time)  # the clock of logging records' `created`
 
     @property
     def streamed(self) -> bool:

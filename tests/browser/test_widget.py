@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from playwright.sync_api import Page, expect
@@ -16,7 +15,6 @@ from server.sessions import feedback_table
 
 from helpers import DEMO_PAGE
 
-SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "screenshot.png"
 QUESTION = "What is aliasing?"
 
 expect.set_options(timeout=15_000)
@@ -400,22 +398,3 @@ def test_streamed_answer_can_be_stopped(page, scripted):
     assert scripted.generator.cancelled.wait(5)
     expect(page.locator("#tc-send")).to_be_visible()
     assert page.errors == []
-
-
-def test_screenshot_for_the_readme(page, live):
-    open_demo(page, live)
-    page.locator("#tc-bubble").click()
-    ask(page, QUESTION)
-    answer = wait_done(page)
-    expect(answer.locator(".sources a.source").first).to_be_visible()
-    # Start the log at the question (it is pinned to the end of the answer), without focus rings.
-    page.evaluate("""() => {
-        const root = document.getElementById('textbook-chat').shadowRoot;
-        root.activeElement && root.activeElement.blur();
-        root.getElementById('tc-log').scrollTop = 0;
-        return document.fonts.ready;
-    }""")
-    page.mouse.move(0, 0)
-    SCREENSHOT.parent.mkdir(exist_ok=True)
-    page.screenshot(path=SCREENSHOT)
-    assert SCREENSHOT.stat().st_size > 20_000

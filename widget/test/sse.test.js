@@ -41,10 +41,16 @@ test('parses a whole stream in one chunk', () => {
   assert.deepEqual(parseChunks([BYTES]), EXPECTED);
 });
 
-test('the stream contains multi-byte characters and every line-ending style', () => {
-  assert.ok(BYTES.length > STREAM.length, 'multi-byte characters present');
-  assert.match(STREAM, /\r\n/);
-  assert.match(STREAM, /\r[^\n]/);
+test('every line-ending style gives the same events, and multi-byte characters survive', () => {
+  const lf = 'event: token\ndata: {"text":"Caf\u00e9 \u4e2d\u6587 \ud83d\ude42"}\n\n: comment\n\nevent: done\ndata: {}\n\n';
+  for (const ending of ['\n', '\r\n', '\r']) {
+    const events = parseChunks([new TextEncoder().encode(lf.replaceAll('\n', ending))]);
+    assert.deepEqual(events, [
+      { event: 'token', data: '{"text":"Caf\u00e9 \u4e2d\u6587 \ud83d\ude42"}' },
+      { event: 'done', data: '{}' },
+    ], `line endings ${JSON.stringify(ending)}`);
+    assert.equal(JSON.parse(events[0].data).text, 'Caf\u00e9 \u4e2d\u6587 \ud83d\ude42');
+  }
 });
 
 test('identical events when split into two chunks at every byte offset', () => {
