@@ -35,7 +35,7 @@ def _settings():
     try:
         return load_settings()
     except SettingsError as exc:
-        _fail(str(exc))
+        _fail(str(exc), 1)  # a configuration mistake: the message names the setting and what it takes
 
 
 @main.command()
@@ -83,6 +83,11 @@ def ingest(path: str, book_id: str | None, site_url: str | None, base_url: str |
             site = replace(site, build_dir=None)
     except (BookError, SiteBuildError) as exc:
         _fail(str(exc))
+    from .startup import stop_on_sigterm, where
+
+    stop_on_sigterm()
+    for line in where(settings):
+        log(line)
     log(f"reading {'the build at ' + str(site.build_dir) if site.build_dir else 'the sources in ' + str(site.content_root)}")
     try:
         with index_of(settings, store_check=False) as index:
@@ -165,7 +170,7 @@ def ask(question: str, book_id: str | None, module: str | None, max_chunks: int,
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8000, show_default=True, type=int)
-@click.option("--threads", default=8, show_default=True, type=int, help="Threads per process.")
+@click.option("--threads", default=8, show_default=True, type=int, help="Threads per process (1 or more).")
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
               help="Processes. More than one uses several cores (not on Windows).")
 @click.option("--demo", "demo_book", type=click.Path(exists=True, file_okay=False),
@@ -179,9 +184,19 @@ def serve(host: str, port: int, threads: int, workers: int, demo_book: str | Non
 
     from .app import create_app
     from .composition import Components
+    from .startup import StartupError, bind_problem, check_port, stop_on_sigterm, where
 
     _setup_logging()
     settings = _settings()
+    if threads < 1:
+        _fail(f"--threads must be 1 or more (threads per process), got {threads}", 1)
+    try:
+        check_port(host, port)  # before minutes of loading
+    except StartupError as exc:
+        _fail(str(exc), 1)
+    stop_on_sigterm()
+    for line in where(settings):
+        click.echo(line)
     if workers > 1:
         if sys.platform == "win32":
             _fail("--workers needs a system that can fork (Linux, macOS); use threads on Windows")
@@ -195,6 +210,8 @@ def serve(host: str, port: int, threads: int, workers: int, demo_book: str | Non
         interrupted = chat.sessions.interrupt_unfinished()
     except TextbookChatError as exc:
         _fail(exc.message, 1)
+    except KeyboardInterrupt:  # stopped while loading (or building the model): its processes are gone
+        _fail("stopped before serving", 1)
     if interrupted:
         click.echo(f"{interrupted} question(s) left unanswered when the server last stopped are marked INTERRUPTED")
     try:
@@ -224,7 +241,10 @@ def serve(host: str, port: int, threads: int, workers: int, demo_book: str | Non
         else:
             from .wsgi import make_server
 
-            server = make_server(app, host, port, threads, max_body_bytes=settings.max_request_bytes)
+            try:
+                server = make_server(app, host, port, threads, max_body_bytes=settings.max_request_bytes)
+            except OSError as exc:  # taken since the check
+                _fail(bind_problem(host, port, exc), 1)
             click.echo(banner)
             server.run()
     except KeyboardInterrupt:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -92,7 +93,19 @@ def run_logged(cmd: list, build_log: Path) -> None:
     with build_log.open("a", encoding="utf-8") as out:
         out.write(f"\n$ {' '.join(command)}\n")
         out.flush()
-        returncode = subprocess.run(command, stdout=out, stderr=subprocess.STDOUT, env=env).returncode
+        # its own process group, so that a stopped build takes the step's children (ensurepip's,
+        # pip's) with it
+        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env,
+                                   start_new_session=hasattr(os, "killpg"))
+        try:
+            returncode = process.wait()
+        except BaseException:
+            if hasattr(os, "killpg"):
+                os.killpg(process.pid, signal.SIGKILL)
+            else:
+                process.kill()
+            process.wait()
+            raise
     if returncode != 0:
         raise ModelBuildError(
             f"building {MINILM} failed (exit {returncode}) at:\n  {' '.join(command)}\n"
