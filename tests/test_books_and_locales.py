@@ -1,0 +1,76 @@
+"""One index, two books, two locales: a site's widget gets answers from its own book only, an
+unknown book id is an error, and a reader on a translated page is cited translated pages.
+
+Book A is physical-ai-i18n read from its real build (English and Urdu, tests/built_sites.py);
+book B is the sample book, whose subject (signals) is nowhere in book A.
+"""
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+import pytest
+
+from helpers import SAMPLE_BOOK, built_site, index_book, make_client
+from server.ingest.indexer import default_book_id, ingest
+from server.ingest.site import detect_site
+
+BOOK_A = "physical-ai-textbook-Hackathon-1"  # physical-ai-i18n's projectName
+URDU = "/physical-ai-textbook-Hackathon-1/ur/"
+
+
+@pytest.fixture(scope="module")
+def two_books(tmp_path_factory, embedder):
+    book = index_book(tmp_path_factory.mktemp("two-books") / "data", embedder, SAMPLE_BOOK)
+    site = detect_site(built_site("physical-ai-i18n"))
+    assert default_book_id(site) == BOOK_A and site.build_dir is not None
+    ingest(site, book.store, embedder, progress=False)
+    yield book
+    book.index.close()
+
+
+@pytest.fixture
+def client(two_books, tmp_path):
+    return make_client(two_books, tmp_path / "api")
+
+
+def ask(client, question: str, **body) -> dict:
+    response = client.post("/chat", json={"question": question, **body})
+    assert response.status_code == 200, response.get_json()
+    return response.get_json()
+
+
+def test_the_index_holds_both_books_under_their_own_ids(two_books):
+    assert set(two_books.store.books()) == {BOOK_A, "sample-book"}
+
+
+@pytest.mark.parametrize("question", ["What is the Nyquist rate?", "How do I describe a robot joint in URDF?",
+                                      "What does aliasing look like in a sampled signal?"])
+def test_a_widget_of_book_a_never_gets_a_source_from_book_b(client, question):
+    answer = ask(client, question, filters={"book_id": BOOK_A})
+    assert all(s["book_id"] == BOOK_A for s in answer["sources"]), [s["book_id"] for s in answer["sources"]]
+    other = ask(client, question, filters={"book_id": "sample-book"})
+    assert all(s["book_id"] == "sample-book" for s in other["sources"])
+
+
+def test_an_unknown_book_id_is_a_404_not_an_answer_from_elsewhere(client):
+    response = client.post("/chat", json={"question": "What is the Nyquist rate?", "filters": {"book_id": "no-such-book"}})
+    assert response.status_code == 404
+    assert response.get_json()["code"] == "UNKNOWN_BOOK" and "no-such-book" in response.get_json()["error"]
+
+
+def test_a_reader_on_an_urdu_page_is_cited_urdu_pages(client):
+    question = "What joint types can you use in a URDF?"
+    urdu = ask(client, question, filters={"book_id": BOOK_A}, metadata={"locale": "ur", "docs_version": "current"})
+    assert urdu["sources"] and all(urlsplit(s["url"]).path.startswith(URDU) and s["locale"] == "ur"
+                                   for s in urdu["sources"]), [s["url"] for s in urdu["sources"]]
+    english = ask(client, question, filters={"book_id": BOOK_A}, metadata={"locale": "en"})
+    assert english["sources"] and all(URDU not in s["url"] and s["locale"] == "en" for s in english["sources"])
+    assert all(c["url"] in {s["url"] for s in urdu["sources"]} for c in urdu["citations"])
+
+
+def test_sources_carry_the_breadcrumb_labels(client):
+    answer = ask(client, "What joint types can you use in a URDF?", filters={"book_id": BOOK_A},
+                 metadata={"locale": "en"})
+    top = answer["sources"][0]
+    assert top["labels"] == ["Module 1: The Robotic Nervous System (ROS 2)", "URDF for Humanoids"]
+    assert top["source_location"].startswith("Module 1: The Robotic Nervous System (ROS 2) › URDF for Humanoids")
