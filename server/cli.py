@@ -316,7 +316,7 @@ def eval_command(questions, book_path, threshold, as_json, rows_path, min_hit_at
     with components(eval_settings.with_overrides(gemini_api_key=None), store_check=False) as chat:
         run_ingest(site, chat.store, chat.embedder, book_id=book_id, progress=not as_json)
         result = evaluate(load_questions(questions), chat.pipeline, chat.store.all_chunks(book_id),
-                          threshold=eval_settings.similarity_threshold)
+                          threshold=eval_settings.similarity_threshold, locale=site.default_locale)
     result["calibration"] = calibration(result["top_scores"], result["gated"])
     summary = {**result["summary"], "threshold": eval_settings.similarity_threshold, "book_id": book_id}
     if rows_path:

@@ -12,7 +12,7 @@ from rank_bm25 import BM25Okapi
 from .ingest.anchors import rendered_text
 from .models import Chunk
 from .rag.pipeline import ChatPipeline
-from .rag.question import Question, Selection, SelectionMode
+from .rag.question import Page, Question, Selection, SelectionMode
 
 KS = (1, 3, 5)
 
@@ -117,8 +117,9 @@ def intent_summary(rows: list[dict]) -> dict:
 
 
 def evaluate(items: list[dict], pipeline: ChatPipeline, chunks: list[Chunk], *, threshold: float,
-             max_chunks: int = 5) -> dict:
-    """Run every question; return {summary, rows, calibration} for reporting."""
+             max_chunks: int = 5, locale: str | None = None) -> dict:
+    """Run every question; return {summary, rows, calibration} for reporting. `locale`: the
+    reader's page locale (a book with translations is asked as from its default-locale pages)."""
     ours_doc, ours_sec, bm25_doc, bm25_sec = Ranking(), Ranking(), Ranking(), Ranking()
     bm25 = Bm25Baseline(chunks)
     rows: list[dict] = []
@@ -132,7 +133,7 @@ def evaluate(items: list[dict], pipeline: ChatPipeline, chunks: list[Chunk], *, 
         counts[kind] += 1
         selection = Selection(item["selected_text"], SelectionMode.EXCLUSIVE) if kind == "selection" else None
         answer = pipeline.answer(Question(item["question"], max_chunks=max_chunks, similarity_threshold=threshold,
-                                          selection=selection))
+                                          selection=selection, page=Page(locale=locale)))
         refused = answer.refused
         row = {"id": item["id"], "kind": kind, "question": item["question"], "status": answer.status,
                "retrieved": [f"{c.source_file} › {c.heading} ({c.score:.2f})" for c in answer.candidates[:max_chunks]],

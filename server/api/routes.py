@@ -45,7 +45,7 @@ class Chat(MethodView):
     @blp.arguments(QuerySchema)
     @blp.response(200, ChatResponseSchema)
     @blp.alt_response(400, schema=ErrorResponseSchema, description="Invalid query")
-    @blp.alt_response(404, schema=ErrorResponseSchema, description="Unknown session")
+    @blp.alt_response(404, schema=ErrorResponseSchema, description="Unknown session (NOT_FOUND) or book (UNKNOWN_BOOK)")
     @blp.alt_response(413, schema=ErrorResponseSchema, description="Body too large")
     @blp.alt_response(429, schema=ErrorResponseSchema, description="Rate limited")
     @blp.alt_response(500, schema=ErrorResponseSchema, description="No answer could be written (question kept)")
@@ -58,7 +58,7 @@ class Chat(MethodView):
         """
         _require_index()
         pipeline = parts().pipeline
-        turn = pipeline.begin(question_from(query, parts().settings))  # SessionNotFound: 404
+        turn = pipeline.begin(question_from(query, parts().settings))  # SessionNotFound, UnknownBook: 404
         if _wants_stream():
             return _stream_response(pipeline, turn)
         answer = None
