@@ -64,4 +64,5 @@ def main(data_dir: Path | None = None) -> dict:
 
 
 if __name__ == "__main__":
-    main()
+    # optionally a data dir that already holds the Rust book's index (e.g. the eval's)
+    main(Path(sys.argv[1]) if len(sys.argv) > 1 else None)

@@ -1,0 +1,110 @@
+"""A passage's markdown as the blocks the book wrote: paragraphs, lists, tables, code blocks and
+headings, each kept as written, and what kind of material it is (prose, code, a quiz, an
+exercise, a reading list) so that an answer can quote whole blocks and leave quizzes and
+reading lists out unless they are asked for.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
+_TABLE_ROW = re.compile(r"^\s*\|")
+# quiz options ("A) …", "b. …", "- [ ] …") and question labels ("Question 3", "Q2:")
+_QUIZ = re.compile(r"^\s*(?:[-*]\s*)?(?:\(?[A-Da-d][).:]\s|\[[ xX]\]\s)|\b(?:quiz|question \d+|q\d+[:.])",
+                   re.MULTILINE | re.IGNORECASE)
+_EXERCISE = re.compile(r"\b(?:exercises?|practice|try it|try this|challenge|assignment|your turn|hands-on)\b",
+                       re.IGNORECASE)
+_REFERENCES = re.compile(r"\b(?:further reading|references|bibliography|resources|reading list|see also|"
+                         r"learn more|useful links)\b", re.IGNORECASE)
+_LINK = re.compile(r"\[[^\]]+\]\([^)]+\)|https?://")
+
+
+@dataclass(frozen=True)
+class Block:
+    kind: str  # "paragraph" | "list" | "table" | "code" | "heading"
+    text: str  # as the book wrote it (markdown)
+    heading: str = ""  # the nearest heading above it in the passage
+
+    @property
+    def material(self) -> str:
+        """prose, code, quiz, exercise or references."""
+        if self.kind == "code":
+            return "code"
+        if self.kind == "list" and len(_QUIZ.findall(self.text)) >= 2:
+            return "quiz"
+        if _QUIZ.search(self.heading):
+            return "quiz"
+        if _REFERENCES.search(self.heading) or (self.kind == "list" and len(_LINK.findall(self.text)) >= 2
+                                                 and len(_LINK.findall(self.text)) >= self.text.count("\n") / 2):
+            return "references"
+        if _EXERCISE.search(self.heading):
+            return "exercise"
+        return "prose"
+
+
+def split_blocks(markdown: str) -> list[Block]:
+    """The passage's blocks in reading order."""
+    blocks: list[Block] = []
+    current: list[str] = []
+    kind = ""
+    heading = ""
+    fence = ""
+
+    def close() -> None:
+        nonlocal current, kind
+        text = "\n".join(current).strip("\n")
+        if text.strip():
+            blocks.append(Block(kind, text, heading))
+        current, kind = [], ""
+
+    for line in markdown.splitlines():
+        if fence:
+            current.append(line)
+            if line.strip().startswith(fence):
+                fence = ""
+                close()
+            continue
+        opened = _FENCE.match(line)
+        if opened:
+            close()
+            fence, kind, current = opened.group(1), "code", [line]
+            continue
+        if not line.strip():
+            if kind != "list":
+                close()
+            else:
+                current.append(line)
+            continue
+        if _HEADING.match(line):
+            close()
+            heading = line.lstrip("# ").strip()
+            blocks.append(Block("heading", line.strip(), heading))
+            continue
+        line_kind = "table" if _TABLE_ROW.match(line) else "list" if _LIST_ITEM.match(line) else ""
+        if kind == "list" and not line_kind and (line.startswith((" ", "\t")) or current[-1].strip()):
+            current.append(line)  # an item's continuation
+            continue
+        line_kind = line_kind or "paragraph"
+        if line_kind != kind:
+            close()
+            kind = line_kind
+        current.append(line)
+    close()
+    return _rejoin(blocks)
+
+
+def _rejoin(blocks: list[Block]) -> list[Block]:
+    """A paragraph split by a blank line mid-sentence (where a passage's overlap was joined on)
+    made whole again: one not ending a sentence, followed by one starting in lower case."""
+    joined: list[Block] = []
+    for block in blocks:
+        previous = joined[-1] if joined else None
+        if previous and previous.kind == block.kind == "paragraph" and block.text[:1].islower() \
+                and not re.search(r"[.!?:]$", previous.text.rstrip()):
+            joined[-1] = Block("paragraph", f"{previous.text}\n{block.text}", previous.heading)
+        else:
+            joined.append(block)
+    return joined
