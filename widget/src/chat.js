@@ -2,6 +2,8 @@
 // conversation, and handles stop / retry / new chat / feedback.
 import { chat, feedback, deleteSession } from './api.js';
 import { toSources } from './sources.js';
+import { pageContext } from './page.js';
+import { DEFAULTS } from './config.js';
 import { userEl, botEl } from './message.js';
 
 const TAG = '[textbook-chat]';
@@ -57,10 +59,15 @@ export function createChat(cfg, panel, store) {
     const mine = (ctrl = new AbortController());
     panel.setBusy(true);
 
+    const { locale, docsVersion } = pageContext();
     const body = {
       question: user.text,
       metadata: { page_url: location.href, page_title: document.title, client_time: new Date().toISOString() },
     };
+    if (locale) body.metadata.locale = locale;
+    if (docsVersion) body.metadata.docs_version = docsVersion;
+    // the site's book only (the plugin sets data-book-id from projectName)
+    if (cfg.bookId && cfg.bookId !== DEFAULTS.bookId) body.filters = { book_id: cfg.bookId };
     if (sessionId) body.session_id = sessionId;
     if (user.quote) (body.selected_text = user.quote), (body.selection_mode = user.mode);
 
@@ -72,7 +79,7 @@ export function createChat(cfg, panel, store) {
         signal: mine.signal,
         onMeta(d) {
           if (d.session_id) sessionId = d.session_id;
-          if (d.sources) bot.sources = toSources(d.sources, bot.page);
+          if (d.sources) bot.sources = toSources(d.sources, bot.page, locale);
           panel.stick(view.paint);
         },
         onToken(t) {
@@ -83,7 +90,7 @@ export function createChat(cfg, panel, store) {
       sessionId = res.session_id || sessionId;
       bot.status = res.status === 'refused' ? 'refused' : 'done';
       bot.text = res.answer || bot.text;
-      if (res.sources) bot.sources = toSources(res.sources, bot.page);
+      if (res.sources) bot.sources = toSources(res.sources, bot.page, locale);
       bot.generator = res.generator || '';
       bot.id = res.assistant_message_id || null;
     } catch (e) {

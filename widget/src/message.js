@@ -66,7 +66,8 @@ function sources(m) {
       null,
       m.sources.map((s) => {
         const href = safeUrl(s.href);
-        return h('li', null, href ? h('a', { class: 'source', href }, s.label) : s.label);
+        const title = s.full ? { title: s.full } : null;
+        return h('li', title, href ? h('a', { class: 'source', href }, s.label) : s.label);
       })
     )
   );

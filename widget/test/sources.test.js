@@ -44,3 +44,29 @@ test('label fallbacks, relative URLs, selection sources, unsafe URLs', () => {
 test('not a list → no sources', () => {
   assert.deepEqual(toSources(undefined, PAGE), []);
 });
+
+test('breadcrumb labels: page › section shown, the whole path as the tooltip', () => {
+  const [s] = toSources(
+    [
+      {
+        url: 'https://book.example/docs/module1/urdf#joints',
+        labels: ['Module 1: The Robotic Nervous System (ROS 2)', 'URDF for Humanoids'],
+        chapter: 'urdf',
+        heading: 'Joint Types',
+        locale: 'en',
+      },
+    ],
+    PAGE,
+    'en'
+  );
+  assert.equal(s.label, 'URDF for Humanoids › Joint Types');
+  assert.equal(s.full, 'Module 1: The Robotic Nervous System (ROS 2) › URDF for Humanoids › Joint Types');
+});
+
+test('a source in another language than the page says so', () => {
+  const [s] = toSources([{ url: '/docs/a', labels: ['Intro'], heading: 'Intro', locale: 'en' }], PAGE, 'ur');
+  assert.equal(s.label, 'Intro (en)');
+  assert.equal(s.full, 'Intro: another language');
+  const [same] = toSources([{ url: '/docs/a', labels: ['Intro'], locale: 'en' }], PAGE, 'en-US');
+  assert.equal(same.label, 'Intro');
+});
