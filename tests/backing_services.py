@@ -11,6 +11,7 @@ database), `redis_url`.
 """
 from __future__ import annotations
 
+import ctypes
 import glob
 import os
 import pwd
@@ -47,6 +48,15 @@ def _wait_for_port(port: int, process: subprocess.Popen, what: str, log: Path) -
     raise RuntimeError(f"{what} did not listen on port {port} within 60 s: {log.read_text()[-2000:]}")
 
 
+def _die_with_parent(sig: int = signal.SIGINT) -> None:
+    """In a child about to start a server: the server ends when the test run does, even a killed
+    one (Linux; after any change of user, which clears the setting)."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, int(sig))  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
 def _postgres_bin() -> Path:
     found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
     if found:
@@ -69,7 +79,8 @@ class Postgres:
             os.chown(self.folder, account.pw_uid, account.pw_gid)
             self.log.touch()
             os.chown(self.log, account.pw_uid, account.pw_gid)
-        demote = (lambda: (os.setgid(account.pw_gid), os.setuid(account.pw_uid))) if as_user else None
+        demote = (lambda: (os.setgid(account.pw_gid), os.setuid(account.pw_uid), _die_with_parent())) if as_user \
+            else _die_with_parent
         data = self.folder / "data"
         subprocess.run([str(binaries / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8",
                         "--no-sync"], check=True, capture_output=True, preexec_fn=demote, cwd=self.folder)
@@ -140,7 +151,8 @@ class Redis:
         with self.log.open("w") as log:
             self.process = subprocess.Popen(
                 [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-                 "--dir", str(self.folder)], stdout=log, stderr=subprocess.STDOUT)
+                 "--dir", str(self.folder)], stdout=log, stderr=subprocess.STDOUT,
+                preexec_fn=lambda: _die_with_parent(signal.SIGTERM))
         _wait_for_port(self.port, self.process, "redis-server", self.log)
 
     @property
