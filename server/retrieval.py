@@ -2,10 +2,9 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Callable, Protocol
+from typing import TYPE_CHECKING, Callable
 
-import numpy as np
-
+from .embedding.protocol import TextEmbedder
 from .models import Chunk
 from .rag.lexical import CANDIDATES, rerank
 from .store import ChunkStore, Filters
@@ -14,12 +13,8 @@ if TYPE_CHECKING:
     from .rag.vocabulary import BookVocabulary
 
 
-class QueryEmbedder(Protocol):
-    def embed_query(self, text: str) -> np.ndarray: ...
-
-
 class Retriever:
-    def __init__(self, store: ChunkStore, embedder: QueryEmbedder, *, candidate_factor: int = 2,
+    def __init__(self, store: ChunkStore, embedder: TextEmbedder, *, candidate_factor: int = 2,
                  lexicon: Callable[[str | None], BookVocabulary] | None = None):
         """`lexicon`, when given, is a book's vocabulary by book id (None: the whole index):
         the dense candidates are then re-ranked by the question's wording too (rag/lexical.py)."""

@@ -11,6 +11,7 @@ from sqlalchemy import select
 
 from helpers import FailingGenerator, RecordingGenerator, make_settings, read_sse
 from server.app import create_app
+from server.rag.context import HighlightedPassage
 from server.rag.sentences import normalised
 from server.sessions import feedback_table
 from server.settings import load_settings
@@ -136,7 +137,10 @@ def test_exclusive_selection_reaches_the_generator_alone(sample_book, tmp_path):
     assert data["context"]["database_chunks"] == []
     sent = generator.inputs[-1]
     assert sent.selection_only and all(s.source_type == "selected_text" for s in sent.sources)
-    assert all(s.chunk.content in passage for s in sent.sources)
+    assert all(isinstance(s.chunk, HighlightedPassage) and s.chunk.content in passage for s in sent.sources)
+    # a piece of the highlight is not dressed up as a book chunk: no book, file or module of its own
+    assert all({"book_id", "source_file", "module", "labels"}.isdisjoint(s) for s in data["sources"])
+    assert all(s["source_location"] == "Highlighted passage" and s["content"] in passage for s in data["sources"])
 
 
 def test_exclusive_selection_unrelated_question_is_refused_without_the_book(sample_book, tmp_path):

@@ -197,3 +197,14 @@ def test_tests_import_shared_helpers_only_from_the_helpers_module():
             assert not name.startswith("test_"), f"{where} imports the test module {module}"
             if name in local and path.stem not in TEST_SUPPORT:
                 assert name == "helpers", f"{where} imports {module}: import it through tests/helpers.py"
+
+
+def test_one_embedder_protocol_and_one_index_size_cache(sample_book, tmp_path):
+    protocols = [p.relative_to(REPO) for p in SERVER.rglob("*.py")
+                 if any(isinstance(node, ast.ClassDef) and node.name.endswith("Embedder")
+                        and any(getattr(base, "id", "") == "Protocol" for base in node.bases)
+                        for node in ast.walk(ast.parse(p.read_text())))]
+    assert protocols == [Path("server/embedding/protocol.py")]
+    settings = make_settings(tmp_path / "data")
+    parts = sample_book.components(settings)
+    assert parts.pipeline.vocabulary.size is parts.index_size  # /health, /chat and the gate ask one cache

@@ -7,25 +7,17 @@ import json
 import re
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Callable, Protocol
+from typing import Callable
 
 import numpy as np
 from tqdm import tqdm
 
+from ..embedding.protocol import TextEmbedder
 from ..models import Chunk
 from ..store import ChunkStore, EmbeddingMismatchError
 from .chunker import ChunkingOptions, chunk_page
 from .pages import Page, SkippedFile, discover_pages
 from .site import Site
-
-
-class DocumentEmbedder(Protocol):
-    model_name: str
-    dim: int
-
-    def embed_documents(self, texts: list[str]) -> np.ndarray: ...
-
-    def count_tokens(self, text: str) -> int: ...
 
 
 @dataclass
@@ -76,7 +68,7 @@ def _fingerprint(page: Page, site: Site, options: ChunkingOptions, model_name: s
 def ingest(
     site: Site,
     store: ChunkStore,
-    embedder: DocumentEmbedder,
+    embedder: TextEmbedder,
     *,
     book_id: str | None = None,
     full: bool = False,
@@ -150,7 +142,7 @@ def _write_reused(store: ChunkStore, chunks: list[Chunk]) -> None:
     store.upsert(chunks, dense)
 
 
-def _write_embedded(store: ChunkStore, embedder: DocumentEmbedder, chunks: list[Chunk], *, progress: bool) -> None:
+def _write_embedded(store: ChunkStore, embedder: TextEmbedder, chunks: list[Chunk], *, progress: bool) -> None:
     if not chunks:
         return
     step = 64

@@ -11,14 +11,50 @@ from ..models import Chunk
 from .sentences import split_passage
 
 if TYPE_CHECKING:
-    from ..embedding.embedder import Embedder
+    from ..embedding.protocol import TextEmbedder
 
 SELECTION_FLOOR = 0.1  # selection pieces less similar than this to the question are dropped
 
 
+@dataclass(frozen=True)
+class HighlightedPassage:
+    """A piece of the passage the reader highlighted, scored against the question. It shares
+    with a Chunk what answers and citations read (content, url, source_location, citation,
+    score); it has no book, file or heading of its own."""
+
+    position: int  # its place in the highlighted passage, 0 for the first piece
+    content: str
+    score: float
+    page_url: str = ""
+    page_title: str = ""
+
+    @property
+    def chunk_id(self) -> str:
+        return f"selection-{hashlib.sha256(self.content.encode()).hexdigest()[:12]}-{self.position}"
+
+    @property
+    def url(self) -> str:
+        return self.page_url
+
+    @property
+    def source_location(self) -> str:
+        return "Highlighted passage" + (f" on “{self.page_title}”" if self.page_title else "")
+
+    @property
+    def citation(self) -> str:
+        return (f'Highlighted passage{f" from “{self.page_title}”" if self.page_title else ""}.'
+                + (f" Available: {self.page_url}" if self.page_url else ""))
+
+    def public(self) -> dict:
+        """The fields an API response shows for it."""
+        return {"chunk_id": self.chunk_id, "content": self.content, "url": self.page_url,
+                "chapter": self.page_title, "heading": "Highlighted passage",
+                "source_location": self.source_location, "citation": self.citation}
+
+
 @dataclass
 class Source:
-    chunk: Chunk
+    chunk: Chunk | HighlightedPassage  # a HighlightedPassage exactly when source_type is "selected_text"
     source_type: str  # "database" | "selected_text"
 
     @property
@@ -38,10 +74,10 @@ class QueryContext:
 
 def selection_position(source: Source) -> int:
     """Where a piece of the highlighted passage stands in it (0 for the first)."""
-    return int(source.chunk.chunk_id.rsplit("-", 1)[1])
+    return source.chunk.position
 
 
-def selection_sources(selected_text: str, question_vector: np.ndarray, embedder: "Embedder", page_url: str = "",
+def selection_sources(selected_text: str, question_vector: np.ndarray, embedder: "TextEmbedder", page_url: str = "",
                       page_title: str = "", floor: float = SELECTION_FLOOR) -> list[Source]:
     """Split the highlighted passage into pieces scored by cosine similarity to the question."""
     pieces = split_passage(selected_text)
@@ -54,14 +90,7 @@ def selection_sources(selected_text: str, question_vector: np.ndarray, embedder:
         score = float(min(1.0, max(0.0, score)))
         if score < floor:
             continue
-        digest = hashlib.sha256(piece.encode()).hexdigest()[:32]
-        chunk = Chunk(
-            chunk_id=f"selection-{digest[:12]}-{i}", book_id="", book_title="", content=piece, content_hash=digest,
-            source_file="", url=page_url, module="", chapter=page_title, section="", heading="Highlighted passage",
-            section_hierarchy=[], page=0, source_location="Highlighted passage" + (f" on “{page_title}”" if page_title else ""),
-            citation=f'Highlighted passage{f" from “{page_title}”" if page_title else ""}.' + (f" Available: {page_url}" if page_url else ""),
-            file_hash="", score=score)
-        sources.append(Source(chunk, "selected_text"))
+        sources.append(Source(HighlightedPassage(i, piece, score, page_url, page_title), "selected_text"))
     return sorted(sources, key=lambda s: s.score, reverse=True)
 
 

@@ -30,7 +30,7 @@ from .sentences import normalised, split_sentences
 from .vocabulary import StoreVocabulary
 
 if TYPE_CHECKING:
-    from ..embedding.embedder import Embedder
+    from ..embedding.protocol import TextEmbedder
 
 log = logging.getLogger("textbook_chat.pipeline")
 FAILED_MESSAGE = "The answer could not be generated; your message was saved."
@@ -78,13 +78,13 @@ def _now() -> str:
 
 def source_references(sources: list[Source]) -> list[dict]:
     """How a conversation keeps the sources of an answer."""
-    return [{"source_file": s.chunk.source_file, "source_location": s.chunk.source_location,
+    return [{"source_file": s.chunk.source_file if s.source_type == "database" else "", "source_location": s.chunk.source_location,
              "content_snippet": s.chunk.content[:240], "confidence": round(s.score, 4),
              "retrieved_content_id": s.chunk.chunk_id, "url": s.chunk.url} for s in sources]
 
 
 class ChatPipeline:
-    def __init__(self, retriever: Retriever, embedder: Embedder, generator: Generator, sessions: SessionStore,
+    def __init__(self, retriever: Retriever, embedder: TextEmbedder, generator: Generator, sessions: SessionStore,
                  vocabulary: StoreVocabulary, *, rewriter: Rewriter | None = None, book_title: str = "",
                  model_judges: bool | None = None):
         self.retriever = retriever

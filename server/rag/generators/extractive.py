@@ -15,13 +15,13 @@ from ..intent import Intent
 from .base import Deltas, GenerationInput, Outcome
 
 if TYPE_CHECKING:
-    from ...embedding.embedder import Embedder
+    from ...embedding.protocol import TextEmbedder
 
 
 class ExtractiveGenerator:
     name = "extractive"
 
-    def __init__(self, embedder: "Embedder | None" = None):
+    def __init__(self, embedder: "TextEmbedder | None" = None):
         self.embedder = embedder  # not needed to answer; kept so callers build it as any generator
 
     def compose(self, request: GenerationInput) -> str:

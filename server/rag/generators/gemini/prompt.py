@@ -41,12 +41,12 @@ def _attribute(value: str) -> str:
 def source_label(source: Source) -> str:
     if source.source_type == "selected_text":
         return "highlighted passage"
-    return source.chunk.source_location or source.chunk.source_file or "the book"
+    return source.chunk.source_location or source.chunk.source_file or "the book"  # a book Chunk
 
 
 def fence_passage(number: int, source: Source) -> str:
     chunk = source.chunk
-    module = f' module="{_attribute(chunk.module)}"' if chunk.module and source.source_type == "database" else ""
+    module = f' module="{_attribute(chunk.module)}"' if source.source_type == "database" and chunk.module else ""
     return (f'<passage n="{number}" source="{_attribute(source_label(source))}"{module}>\n'
             f"{neutralise(chunk.content.strip())}\n</passage>")
 
