@@ -18,7 +18,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Callable, Iterator, TypeVar
 
-from sqlalchemy import delete, insert, select, text, update
+from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Connection
 
 from ..batching import Batcher
@@ -163,11 +163,14 @@ class SessionStore:
         if problem:
             raise DatabaseUnavailable(f"The sessions database ({self.where}) is not answering: {problem}",
                                       details={"database": self.where})
+        probe = select(sessions_table.c.id).limit(1).scalar_subquery()
+        if self.dialect == "postgresql":  # one round trip: the table answers, and takes writes
+            probe = select(probe, func.current_setting("transaction_read_only"))
         with self._reading() as conn:
-            conn.execute(select(sessions_table.c.id).limit(1)).first()
-            if self.dialect == "postgresql" and conn.execute(text("SHOW transaction_read_only")).scalar() == "on":
-                raise DatabaseUnavailable(f"The sessions database ({self.where}) is read-only",
-                                          details={"database": self.where})
+            row = conn.execute(select(probe) if self.dialect != "postgresql" else probe).first()
+        if self.dialect == "postgresql" and row[1] == "on":
+            raise DatabaseUnavailable(f"The sessions database ({self.where}) is read-only",
+                                      details={"database": self.where})
         if self._failing:
             self._write(self._probe)
         return {"kind": self.dialect, "latency_ms": round((time.perf_counter() - started) * 1000, 2)}
