@@ -208,3 +208,18 @@ def test_one_embedder_protocol_and_one_index_size_cache(sample_book, tmp_path):
     settings = make_settings(tmp_path / "data")
     parts = sample_book.components(settings)
     assert parts.pipeline.vocabulary.size is parts.index_size  # /health, /chat and the gate ask one cache
+
+
+def test_the_app_factory_leaves_logging_to_the_program(sample_book, tmp_path):
+    import logging
+
+    root = logging.getLogger()
+    kept = (root.level, root.handlers[:])
+    root.handlers.clear()  # as in a program that has not configured logging (basicConfig would act)
+    try:
+        settings = make_settings(tmp_path / "data")
+        create_app(settings, components=sample_book.components(settings))
+        assert root.handlers == [] and root.level == kept[0]  # only `textbook-chat` configures logging
+    finally:
+        root.setLevel(kept[0])
+        root.handlers[:] = kept[1]
