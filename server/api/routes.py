@@ -1,4 +1,4 @@
-"""/chat, /sessions, /feedback, /health, /widget.js."""
+"""/chat, /sessions, /feedback, /health, /widget.js and its parts."""
 from __future__ import annotations
 
 import time
@@ -157,15 +157,32 @@ class Health(MethodView):
         return body, 503 if status == "degraded" else 200
 
 
+WIDGET_PARTS = ("panel",)  # widget/scripts/build.mjs: widget-<part>.js, loaded by widget.js
+
+
+def _script(name: str) -> Response:
+    script = resources.files("server").joinpath(f"static/{name}")
+    if not script.is_file():
+        raise ApiError("NOT_FOUND", "The widget has not been built.")
+    response = Response(script.read_bytes(), mimetype="application/javascript")
+    response.headers["Cache-Control"] = "public, max-age=300"
+    response.headers["Access-Control-Allow-Origin"] = "*"
+    return response
+
+
 @blp.route("/widget.js")
 class Widget(MethodView):
     @blp.doc(responses={200: {"description": "The widget script", "content": {"application/javascript": {}}}})
     def get(self):
-        """The embeddable widget (one classic script)."""
-        script = resources.files("server").joinpath("static/widget.js")
-        if not script.is_file():
-            raise ApiError("NOT_FOUND", "The widget has not been built.")
-        response = Response(script.read_bytes(), mimetype="application/javascript")
-        response.headers["Cache-Control"] = "public, max-age=300"
-        response.headers["Access-Control-Allow-Origin"] = "*"
-        return response
+        """The embeddable widget (a classic script: bubble, shortcut, "Ask about this")."""
+        return _script("widget.js")
+
+
+@blp.route("/widget-<part>.js")
+class WidgetPart(MethodView):
+    @blp.doc(responses={200: {"description": "A part of the widget", "content": {"application/javascript": {}}}})
+    def get(self, part: str):
+        """A part of the widget that widget.js loads when it is first needed (`panel`: the chat panel)."""
+        if part not in WIDGET_PARTS:
+            raise ApiError("NOT_FOUND", f"No widget part named {part!r}.")
+        return _script(f"widget-{part}.js")

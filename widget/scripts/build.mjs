@@ -1,20 +1,23 @@
-// Bundles widget/src/main.js into one minified classic script: widget/dist/widget.js.
-// An IIFE, not a module, so that document.currentScript works for reading data-* config.
-// If WIDGET_OUT is set, the built file is also copied there (e.g. the server's static folder).
+// Bundles the widget into two minified classic scripts:
+//   widget/dist/widget.js        (src/main.js)        what every page loads: bubble, shortcut, "Ask about this"
+//   widget/dist/widget-panel.js  (src/panel-main.js)  the chat panel, loaded by widget.js when first needed
+// IIFEs, not modules, so that document.currentScript works for reading data-* config.
+// If WIDGET_OUT is set (a path for widget.js), both files are also copied to its folder
+// (e.g. the server's static folder).
 import { build, transform } from 'esbuild';
 import { copyFile, mkdir, readFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const widget = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const outfile = resolve(widget, 'dist/widget.js');
+export const PARTS = { 'widget.js': 'src/main.js', 'widget-panel.js': 'src/panel-main.js' };
 const { version } = JSON.parse(await readFile(resolve(widget, '../package.json'), 'utf8'));
 
-// styles.js keeps the stylesheet as one readable template literal; ship it minified as CSS.
+// The styles modules keep their stylesheet as one readable template literal; ship it minified.
 const minifyStyles = {
   name: 'minify-styles',
   setup(b) {
-    b.onLoad({ filter: /[\\/]styles\.js$/ }, async ({ path }) => {
+    b.onLoad({ filter: /[\\/](panel-)?styles\.js$/ }, async ({ path }) => {
       const src = await readFile(path, 'utf8');
       const start = src.indexOf('export default `') + 16;
       const css = src.slice(start, src.lastIndexOf('`'));
@@ -24,23 +27,25 @@ const minifyStyles = {
   },
 };
 
-await build({
-  entryPoints: [resolve(widget, 'src/main.js')],
-  outfile,
-  bundle: true,
-  minify: true,
-  format: 'iife',
-  target: ['es2020', 'chrome100', 'firefox100', 'safari15'],
-  define: { __VERSION__: JSON.stringify(version) },
-  legalComments: 'none',
-  plugins: [minifyStyles],
-  logLevel: 'warning',
-});
-console.log(`built ${outfile}`);
-
-if (process.env.WIDGET_OUT) {
-  const dest = resolve(process.env.WIDGET_OUT);
-  await mkdir(dirname(dest), { recursive: true });
-  await copyFile(outfile, dest);
-  console.log(`copied to ${dest}`);
+for (const [name, entry] of Object.entries(PARTS)) {
+  const outfile = resolve(widget, 'dist', name);
+  await build({
+    entryPoints: [resolve(widget, entry)],
+    outfile,
+    bundle: true,
+    minify: true,
+    format: 'iife',
+    target: ['es2020', 'chrome100', 'firefox100', 'safari15'],
+    define: { __VERSION__: JSON.stringify(version) },
+    legalComments: 'none',
+    plugins: [minifyStyles],
+    logLevel: 'warning',
+  });
+  console.log(`built ${outfile}`);
+  if (process.env.WIDGET_OUT) {
+    const dest = join(dirname(resolve(process.env.WIDGET_OUT)), name);
+    await mkdir(dirname(dest), { recursive: true });
+    await copyFile(outfile, dest);
+    console.log(`copied to ${dest}`);
+  }
 }

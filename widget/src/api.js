@@ -5,6 +5,7 @@ import { createSSEParser } from './sse.js';
 // server's own `error` text (e.g. a validation message).
 const MESSAGES = {
   NETWORK: "Can't reach the server. Check your connection.",
+  ORIGIN: "This site isn't allowed to use the chat server yet.",
   STREAM: 'The connection dropped before the answer finished.',
   INDEX_EMPTY: "The book hasn't been indexed yet.",
   413: 'That passage is too long. Select a shorter one.',
@@ -20,20 +21,38 @@ const MESSAGES = {
  */
 export function apiError(status, body = {}) {
   const code = body.code || 'ERROR';
-  const retryable = status ? status === 429 || status >= 500 : !/VALIDATION|NOT_FOUND|TOO_LARGE/.test(code);
+  const retryable = status ? status === 429 || status >= 500 : !/VALIDATION|NOT_FOUND|TOO_LARGE|ORIGIN/.test(code);
   const message = MESSAGES[code] || MESSAGES[status] || (retryable ? MESSAGES[500] : body.error || `Error ${status}.`);
   return Object.assign(new Error(message), { code, status, retryable });
 }
 
 const failure = (code) => apiError(0, { code });
 
-async function request(url, opts) {
+let told = false;
+
+/**
+ * A request that failed without a response: the network, or CORS? A no-cors request to the
+ * server's /health succeeds whenever the server answers at all, so if it does, the server is
+ * up and refused this page's origin. The console says how to fix it, once.
+ */
+export async function whyFailed(api, origin = globalThis.location?.origin) {
+  try {
+    await fetch(api + '/health', { mode: 'no-cors', cache: 'no-store' });
+  } catch {
+    return failure('NETWORK');
+  }
+  if (!told) console.error(`[textbook-chat] ${api} answers but refuses requests from ${origin}: add ${origin} to ALLOWED_ORIGINS on the chat server.`);
+  told = true;
+  return failure('ORIGIN');
+}
+
+async function request(url, opts, api) {
   let res;
   try {
     res = await fetch(url, opts);
   } catch (e) {
     if (e.name === 'AbortError') throw e;
-    throw failure('NETWORK');
+    throw api ? await whyFailed(api) : failure('NETWORK');
   }
   if (!res.ok) {
     const body = await res.json().catch(() => ({}));
@@ -56,7 +75,7 @@ export async function chat(api, body, { signal, onMeta, onToken } = {}) {
   const opts = json(body);
   opts.headers.Accept = 'text/event-stream';
   opts.signal = signal;
-  const res = await request(api + '/chat', opts);
+  const res = await request(api + '/chat', opts, api);
   let result = null;
   let error = null;
   const parser = createSSEParser(({ event, data }) => {

@@ -1,17 +1,29 @@
-// Assembles the widget: host element + open shadow root, styles, theme, panel, conversation,
-// "Ask about this" button and keyboard shortcut.
+// What widget.js mounts on every page: host element + open shadow root, base styles, theme,
+// the bubble, the "Ask about this" button and the keyboard shortcut. The chat panel itself
+// (widget-panel.js) is loaded the first time the reader needs it.
 import css from './styles.js';
-import { h, editable } from './dom.js';
-import { parseShortcut } from './config.js';
+import { h, iconButton, editable } from './dom.js';
+import { parseShortcut, describeShortcut } from './config.js';
+import { strings, isRtl } from './i18n.js';
 import { createStore, storageKey } from './store.js';
 import { watchTheme, contrastText } from './theme.js';
-import { createPanel } from './panel.js';
-import { createChat } from './chat.js';
 import { watchSelection } from './selection.js';
+import { CHAT } from './icons.js';
 
 export const HOST_ID = 'textbook-chat';
 
-export function mount(cfg) {
+/**
+ * @param {object} cfg  config.js result
+ * @param {string} partUrl  where widget-panel.js is
+ * @param {object} api  window.textbookChat, which the panel script reports to
+ */
+export function mount(cfg, partUrl, api) {
+  const html = document.documentElement;
+  const lang = html.lang || 'en';
+  const t = strings(lang, window.TextbookChatStrings);
+  const rtl = html.dir ? html.dir === 'rtl' : isRtl(lang);
+  const title = cfg.title || t('title');
+
   const host = document.createElement('div');
   host.id = HOST_ID;
   const shadow = host.attachShadow({ mode: 'open' });
@@ -20,33 +32,57 @@ export function mount(cfg) {
   const sheet = new CSSStyleSheet();
   sheet.replaceSync(css);
   shadow.adoptedStyleSheets = [sheet];
-  const root = h('div', { class: 'tc', 'data-pos': cfg.position === 'bottom-left' ? 'left' : 'right' });
+  const root = h('div', { class: 'tc', lang, dir: rtl ? 'rtl' : 'ltr', 'data-pos': cfg.position === 'bottom-left' ? 'left' : 'right' });
   if (cfg.accent && CSS.supports('color', cfg.accent)) root.style.setProperty('--accent', cfg.accent);
   shadow.append(root);
 
+  // The shortcut is shown in the bubble's tooltip and announced through aria-keyshortcuts.
+  const keys = describeShortcut(cfg.shortcut, /Mac|iP(hone|ad)/.test(navigator.platform));
+  const bubble = iconButton(
+    { id: 'tc-bubble', class: 'bubble', 'aria-expanded': 'false', 'aria-controls': 'tc-panel', 'aria-keyshortcuts': keys && keys.aria },
+    title,
+    CHAT,
+    () => withPanel((p) => (p.isOpen() ? p.close(true) : p.open(true)))
+  );
+  if (keys) bubble.title = `${title} (${keys.label})`;
+  root.append(bubble);
+
   const store = createStore(storageKey(location.origin, cfg.bookId));
-  let chat;
-  const panel = createPanel(cfg, {
-    submit: (q, quote, mode) => chat.ask(q, quote, mode),
-    stop: () => chat.stop(),
-    reset: () => chat.reset(),
-    openChange: () => chat && chat.save(),
-  });
-  root.append(panel.bubble, panel.panel);
-  chat = createChat(cfg, panel, store);
-  document.body.append(host);
+  const ctx = { cfg, t, title, lang, root, shadow, host, bubble, store };
+
+  // The panel script reports back through api._define (it is a classic script as well).
+  let part = null;
+  let panel = null;
+  const load = () =>
+    (part ||= new Promise((resolve, reject) => {
+      api._define = (mountPanel) => resolve((panel = mountPanel(ctx)));
+      const s = document.createElement('script');
+      s.src = partUrl;
+      s.async = true;
+      s.onerror = () => reject(new Error('could not load ' + partUrl));
+      document.head.append(s);
+    }));
+  const withPanel = (fn) =>
+    load().then(fn, (e) => {
+      part = null; // try again next time
+      console.error('[textbook-chat]', e.message);
+    });
+  // Fetch the panel as soon as the reader shows interest, so it is there by the click.
+  bubble.addEventListener('pointerenter', load, { once: true });
+  bubble.addEventListener('focus', load, { once: true });
+
+  // Docusaurus renders into #__docusaurus; the host goes first in <body>, so the bubble comes
+  // early in the tab order (it is position: fixed, so where it sits in the DOM changes nothing).
+  document.body.prepend(host);
 
   watchTheme((dark) => {
     root.setAttribute('data-theme', dark ? 'dark' : 'light');
     // Icon colour on the accent: white or dark, whichever reads better on the actual colour.
-    root.style.setProperty('--on-accent', contrastText(getComputedStyle(panel.bubble).backgroundColor));
+    root.style.setProperty('--on-accent', contrastText(getComputedStyle(bubble).backgroundColor));
   });
 
-  const askAbout = (text) => {
-    panel.setQuote(text, cfg.selectionMode);
-    panel.open(true);
-  };
-  const selection = watchSelection(host, root, askAbout);
+  const askAbout = (text) => withPanel((p) => p.askAbout(text));
+  const selection = watchSelection(host, root, t('ask'), askAbout);
 
   // Shortcut: toggles the panel; with text selected on the page it asks about the selection.
   const matches = parseShortcut(cfg.shortcut);
@@ -58,23 +94,24 @@ export function mount(cfg) {
       e.preventDefault();
       const text = selection.current();
       if (text) askAbout(text);
-      else if (panel.isOpen() && document.activeElement === host) panel.close(true);
-      else panel.open(true);
+      else withPanel((p) => (p.isOpen() && document.activeElement === host ? p.close(true) : p.open(true)));
     });
   }
 
-  // Reopen after a full page load (e.g. following a source link), but not on phones, where
-  // the full-screen panel would hide the passage the reader just navigated to.
-  if (cfg.open || (chat.wasOpen && matchMedia('(min-width: 481px)').matches)) panel.open(false);
+  // Reopen after a full page load, but not on phones, where the full-screen panel would hide
+  // the page, nor after a citation link, whose passage the panel would cover (chat.js).
+  const saved = store.load();
+  if (cfg.open || (saved.open && matchMedia('(min-width: 481px)').matches)) withPanel((p) => p.open(false));
 
   return {
-    open: () => panel.open(true),
-    close: () => panel.close(false),
-    /** Ask programmatically: textbookChat.ask('What is aliasing?', {selectedText, mode}) */
+    open: () => withPanel((p) => p.open(true)),
+    close: () => panel && panel.close(false),
+    /** Ask programmatically: textbookChat.ask('What is aliasing?', {selectedText, mode}). False if an answer is running. */
     ask(question, opts = {}) {
-      panel.open(false);
-      return chat.ask(String(question), opts.selectedText, opts.mode === 'exclusive' ? 'exclusive' : opts.mode ? 'combined' : cfg.selectionMode);
+      if (panel && panel.busy()) return false;
+      withPanel((p) => p.ask(String(question), opts));
+      return true;
     },
-    reset: () => chat.reset(),
+    reset: () => withPanel((p) => p.reset()),
   };
 }

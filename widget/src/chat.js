@@ -1,29 +1,41 @@
-// Conversation state: asks the server, streams answers into message views, persists the
-// conversation, and handles stop / retry / new chat / feedback.
+// Conversation state: asks the server, shows answers at a reading pace, persists the
+// conversation, and handles stop / retry / new chat / feedback / "search the whole book".
 import { chat, feedback, deleteSession } from './api.js';
 import { toSources } from './sources.js';
 import { pageContext } from './page.js';
-import { DEFAULTS } from './config.js';
 import { userEl, botEl } from './message.js';
 
 const TAG = '[textbook-chat]';
 
 /**
- * @param {object} cfg  config.js result
- * @param {object} panel  panel.js result
- * @param {object} store  store.js result
+ * How many characters to reveal next. An answer that arrives at once (an extractive answer, a
+ * fast model) would otherwise appear in one burst: the backlog drains in about half a second
+ * (1/30 of it a frame), never slower than 3 characters a frame, ending on a word boundary.
  */
-export function createChat(cfg, panel, store) {
+export function nextShown(text, shown) {
+  const backlog = text.length - shown;
+  if (backlog <= 0) return text.length;
+  let end = shown + Math.max(3, Math.ceil(backlog / 30));
+  while (end < text.length && !/\s/.test(text[end])) end++;
+  return Math.min(end, text.length);
+}
+
+/**
+ * @param {object} ctx  from app.js: {cfg, t, store}
+ * @param {object} panel  panel.js result
+ */
+export function createChat(ctx, panel) {
+  const { cfg, t, store } = ctx;
   const saved = store.load();
   let sessionId = saved.sessionId || null;
   let messages = (Array.isArray(saved.messages) ? saved.messages : []).filter((m) => m && m.role);
   let ctrl = null; // AbortController of the request in flight
   const views = new Map(); // message → its view
 
-  const act = { retry, rate };
+  const act = { retry, rate, wholeBook };
 
   function show(m) {
-    const v = m.role === 'user' ? { el: userEl(m) } : botEl(m, act);
+    const v = m.role === 'user' ? { el: userEl(m, t) } : botEl(m, act, t);
     views.set(m, v);
     panel.add(v.el);
     return v;
@@ -35,8 +47,8 @@ export function createChat(cfg, panel, store) {
     views.delete(m);
   }
 
-  function save() {
-    store.save({ sessionId, open: panel.isOpen(), messages: messages.filter((m) => m.status !== 'streaming') });
+  function save(open = panel.isOpen()) {
+    store.save({ sessionId, open, messages: messages.filter((m) => m.status !== 'streaming') });
   }
 
   messages.forEach(show); // saved conversations never hold a half-streamed answer (see save)
@@ -53,9 +65,9 @@ export function createChat(cfg, panel, store) {
   }
 
   async function run(user, fresh = false) {
-    const bot = { role: 'assistant', text: '', status: 'streaming', sources: [], page: location.href };
+    const bot = { role: 'assistant', text: '', shown: 0, status: 'streaming', sources: [], page: location.href };
     messages.push(bot);
-    const view = show(bot);
+    const view = show(bot); // the typing indicator shows from here, before any request
     const mine = (ctrl = new AbortController());
     panel.setBusy(true);
 
@@ -67,35 +79,49 @@ export function createChat(cfg, panel, store) {
     if (locale) body.metadata.locale = locale;
     if (docsVersion) body.metadata.docs_version = docsVersion;
     // the site's book only (the plugin sets data-book-id from projectName)
-    if (cfg.bookId && cfg.bookId !== DEFAULTS.bookId) body.filters = { book_id: cfg.bookId };
+    if (cfg.bookId && cfg.bookId !== 'default') body.filters = { book_id: cfg.bookId };
     if (sessionId) body.session_id = sessionId;
     if (user.quote) (body.selected_text = user.quote), (body.selection_mode = user.mode);
 
-    // Tokens can arrive faster than the screen refreshes: render at most once per frame.
+    // Text is revealed a frame at a time at a reading pace (nextShown); `caught` resolves once
+    // everything received is on screen (or at once in a background tab, where frames stop).
     let frame = 0;
-    const flush = () => ((frame = 0), panel.stick(view.paintAnswer));
+    let caught = null;
+    const tick = () => {
+      frame = 0;
+      bot.shown = document.hidden ? bot.text.length : nextShown(bot.text, bot.shown);
+      panel.stick(view.paintAnswer);
+      if (bot.shown < bot.text.length && !mine.signal.aborted) frame = requestAnimationFrame(tick);
+      else caught && caught();
+    };
+    const wake = () => (frame ||= requestAnimationFrame(tick));
+    mine.signal.addEventListener('abort', () => caught && caught());
+    const sources = (list) => toSources(list, bot.page, locale, t('selected'));
     try {
       const res = await chat(cfg.api, body, {
         signal: mine.signal,
         onMeta(d) {
           if (d.session_id) sessionId = d.session_id;
-          if (d.sources) bot.sources = toSources(d.sources, bot.page, locale);
+          if (d.sources) bot.sources = sources(d.sources);
           panel.stick(view.paint);
         },
-        onToken(t) {
-          bot.text += t;
-          frame ||= requestAnimationFrame(flush);
+        onToken(s) {
+          bot.text += s;
+          wake();
         },
       });
       sessionId = res.session_id || sessionId;
-      bot.status = res.status === 'refused' ? 'refused' : 'done';
       bot.text = res.answer || bot.text;
-      if (res.sources) bot.sources = toSources(res.sources, bot.page, locale);
+      if (res.sources) bot.sources = sources(res.sources);
+      if (bot.shown < bot.text.length && !document.hidden) await new Promise((done) => ((caught = done), wake()));
+      if (mine.signal.aborted) throw new DOMException('stopped', 'AbortError');
+      bot.status = res.status === 'refused' ? 'refused' : 'done';
       bot.generator = res.generator || '';
       bot.id = res.assistant_message_id || null;
+      bot.offer = !!res.offer_book_search && !!user.quote;
     } catch (e) {
-      if (e.name === 'AbortError') bot.status = 'stopped';
-      else if (e.status === 404 && body.session_id && !fresh) {
+      if (e.name === 'AbortError') (bot.status = 'stopped'), (bot.text = bot.text.slice(0, bot.shown));
+      else if (e.status === 404 && e.code !== 'UNKNOWN_BOOK' && body.session_id && !fresh) {
         // The server no longer knows our session (expired or deleted): start a new one, once.
         cancelAnimationFrame(frame);
         sessionId = null;
@@ -103,12 +129,13 @@ export function createChat(cfg, panel, store) {
         return run(user, true);
       } else {
         bot.status = 'error';
-        bot.error = e.message || 'Something went wrong.';
+        bot.error = t(e.code) !== e.code ? t(e.code) : t(e.status) !== String(e.status) ? t(e.status) : e.message;
         bot.retryable = !!e.retryable;
         console.warn(TAG, e.code || e.name, e.message);
       }
     }
     cancelAnimationFrame(frame);
+    delete bot.shown;
     if (ctrl === mine) (ctrl = null), panel.setBusy(false); // not when "New chat" already reset
     panel.stick(view.paint);
     save();
@@ -117,12 +144,17 @@ export function createChat(cfg, panel, store) {
   /** Retry: replace the failed answer with a new attempt at the question before it. */
   function retry(bot) {
     if (ctrl) return;
-    const i = messages.indexOf(bot);
-    const user = messages[i - 1];
+    const user = messages[messages.indexOf(bot) - 1];
     if (!user || user.role !== 'user') return;
     drop(bot);
     run(user);
     panel.input.focus();
+  }
+
+  /** The passage did not cover the question: ask it again with the whole book as well. */
+  function wholeBook(bot) {
+    const user = messages[messages.indexOf(bot) - 1];
+    if (user && ask(user.text, user.quote, 'combined')) (bot.offer = false), views.get(bot)?.paint();
   }
 
   async function rate(m, rating) {
@@ -134,7 +166,7 @@ export function createChat(cfg, panel, store) {
   return {
     ask,
     save,
-    wasOpen: !!saved.open,
+    busy: () => !!ctrl,
     stop: () => ctrl?.abort(),
     /** New chat: forget the conversation here and on the server. */
     reset() {

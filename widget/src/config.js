@@ -2,7 +2,7 @@
 
 export const DEFAULTS = {
   api: '', // empty: the origin the script was loaded from
-  title: 'Ask the textbook',
+  title: '', // empty: "Ask the textbook" in the page's language
   bookId: 'default',
   position: 'bottom-right', // or bottom-left
   accent: '', // any CSS colour; empty: --tc-accent, then Docusaurus's --ifm-color-primary
@@ -11,21 +11,34 @@ export const DEFAULTS = {
   shortcut: 'mod+/', // mod = Ctrl, or ⌘ on macOS; "none" disables it
 };
 const CHOICES = { position: ['bottom-right', 'bottom-left'], selectionMode: ['exclusive', 'combined'] };
+const ATTR = (k) => 'data-' + k.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase());
+const MODS = ['mod', 'ctrl', 'meta', 'alt', 'shift'];
+
+/** Is this a shortcut parseShortcut understands: modifiers then one key, or "none"? */
+export const validShortcut = (spec) => {
+  const parts = String(spec).toLowerCase().split('+');
+  const key = parts.pop();
+  return key === 'none' ? !parts.length : /^(.|f\d{1,2})$/u.test(key) && parts.every((m) => MODS.includes(m));
+};
 
 /**
  * @param {DOMStringMap|object} ds  the script's dataset
  * @param {string} src  the script's src (the API defaults to its origin)
  * @param {string} page  the page URL
+ * @param {(message: string) => void} warn  told once about each attribute that was ignored
  */
-export function readConfig(ds = {}, src = '', page = 'http://localhost/') {
+export function readConfig(ds = {}, src = '', page = 'http://localhost/', warn = () => {}) {
   const cfg = {};
   for (const k in DEFAULTS) {
     const v = String(ds[k] ?? '').trim();
-    cfg[k] = v && (!CHOICES[k] || CHOICES[k].includes(v)) ? v : DEFAULTS[k];
+    const ok = v && (!CHOICES[k] || CHOICES[k].includes(v)) && (k !== 'shortcut' || validShortcut(v));
+    if (v && !ok) warn(`${ATTR(k)}="${v}" is not valid; using ${JSON.stringify(DEFAULTS[k])}`);
+    cfg[k] = ok ? v : DEFAULTS[k];
   }
   try {
     cfg.api = cfg.api ? new URL(cfg.api, page).href : new URL(src || page, page).origin;
   } catch {
+    warn(`data-api="${cfg.api}" is not a URL; using this page's origin`);
     cfg.api = new URL(page).origin;
   }
   cfg.api = cfg.api.replace(/\/+$/, '');
@@ -49,4 +62,18 @@ export function parseShortcut(spec) {
     (has('mod') ? e.ctrlKey || e.metaKey : !!e.ctrlKey === has('ctrl') && !!e.metaKey === has('meta')) &&
     !!e.altKey === has('alt') &&
     (!has('shift') || e.shiftKey);
+}
+
+/**
+ * The shortcut as people read it and as `aria-keyshortcuts` wants it:
+ * "mod+/" → {label: "Ctrl+/", aria: "Control+/"} (on macOS: "⌘/", "Meta+/"). Null for "none".
+ */
+export function describeShortcut(spec, mac = false) {
+  const parts = String(spec).toLowerCase().split('+');
+  const key = parts.pop();
+  if (key === 'none') return null;
+  const aria = { mod: mac ? 'Meta' : 'Control', ctrl: 'Control', meta: 'Meta', alt: 'Alt', shift: 'Shift' };
+  const label = { mod: mac ? '⌘' : 'Ctrl+', ctrl: 'Ctrl+', meta: '⌘', alt: mac ? '⌥' : 'Alt+', shift: mac ? '⇧' : 'Shift+' };
+  const k = key.length === 1 ? key.toUpperCase() : key[0].toUpperCase() + key.slice(1);
+  return { label: parts.map((m) => label[m]).join('') + k, aria: [...parts.map((m) => aria[m]), k].join('+') };
 }

@@ -1,27 +1,32 @@
 // Entry point of widget.js, a classic script:
 //   <script src="https://chat.example.org/widget.js" data-api="https://chat.example.org" defer></script>
 // Exactly one global: window.textbookChat ({version, config, open, close, ask, reset}).
+// The panel comes from widget-panel.js beside it, loaded when the reader first needs it.
 import { readConfig } from './config.js';
 import { mount, HOST_ID } from './app.js';
 
 const VERSION = typeof __VERSION__ === 'string' ? __VERSION__ : 'dev';
+const TAG = '[textbook-chat]';
 
 function boot() {
   if (window.textbookChat || document.getElementById(HOST_ID)) return; // loaded twice: keep the first
   if (!window.fetch || !window.CSSStyleSheet || !Element.prototype.attachShadow) {
-    console.warn('[textbook-chat] unsupported browser');
+    console.warn(TAG, 'unsupported browser');
     return;
   }
   // currentScript is only set while this script first runs (and never inside modules).
   const script = document.currentScript;
-  const cfg = readConfig(script ? script.dataset : {}, script ? script.src : '', location.href);
+  const src = script ? script.src : '';
+  const cfg = readConfig(script ? script.dataset : {}, src, location.href, (m) => console.warn(TAG, m));
+  const file = /\/widget\.js(?=[?#]|$)/;
+  const partUrl = (file.test(src) ? src.split(/[?#]/)[0].replace(file, '/widget-panel.js') : cfg.api + '/widget-panel.js') + '?v=' + VERSION;
   const api = (window.textbookChat = { version: VERSION, config: cfg });
 
   const start = () => {
     try {
-      Object.assign(api, mount(cfg));
+      Object.assign(api, mount(cfg, partUrl, api));
     } catch (e) {
-      console.error('[textbook-chat] failed to start:', e);
+      console.error(TAG, 'failed to start:', e);
     }
   };
   if (document.body) start();

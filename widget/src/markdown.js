@@ -2,7 +2,8 @@
 //
 // Tree: a node is either a string (text) or `{tag, children, ...}` with tag one of
 // p, br, strong, em, code, pre, ul, ol (with optional `start`), li,
-// a (with `href`, always http/https) and cite (with `n`, a 1-based source number).
+// a (with `href`, always http/https), cite (with `n`, a 1-based source number) and
+// math (with `tex`, and `display` for `$$…$$`; math.js renders it as MathML).
 // Headings become bold paragraphs.
 // Raw HTML is never interpreted: `<script>` stays the text "<script>".
 // dom.js turns the tree into DOM nodes with createElement/textContent only.
@@ -21,10 +22,12 @@ export function safeUrl(href, base) {
 //  group 1: escape \*                  2-3: `code`          4-5: [label](http-url)
 //  6: [1] / [1, 2] citations           7-8: **strong**
 //  9: *em*                             10: bare http(s) URL   11: line break
+//  12: $$display math$$                13: $inline math$ (no space inside the dollars and no
+//      digit after, so "$5 and $10" stays text)
 // `_em_` and `__strong__` are not supported on purpose: they mangle snake_case and __init__.
 // Spans are bounded (400 characters) so that a run of unmatched `*` or backticks stays linear.
 const INLINE =
-  /\\([\\`*_{}[\]()#+\-.!|~<>])|(`{1,8})(?!`)([\s\S]{0,400}?[^`])\2(?!`)|\[([^[\]\n]{1,300})\]\(\s*<?((?:[^\s()<>]|\([^\s()<>]*\)){1,2000})>?\s*\)|\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]|(\*\*)(?=\S)([\s\S]{0,400}?\S)\7|\*(?=[^\s*])([\s\S]{0,400}?[^\s*])\*|(https?:\/\/[^\s<>"]*[^\s<>".,;:!?'")\]])|(\n)/g;
+  /\\([\\`*_{}[\]()#+\-.!|~<>$])|(`{1,8})(?!`)([\s\S]{0,400}?[^`])\2(?!`)|\[([^[\]\n]{1,300})\]\(\s*<?((?:[^\s()<>]|\([^\s()<>]*\)){1,2000})>?\s*\)|\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]|(\*\*)(?=\S)([\s\S]{0,400}?\S)\7|\*(?=[^\s*])([\s\S]{0,400}?[^\s*])\*|(https?:\/\/[^\s<>"]*[^\s<>".,;:!?'")\]])|(\n)|\$\$([^$]{1,2000}?)\$\$|\$(?=[^\s$])([^$\n]{0,400}?[^\s$\\])\$(?!\d)/g;
 
 function text(out, s) {
   if (!s) return;
@@ -50,7 +53,8 @@ export function inline(src) {
     else if (m[7]) out.push({ tag: 'strong', children: inline(m[8]) });
     else if (m[9]) out.push({ tag: 'em', children: inline(m[9]) });
     else if (m[10]) out.push({ tag: 'a', href: safeUrl(m[10]), children: [m[10]] });
-    else out.push({ tag: 'br' });
+    else if (m[11]) out.push({ tag: 'br' });
+    else out.push({ tag: 'math', tex: m[12] || m[13], display: !!m[12] });
   }
   text(out, src.slice(last));
   return out;
@@ -59,6 +63,7 @@ export function inline(src) {
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const ITEM = /^\s*(?:([-*+])|(\d{1,9})[.)])\s+(.*)$/;
 const HEADING = /^ {0,3}#{1,6}\s+(.*?)[\s#]*$/;
+const MATH = /^ {0,3}\$\$/;
 
 /**
  * Markdown → array of block nodes. Robust to half-written input (it is re-run while
@@ -84,6 +89,13 @@ export function parse(src) {
       const body = [];
       while (++i < lines.length && !end.test(lines[i])) body.push(lines[i]);
       out.push({ tag: 'pre', children: [{ tag: 'code', children: [body.join('\n')] }] });
+    } else if (MATH.test(line)) {
+      // $$ … $$ on one line or several: a display formula
+      close();
+      list = null;
+      let tex = line.trim().slice(2);
+      while (!/\$\$$/.test(tex.trim()) && ++i < lines.length) tex += '\n' + lines[i];
+      out.push({ tag: 'math', tex: tex.trim().replace(/\$\$$/, '').trim(), display: true });
     } else if (!line.trim()) {
       close(); // a blank line ends a paragraph but not a list ("1. a\n\n2. b" is one list)
     } else if ((m = ITEM.exec(line))) {

@@ -1,13 +1,16 @@
-// The static UI: floating bubble, chat dialog (header, message log, question form with the
-// optional quoted passage). Messages are rendered by message.js and added through `add`.
+// The chat dialog: header, message log with the page's suggested questions, question form
+// with the optional quoted passage. Messages are rendered by message.js and added through
+// `add`. The bubble (widget.js) opens and closes it.
 import { h, icon, iconButton } from './dom.js';
+import { pageQuestions } from './suggest.js';
 import * as I from './icons.js';
 
 /**
- * @param {object} cfg  config.js result
+ * @param {object} ctx  from app.js: {cfg, t, title, root, bubble}
  * @param {{submit(question, quote, mode), stop(), reset(), openChange()}} on
  */
-export function createPanel(cfg, on) {
+export function createPanel(ctx, on) {
+  const { cfg, t, bubble } = ctx;
   let busy = false;
   let quote = null;
   let mode = cfg.selectionMode;
@@ -16,32 +19,29 @@ export function createPanel(cfg, on) {
     id: 'tc-input',
     rows: 1,
     maxlength: 1000, // the server's limit for a question
-    placeholder: 'Ask a question…',
-    'aria-label': 'Your question',
+    placeholder: t('placeholder'),
+    'aria-label': t('question'),
     enterkeyhint: 'send',
   });
-  const send = iconButton({ id: 'tc-send', class: 'send', type: 'submit' }, 'Send', I.SEND);
-  const stop = iconButton({ id: 'tc-stop', class: 'send stop', hidden: true }, 'Stop generating', I.STOP, () => on.stop());
+  const send = iconButton({ id: 'tc-send', class: 'send', type: 'submit' }, t('send'), I.SEND);
+  const stop = iconButton({ id: 'tc-stop', class: 'send stop', hidden: true }, t('stop'), I.STOP, () => on.stop());
 
   const quoteText = h('blockquote');
-  const radio = (value, label) =>
-    h('label', null, h('input', { type: 'radio', name: 'tc-mode', value, onchange: () => (mode = value) }), label);
-  const radios = [radio('exclusive', 'Only this passage'), radio('combined', 'This passage and the book')];
+  const radio = (value) =>
+    h('label', null, h('input', { type: 'radio', name: 'tc-mode', value, onchange: () => (mode = value) }), t(value));
+  const radios = [radio('exclusive'), radio('combined')];
   const quoteBox = h(
     'div',
     { id: 'tc-quote', class: 'quote', hidden: true },
-    h(
-      'div',
-      { class: 'quote-head' },
-      h('span', null, 'Asking about this passage'),
-      iconButton({ class: 'icon' }, 'Remove passage', I.CLOSE, () => setQuote(null))
-    ),
+    h('div', { class: 'quote-head' }, h('span', null, t('asking')), iconButton({ class: 'icon' }, t('remove'), I.CLOSE, () => setQuote(null))),
     quoteText,
-    h('fieldset', null, h('legend', null, 'Answer from'), radios)
+    h('fieldset', null, h('legend', null, t('from')), radios)
   );
 
-  const empty = h('p', { class: 'empty' }, 'Ask anything about this book. Tip: select text on a page to ask about it.');
-  const log = h('div', { id: 'tc-log', class: 'log', role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation', tabindex: 0 }, empty);
+  const empty = h('p', { class: 'empty' }, t('empty'));
+  const log = h('div', { id: 'tc-log', class: 'log', role: 'log', 'aria-live': 'polite', 'aria-label': t('log'), tabindex: 0 }, empty);
+  // Questions about the page the reader is on, from its headings; refreshed on every open.
+  const suggest = h('div', { id: 'tc-suggest', class: 'suggest', role: 'group', 'aria-label': t('suggest'), hidden: true });
 
   const form = h('form', { onsubmit: submit }, quoteBox, h('div', { class: 'row' }, input, send, stop));
   const panel = h(
@@ -50,15 +50,13 @@ export function createPanel(cfg, on) {
     h(
       'header',
       null,
-      h('h2', { id: 'tc-title' }, cfg.title),
-      iconButton({ id: 'tc-new', class: 'icon' }, 'New chat', I.NEW, () => on.reset()),
-      iconButton({ id: 'tc-close', class: 'icon' }, 'Close chat', I.CLOSE, () => close(true))
+      h('h2', { id: 'tc-title' }, ctx.title),
+      iconButton({ id: 'tc-new', class: 'icon' }, t('new'), I.NEW, () => on.reset()),
+      iconButton({ id: 'tc-close', class: 'icon' }, t('close'), I.CLOSE, () => close(true))
     ),
     log,
+    suggest,
     form
-  );
-  const bubble = iconButton({ id: 'tc-bubble', class: 'bubble', 'aria-expanded': 'false', 'aria-controls': 'tc-panel' }, cfg.title, I.CHAT, () =>
-    isOpen() ? close(true) : open(true)
   );
 
   input.addEventListener('keydown', (e) => {
@@ -71,10 +69,23 @@ export function createPanel(cfg, on) {
     input.style.height = Math.min(input.scrollHeight + 2, 140) + 'px';
   }
 
+  // A non-modal dialog: while it is open, Tab and Shift+Tab go round its controls (header,
+  // messages, sources, actions, form) instead of leaving into the page; Escape closes it and
+  // returns focus to the bubble. The page stays usable with the mouse.
   function onKey(e) {
     if (e.key === 'Escape') {
       e.stopPropagation();
       close(true);
+    } else if (e.key === 'Tab') {
+      const all = [...panel.querySelectorAll('a[href], button, textarea, input, [tabindex="0"]')].filter(
+        (el) => el.getClientRects().length && !el.disabled && (el.type !== 'radio' || el.checked)
+      );
+      const at = all.indexOf(panel.getRootNode().activeElement);
+      const next = e.shiftKey ? (at <= 0 ? all.length - 1 : -1) : at === all.length - 1 ? 0 : -1;
+      if (next >= 0) {
+        e.preventDefault();
+        all[next].focus();
+      }
     }
   }
 
@@ -82,11 +93,25 @@ export function createPanel(cfg, on) {
     e && e.preventDefault();
     const q = input.value.trim();
     if (busy || !q) return input.focus();
-    on.submit(q, quote, mode);
+    ask(q);
     input.value = '';
     autosize();
-    setQuote(null);
     input.focus();
+  }
+
+  function ask(q) {
+    suggest.hidden = true;
+    on.submit(q, quote, mode);
+    setQuote(null);
+  }
+
+  function showSuggestions() {
+    const qs = pageQuestions(document, ctx.host, t);
+    suggest.replaceChildren(
+      h('span', { class: 'sr' }, t('suggest')),
+      ...qs.map((q) => h('button', { type: 'button', class: 'chip', onclick: () => !busy && ask(q) }, q))
+    );
+    suggest.hidden = !qs.length;
   }
 
   const isOpen = () => !panel.hidden;
@@ -100,6 +125,7 @@ export function createPanel(cfg, on) {
       panel.hidden = !open;
       bubble.setAttribute('aria-expanded', open);
       bubble.replaceChildren(icon(open ? I.CLOSE : I.CHAT));
+      if (open) showSuggestions();
       log.scrollTop = log.scrollHeight;
       on.openChange();
     }
@@ -118,13 +144,14 @@ export function createPanel(cfg, on) {
   }
 
   return {
-    bubble,
     panel,
+    log,
     input,
     open,
     close,
     isOpen,
     setQuote,
+    busy: () => busy,
     setBusy(b) {
       busy = b;
       const refocus = panel.getRootNode().activeElement === (b ? send : stop);
@@ -147,6 +174,7 @@ export function createPanel(cfg, on) {
     clear() {
       log.replaceChildren(empty);
       setQuote(null);
+      showSuggestions();
     },
   };
 }

@@ -1,5 +1,7 @@
 // "Ask about this": a small button next to a text selection made in the page (not in the
-// widget). It lives in the widget's shadow root, positioned over the page with position: fixed.
+// widget), whether made with a mouse, the keyboard (Shift+arrows, caret browsing) or a
+// long-press on a touch screen: all of them end in `selectionchange`. The button lives in the
+// widget's shadow root, positioned over the page with position: fixed.
 import { h, editable } from './dom.js';
 
 const MAX_CHARS = 8000; // the server's limit for selected_text
@@ -9,10 +11,11 @@ const SETTLE_MS = 200; // wait for the selection to settle (keyboard, touch hand
 /**
  * @param {Element} host  the widget's host element (selections touching it are ignored)
  * @param {Element} root  where the button goes (inside the shadow root)
+ * @param {string} label  the button's text
  * @param {(text: string) => void} onAsk
  * @returns {{current(): string}}  the selected text while the button is shown, else ''
  */
-export function watchSelection(host, root, onAsk) {
+export function watchSelection(host, root, label, onAsk) {
   let text = '';
   let range = null;
   let timer = 0;
@@ -33,7 +36,7 @@ export function watchSelection(host, root, onAsk) {
         onAsk(t);
       },
     },
-    'Ask about this'
+    label
   );
   root.append(btn);
 
@@ -58,9 +61,10 @@ export function watchSelection(host, root, onAsk) {
   function check() {
     const sel = document.getSelection();
     const r = sel && !sel.isCollapsed && sel.rangeCount ? sel.getRangeAt(0) : null;
-    const t = r ? sel.toString().trim() : '';
-    const active = document.activeElement;
-    if (pointerDown || fromWidget || t.length < MIN_CHARS || r.intersectsNode(host) || editable(active) || active === host) {
+    const t = r ? selectedText(sel, r) : '';
+    // Focus on the widget itself (e.g. the bubble) does not hide it: a keyboard user selects,
+    // then tabs to the button.
+    if (pointerDown || fromWidget || t.length < MIN_CHARS || r.intersectsNode(host) || editable(document.activeElement)) {
       if (!pointerDown) hide();
       return;
     }
@@ -86,4 +90,21 @@ export function watchSelection(host, root, onAsk) {
   addEventListener('scroll', () => range && place(), { passive: true, capture: true });
 
   return { current: () => (btn.hidden ? '' : text) };
+}
+
+/**
+ * The selection as text, with formulas rendered by KaTeX turned back into their TeX
+ * (`$…$`, `$$…$$` for display math) instead of KaTeX's doubled MathML + HTML text.
+ */
+export function selectedText(sel, range) {
+  const frag = range.cloneContents();
+  const math = frag.querySelectorAll('.katex');
+  if (!math.length) return sel.toString().trim();
+  for (const k of math) {
+    const tex = k.querySelector('annotation[encoding="application/x-tex"]');
+    const d = k.closest('.katex-display') ? '$$' : '$';
+    k.replaceWith(tex ? d + tex.textContent.trim() + d : k.textContent);
+  }
+  for (const b of frag.querySelectorAll('p, li, div, h1, h2, h3, h4, pre, tr')) b.append('\n');
+  return frag.textContent.replace(/\n{3,}/g, '\n\n').trim();
 }

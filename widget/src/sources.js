@@ -7,13 +7,14 @@ import { fragmentUrl } from './fragment.js';
  * @param {string} page  URL of the page the question was asked on (base for relative URLs,
  *   and the page a "selected_text" source comes from)
  * @param {string} locale  the page's locale: a source in another one says so
+ * @param {string} selectedLabel  the label of the reader's own passage, in their language
  */
-export function toSources(list, page, locale = '') {
+export function toSources(list, page, locale = '', selectedLabel = 'Your selected passage') {
   return (Array.isArray(list) ? list : []).map((s) => {
     const selected = s.source_type === 'selected_text';
     const raw = s.url || (selected ? page : '');
     const url = raw ? safeUrl(raw, page) : null; // no URL: a label without a link
-    const out = { label: selected ? 'Your selected passage' : '', url, href: url && fragmentUrl(url, s.content) };
+    const out = { label: selected ? selectedLabel : '', url, href: url && fragmentUrl(url, s.content) };
     const L = s.labels || [];
     const own = L[L.length - 1];
     if (own && !selected) {

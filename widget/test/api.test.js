@@ -149,3 +149,28 @@ test('apiError without a code uses the HTTP status', () => {
   assert.equal(e.retryable, true);
   assert.match(e.message, /Too many/);
 });
+
+test('a refused origin is told apart from a network failure, and the console names the fix once', async () => {
+  const errors = [];
+  const realError = console.error;
+  console.error = (m) => errors.push(m);
+  try {
+    // /chat fails (CORS) while a no-cors probe of /health gets an (opaque) answer
+    globalThis.fetch = async (url, opts) => {
+      if (url.endsWith('/health') && opts.mode === 'no-cors') return new Response(null, { status: 200 });
+      throw new TypeError('Failed to fetch');
+    };
+    for (let i = 0; i < 2; i++) {
+      await assert.rejects(chat('http://api', {}), (e) => e.code === 'ORIGIN' && !e.retryable && /allowed/.test(e.message));
+    }
+    assert.equal(errors.length, 1);
+    assert.match(errors[0], /ALLOWED_ORIGINS/);
+    // the server does not answer at all: a network failure
+    globalThis.fetch = async () => {
+      throw new TypeError('Failed to fetch');
+    };
+    await assert.rejects(chat('http://api', {}), (e) => e.code === 'NETWORK' && e.retryable);
+  } finally {
+    console.error = realError;
+  }
+});

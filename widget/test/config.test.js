@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readConfig, parseShortcut, DEFAULTS } from '../src/config.js';
+import { readConfig, parseShortcut, describeShortcut, validShortcut, DEFAULTS } from '../src/config.js';
 
 const PAGE = 'https://book.example.org/docs/intro';
 
@@ -46,7 +46,7 @@ test('invalid values fall back to defaults', () => {
   const cfg = readConfig({ position: 'top-left', selectionMode: 'all', title: '  ', open: 'false' }, '', PAGE);
   assert.equal(cfg.position, 'bottom-right');
   assert.equal(cfg.selectionMode, 'combined');
-  assert.equal(cfg.title, 'Ask the textbook');
+  assert.equal(cfg.title, ''); // the page's language decides (i18n.js)
   assert.equal(cfg.open, false);
   for (const v of ['0', 'no', 'off', 'FALSE']) assert.equal(readConfig({ open: v }, '', PAGE).open, false, v);
   assert.equal(readConfig({ open: 'true' }, '', PAGE).open, true);
@@ -80,4 +80,26 @@ test('shortcut with explicit modifiers', () => {
 
 test('shortcut "none" disables it', () => {
   assert.equal(parseShortcut('none'), null);
+});
+
+test('invalid attributes warn once each and fall back', () => {
+  const warnings = [];
+  const cfg = readConfig({ shortcut: 'ctrl+shift', position: 'middle', selectionMode: 'combined' }, '', PAGE, (m) => warnings.push(m));
+  assert.equal(cfg.shortcut, 'mod+/');
+  assert.equal(cfg.position, 'bottom-right');
+  assert.equal(warnings.length, 2);
+  assert.match(warnings[0], /data-position="middle" is not valid/);
+  assert.match(warnings[1], /data-shortcut="ctrl\+shift" is not valid/);
+});
+
+test('valid shortcuts', () => {
+  for (const s of ['mod+/', 'ctrl+shift+k', 'alt+c', '/', 'none', 'f2', 'meta+k']) assert.ok(validShortcut(s), s);
+  for (const s of ['ctrl+', 'ctrl+shift', 'hyper+k', 'ctrl+none', 'kk']) assert.ok(!validShortcut(s), s);
+});
+
+test('the shortcut as shown in the tooltip and in aria-keyshortcuts', () => {
+  assert.deepEqual(describeShortcut('mod+/'), { label: 'Ctrl+/', aria: 'Control+/' });
+  assert.deepEqual(describeShortcut('mod+/', true), { label: '⌘/', aria: 'Meta+/' });
+  assert.deepEqual(describeShortcut('ctrl+shift+k'), { label: 'Ctrl+Shift+K', aria: 'Control+Shift+K' });
+  assert.equal(describeShortcut('none'), null);
 });

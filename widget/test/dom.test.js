@@ -58,7 +58,8 @@ function walk(node, out = []) {
 let toDom, h;
 before(async () => {
   globalThis.document = fakeDocument;
-  ({ toDom, h } = await import('../src/dom.js'));
+  ({ h } = await import('../src/dom.js'));
+  ({ toDom } = await import('../src/render.js'));
 });
 
 const SOURCES = [
@@ -82,7 +83,7 @@ test('citations link to their source; unknown or unsafe sources stay text', () =
     class: 'cite',
     href: SOURCES[0].href,
     title: 'Module 1 › Topics',
-    'aria-label': 'Source 1',
+    'aria-label': '[1] Module 1 › Topics',
   });
   assert.equal(nodes.filter((n) => n.tag === 'a').length, 1);
   assert.ok(nodes.some((n) => n.text === '[2]'));

@@ -70,3 +70,8 @@ test('a source in another language than the page says so', () => {
   const [same] = toSources([{ url: '/docs/a', labels: ['Intro'], locale: 'en' }], PAGE, 'en-US');
   assert.equal(same.label, 'Intro');
 });
+
+test('the selected passage is labelled in the reader\'s language', () => {
+  const [s] = toSources([{ source_type: 'selected_text', content: 'x y z w' }], PAGE, 'ur', 'آپ کا منتخب اقتباس');
+  assert.equal(s.label, 'آپ کا منتخب اقتباس');
+});

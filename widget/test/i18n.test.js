@@ -1,0 +1,31 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { strings, isRtl, baseLang } from '../src/i18n.js';
+
+test('English by default and for unknown languages', () => {
+  assert.equal(strings('en')('ask'), 'Ask about this');
+  assert.equal(strings('')('title'), 'Ask the textbook');
+  assert.equal(strings('xx-YY')('send'), 'Send');
+});
+
+test('Urdu strings for ur and ur-PK; arguments are filled in', () => {
+  const t = strings('ur-PK');
+  assert.equal(t('ask'), 'اس کے بارے میں پوچھیں');
+  assert.equal(t('explain', 'نمونہ'), '“نمونہ” کی وضاحت کریں');
+  assert.equal(strings('en')('explain', 'Aliasing'), 'Explain “Aliasing”');
+});
+
+test('a site adds a language or overrides a string; missing keys fall back to English', () => {
+  const extra = { fr: { ask: 'Demander' }, 'ur-in': { send: 'ارسال' } };
+  assert.equal(strings('fr-CA', extra)('ask'), 'Demander');
+  assert.equal(strings('fr', extra)('send'), 'Send');
+  assert.equal(strings('ur-IN', extra)('send'), 'ارسال');
+  assert.equal(strings('ur-IN', extra)('ask'), 'اس کے بارے میں پوچھیں');
+  assert.equal(strings('en', 'not an object')('ask'), 'Ask about this');
+});
+
+test('right-to-left languages', () => {
+  for (const l of ['ur', 'ur-PK', 'ar', 'fa-IR', 'he']) assert.ok(isRtl(l), l);
+  for (const l of ['en', 'hi', 'fr', '', undefined]) assert.ok(!isRtl(l), l);
+  assert.equal(baseLang('UR_pk'), 'ur');
+});
