@@ -11,7 +11,7 @@ SAMPLE_BOOK := sample-book
 CORPORA ?= ../shared/corpora
 EVAL ?= ../shared/eval
 
-.PHONY: screenshot eval-ci run install model ingest-sample serve test test-python test-widget widget chromium services eval bench clean
+.PHONY: screenshot screenshots eval-ci run install model ingest-sample serve test test-python test-widget widget chromium services eval bench clean
 
 run: install model ingest-sample ## install, provision the model, index the sample book, serve it
 	$(BIN)/textbook-chat serve --host $(HOST) --port $(PORT) --demo $(SAMPLE_BOOK)
@@ -39,6 +39,9 @@ node_modules/.installed: package.json package-lock.json
 
 widget: node_modules/.installed ## build the widget into server/static/widget.js (committed, so pip installs can serve it)
 	WIDGET_OUT=server/static/widget.js npm run build --silent
+
+screenshots: install model widget chromium ## the widget's states as PNGs in docs/ (desktop and phone)
+	$(PY) widget/scripts/screenshots.py
 
 chromium: ## the browser the widget tests drive
 	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null)

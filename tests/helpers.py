@@ -1,5 +1,6 @@
 """What tests share: where things are, settings for a test, the product's app over an indexed
-book, reading a Server-Sent Events body, waiting for a condition, and the test doubles.
+book, reading a Server-Sent Events body, waiting for a condition, the test doubles, and driving
+the widget in a browser page (widget_pages.py).
 
 Tests import these from here, never from `conftest` or from another test module (a contract
 test checks). `conftest` keeps only fixtures.
@@ -21,12 +22,17 @@ from server.ingest.indexer import ingest
 from server.ingest.site import detect_site
 from server.settings import Settings
 from server.store import ChunkStore
+from widget_pages import (DEMO_PAGE, QUESTION, ask, bot, drag_select, focused, open_demo, overlap,
+                          phrase_points, record_bot_states, wait_done, widget_box_of)
 
 __all__ = [
     "REPO", "SHARED", "CORPORA", "EVAL", "PHYSICAL_AI", "RUST_BOOK", "SAMPLE_BOOK", "MODELS_DIR", "DEMO_PAGE",
     "make_settings", "IndexedBook", "index_book", "all_chunks", "make_app", "make_client", "read_sse", "sse_done", "open_chat_stream", "read_until", "stream_session_id",
     "wait_until", "free_port", "gemini_env", "gemini_subprocess_env", "FakeGemini", "Recorded", "DEFAULT_ANSWER",
     "RecordingGenerator", "FailingGenerator", "built_site",
+    # the widget in a browser page (widget_pages.py)
+    "QUESTION", "ask", "bot", "drag_select", "focused", "open_demo", "overlap", "phrase_points",
+    "record_bot_states", "wait_done", "widget_box_of",
 ]
 
 REPO = Path(__file__).resolve().parents[1]
@@ -37,7 +43,6 @@ PHYSICAL_AI = CORPORA / "physical-ai-book" / "docs"
 RUST_BOOK = CORPORA / "rust-book"
 SAMPLE_BOOK = REPO / "sample-book"
 MODELS_DIR = REPO / "data" / "models"
-DEMO_PAGE = "/book/docs/foundations/sampling-and-aliasing"  # a page of the sample book in the demo
 
 # Environment that would send the Gemini SDK somewhere other than the fake (or to Vertex AI).
 _GEMINI_ENV = ("GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_GENAI_USE_ENTERPRISE", "GOOGLE_API_KEY", "GEMINI_API_KEY",

@@ -171,7 +171,7 @@ def test_the_pipeline_is_built_in_one_place():
 # --- tests share helpers through one module ---------------------------------------------------
 
 TESTS = REPO / "tests"
-TEST_SUPPORT = {"helpers", "fakes", "fake_gemini", "built_sites"}  # modules of tests/ that hold no tests
+TEST_SUPPORT = {"helpers", "fakes", "fake_gemini", "built_sites", "widget_pages"}  # modules of tests/ that hold no tests
 
 
 def _test_imports(path: Path) -> set[str]:

@@ -17,6 +17,7 @@ the build about ten seconds (Docusaurus Faster). Without npm, the tests fail.
 from __future__ import annotations
 
 import functools
+import json
 import hashlib
 import os
 import re
@@ -184,3 +185,49 @@ def test_a_docusaurus_page_loads_the_widget_and_answers(docusaurus, new_page):
 
     assert page.errors == [], page.errors  # console errors (React hydration too) and uncaught exceptions
     assert widget_messages == [], widget_messages
+
+
+def test_the_widget_on_a_docusaurus_page_keyboard_suggestions_and_what_it_sends(docusaurus, new_page):
+    page = new_page()
+    page.goto(docusaurus.url + "/sampling/")
+    bubble = page.locator("#tc-bubble")
+    expect(bubble).to_be_visible(timeout=TIMEOUT_MS)
+    # First in the tab order, before the theme's own skip link; the shortcut in its tooltip
+    page.keyboard.press("Tab")
+    expect(bubble).to_be_focused()
+    expect(bubble).to_have_attribute("aria-keyshortcuts", "Control+/")
+    page.keyboard.press("Enter")
+    expect(page.locator("#tc-input")).to_be_focused()
+    # Suggested questions from the page's headings (without the theme's "#" permalinks)
+    chip = page.locator("#tc-suggest button.chip").first
+    expect(chip).to_have_text("Explain “The sampling theorem”")
+    with page.expect_request(lambda r: r.url.endswith("/chat") and r.method == "POST") as sent:
+        chip.click()
+    body = json.loads(sent.value.post_data)
+    assert body["filters"] == {"book_id": BOOK_ID}
+    assert body["metadata"]["locale"] == "en" and body["metadata"]["docs_version"] == "current"
+    answer = page.locator("article.msg.bot").last
+    expect(answer).to_have_class(re.compile(r"\bdone\b"), timeout=TIMEOUT_MS)
+    assert page.errors == [], page.errors
+
+
+def test_an_urdu_page_of_the_site_shows_urdu_strings_right_to_left(docusaurus, new_page):
+    page = new_page()
+    page.goto(docusaurus.url + "/ur/sampling/")
+    expect(page.locator("html")).to_have_attribute("dir", "rtl")
+    bubble = page.locator("#tc-bubble")
+    expect(bubble).to_have_accessible_name("کتاب سے پوچھیں", timeout=TIMEOUT_MS)
+    assert page.evaluate("document.getElementById('textbook-chat').shadowRoot.querySelector('.tc').dir") == "rtl"
+    assert bubble.bounding_box()["x"] < 100  # mirrored: bottom left
+    bubble.click()
+    expect(page.locator("#tc-title")).to_have_text("کتاب سے پوچھیں")
+    expect(page.locator("#tc-log .empty")).to_contain_text("اس کتاب کے بارے میں")
+    expect(page.locator("#tc-suggest button.chip").first).to_have_text("“نمونہ بندی کا قضیہ” کی وضاحت کریں")
+    with page.expect_request(lambda r: r.url.endswith("/chat") and r.method == "POST") as sent:
+        page.locator("#tc-input").fill(QUESTION)
+        page.locator("#tc-input").press("Enter")
+    assert json.loads(sent.value.post_data)["metadata"]["locale"] == "ur"
+    answer = page.locator("article.msg.bot").last
+    expect(answer).to_have_class(re.compile(r"\bdone\b"), timeout=TIMEOUT_MS)
+    expect(answer.locator(".sources h3")).to_have_text("حوالے")
+    assert page.errors == [], page.errors

@@ -13,8 +13,7 @@ import pytest
 
 from playwright.sync_api import Page, Route, expect
 
-from .conftest import DEMO_PAGE
-from .test_widget import QUESTION, ask, bot, focused, open_demo, record_bot_states, wait_done
+from helpers import QUESTION, ask, bot, focused, open_demo, record_bot_states, wait_done
 
 expect.set_options(timeout=15_000)
 PHRASE = "A tone above the Nyquist frequency does not disappear."
@@ -91,6 +90,7 @@ def test_suggested_questions_come_from_the_page_headings_and_ask_in_one_click(pa
 def test_a_typing_indicator_shows_at_once_and_a_burst_is_paced(page, live):
     open_demo(page, live)
     page.locator("#tc-bubble").click()
+    expect(page.locator("#tc-panel")).to_be_visible()
     record_bot_states(page)
     ask(page, QUESTION)
     answer = wait_done(page)
@@ -138,6 +138,16 @@ def test_math_in_an_answer_renders_as_mathml(page, scripted):
     expect(answer.locator("math").first.locator("msub")).to_have_count(1)
     expect(answer.locator('math[display="block"] mfrac')).to_have_count(1)
     assert "$" not in answer.inner_text()
+    assert page.errors == []
+
+
+def test_math_quoted_from_the_book_renders_as_mathml(page, live):
+    open_demo(page, live, "/book/docs/practice/formula-sheet")
+    page.locator("#tc-bubble").click()
+    ask(page, "What is the wavelength of a sound tone?")
+    answer = wait_done(page).locator(".answer")
+    expect(answer.locator("math").first).to_be_visible()
+    assert any("λ" in text for text in answer.locator("math").all_text_contents())
     assert page.errors == []
 
 

@@ -4,6 +4,8 @@
 // (Rspack, SWC) makes the build take seconds instead of minutes.
 //
 // TEXTBOOK_CHAT_API: the chat server the built pages talk to (the test sets it).
+// An Urdu locale (right-to-left, built under /ur/) shows the widget in the page's language;
+// i18n/ur holds the pages in Urdu.
 
 module.exports = {
   title: 'Textbook chat test site',
@@ -13,6 +15,11 @@ module.exports = {
   projectName: 'docusaurus-test-site',
   onBrokenLinks: 'throw',
   future: { v4: true, faster: true },
+  i18n: {
+    defaultLocale: 'en',
+    locales: ['en', 'ur'],
+    localeConfigs: { ur: { label: 'اردو', direction: 'rtl', htmlLang: 'ur' } },
+  },
   themes: ['@docusaurus/theme-classic'],
   plugins: [
     [
