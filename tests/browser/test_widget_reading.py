@@ -219,3 +219,21 @@ def test_an_invalid_attribute_warns_once_and_falls_back(page, live):
         '[textbook-chat] data-shortcut="ctrl+shift" is not valid; using "mod+/"']
     page.keyboard.press("Control+/")
     expect(page.locator("#tc-panel")).to_be_visible()
+
+
+def test_a_passage_that_does_not_cover_the_question_offers_the_whole_book(page, live):
+    open_demo(page, live)
+    page.evaluate("""(text) => textbookChat.ask('What is the capital of Australia?',
+                                              {selectedText: text, mode: 'exclusive'})""", PHRASE)
+    refusal = bot(page)
+    expect(refusal).to_have_class(re.compile(r"\brefused\b"))
+    whole = refusal.locator("button.whole")
+    expect(whole).to_have_text("Search the whole book")
+    with page.expect_request(lambda r: r.url.endswith("/chat") and r.method == "POST") as sent:
+        whole.click()
+    body = json.loads(sent.value.post_data)
+    assert body["selection_mode"] == "combined" and body["selected_text"] == PHRASE
+    expect(page.locator("article.msg.bot")).to_have_count(2)
+    expect(bot(page)).to_have_class(re.compile(r"\b(done|refused)\b"))
+    expect(whole).to_have_count(0)  # offered once
+    assert page.errors == []

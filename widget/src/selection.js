@@ -31,7 +31,7 @@ export function watchSelection(host, root, label, onAsk) {
       hidden: true,
       onmousedown: (e) => e.preventDefault(), // keep the page selection
       onclick: () => {
-        const t = text;
+        const t = fresh();
         hide();
         onAsk(t);
       },
@@ -75,6 +75,15 @@ export function watchSelection(host, root, label, onAsk) {
   }
 
   const later = (ms) => (clearTimeout(timer), (timer = setTimeout(check, ms)));
+  // The text as selected now, even if the selection changed less than SETTLE_MS ago (e.g. a
+  // keyboard user pressing Enter right after Shift+arrows). A collapsed selection (a tap on
+  // a touch screen can collapse it just before the click) keeps the text last shown.
+  function fresh() {
+    const sel = document.getSelection();
+    if (timer && sel && !sel.isCollapsed) clearTimeout(timer), check();
+    timer = 0;
+    return text;
+  }
   // Hiding also waits for the selection to settle: on touch screens, tapping the button can
   // collapse the selection just before the click arrives.
   document.addEventListener('selectionchange', () => later(SETTLE_MS));
@@ -89,7 +98,7 @@ export function watchSelection(host, root, label, onAsk) {
   document.addEventListener('keydown', (e) => e.key === 'Escape' && hide());
   addEventListener('scroll', () => range && place(), { passive: true, capture: true });
 
-  return { current: () => (btn.hidden ? '' : text) };
+  return { current: () => (btn.hidden ? '' : fresh()) };
 }
 
 /**
