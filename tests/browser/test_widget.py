@@ -203,7 +203,7 @@ def test_reload_keeps_the_conversation_and_new_chat_clears_it(page, live):
     open_demo(page, live)
     page.locator("#tc-bubble").click()
     ask(page, QUESTION)
-    answer_text = wait_done(page).locator(".answer").inner_text()
+    answer_text = wait_done(page).locator(".answer").text_content()
     session_id = page.evaluate(f"JSON.parse(localStorage.getItem({json.dumps(live.storage_key())})).sessionId")
     assert session_id and live.state.sessions.get_session(session_id)
 
