@@ -10,7 +10,7 @@ from datetime import datetime, timezone
 import pytest
 from sqlalchemy.exc import IntegrityError
 
-from server.errors import SessionNotFound
+from server.errors import DatabaseUnavailable, SessionNotFound
 from server.sessions import SessionStore, feedback_table, messages_table, queries_table, sessions_table
 
 
@@ -160,4 +160,20 @@ def test_a_session_deleted_during_an_answer_keeps_nothing_of_it(database_url):
     with store.engine.connect() as conn:
         assert conn.execute(messages_table.select().where(messages_table.c.session_id == session_id)).first() is None
         assert conn.execute(queries_table.select().where(queries_table.c.session_id == session_id)).first() is None
+    store.close()
+
+
+def test_a_question_whose_answer_could_not_be_saved_is_interrupted_once_the_database_is_back(own_postgres):
+    store = SessionStore(own_postgres.new_database())
+    turn = store.open_turn(None, "saved?", None, "combined")
+    own_postgres.halt()
+    with pytest.raises(DatabaseUnavailable):
+        store.close_turn(turn["query_id"], [["COMPLETED", "t"]], session_id=turn["session_id"],
+                         user_message_id=turn["user_message_id"], user_status="answered",
+                         assistant={"content": "lost", "status": "completed"})
+    own_postgres.start()
+    store.create_session()  # the next write that works
+    assert store.get_query(turn["query_id"])["state"] == "INTERRUPTED"
+    assert [(m["content"], m["status"]) for m in store.get_session(turn["session_id"])["messages"]] == [
+        ("saved?", "interrupted")]
     store.close()

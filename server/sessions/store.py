@@ -69,6 +69,7 @@ class SessionStore:
         self._lock_fd: int | None = None
         self._lock_pid: int | None = None
         self._failing: str | None = None  # why the last write failed, until one succeeds
+        self._unclosed: dict[str, None] = {}  # questions whose last write failed: marked when writes work again
         if self._file is not None:
             self._file.parent.mkdir(parents=True, exist_ok=True)
             self._lock_path = Path(f"{self._file}.write-lock")
@@ -115,7 +116,20 @@ class SessionStore:
             self._failing = exc.message
             raise
         self._failing = None
+        if self._unclosed:
+            self._interrupt_unclosed()
         return result
+
+    def _interrupt_unclosed(self) -> None:
+        """Questions whose closing write failed while the database was down: INTERRUPTED now."""
+        ids = list(self._unclosed)
+        for query_id in ids:
+            self._unclosed.pop(query_id, None)
+        try:
+            self._write(lambda conn: self._interrupt(conn, queries_table.c.id.in_(ids),
+                                                     "The database did not answer when the answer was written."))
+        except DatabaseUnavailable:
+            self._unclosed.update(dict.fromkeys(ids))
 
     def _commit_together(self, works: list[Callable[[Connection], object]]) -> list[object]:
         with self._between_processes():
@@ -274,7 +288,11 @@ class SessionStore:
                 return None
             return self._insert_message(conn, session_id, _new_id(), "assistant", assistant["content"], now,
                                         query_id, assistant["status"], assistant.get("source_references", []))
-        return self._write(record)
+        try:
+            return self._write(record)
+        except DatabaseUnavailable:
+            self._unclosed[query_id] = None
+            raise
 
     def _insert_message(self, conn, session_id: str, message_id: str, role: str, content: str, now: datetime,
                         query_id: str | None, status: str | None, refs: list[dict], *, first: bool = False) -> dict:
@@ -306,19 +324,22 @@ class SessionStore:
         their messages `interrupted`. How many."""
         now = _now()
         server = queries_table.c.server
-        unfinished = (queries_table.c.state.in_(UNFINISHED_STATES)
-                      & ((server == self.server) | server.is_(None) | (queries_table.c.created_at < now - ABANDONED_AFTER)))
+        unfinished = (server == self.server) | server.is_(None) | (queries_table.c.created_at < now - ABANDONED_AFTER)
+        return self._write(lambda conn: self._interrupt(conn, unfinished,
+                                                        "The server stopped before the answer was written."))
 
-        def record(conn: Connection) -> int:
-            rows = conn.execute(select(queries_table.c.id, queries_table.c.states).where(unfinished)).all()
-            for row in rows:
-                conn.execute(update(queries_table).where(queries_table.c.id == row.id).values(
-                    state="INTERRUPTED", states=[*row.states, ["INTERRUPTED", _iso(now)]], updated_at=now,
-                    error="The server stopped before the answer was written."))
-                conn.execute(update(messages_table).where((messages_table.c.query_id == row.id)
-                                                          & (messages_table.c.role == "user")).values(status="interrupted"))
-            return len(rows)
-        return self._write(record)
+    @staticmethod
+    def _interrupt(conn: Connection, which, reason: str) -> int:
+        """Unfinished questions among `which` become INTERRUPTED, their messages `interrupted`."""
+        now = _now()
+        rows = conn.execute(select(queries_table.c.id, queries_table.c.states)
+                            .where(queries_table.c.state.in_(UNFINISHED_STATES) & which)).all()
+        for row in rows:
+            conn.execute(update(queries_table).where(queries_table.c.id == row.id).values(
+                state="INTERRUPTED", states=[*row.states, ["INTERRUPTED", _iso(now)]], updated_at=now, error=reason))
+            conn.execute(update(messages_table).where((messages_table.c.query_id == row.id)
+                                                      & (messages_table.c.role == "user")).values(status="interrupted"))
+        return len(rows)
 
     # --- feedback -------------------------------------------------------------------------
     def add_feedback(self, message_id: str, rating: str, comment: str | None) -> dict:
