@@ -11,7 +11,7 @@ SAMPLE_BOOK := sample-book
 CORPORA ?= ../shared/corpora
 EVAL ?= ../shared/eval
 
-.PHONY: screenshot screenshots eval-ci run install model ingest-sample serve test test-python test-widget widget chromium services eval bench clean
+.PHONY: screenshot screenshots test-qdrant-server eval-ci run install model ingest-sample serve test test-python test-widget widget chromium services eval bench clean
 
 run: install model ingest-sample ## install, provision the model, index the sample book, serve it
 	$(BIN)/textbook-chat serve --host $(HOST) --port $(PORT) --demo $(SAMPLE_BOOK)
@@ -60,6 +60,10 @@ test-python: install model services
 
 screenshot: install model widget chromium ## retake docs/screenshot.png (the README's) from the live demo
 	$(PY) scripts/readme_screenshot.py
+
+test-qdrant-server: install model ## the store contract tests against the Qdrant server at QDRANT_URL
+	@test -n "$(QDRANT_URL)" || (echo "set QDRANT_URL, e.g. make test-qdrant-server QDRANT_URL=http://localhost:6333" >&2; exit 2)
+	QDRANT_URL=$(QDRANT_URL) $(PY) -m pytest tests/test_store_contract.py -k qdrant-server
 
 eval: install model ## answer quality on every development book
 	$(BIN)/textbook-chat eval $(EVAL)/physical-ai-book.jsonl --book $(CORPORA)/physical-ai-book/docs

@@ -22,7 +22,7 @@ from server.ingest.indexer import ingest  # noqa: E402
 from server.ingest.site import detect_site  # noqa: E402
 from server.retrieval import Retriever  # noqa: E402
 from server.settings import Settings  # noqa: E402
-from server.store import ChunkStore  # noqa: E402
+from server.store import open_store  # noqa: E402
 
 BOOKS = {"physical-ai-book": CORPORA / "physical-ai-book" / "docs", "rust-book": CORPORA / "rust-book"}
 SETTINGS = [(128, 16), (192, 32), (240, 0), (240, 32), (240, 64)]
@@ -35,7 +35,7 @@ def main(books: list[str]) -> list[dict]:
         questions = [q for q in load_questions(EVAL / f"{book}.jsonl") if q["kind"] == "in_book"]
         for max_tokens, overlap in SETTINGS:
             work = Path(tempfile.mkdtemp(prefix="tc-chunks-"))
-            store = ChunkStore.open(Settings(data_dir=work, models_dir=MODELS_DIR), embedder.model_name, embedder.dim)
+            store = open_store(Settings(data_dir=work, models_dir=MODELS_DIR), embedder.model_name, embedder.dim)
             started = time.perf_counter()
             report = ingest(detect_site(BOOKS[book]), store, embedder, progress=False,
                             options=ChunkingOptions(max_tokens=max_tokens, overlap_tokens=overlap))

@@ -20,7 +20,7 @@ from server.ingest.indexer import ingest  # noqa: E402
 from server.ingest.site import detect_site  # noqa: E402
 from server.retrieval import Retriever  # noqa: E402
 from server.settings import Settings  # noqa: E402
-from server.store import ChunkStore  # noqa: E402
+from server.store import open_store  # noqa: E402
 
 
 class TimedEmbedder:
@@ -47,7 +47,7 @@ def main() -> dict:
     shutil.copytree(CORPORA / "rust-book", book)
     settings = Settings(data_dir=work / "data", models_dir=MODELS_DIR)
     embedder = load_embedder(settings, log=lambda _m: None)
-    store = ChunkStore.open(settings, embedder.model_name, embedder.dim)
+    store = open_store(settings, embedder.model_name, embedder.dim)
     site = detect_site(book)
 
     steal = StealMeter()
@@ -94,7 +94,7 @@ def measure_queries(data_dir: Path) -> dict:
     """Embed + search latency over a built index, the embedding cache cleared for each query."""
     settings = Settings(data_dir=data_dir, models_dir=MODELS_DIR)
     embedder = load_embedder(settings, log=lambda _m: None)
-    store = ChunkStore.open(settings, embedder.model_name, embedder.dim)
+    store = open_store(settings, embedder.model_name, embedder.dim)
     retriever = Retriever(store, embedder)
     questions = [json.loads(line)["question"] for line in open(EVAL / "rust-book.jsonl")]
     retriever.retrieve("warm-up", max_chunks=5)

@@ -236,8 +236,9 @@ def serve(host: str, port: int, threads: int, workers: int, demo_book: str | Non
         if workers > 1:
             from .wsgi import serve_workers
 
+            chat.before_fork()
             serve_workers(app, host, port, workers=workers, threads=threads, after_fork=chat.after_fork,
-                          on_ready=lambda: click.echo(banner))
+                          on_ready=lambda: click.echo(banner), on_worker_exit=chat.leave_worker)
         else:
             from .wsgi import make_server
 
@@ -250,7 +251,7 @@ def serve(host: str, port: int, threads: int, workers: int, demo_book: str | Non
     except KeyboardInterrupt:
         pass
     finally:
-        chat.close()  # only here: a worker leaves without finalizers (wsgi._leave)
+        chat.close()  # only here: a worker leaves through wsgi._leave
 
 
 @main.command()

@@ -14,7 +14,7 @@ from .rag.vocabulary import StoreVocabulary
 from .retrieval import Retriever
 from .sessions import SessionStore, default_server_name
 from .settings import Settings
-from .store import ChunkStore
+from .store import ChunkStore, open_store
 
 
 @dataclass
@@ -30,7 +30,7 @@ class Index:
 
 def open_index(settings: Settings, *, store_check: bool = True) -> Index:
     embedder = load_embedder(settings)
-    store = ChunkStore.open(settings, embedder.model_name, embedder.dim)
+    store = open_store(settings, embedder.model_name, embedder.dim)
     if store_check:
         store.check_compatible()
     return Index(embedder, store)
@@ -103,11 +103,21 @@ class Components:
         self.pipeline.vocabulary.warm_up()
         self.embedder.embed_query("warm-up")
 
+    def before_fork(self) -> None:
+        """In the process about to fork workers, after warming up: let go of the index shard
+        (an embedded shard does not survive a fork; each worker opens its own replica)."""
+        self.store.before_fork()
+
     def after_fork(self) -> None:
-        """In a forked worker process: connections of its own. The local index (in memory) and
-        the model (loaded with one thread, so no thread pool to lose in the fork) are shared."""
+        """In a forked worker process: connections and index replica of its own. The model
+        (loaded with one thread, so no thread pool to lose in the fork) is shared."""
         self.sessions.after_fork()
         self.store.after_fork()
+
+    def leave_worker(self) -> None:
+        """A worker about to end: its index replica is removed (the sessions database and the
+        model are the parent's to close)."""
+        self.store.close()
 
     def close(self) -> None:
         self.sessions.close()

@@ -143,7 +143,13 @@ class Settings:
         return self.models_dir or self.data_dir / "models"
 
     @property
+    def index_path(self) -> Path:
+        """The embedded index (Qdrant Edge), one folder per collection."""
+        return self.data_dir / "index"
+
+    @property
     def qdrant_path(self) -> Path:
+        """Where the previous embedded store (qdrant-client's local mode) kept its index."""
         return self.data_dir / "qdrant"
 
     @property

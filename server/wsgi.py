@@ -3,9 +3,9 @@
 One process (the default): waitress, with threads. Several processes (`serve --workers N`, not
 on Windows): gunicorn forks N workers from the process that loaded everything, so that the
 work of answering is not held to one core by Python's interpreter lock. The workers share
-what was loaded before the fork (the local index in memory, the model's weights) and open
-their own connections afterwards (Components.after_fork). The local index only allows its
-loading process, so only that process ever closes it.
+what was loaded before the fork (the model's weights, the vocabulary) and open their own
+connections and index replica afterwards (Components.after_fork): an embedded index shard
+does not survive a fork, so the parent lets go of its own before forking.
 """
 from __future__ import annotations
 
@@ -85,7 +85,8 @@ def make_server(app: Flask, host: str = "127.0.0.1", port: int = 8000, threads: 
 
 
 def serve_workers(app: Flask, host: str, port: int, *, workers: int, threads: int,
-                  after_fork: Callable[[], None], on_ready: Callable[[], None] = lambda: None) -> None:
+                  after_fork: Callable[[], None], on_ready: Callable[[], None] = lambda: None,
+                  on_worker_exit: Callable[[], None] = lambda: None) -> None:
     """Run `workers` forked processes of `threads` threads each until stopped (SIGINT/SIGTERM)."""
     from gunicorn.app.base import BaseApplication
 
@@ -100,7 +101,7 @@ def serve_workers(app: Flask, host: str, port: int, *, workers: int, threads: in
                 "control_socket_disable": True,
                 "post_fork": lambda server, worker: after_fork(),
                 "when_ready": lambda server: on_ready(),
-                "worker_exit": lambda server, worker: _leave(),
+                "worker_exit": lambda server, worker: _leave(on_worker_exit),
             }
             for key, value in options.items():
                 if key in self.cfg.settings:  # older gunicorn releases lack some settings
@@ -112,10 +113,13 @@ def serve_workers(app: Flask, host: str, port: int, *, workers: int, threads: in
     Workers().run()
 
 
-def _leave() -> None:
-    """End a worker without running finalizers: closing the inherited local index would release
-    the folder lock its parent still holds, and the model's native threads were never the
-    worker's to join."""
+def _leave(cleanup: Callable[[], None]) -> None:
+    """End a worker after `cleanup` (its own index replica) without running finalizers: the
+    inherited sessions connections and the model's native threads were never the worker's."""
+    try:
+        cleanup()
+    except Exception as exc:  # a worker leaves whatever happens; say why its replica stayed behind
+        print(f"worker {os.getpid()}: {exc}", file=sys.stderr)
     for stream in (sys.stdout, sys.stderr):
         stream.flush()
     os._exit(0)

@@ -11,7 +11,7 @@ import pytest
 from helpers import MODELS_DIR, PHYSICAL_AI, SAMPLE_BOOK, make_settings, index_book
 from server.embedding.embedder import load_embedder
 from server.settings import Settings
-from server.store import ChunkStore
+from server.store import open_store
 
 
 @pytest.fixture(scope="session")
@@ -26,7 +26,7 @@ def settings(tmp_path) -> Settings:
 
 @pytest.fixture
 def store(settings, embedder):
-    chunk_store = ChunkStore.open(settings, embedder.model_name, embedder.dim)
+    chunk_store = open_store(settings, embedder.model_name, embedder.dim)
     yield chunk_store
     chunk_store.close()
 

@@ -21,7 +21,7 @@ from server.composition import Components, Index
 from server.ingest.indexer import ingest
 from server.ingest.site import detect_site
 from server.settings import Settings
-from server.store import ChunkStore
+from server.store import ChunkStore, open_store
 from widget_pages import (DEMO_PAGE, QUESTION, ask, bot, drag_select, focused, open_demo, overlap,
                           phrase_points, record_bot_states, wait_done, widget_box_of)
 
@@ -78,7 +78,7 @@ class IndexedBook:
 
 def index_book(data_dir: Path, embedder, path: Path) -> IndexedBook:
     settings = make_settings(data_dir)
-    store = ChunkStore.open(settings, embedder.model_name, embedder.dim)
+    store = open_store(settings, embedder.model_name, embedder.dim)
     site = detect_site(path)
     report = ingest(site, store, embedder, progress=False)
     return IndexedBook(settings, Index(embedder, store), site, report)

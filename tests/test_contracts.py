@@ -20,7 +20,7 @@ from server.api.schemas import ChatResponseSchema
 from server.app import create_app
 from server.composition import Components, Index
 from server.errors import DatabaseUnavailable, EmbeddingMismatch, StoreUnavailable, UnknownBook
-from server.store import ChunkStore
+from server.store import open_store
 
 SERVER = REPO / "server"
 WEB_LAYER = {"api", "app.py", "wsgi.py", "demo.py", "cli.py"}
@@ -66,7 +66,7 @@ def test_real_responses_load_back_through_the_response_schema(sample_book, tmp_p
 
 def _unreachable_app(book, tmp_path, url: str):
     settings = make_settings(tmp_path / "data", qdrant_url=url)
-    store = ChunkStore.open(settings, book.embedder.model_name, book.embedder.dim)
+    store = open_store(settings, book.embedder.model_name, book.embedder.dim)
     chat = Components.build(settings, index=Index(book.embedder, store))
     return create_app(settings, components=chat).test_client(), store
 

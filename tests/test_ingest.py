@@ -10,7 +10,7 @@ from helpers import RUST_BOOK, all_chunks
 from server.cli import main
 from server.ingest.indexer import ingest
 from server.ingest.site import detect_site
-from server.store import ChunkStore, EmbeddingMismatchError
+from server.store import EmbeddingMismatchError, open_store
 
 SITE = "https://AreebaZafarChohan.github.io"
 
@@ -196,7 +196,7 @@ def test_full_rebuild_reembeds_everything(tiny_copy, store, embedder):
 def test_model_mismatch_is_a_clear_error(tiny_copy, store, embedder, settings):
     ingest(detect_site(tiny_copy), store, embedder, progress=False)
     store.close()
-    other = ChunkStore.open(settings, "some/other-model", 768)
+    other = open_store(settings, "some/other-model", 768)
     try:
         with pytest.raises(EmbeddingMismatchError, match="Re-index"):
             other.check_compatible()

@@ -1,5 +1,6 @@
-"""`textbook-chat serve --workers 2`: forked processes share the local index and one sessions
-database (SQLite or PostgreSQL), a worker that goes away does not free the index, and the server stops cleanly."""
+"""`textbook-chat serve --workers 2`: forked processes each read a replica of the published
+index and share one sessions database (SQLite or PostgreSQL); a book ingested while they serve
+reaches them; a worker that goes away takes its replica with it, and the server stops cleanly."""
 from __future__ import annotations
 
 import json
@@ -19,7 +20,7 @@ from helpers import (MODELS_DIR, SAMPLE_BOOK, FakeGemini, gemini_subprocess_env,
                      read_until, stream_session_id, wait_until)
 from server.ingest.indexer import ingest
 from server.ingest.site import detect_site
-from server.store import ChunkStore, StoreUnavailableError, open_client
+from server.store import open_store
 
 CLI = Path(sys.executable).with_name("textbook-chat")
 
@@ -58,7 +59,7 @@ def workers_server(request, tmp_path, embedder):
     database = getattr(request, "param", "sqlite")
     database_url = request.getfixturevalue("postgres").new_database() if database == "postgresql" else None
     settings = make_settings(tmp_path / "data")
-    store = ChunkStore.open(settings, embedder.model_name, embedder.dim)
+    store = open_store(settings, embedder.model_name, embedder.dim)
     ingest(detect_site(SAMPLE_BOOK), store, embedder, progress=False)
     store.close()
     fake = FakeGemini()  # each test scripts its answers
@@ -139,19 +140,34 @@ def test_a_reader_hanging_up_stops_the_answer_in_a_worker(workers_server):
     assert 0 < len(messages[1]["content"].split()) < 100
 
 
-def test_a_worker_leaving_keeps_the_index_locked_and_the_server_stops_cleanly(workers_server):
+def _replicas(settings) -> set[str]:
+    folder = settings.index_path / settings.collection / "replicas"
+    return {p.name.split("-")[0] for p in folder.iterdir()} if folder.exists() else set()
+
+
+def test_a_worker_leaving_takes_its_replica_and_the_server_stops_cleanly(workers_server, embedder, tiny_copy):
     server, port, settings, fake = workers_server
     _script_answers(fake)
+    _wait(lambda: _replicas(settings) == {str(pid) for pid in _children(server.pid)}, what="a replica per worker")
     leaving = sorted(_children(server.pid))[0]
     os.kill(leaving, signal.SIGTERM)
     _wait(lambda: leaving not in _children(server.pid) and len(_children(server.pid)) == 2,
           what="the worker to be replaced")
-    with pytest.raises(StoreUnavailableError):
-        open_client(settings)  # the serving process still holds the local index
+    assert str(leaving) not in _replicas(settings)
     assert _stream_chat(port, {"question": "What is the Nyquist rate?"})["status"] == "completed"
+
+    # a book ingested while the server runs reaches every worker
+    store = open_store(settings, embedder.model_name, embedder.dim)
+    ingest(detect_site(tiny_copy), store, embedder, book_id="second-book", progress=False)
+    store.close()
+
+    def both_books() -> bool:
+        return all(json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=5))["books"]
+                   == ["sample-book", "second-book"] for _ in range(6))
+    _wait(both_books, what="the workers to read the new publication")
 
     workers = _children(server.pid)
     server.send_signal(signal.SIGTERM)
     assert server.wait(timeout=40) == 0
     assert not any(Path(f"/proc/{pid}").exists() for pid in workers)
-    open_client(settings).close()  # and now the index is free
+    assert _replicas(settings) == set()

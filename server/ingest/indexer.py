@@ -14,7 +14,7 @@ from tqdm import tqdm
 
 from ..embedding.protocol import TextEmbedder
 from ..models import Chunk
-from ..store import ChunkStore, EmbeddingMismatchError
+from ..store import PENDING, ChunkStore, EmbeddingMismatchError
 from .chunker import ChunkingOptions, chunk_page
 from .pages import Page, SkippedFile, discover_pages
 from .site import Site
@@ -89,60 +89,105 @@ def ingest(
         except EmbeddingMismatchError as exc:
             log(f"{exc}\nrebuilding the collection for the new model; re-ingest any other books in it")
             store.create(recreate=True)
-        store.delete_book(book_id)
     else:
         store.create()  # fails clearly if the collection belongs to another model
     stored = store.stored_files(book_id)
 
+    files = _Files(store)
     to_embed: list[Chunk] = []
     to_reuse: list[Chunk] = []
-    stale_ids: list[str] = []
     current_files = set()
     for page in discovery.pages:
         current_files.add(page.key)
         fingerprint = _fingerprint(page, site, options, embedder.model_name)
         previous = stored.get(page.key)
-        if previous and previous.file_hash == fingerprint:
+        if not full and previous and previous.file_hash == fingerprint:
             report.unchanged += 1
             continue
         chunks = chunk_page(page, book_id=book_id, book_title=site.title,
                             count_tokens=embedder.count_tokens, options=options)
         for chunk in chunks:
-            chunk.file_hash = fingerprint
-            same = previous and previous.chunks.get(chunk.chunk_id) == chunk.content_hash
+            chunk.file_hash = PENDING + fingerprint  # until every chunk of the file is written
+            same = not full and previous and previous.chunks.get(chunk.chunk_id) == chunk.content_hash
             (to_reuse if same else to_embed).append(chunk)
+        keep = {c.chunk_id for c in chunks}
+        files.expect(page.key, fingerprint, [c.chunk_id for c in chunks],
+                     stale=[cid for cid in (previous.chunks if previous else {}) if cid not in keep])
         if previous:
             report.updated += 1
-            keep = {c.chunk_id for c in chunks}
-            stale_ids.extend(cid for cid in previous.chunks if cid not in keep)
         else:
             report.added += 1
+    removed_ids: list[str] = []
     for page_key, previous in stored.items():
         if page_key not in current_files:
             report.removed += 1
-            stale_ids.extend(previous.chunks)
+            removed_ids.extend(previous.chunks)
 
-    _write_reused(store, to_reuse)
-    _write_embedded(store, embedder, to_embed, progress=progress)
-    store.delete_ids(stale_ids)
+    missing = _write_reused(store, files, to_reuse)
+    to_embed.extend(missing)
+    _write_embedded(store, files, embedder, to_embed, progress=progress)
+    store.delete_ids(removed_ids)
+    store.publish()  # readers in other processes (a running server) switch to this index now
     report.chunks_embedded = len(to_embed)
-    report.chunks_reused = len(to_reuse)
-    report.chunks_deleted = len(stale_ids)
+    report.chunks_reused = len(to_reuse) - len(missing)
+    report.chunks_deleted = files.deleted + len(removed_ids)
     report.chunks_total = store.count(book_id)
     report.seconds = time.perf_counter() - started
     return report
 
 
-def _write_reused(store: ChunkStore, chunks: list[Chunk]) -> None:
-    """Chunks whose text is unchanged keep their vectors; only the payload is rewritten."""
+class _Files:
+    """The files being written. A file's chunks carry a pending hash until the last of them is
+    written; then its stale chunks go and its fingerprint is recorded on all of them. So a run
+    that stops midway (killed, out of disk) leaves files that the next run sees as changed,
+    never one that looks complete with chunks missing."""
+
+    def __init__(self, store: ChunkStore):
+        self.store = store
+        self.deleted = 0
+        self._waiting: dict[str, set[str]] = {}
+        self._files: dict[str, tuple[str, list[str], list[str]]] = {}
+        self._file_of: dict[str, str] = {}
+
+    def expect(self, page_key: str, fingerprint: str, ids: list[str], *, stale: list[str]) -> None:
+        self._files[page_key] = (fingerprint, ids, stale)
+        self._waiting[page_key] = set(ids)
+        self._file_of.update((cid, page_key) for cid in ids)
+        if not ids:
+            self._complete(page_key)
+
+    def written(self, chunks: list[Chunk]) -> None:
+        for chunk in chunks:
+            page_key = self._file_of[chunk.chunk_id]
+            waiting = self._waiting[page_key]
+            waiting.discard(chunk.chunk_id)
+            if not waiting:
+                self._complete(page_key)
+
+    def _complete(self, page_key: str) -> None:
+        fingerprint, ids, stale = self._files.pop(page_key)
+        del self._waiting[page_key]
+        self.store.delete_ids(stale)
+        self.deleted += len(stale)
+        self.store.set_file_hash(ids, fingerprint)
+
+
+def _write_reused(store: ChunkStore, files: _Files, chunks: list[Chunk]) -> list[Chunk]:
+    """Chunks whose text is unchanged keep their vectors; only the payload is rewritten.
+    Returns those whose vector was not found (to be embedded again)."""
     if not chunks:
-        return
+        return []
     vectors = store.vectors([c.chunk_id for c in chunks])
-    dense = np.array([vectors[c.chunk_id][0] for c in chunks], dtype=np.float32)
-    store.upsert(chunks, dense)
+    found = [c for c in chunks if vectors.get(c.chunk_id) is not None]
+    for start in range(0, len(found), 256):
+        batch = found[start : start + 256]
+        store.upsert(batch, np.array([vectors[c.chunk_id] for c in batch], dtype=np.float32))
+        files.written(batch)
+    return [c for c in chunks if vectors.get(c.chunk_id) is None]
 
 
-def _write_embedded(store: ChunkStore, embedder: TextEmbedder, chunks: list[Chunk], *, progress: bool) -> None:
+def _write_embedded(store: ChunkStore, files: _Files, embedder: TextEmbedder, chunks: list[Chunk], *,
+                    progress: bool) -> None:
     if not chunks:
         return
     step = 64
@@ -151,5 +196,6 @@ def _write_embedded(store: ChunkStore, embedder: TextEmbedder, chunks: list[Chun
         batch = chunks[start : start + step]
         vectors = embedder.embed_documents([c.embed_text for c in batch])
         store.upsert(batch, vectors)
+        files.written(batch)
         bar.update(len(batch))
     bar.close()

@@ -26,7 +26,7 @@ from server.demo import register_demo
 from server.ingest.indexer import default_book_id, ingest
 from server.ingest.site import detect_site
 from server.composition import Components, Index
-from server.store import ChunkStore
+from server.store import open_store
 from server.wsgi import make_server
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
@@ -102,7 +102,7 @@ def live_port() -> int:
 @pytest.fixture(scope="session")
 def browser_services(tmp_path_factory, embedder, live_port):
     settings = make_settings(tmp_path_factory.mktemp("browser-index") / "data")
-    store = ChunkStore.open(settings, embedder.model_name, embedder.dim)
+    store = open_store(settings, embedder.model_name, embedder.dim)
     ingest(detect_site(SAMPLE_BOOK, site_url=f"http://127.0.0.1:{live_port}"), store, embedder, progress=False)
     index = Index(embedder, store)
     yield index

@@ -1,19 +1,23 @@
-"""Qdrant client errors translated into domain errors at the store's edge.
+"""Engine and client errors translated into domain errors at the store's edge.
 
 `guarded` wraps every public method of a store class: a refused connection, a timeout, a
-locked local folder or a server's 5xx leaves as StoreUnavailable; a 4xx stays what it is
-(a bug of ours, not an outage).
+locked index folder, a full disk or a server's 5xx leaves as StoreUnavailable; a 4xx stays
+what it is (a bug of ours, not an outage).
 """
 from __future__ import annotations
 
 import functools
 import inspect
 
-from .errors import StoreUnavailable, TextbookChatError
+from ..errors import StoreUnavailable, TextbookChatError
 
 
 def _outage(exc: BaseException) -> str | None:
     """Why the store did not answer, or None if `exc` is not an outage."""
+    if type(exc) is Exception and "WouldBlock" in str(exc):  # Qdrant Edge: the shard's log is locked
+        return "the index is being written by another process (an ingest in progress?)"
+    if isinstance(exc, OSError) and not isinstance(exc, (ConnectionError, TimeoutError)):
+        return f"the index folder cannot be used ({exc})"
     from qdrant_client.http.exceptions import ResponseHandlingException, UnexpectedResponse
 
     if isinstance(exc, UnexpectedResponse):

@@ -1,0 +1,42 @@
+"""The book index: chunks with their vectors, searched by meaning, filtered by book and place.
+
+`open_store` gives the embedded Qdrant Edge store (a folder under the data dir), or a Qdrant
+server's when QDRANT_URL is set; both keep the `ChunkStore` contract (contract.py).
+"""
+from __future__ import annotations
+
+import sys
+from typing import Callable
+
+from ..errors import EmbeddingMismatch, StoreUnavailable, TextbookChatError
+from ..settings import Settings
+from .contract import DENSE, PENDING, SPARSE, ChunkStore, Filters, StoredFile
+
+# the domain errors under the names the indexer and older callers use
+StoreError = TextbookChatError
+StoreUnavailableError = StoreUnavailable
+EmbeddingMismatchError = EmbeddingMismatch
+
+__all__ = ["ChunkStore", "Filters", "StoredFile", "open_store", "DENSE", "SPARSE", "PENDING",
+           "StoreError", "StoreUnavailableError", "EmbeddingMismatchError"]
+
+
+def _stderr(message: str) -> None:
+    print(message, file=sys.stderr)
+
+
+def open_store(settings: Settings, model_name: str, dim: int, *,
+               log: Callable[[str], None] = _stderr) -> ChunkStore:
+    if settings.qdrant_url:
+        from .qdrant_server import QdrantServerStore
+
+        return QdrantServerStore.open(settings, model_name, dim)
+    from .edge import EdgeStore
+    from .legacy import move_into, previous_index
+
+    store = EdgeStore(settings.index_path / settings.collection, settings.collection, model_name, dim)
+    if not store.exists() and previous_index(settings.qdrant_path, settings.collection):
+        move_into(store, settings.qdrant_path, log)
+        store.close()
+        store = EdgeStore(settings.index_path / settings.collection, settings.collection, model_name, dim)
+    return store

@@ -1,0 +1,128 @@
+"""What every store of book chunks offers (`ChunkStore`), and the values it takes and gives.
+
+Two backends keep this contract (tests/test_store_contract.py runs the same tests on each):
+Qdrant Edge in the process (edge.py, the default) and a Qdrant server through qdrant-client
+(qdrant_server.py, when QDRANT_URL is set).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Protocol
+
+import numpy as np
+
+from ..models import Chunk
+
+DENSE = "dense"  # the embedding model's vector of a chunk
+SPARSE = "bm25"  # BM25 term weights of the chunk's text, for lexical and hybrid search
+SCHEMA_VERSION = 2
+# payload fields with an index: what searches filter on and what ingest looks chunks up by
+KEYWORD_FIELDS = ("book_id", "source_file", "module", "chapter", "path_prefixes", "locale", "version", "labels")
+PENDING = "pending:"  # a file_hash with this prefix: the file's chunks are still being written
+
+
+@dataclass
+class StoredFile:
+    file_hash: str  # "" when the file's chunks are not all of one complete ingest
+    chunks: dict[str, str]  # chunk_id -> content_hash
+
+
+def file_state(hashes: set[str]) -> str:
+    """A file's fingerprint as stored: its chunks' one shared hash, or "" if they disagree or
+    any is still pending (an ingest stopped in the middle of the file)."""
+    if len(hashes) != 1:
+        return ""
+    (only,) = hashes
+    return "" if only.startswith(PENDING) else only
+
+
+@dataclass(frozen=True)
+class Filters:
+    """Hard filters of a search; unset fields do not filter."""
+
+    book_id: str | None = None
+    module: str | None = None
+    chapter: str | None = None
+    source_file: str | None = None  # a path prefix: a folder or a file
+    locale: str | None = None
+    version: str | None = None
+
+    def conditions(self) -> list[tuple[str, str]]:
+        """(payload key, value) pairs that a chunk must all match."""
+        found = [(key, value) for key, value in (
+            ("book_id", self.book_id), ("module", self.module), ("chapter", self.chapter),
+            ("locale", self.locale), ("version", self.version)) if value]
+        if self.source_file and self.source_file.strip("/"):
+            found.append(("path_prefixes", self.source_file.strip("/")))
+        return found
+
+
+class ChunkStore(Protocol):
+    """Chunks of books with their dense and BM25 vectors, searchable with filters.
+
+    Writes become visible to other processes when published (`publish`, and `close` after
+    writes); the process that writes reads its own writes at once.
+    """
+
+    collection: str
+    model_name: str
+    dim: int
+    local: bool  # embedded in this process (True) or a server (False)
+
+    # --- collection ---
+    def exists(self) -> bool: ...
+    def check_compatible(self) -> None:
+        """Raise EmbeddingMismatch if the chunks were embedded with another model or size."""
+    def create(self, *, recreate: bool = False) -> None:
+        """Make the collection if missing (checking the model if present); `recreate` starts
+        an empty one, which readers see only once published."""
+
+    # --- writes ---
+    def upsert(self, chunks: list[Chunk], vectors: np.ndarray) -> None: ...
+    def set_file_hash(self, ids: list[str], file_hash: str) -> None:
+        """Record `file_hash` on these chunks (a file's fingerprint, once all of it is written)."""
+    def delete_ids(self, ids: Iterable[str]) -> None: ...
+    def delete_book(self, book_id: str) -> None: ...
+    def publish(self) -> None:
+        """Compact and make the writes so far visible to readers in other processes."""
+
+    # --- reads ---
+    def stored_files(self, book_id: str) -> dict[str, StoredFile]: ...
+    def vectors(self, ids: list[str]) -> dict[str, list[float]]: ...
+    def all_chunks(self, book_id: str | None = None) -> list[Chunk]: ...
+    def count(self, book_id: str | None = None) -> int: ...
+    def books(self) -> list[str]: ...
+    def search(self, vector: np.ndarray, limit: int, filters: Filters | None = None) -> list[Chunk]:
+        """Nearest chunks by the dense vector, best first; score = cosine similarity."""
+    def hybrid_search(self, vector: np.ndarray, text: str, limit: int,
+                      filters: Filters | None = None) -> list[Chunk]:
+        """Dense and BM25 results fused by reciprocal rank; ranked by the fusion, each scored
+        with its cosine similarity (so similarity thresholds keep their meaning)."""
+
+    # --- processes ---
+    def before_fork(self) -> None:
+        """Let go of what a forked child cannot use (the parent serves no reads afterwards)."""
+    def after_fork(self) -> None:
+        """In a forked child: open what this process reads from."""
+    def close(self) -> None: ...
+
+
+def sparse_document(text: str):
+    """BM25 term weights of a chunk (Qdrant's own BM25, so the server applies the same IDF)."""
+    return _bm25().embed_document(text)
+
+
+def sparse_query(text: str):
+    return _bm25().embed_query(text)
+
+
+_BM25 = None
+
+
+def _bm25():
+    global _BM25
+    if _BM25 is None:
+        from qdrant_edge import Bm25
+
+        _BM25 = Bm25()
+    return _BM25

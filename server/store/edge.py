@@ -1,0 +1,334 @@
+"""The embedded store: Qdrant Edge (the Qdrant engine in this process), the default.
+
+The writing process (ingest) holds the shard in `writer/` and reads its own writes from it;
+serving processes read from replicas of what was last published (see snapshots.py).
+"""
+from __future__ import annotations
+
+import shutil
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable
+
+import numpy as np
+from qdrant_edge import (
+    CountRequest, Distance, EdgeConfig, EdgeShard, EdgeSparseVectorParams, EdgeVectorParams, FacetRequest,
+    FieldCondition, Filter, Fusion, HnswIndexConfig, KeywordIndexParams, MatchValue, Modifier, PayloadSchemaType,
+    Point, Prefetch, Query, QueryRequest, ScrollRequest, SearchParams, UpdateOperation,
+)
+
+from ..errors import EmbeddingMismatch
+from ..models import Chunk
+from .contract import DENSE, KEYWORD_FIELDS, SCHEMA_VERSION, SPARSE, Filters, StoredFile, file_state, \
+    sparse_document, sparse_query
+from .errors import guarded
+from .snapshots import Layout
+
+REFRESH_S = 1.0  # how often a reader looks for a newer published generation
+RETIRE_S = 30.0  # a replaced replica is closed this long after the swap (searches in flight end first)
+WRITE_BATCH = 512
+
+
+@dataclass(frozen=True)
+class SearchTuning:
+    """How the shard indexes and searches dense vectors (measured in BENCHMARKS.md)."""
+
+    m: int = 16
+    ef_construct: int = 128
+    full_scan_kb: int = 10_000  # a filter leaving fewer vectors than this (in KB) is searched exactly
+    hnsw_ef: int = 256
+
+    def config(self, dim: int) -> EdgeConfig:
+        return EdgeConfig(
+            vectors={DENSE: EdgeVectorParams(size=dim, distance=Distance.Dot)},  # unit vectors: dot = cosine
+            sparse_vectors={SPARSE: EdgeSparseVectorParams(modifier=Modifier.Idf)},
+            hnsw_config=HnswIndexConfig(m=self.m, ef_construct=self.ef_construct, full_scan_threshold=self.full_scan_kb),
+        )
+
+
+def to_edge(filters: Filters | None) -> Filter | None:
+    if filters is None:
+        return None
+    must = [FieldCondition(key, match=MatchValue(value)) for key, value in filters.conditions()]
+    return Filter(must=must) if must else None
+
+
+def _book(book_id: str | None) -> Filter | None:
+    return to_edge(Filters(book_id=book_id)) if book_id else None
+
+
+class _Replica:
+    def __init__(self, layout: Layout, generation: Path):
+        self.generation = generation.name
+        self.path = layout.make_replica(generation)
+        self.record = Layout.read_record(self.path) or {}
+        self.shard = EdgeShard.load(str(self.path / "shard"))
+
+    def close(self) -> None:
+        self.shard.close()
+        shutil.rmtree(self.path, ignore_errors=True)
+
+
+@guarded  # engine errors leave as StoreUnavailable (see errors.py)
+class EdgeStore:
+    local = True
+
+    def __init__(self, root: Path, collection: str, model_name: str, dim: int, *,
+                 tuning: SearchTuning = SearchTuning()):
+        self.layout = Layout(root)
+        self.collection = collection
+        self.model_name = model_name
+        self.dim = dim
+        self.tuning = tuning
+        self._writer: EdgeShard | None = None
+        self._dirty = False
+        self._reader: _Replica | None = None
+        self._retired: list[tuple[float, _Replica]] = []
+        self._lock = threading.Lock()
+        self._checked = 0.0
+        self._refreshing: threading.Thread | None = None
+
+    @property
+    def record(self) -> dict:
+        return {"embedding_model": self.model_name, "dim": self.dim, "schema": SCHEMA_VERSION,
+                "collection": self.collection}
+
+    # --- collection -----------------------------------------------------------------------
+    def exists(self) -> bool:
+        return self._writer is not None or self.layout.has_data()
+
+    def check_compatible(self) -> None:
+        record = self._stored_record()
+        if record is None:
+            return
+        if record.get("embedding_model") != self.model_name or record.get("dim") != self.dim:
+            raise EmbeddingMismatch(
+                f"the index '{self.collection}' was built with {record.get('embedding_model', 'an unknown model')} "
+                f"(dim {record.get('dim')}), but EMBEDDING_MODEL is {self.model_name} (dim {self.dim}). "
+                "Re-index: textbook-chat ingest PATH --full")
+
+    def create(self, *, recreate: bool = False) -> None:
+        if recreate:
+            self._close_writer(publish=False)
+            shutil.rmtree(self.layout.writer, ignore_errors=True)
+            self._dirty = True  # even an empty index replaces the published one
+        else:
+            self.check_compatible()
+        self._open_writer()
+
+    # --- writes ---------------------------------------------------------------------------
+    def upsert(self, chunks: list[Chunk], vectors: np.ndarray) -> None:
+        shard = self._open_writer()
+        points = [Point(chunk.chunk_id, {DENSE: np.asarray(vectors[i], dtype=np.float32).tolist(),
+                                         SPARSE: sparse_document(chunk.embed_text or chunk.content)},
+                        chunk.payload())
+                  for i, chunk in enumerate(chunks)]
+        for start in range(0, len(points), WRITE_BATCH):
+            shard.update(UpdateOperation.upsert_points(points[start : start + WRITE_BATCH]))
+        self._dirty = True
+
+    def set_file_hash(self, ids: list[str], file_hash: str) -> None:
+        if ids:
+            self._open_writer().update(UpdateOperation.set_payload(list(ids), {"file_hash": file_hash}))
+            self._dirty = True
+
+    def delete_ids(self, ids: Iterable[str]) -> None:
+        ids = list(ids)
+        if ids:
+            self._open_writer().update(UpdateOperation.delete_points(ids))
+            self._dirty = True
+
+    def delete_book(self, book_id: str) -> None:
+        if self.exists():
+            self._open_writer().update(UpdateOperation.delete_points_by_filter(_book(book_id)))
+            self._dirty = True
+
+    def publish(self) -> None:
+        """Compact (vacuum deleted points, merge segments, build the vector index where large
+        enough) and publish a copy for the readers."""
+        if self._writer is None or not self._dirty:
+            return
+        self._writer.optimize()
+        self._writer.flush()
+        self.layout.publish(self.layout.writer_shard, self.record)
+        self._dirty = False
+
+    # --- reads ----------------------------------------------------------------------------
+    def stored_files(self, book_id: str) -> dict[str, StoredFile]:
+        hashes: dict[str, set[str]] = {}
+        files: dict[str, StoredFile] = {}
+        for record in self._scroll(_book(book_id), ["source_file", "page_key", "file_hash", "content_hash"]):
+            payload = record.payload or {}
+            source = payload.get("page_key") or payload["source_file"]  # a page: its source file, locale, version
+            hashes.setdefault(source, set()).add(payload.get("file_hash", ""))
+            files.setdefault(source, StoredFile("", {})).chunks[str(record.id)] = payload.get("content_hash", "")
+        for source, entry in files.items():
+            entry.file_hash = file_state(hashes[source])
+        return files
+
+    def vectors(self, ids: list[str]) -> dict[str, list[float]]:
+        shard = self._shard()
+        if not ids or shard is None:
+            return {}
+        return {str(r.id): r.vector[DENSE] for r in shard.retrieve(list(ids), with_payload=False, with_vector=[DENSE])}
+
+    def all_chunks(self, book_id: str | None = None) -> list[Chunk]:
+        return [Chunk.from_payload(str(r.id), r.payload or {}) for r in self._scroll(_book(book_id), True)]
+
+    def count(self, book_id: str | None = None) -> int:
+        shard = self._shard()
+        return shard.count(CountRequest(exact=True, filter=_book(book_id))) if shard else 0
+
+    def books(self) -> list[str]:
+        shard = self._shard()
+        if shard is None:
+            return []
+        hits = shard.facet(FacetRequest("book_id", limit=100_000, exact=True)).hits
+        return sorted(str(hit.value) for hit in hits if hit.count)  # a deleted book stays, at 0, until compaction
+
+    def search(self, vector: np.ndarray, limit: int, filters: Filters | None = None) -> list[Chunk]:
+        shard = self._shard()
+        if shard is None:
+            return []
+        points = shard.query(QueryRequest(limit=limit, query=Query.Nearest(_floats(vector), using=DENSE),
+                                          filter=to_edge(filters), with_payload=True,
+                                          params=SearchParams(hnsw_ef=self.tuning.hnsw_ef)))
+        return [Chunk.from_payload(str(p.id), p.payload or {}, score=float(p.score)) for p in points]
+
+    def hybrid_search(self, vector: np.ndarray, text: str, limit: int, filters: Filters | None = None) -> list[Chunk]:
+        shard = self._shard()
+        if shard is None:
+            return []
+        query = _floats(vector)
+        flt = to_edge(filters)
+        points = shard.query(QueryRequest(
+            limit=limit, query=Fusion.Rrf(k=60), with_payload=True, with_vector=[DENSE],
+            prefetches=[Prefetch(limit=limit * 2, query=Query.Nearest(query, using=DENSE), filter=flt,
+                                 params=SearchParams(hnsw_ef=self.tuning.hnsw_ef)),
+                        Prefetch(limit=limit * 2, query=Query.Nearest(sparse_query(text), using=SPARSE), filter=flt)]))
+        q = np.asarray(query, dtype=np.float32)
+        return [Chunk.from_payload(str(p.id), p.payload or {},
+                                   score=float(np.dot(q, np.asarray(p.vector[DENSE], dtype=np.float32))))
+                for p in points]
+
+    # --- processes ------------------------------------------------------------------------
+    def refresh(self) -> None:
+        """Read from the newest published generation now (readers also do so on their own
+        within about REFRESH_S of a publication)."""
+        generation = self.layout.current()
+        if generation is not None and (self._reader is None or self._reader.generation != generation.name):
+            self._swap(_Replica(self.layout, generation))
+
+    def before_fork(self) -> None:
+        self._join_refresh()
+        with self._lock:
+            for replica in [r for _, r in self._retired] + ([self._reader] if self._reader else []):
+                replica.close()
+            self._retired, self._reader = [], None
+
+    def after_fork(self) -> None:
+        """Open this process's replica now, before the first question waits for the copy."""
+        self._lock = threading.Lock()
+        self._refreshing = None
+        self._checked = 0.0
+        self._shard()
+
+    def close(self) -> None:
+        self._close_writer(publish=True)
+        self.before_fork()
+
+    # --- inside ---------------------------------------------------------------------------
+    def _stored_record(self) -> dict | None:
+        if self._writer is not None or self.layout.writer_shard.exists():
+            return Layout.read_record(self.layout.writer)
+        if self._reader is not None:
+            return self._reader.record
+        current = self.layout.current()
+        return Layout.read_record(current) if current else None
+
+    def _open_writer(self) -> EdgeShard:
+        if self._writer is not None:
+            return self._writer
+        shard_dir = self.layout.writer_shard
+        current = self.layout.current()
+        if not shard_dir.exists() and current is not None and not self._dirty:
+            # a folder holding only published generations (copied from another machine): continue from the newest
+            shutil.copytree(current / "shard", shard_dir)
+            Layout.write_record(self.layout.writer, Layout.read_record(current) or self.record)
+        if shard_dir.exists():
+            self._writer = EdgeShard.load(str(shard_dir))
+        else:
+            shard_dir.parent.mkdir(parents=True, exist_ok=True)
+            self._writer = EdgeShard.create(str(shard_dir), self.tuning.config(self.dim))
+            for field in KEYWORD_FIELDS:
+                schema = KeywordIndexParams(is_tenant=True) if field == "book_id" else PayloadSchemaType.Keyword
+                self._writer.update(UpdateOperation.create_field_index(field, schema))
+            Layout.write_record(self.layout.writer, self.record)
+        return self._writer
+
+    def _close_writer(self, *, publish: bool) -> None:
+        if self._writer is None:
+            return
+        if publish:
+            self.publish()
+        self._writer.close()
+        self._writer = None
+
+    def _shard(self) -> EdgeShard | None:
+        """What this process reads from: its own writes, else its replica of the newest publication."""
+        if self._writer is not None:
+            return self._writer
+        now = time.monotonic()
+        if self._reader is None:
+            with self._lock:
+                if self._reader is None:
+                    self.refresh()
+                    self._checked = now
+        elif now - self._checked > REFRESH_S:
+            self._checked = now
+            self._refresh_in_background()
+        return self._reader.shard if self._reader else None
+
+    def _refresh_in_background(self) -> None:
+        generation = self.layout.current()
+        if generation is None or self._reader is None or generation.name == self._reader.generation:
+            self._close_retired()
+            return
+        with self._lock:
+            if self._refreshing is None or not self._refreshing.is_alive():
+                self._refreshing = threading.Thread(target=self.refresh, name="index-refresh", daemon=True)
+                self._refreshing.start()
+
+    def _swap(self, replica: _Replica) -> None:
+        old, self._reader = self._reader, replica
+        if old is not None:
+            self._retired.append((time.monotonic(), old))
+
+    def _close_retired(self) -> None:
+        now = time.monotonic()
+        while self._retired and now - self._retired[0][0] > RETIRE_S:
+            _, replica = self._retired.pop(0)
+            replica.close()
+
+    def _join_refresh(self) -> None:
+        if self._refreshing is not None:
+            self._refreshing.join()
+            self._refreshing = None
+
+    def _scroll(self, flt: Filter | None, with_payload):
+        shard = self._shard()
+        if shard is None:
+            return
+        offset = None
+        while True:
+            records, offset = shard.scroll(ScrollRequest(offset=offset, limit=1024, filter=flt,
+                                                         with_payload=with_payload, with_vector=False))
+            yield from records
+            if offset is None:
+                return
+
+
+def _floats(vector) -> list[float]:
+    return np.asarray(vector, dtype=np.float32).tolist()

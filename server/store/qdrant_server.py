@@ -1,0 +1,200 @@
+"""A Qdrant server (QDRANT_URL) through qdrant-client: for several app servers sharing one index.
+
+The same contract as the embedded store. A server is written and read in place: there is
+nothing to publish, and readers see an ingest's chunks as they are written (a file's chunks
+count as ingested only once all are there, see ingest/indexer.py).
+"""
+from __future__ import annotations
+
+from typing import Iterable
+
+import numpy as np
+from qdrant_client import QdrantClient, models
+
+from ..errors import EmbeddingMismatch
+from ..models import Chunk
+from ..settings import Settings
+from .contract import DENSE, KEYWORD_FIELDS, SCHEMA_VERSION, SPARSE, Filters, StoredFile, file_state, \
+    sparse_document, sparse_query
+from .errors import guarded
+
+
+def open_client(settings: Settings) -> QdrantClient:
+    # no version probe: it runs on a thread of its own, where an unreachable server is an unhandled error
+    return QdrantClient(url=settings.qdrant_url, api_key=settings.qdrant_api_key, timeout=10,
+                        check_compatibility=False)
+
+
+def to_qdrant(filters: Filters | None) -> models.Filter | None:
+    if filters is None:
+        return None
+    must = [models.FieldCondition(key=key, match=models.MatchValue(value=value)) for key, value in filters.conditions()]
+    return models.Filter(must=must) if must else None
+
+
+def _book(book_id: str | None) -> models.Filter | None:
+    return to_qdrant(Filters(book_id=book_id)) if book_id else None
+
+
+def _sparse(vector) -> models.SparseVector:
+    return models.SparseVector(indices=list(vector.indices), values=list(vector.values))
+
+
+@guarded  # client errors leave as StoreUnavailable (see errors.py)
+class QdrantServerStore:
+    local = False
+
+    def __init__(self, client: QdrantClient, collection: str, model_name: str, dim: int, *,
+                 settings: Settings | None = None, payload_indexes: bool = True):
+        self.client = client
+        self.collection = collection
+        self.model_name = model_name
+        self.dim = dim
+        self._settings = settings  # how to reconnect after a fork
+        # qdrant-client's own embedded mode (used by the contract tests without a server) has none
+        self._payload_indexes = payload_indexes
+
+    @classmethod
+    def open(cls, settings: Settings, model_name: str, dim: int) -> "QdrantServerStore":
+        return cls(open_client(settings), settings.collection, model_name, dim, settings=settings)
+
+    # --- collection -----------------------------------------------------------------------
+    def exists(self) -> bool:
+        return self.client.collection_exists(self.collection)
+
+    def check_compatible(self) -> None:
+        if not self.exists():
+            return
+        info = self.client.get_collection(self.collection)
+        meta = info.config.metadata or {}
+        vectors = info.config.params.vectors
+        size = vectors[DENSE].size if isinstance(vectors, dict) and DENSE in vectors else None
+        if meta.get("embedding_model") != self.model_name or size != self.dim:
+            raise EmbeddingMismatch(
+                f"collection '{self.collection}' was built with {meta.get('embedding_model', 'an unknown model')} "
+                f"(dim {size}), but EMBEDDING_MODEL is {self.model_name} (dim {self.dim}). "
+                "Re-index: textbook-chat ingest PATH --full")
+
+    def create(self, *, recreate: bool = False) -> None:
+        if recreate and self.exists():
+            self.client.delete_collection(self.collection)
+        if self.exists():
+            self.check_compatible()
+            return
+        self.client.create_collection(
+            self.collection,
+            vectors_config={DENSE: models.VectorParams(size=self.dim, distance=models.Distance.DOT)},
+            sparse_vectors_config={SPARSE: models.SparseVectorParams(modifier=models.Modifier.IDF)},
+            metadata={"embedding_model": self.model_name, "dim": self.dim, "schema": SCHEMA_VERSION},
+        )
+        if self._payload_indexes:
+            for field in KEYWORD_FIELDS:
+                schema = (models.KeywordIndexParams(type=models.KeywordIndexType.KEYWORD, is_tenant=True)
+                          if field == "book_id" else models.PayloadSchemaType.KEYWORD)
+                self.client.create_payload_index(self.collection, field, schema)
+
+    # --- writes ---------------------------------------------------------------------------
+    def upsert(self, chunks: list[Chunk], vectors: np.ndarray) -> None:
+        points = [models.PointStruct(id=chunk.chunk_id, payload=chunk.payload(), vector={
+            DENSE: np.asarray(vectors[i], dtype=np.float32).tolist(),
+            SPARSE: _sparse(sparse_document(chunk.embed_text or chunk.content))}) for i, chunk in enumerate(chunks)]
+        for start in range(0, len(points), 256):
+            self.client.upsert(self.collection, points=points[start : start + 256], wait=True)
+
+    def set_file_hash(self, ids: list[str], file_hash: str) -> None:
+        if ids:
+            self.client.set_payload(self.collection, payload={"file_hash": file_hash},
+                                    points=models.PointIdsList(points=list(ids)), wait=True)
+
+    def delete_ids(self, ids: Iterable[str]) -> None:
+        ids = list(ids)
+        if ids:
+            self.client.delete(self.collection, points_selector=models.PointIdsList(points=ids), wait=True)
+
+    def delete_book(self, book_id: str) -> None:
+        if self.exists():
+            self.client.delete(self.collection, points_selector=models.FilterSelector(filter=_book(book_id)), wait=True)
+
+    def publish(self) -> None:
+        """Nothing to do: the server's own optimizers compact, and readers read in place."""
+
+    # --- reads ----------------------------------------------------------------------------
+    def stored_files(self, book_id: str) -> dict[str, StoredFile]:
+        hashes: dict[str, set[str]] = {}
+        files: dict[str, StoredFile] = {}
+        for point in self._scroll(_book(book_id), ["source_file", "page_key", "file_hash", "content_hash"]):
+            payload = point.payload or {}
+            source = payload.get("page_key") or payload["source_file"]  # a page: its source file, locale, version
+            hashes.setdefault(source, set()).add(payload.get("file_hash", ""))
+            files.setdefault(source, StoredFile("", {})).chunks[str(point.id)] = payload.get("content_hash", "")
+        for source, entry in files.items():
+            entry.file_hash = file_state(hashes[source])
+        return files
+
+    def vectors(self, ids: list[str]) -> dict[str, list[float]]:
+        if not ids:
+            return {}
+        points = self.client.retrieve(self.collection, ids=list(ids), with_vectors=[DENSE], with_payload=False)
+        return {str(p.id): (p.vector or {}).get(DENSE) for p in points}
+
+    def all_chunks(self, book_id: str | None = None) -> list[Chunk]:
+        return [Chunk.from_payload(str(p.id), p.payload or {}) for p in self._scroll(_book(book_id), True)]
+
+    def count(self, book_id: str | None = None) -> int:
+        if not self.exists():
+            return 0
+        return self.client.count(self.collection, count_filter=_book(book_id), exact=True).count
+
+    def books(self) -> list[str]:
+        if not self.exists():
+            return []
+        if not self._payload_indexes:
+            return sorted({(p.payload or {}).get("book_id", "") for p in self._scroll(None, ["book_id"])})
+        hits = self.client.facet(self.collection, key="book_id", limit=100_000, exact=True)
+        return sorted(str(h.value) for h in hits.hits if h.count)
+
+    def search(self, vector: np.ndarray, limit: int, filters: Filters | None = None) -> list[Chunk]:
+        if not self.exists():
+            return []
+        response = self.client.query_points(self.collection, query=np.asarray(vector).tolist(), using=DENSE,
+                                            limit=limit, query_filter=to_qdrant(filters), with_payload=True)
+        return [Chunk.from_payload(str(p.id), p.payload or {}, score=float(p.score)) for p in response.points]
+
+    def hybrid_search(self, vector: np.ndarray, text: str, limit: int, filters: Filters | None = None) -> list[Chunk]:
+        if not self.exists():
+            return []
+        query = np.asarray(vector, dtype=np.float32)
+        flt = to_qdrant(filters)
+        response = self.client.query_points(
+            self.collection, limit=limit, with_payload=True, with_vectors=[DENSE],
+            prefetch=[models.Prefetch(query=query.tolist(), using=DENSE, limit=limit * 2, filter=flt),
+                      models.Prefetch(query=_sparse(sparse_query(text)), using=SPARSE, limit=limit * 2, filter=flt)],
+            query=models.FusionQuery(fusion=models.Fusion.RRF))
+        return [Chunk.from_payload(str(p.id), p.payload or {},
+                                   score=float(np.dot(query, np.asarray((p.vector or {})[DENSE], dtype=np.float32))))
+                for p in response.points]
+
+    # --- processes ------------------------------------------------------------------------
+    def refresh(self) -> None:
+        """Nothing to do: a server is read in place."""
+
+    def before_fork(self) -> None:
+        """The client's connections are not used across the fork (see after_fork)."""
+
+    def after_fork(self) -> None:
+        if self._settings is not None:
+            self.client = open_client(self._settings)
+
+    def close(self) -> None:
+        self.client.close()
+
+    def _scroll(self, flt, with_payload):
+        if not self.exists():
+            return
+        offset = None
+        while True:
+            points, offset = self.client.scroll(self.collection, scroll_filter=flt, limit=1024, offset=offset,
+                                                with_payload=with_payload, with_vectors=False)
+            yield from points
+            if offset is None:
+                return

@@ -1,0 +1,107 @@
+"""Published copies of an embedded index, and each reading process's own replica of one.
+
+A Qdrant Edge shard can be open in one process only (its write-ahead log is locked), and a
+shard opened before fork() does not work in the child. So the process that writes (ingest)
+keeps the shard in `writer/`, and publishes a copy of it as a numbered generation under
+`published/` when it has finished; `published/CURRENT` names the newest. Every process that
+serves reads from a replica: its own copy of a generation under `replicas/`, opened after any
+fork, and replaced when a newer generation is published. Readers therefore never see an ingest
+half done, and an ingest can run while the server answers.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+KEEP_GENERATIONS = 2  # a reader copying the previous one while a new one is published still finds it
+RECORD = "collection.json"  # the embedding model and vector size the chunks were made with
+
+
+class Layout:
+    def __init__(self, root: Path):
+        self.root = root
+        self.writer = root / "writer"
+        self.published = root / "published"
+        self.replicas = root / "replicas"
+
+    @property
+    def writer_shard(self) -> Path:
+        return self.writer / "shard"
+
+    def has_data(self) -> bool:
+        return self.writer_shard.exists() or self.current() is not None
+
+    # --- the record -----------------------------------------------------------------------
+    @staticmethod
+    def read_record(folder: Path) -> dict | None:
+        try:
+            return json.loads((folder / RECORD).read_text())
+        except (FileNotFoundError, json.JSONDecodeError):
+            return None
+
+    @staticmethod
+    def write_record(folder: Path, record: dict) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        tmp = folder / f".{RECORD}.{os.getpid()}"
+        tmp.write_text(json.dumps(record, indent=2))
+        os.replace(tmp, folder / RECORD)
+
+    # --- generations ----------------------------------------------------------------------
+    def current(self) -> Path | None:
+        """The newest published generation, if any."""
+        try:
+            name = (self.published / "CURRENT").read_text().strip()
+        except FileNotFoundError:
+            return None
+        folder = self.published / name
+        return folder if name and folder.is_dir() else None
+
+    def publish(self, shard: Path, record: dict) -> Path:
+        """Copy the (flushed, idle) writer shard as the next generation and make it current."""
+        self.published.mkdir(parents=True, exist_ok=True)
+        numbers = [int(p.name[1:]) for p in self.published.glob("g[0-9]*") if p.name[1:].isdigit()]
+        name = f"g{max(numbers, default=0) + 1:06d}"
+        staging = self.published / f".{name}.{os.getpid()}"
+        shutil.rmtree(staging, ignore_errors=True)
+        shutil.copytree(shard, staging / "shard")
+        self.write_record(staging, record)
+        os.replace(staging, self.published / name)
+        tmp = self.published / f".CURRENT.{os.getpid()}"
+        tmp.write_text(name)
+        os.replace(tmp, self.published / "CURRENT")
+        for old in sorted(self.published.glob("g[0-9]*"))[:-KEEP_GENERATIONS]:
+            shutil.rmtree(old, ignore_errors=True)
+        return self.published / name
+
+    # --- replicas -------------------------------------------------------------------------
+    def make_replica(self, generation: Path) -> Path:
+        """This process's own copy of a published generation."""
+        self.replicas.mkdir(parents=True, exist_ok=True)
+        self.sweep_replicas()
+        target = self.replicas / f"{os.getpid()}-{generation.name}"
+        if target.exists():
+            shutil.rmtree(target)
+        staging = self.replicas / f".{target.name}"
+        shutil.rmtree(staging, ignore_errors=True)
+        shutil.copytree(generation, staging)
+        os.replace(staging, target)
+        return target
+
+    def sweep_replicas(self) -> None:
+        """Remove the replicas of processes that are gone (a worker that was killed)."""
+        for folder in self.replicas.glob("*-g*"):
+            pid = folder.name.lstrip(".").split("-", 1)[0]
+            if pid.isdigit() and not _alive(int(pid)):
+                shutil.rmtree(folder, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

@@ -1,0 +1,156 @@
+"""The embedded store (Qdrant Edge): readers see published generations only, in replicas of
+their own; one writer at a time; forks; compaction; an index of the previous store moved in."""
+from __future__ import annotations
+
+import os
+import shutil
+import time
+
+import numpy as np
+import pytest
+
+from helpers import make_settings
+from server.errors import StoreUnavailable
+from server.models import Chunk, chunk_uuid
+from server.store import open_store
+from server.store.edge import EdgeStore
+
+
+def _chunks(embedder, book: str, n: int, text: str = "Sampling turns a continuous signal into numbers") -> tuple:
+    chunks = [Chunk(chunk_id=chunk_uuid(book, f"p{i}.md", [], 0), book_id=book, book_title=book, content=f"{text} ({i}).",
+                    content_hash=f"c{i}", source_file=f"p{i}.md", url=f"/p{i}", module="m", chapter="", section="",
+                    heading="", section_hierarchy=[], page=i, source_location=f"p{i}", citation=f"p{i}",
+                    file_hash="h", embed_text=f"{text} ({i}).") for i in range(n)]
+    return chunks, embedder.embed_documents([c.embed_text for c in chunks])
+
+
+@pytest.fixture
+def root(tmp_path):
+    return tmp_path / "index" / "textbook_chunks"
+
+
+def _store(root, embedder) -> EdgeStore:
+    return EdgeStore(root, "textbook_chunks", embedder.model_name, embedder.dim)
+
+
+def test_readers_see_a_publication_whole_and_keep_theirs_during_a_rebuild(root, embedder):
+    writer, reader = _store(root, embedder), _store(root, embedder)
+    writer.create()
+    writer.upsert(*_chunks(embedder, "one", 5))
+    assert reader.count() == 0  # nothing published yet
+    writer.publish()
+    reader.refresh()
+    assert reader.count() == 5
+
+    writer.create(recreate=True)  # a full rebuild, written aside
+    writer.upsert(*_chunks(embedder, "two", 3))
+    assert writer.books() == ["two"]
+    reader.refresh()
+    assert reader.books() == ["one"] and reader.count() == 5  # still the published index
+    writer.close()  # publishes
+    reader.refresh()
+    assert reader.books() == ["two"] and reader.count() == 3
+    replicas = list((root / "replicas").iterdir())
+    assert len(replicas) == 2 and all(p.name.startswith(f"{os.getpid()}-") for p in replicas)  # new, and retired
+    reader.close()
+    assert not list((root / "replicas").iterdir())
+
+
+def test_a_reader_picks_up_a_publication_on_its_own(root, embedder):
+    writer, reader = _store(root, embedder), _store(root, embedder)
+    writer.create()
+    writer.upsert(*_chunks(embedder, "one", 2))
+    writer.publish()
+    assert reader.count() == 2
+    writer.upsert(*_chunks(embedder, "two", 2))
+    writer.publish()
+    deadline = time.monotonic() + 60
+    while reader.count() != 4 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert reader.count() == 4
+    writer.close()
+    reader.close()
+
+
+def test_one_writer_at_a_time(root, embedder):
+    first, second = _store(root, embedder), _store(root, embedder)
+    first.create()
+    with pytest.raises(StoreUnavailable, match="another process"):
+        second.create()
+    first.close()
+    second.create()
+    second.close()
+
+
+def test_a_forked_child_reads_from_a_replica_of_its_own(root, embedder):
+    store = _store(root, embedder)
+    store.create()
+    store.upsert(*_chunks(embedder, "one", 4))
+    store.close()
+    parent = _store(root, embedder)
+    assert parent.count() == 4
+    parent.before_fork()
+    pid = os.fork()
+    if pid == 0:  # the child: exit status 0 only if it could read its own replica
+        parent.after_fork()
+        ok = parent.count() == 4 and len(parent.search(embedder.embed_query("sampling"), limit=2)) == 2
+        parent.close()
+        os._exit(0 if ok else 1)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        time.sleep(0.1)
+    else:
+        os.kill(pid, 9)
+        pytest.fail("the child hung on the index")
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert parent.count() == 4  # and the parent opens a replica again when asked
+    parent.close()
+
+
+def test_rewrites_are_compacted(root, embedder):
+    store = _store(root, embedder)
+    store.create()
+    chunks, vectors = _chunks(embedder, "one", 40)
+    store.upsert(chunks, vectors)
+    store.publish()
+    first = _size(root / "published")
+    for _ in range(10):
+        store.upsert(chunks, vectors)
+        store.delete_ids([chunks[0].chunk_id])
+        store.upsert(chunks[:1], vectors[:1])
+        store.publish()
+    assert store.count() == 40
+    assert _size(root / "published") < 2 * first + 1_000_000
+    store.close()
+
+
+def _size(folder) -> int:
+    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+
+
+def test_an_index_of_the_previous_store_is_moved_in_once(tmp_path, embedder):
+    from qdrant_client import QdrantClient, models
+
+    settings = make_settings(tmp_path / "data")
+    chunks, vectors = _chunks(embedder, "old-book", 3)
+    old = QdrantClient(path=str(settings.qdrant_path))
+    old.create_collection(settings.collection,
+                          vectors_config={"dense": models.VectorParams(size=embedder.dim, distance=models.Distance.DOT)},
+                          metadata={"embedding_model": embedder.model_name, "dim": embedder.dim, "schema": 1})
+    old.upsert(settings.collection, points=[models.PointStruct(id=c.chunk_id, vector={"dense": v.tolist()},
+                                                               payload=c.payload()) for c, v in zip(chunks, vectors)])
+    old.close()
+    said: list[str] = []
+    store = open_store(settings, embedder.model_name, embedder.dim, log=said.append)
+    assert len(said) == 1 and "moved 3 chunks" in said[0] and "without embedding them again" in said[0]
+    assert store.books() == ["old-book"]
+    assert store.search(embedder.embed_query("sampling a signal"), limit=1)[0].book_id == "old-book"
+    store.close()
+    assert not settings.qdrant_path.exists()
+    again = open_store(settings, embedder.model_name, embedder.dim, log=said.append)
+    assert len(said) == 1 and again.count() == 3
+    again.close()
+    shutil.rmtree(settings.data_dir)
