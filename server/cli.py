@@ -107,11 +107,11 @@ def ingest(path: str, book_id: str | None, site_url: str | None, base_url: str |
 def pages(book_id: str | None, as_json: bool, build_dir: str | None, base: str | None) -> None:
     """List every indexed page: URL, title, labels, locale, version, source file and sections."""
     from .ingest.report import check_build, check_url, pages_report
-    from .store import ChunkStore
+    from .store import open_store
 
     settings = _settings()
     try:
-        store = ChunkStore.open(settings, settings.embedding_model, 0)  # reads payloads only: no model needed
+        store = open_store(settings, settings.embedding_model, 0)  # reads payloads only: no model needed
         try:
             listed = pages_report(store.all_chunks(book_id))
         finally:

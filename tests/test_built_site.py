@@ -19,7 +19,7 @@ from server.ingest.html_text import Heading, markdown_root, parse_html
 from server.ingest.indexer import ingest
 from server.ingest.pages import discover_pages
 from server.ingest.site import detect_site
-from server.store import ChunkStore
+from server.store import open_store
 
 SITES = ["aibook", "physical-ai-i18n"]
 
@@ -44,12 +44,12 @@ def built(request):
 def indexed(built, tmp_path_factory, embedder):
     name, site = built
     settings = make_settings(tmp_path_factory.mktemp(f"built-{name}") / "data")
-    store = ChunkStore.open(settings, embedder.model_name, embedder.dim)
+    store = open_store(settings, embedder.model_name, embedder.dim)
     try:
         report = ingest(site, store, embedder, progress=False)
         chunks = store.all_chunks()
     finally:
-        store.close()  # the local index is locked while open; `textbook-chat pages` opens it again
+        store.close()  # published, for `textbook-chat pages` to read
     return name, site, settings, chunks, report
 
 

@@ -22,7 +22,7 @@ from helpers import (MODELS_DIR, SAMPLE_BOOK, FakeGemini, free_port, gemini_subp
                      wait_until)
 from server.ingest.indexer import ingest
 from server.ingest.site import detect_site
-from server.store import ChunkStore
+from server.store import open_store
 
 CLI = Path(sys.executable).with_name("textbook-chat")
 LIMIT = 12  # POST /sessions per minute, per reader, counted in Redis
@@ -74,7 +74,7 @@ class Server:
 def book_index(tmp_path_factory, embedder) -> Path:
     """The sample book's index, made once; each server gets a copy in its own data folder."""
     settings = make_settings(tmp_path_factory.mktemp("indexed") / "data")
-    store = ChunkStore.open(settings, embedder.model_name, embedder.dim)
+    store = open_store(settings, embedder.model_name, embedder.dim)
     ingest(detect_site(SAMPLE_BOOK), store, embedder, progress=False)
     store.close()
     return settings.data_dir
