@@ -22,9 +22,14 @@ def where(settings: Settings) -> list[str]:
     lines = [f"data folder: {data} (TEXTBOOK_CHAT_DATA_DIR)"]
     if settings.qdrant_url:
         lines.append(f"book index: Qdrant server at {settings.qdrant_url} (QDRANT_URL)")
-    elif not settings.qdrant_path.exists():
-        lines.append(f"no book index in {settings.qdrant_path.resolve()} yet: an empty one is created "
-                     "(add a book with `textbook-chat ingest PATH`)")
+    elif not (settings.index_path / settings.collection).exists():
+        index = (settings.index_path / settings.collection).resolve()
+        if settings.qdrant_path.exists():
+            lines.append(f"the previous store's index in {settings.qdrant_path.resolve()} is moved into {index} "
+                         "now (nothing is embedded again)")
+        else:
+            lines.append(f"no book index in {index} yet: an empty one is created "
+                         "(add a book with `textbook-chat ingest PATH`)")
     models = settings.model_dir_root.resolve()
     if not is_provisioned(models / safe_name(settings.embedding_model), settings.embedding_model):
         lines.append(f"embedding model {settings.embedding_model} is not in {models} yet: it is provisioned "

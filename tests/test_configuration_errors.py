@@ -110,7 +110,7 @@ def test_serve_says_where_its_data_is_and_stopping_a_model_build_leaves_nothing(
         log.close()
     said = Path(log.name).read_text()
     assert f"data folder: {tmp_path / 'data'} (TEXTBOOK_CHAT_DATA_DIR)" in said
-    assert f"no book index in {tmp_path / 'data' / 'qdrant'} yet: an empty one is created" in said
+    assert f"no book index in {tmp_path / 'data' / 'index' / 'textbook_chunks'} yet: an empty one is created" in said
     assert f"is not in {models} yet: it is provisioned there now" in said
     assert said.index("data folder:") < said.index("[1/6]")  # said before the build began
     assert "error: stopped before serving" in said and "Traceback" not in said
