@@ -10,7 +10,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks import (calibration, chat_overhead, concurrency, ingest_and_query,  # noqa: E402
-                        retrieval_quality, widget_load)
+                        library_scale, retrieval_quality, widget_load)
 from benchmarks.common import machine  # noqa: E402
 
 if __name__ == "__main__":
@@ -20,4 +20,5 @@ if __name__ == "__main__":
     retrieval_quality.main()
     calibration.main()
     concurrency.main()
+    library_scale.main()
     widget_load.main()
