@@ -40,10 +40,16 @@ def _wants_stream() -> bool:
     return "text/event-stream" in (request.headers.get("Accept") or "")
 
 
+# the answer's id is what /feedback rates (a link, so that clients and API testers can follow it)
+_RATE_THE_ANSWER = {"operationRef": "#/paths/~1feedback/post", "description": "Rate this answer.",
+                    "requestBody": {"message_id": "$response.body#/assistant_message_id", "rating": "up"}}
+
+
 @blp.route("/chat")
 class Chat(MethodView):
     @blp.arguments(QuerySchema)
     @blp.response(200, ChatResponseSchema)
+    @blp.doc(responses={200: {"links": {"RateTheAnswer": _RATE_THE_ANSWER}}})
     @blp.alt_response(400, schema=ErrorResponseSchema, description="Invalid query")
     @blp.alt_response(404, schema=ErrorResponseSchema, description="Unknown session (NOT_FOUND) or book (UNKNOWN_BOOK)")
     @blp.alt_response(413, schema=ErrorResponseSchema, description="Body too large")
