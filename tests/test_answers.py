@@ -71,3 +71,9 @@ def test_a_list_keeps_its_items_and_quizzes_and_reading_lists_stay_out():
 def test_a_reading_list_is_quoted_when_asked_for():
     answer = block_answer("any further reading links about cargo and rustup?", [_source(PAGE)])
     assert "[The Cargo Book](https://doc.rust-lang.org/cargo/)" in answer
+
+
+def test_passages_of_only_exercises_and_code_are_still_quoted():
+    page = "## Practice exercises\n\n1. Compute the pose of a two-link arm.\n2. Solve for its joint angles.\n"
+    answer = block_answer("how do i find the joint angles for a point?", [_source(page)])
+    assert "Solve for its joint angles" in answer and "[1]" in answer

@@ -73,14 +73,16 @@ def _units(blocks: list[Block]) -> list[tuple[int, list[Block]]]:
     return units
 
 
-def _candidates(question: str, sources: list[Source]) -> list[_Scored]:
+def _candidates(question: str, sources: list[Source], *, everything: bool = False) -> list[_Scored]:
+    """Scored blocks; with `everything`, code, exercises, quizzes and reading lists too (when the
+    passages hold nothing else)."""
     asked = {w[:5] for w in asked_words(question)}
-    wants_code = bool(WANTS_CODE.search(question))
+    wants_code = everything or bool(WANTS_CODE.search(question))
     found: list[_Scored] = []
     for number, source in enumerate(sources[:SOURCES_READ], 1):
         for position, unit in _units(split_blocks(source.chunk.content)):
             materials = {b.material for b in unit}
-            if any(m in _ASKS and not _ASKS[m].search(question) for m in materials):
+            if not everything and any(m in _ASKS and not _ASKS[m].search(question) for m in materials):
                 continue
             has_code = any(b.kind == "code" for b in unit)
             if has_code and not wants_code:
@@ -104,7 +106,7 @@ def _cited(scored: _Scored) -> str:
 
 
 def block_answer(question: str, sources: list[Source], answer_length: str = "normal") -> str:
-    candidates = _candidates(question, sources)
+    candidates = _candidates(question, sources) or _candidates(question, sources, everything=True)
     if not candidates:
         return ""
     ranked = sorted(candidates, key=lambda c: c.score, reverse=True)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from ..models import Chunk
 from .vocabulary import words
 
-UNKNOWN_TERM_CEILING = 0.6  # a question naming a term the book never uses is refused below this
+UNKNOWN_TERM_CEILING = 0.7  # a question naming a term the book never uses is refused below this
 MODEL_FLOOR = 0.2  # with a model, passages from here up go to it when none reaches the threshold
 
 

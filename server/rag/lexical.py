@@ -10,15 +10,25 @@ the cosine, so the gates' thresholds keep their meaning. Measured on the four de
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
-from dataclasses import replace
-
 from ..models import Chunk
 from .vocabulary import BookVocabulary, words
 
 LEXICAL_WEIGHT = 0.1
-CANDIDATES = 30  # dense candidates re-ranked
+CANDIDATES = 15  # dense candidates re-ranked (30 measured the same, at twice the search time)
 K1, B = 1.5, 0.75  # Okapi BM25's usual constants (rank-bm25's defaults)
+
+
+_LENGTHS: dict[str, int] = {}  # words per chunk (by id and content hash), counted once per process
+
+
+def _length(chunk: Chunk) -> int:
+    key = f"{chunk.chunk_id}:{chunk.content_hash}"
+    length = _LENGTHS.get(key)
+    if length is None:
+        length = _LENGTHS[key] = len(words(chunk.embed_text or chunk.content))
+    return length
 
 
 def bm25_scores(query: str, chunks: list[Chunk], book: BookVocabulary) -> list[float]:
@@ -28,12 +38,14 @@ def bm25_scores(query: str, chunks: list[Chunk], book: BookVocabulary) -> list[f
     idf = {t: math.log((book.documents - book.document_frequency[t] + 0.5) / (book.document_frequency[t] + 0.5) + 1)
            for t in terms}
     average = book.total_length / book.documents
+    # one pass per chunk over its text for the question's words only (tokenising whole chunks per
+    # question cost ten times more)
+    pattern = re.compile(r"(?<![a-z0-9])(?:%s)(?![a-z0-9])" % "|".join(map(re.escape, terms)))
     scores = []
     for chunk in chunks:
-        tokens = words(chunk.embed_text or chunk.content)
-        counts = Counter(tokens)
-        norm = K1 * (1 - B + B * len(tokens) / average)
-        scores.append(sum(idf[t] * counts[t] * (K1 + 1) / (counts[t] + norm) for t in terms if counts[t]))
+        counts = Counter(pattern.findall((chunk.embed_text or chunk.content).lower()))
+        norm = K1 * (1 - B + B * _length(chunk) / average)
+        scores.append(sum(idf[t] * n * (K1 + 1) / (n + norm) for t, n in counts.items()))
     return scores
 
 
@@ -44,4 +56,4 @@ def rerank(query: str, chunks: list[Chunk], book: BookVocabulary, weight: float 
     lexical = bm25_scores(query, chunks, book)
     best = max(lexical) or 1.0
     order = sorted(range(len(chunks)), key=lambda i: chunks[i].score + weight * lexical[i] / best, reverse=True)
-    return [replace(chunks[i]) for i in order]
+    return [chunks[i] for i in order]

@@ -1,0 +1,40 @@
+"""The gate refuses before generation only when the book clearly lacks the topic."""
+from __future__ import annotations
+
+from server.models import Chunk
+from server.rag.gate import MODEL_FLOOR, UNKNOWN_TERM_CEILING, admitted
+
+
+def _chunk(text: str, score: float) -> Chunk:
+    return Chunk(chunk_id=text[:8], book_id="b", book_title="B", content=text, content_hash="", source_file="f.md",
+                 url="", module="", chapter="", section="", heading="", section_hierarchy=[], page=0,
+                 source_location="", citation="", file_hash="", embed_text=text, score=score)
+
+
+EMBODIMENT = _chunk("The Embodiment Hypothesis: intelligence needs a body.", 0.24)
+NEAR = _chunk("Robots sense the world.", 0.26)
+
+
+def test_passages_over_the_threshold_pass():
+    passing = _chunk("Batteries store energy.", 0.45)
+    assert admitted("which battery?", [passing, NEAR], 0.3, unknown_terms=[], model_judges=False) == [passing]
+
+
+def test_an_unknown_term_refuses_unless_retrieval_is_very_sure():
+    strong = _chunk("Webots-like simulators.", UNKNOWN_TERM_CEILING - 0.01)
+    assert admitted("webots?", [strong], 0.3, unknown_terms=["webots"], model_judges=True) == []
+    sure = _chunk("Exactly this.", UNKNOWN_TERM_CEILING + 0.01)
+    assert admitted("webots?", [sure], 0.3, unknown_terms=["webots"], model_judges=False) == [sure]
+
+
+def test_below_the_threshold_a_passage_with_every_asked_word_answers():
+    question = "what is the embodiment hypothesis?"
+    assert admitted(question, [NEAR, EMBODIMENT], 0.3, unknown_terms=[], model_judges=False) == [EMBODIMENT]
+    assert admitted("what is the capital of australia?", [NEAR, EMBODIMENT], 0.3, unknown_terms=[],
+                    model_judges=False) == []
+
+
+def test_with_a_model_borderline_passages_go_to_it():
+    far = _chunk("Unrelated.", MODEL_FLOOR - 0.05)
+    assert admitted("how fast is it?", [NEAR, far], 0.3, unknown_terms=[], model_judges=True) == [NEAR]
+    assert admitted("how fast is it?", [NEAR, far], 0.3, unknown_terms=[], model_judges=False) == []
