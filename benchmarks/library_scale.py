@@ -9,7 +9,7 @@ model's time is measured on the same passages), question p50/p95 (embedding the 
 searching, dense and hybrid), recall@5 of the served search against exact search (library-wide
 and within one book), memory of a reading process, and disk after re-ingesting one book 10 times.
 
-    .venv/bin/python benchmarks/library_scale.py [--sizes 1500,20000,100000] [--old-max 20000]
+    .venv/bin/python benchmarks/library_scale.py [--sizes 1500,20000,100000] [--old-max 20000] [--from-index DIR]
 """
 from __future__ import annotations
 
@@ -52,21 +52,36 @@ def _rss_mb() -> float:
 
 
 def _disk_mb(folder: Path, skip: str = "replicas") -> float:
-    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file() and skip not in p.parts) / 1e6
+    return sum(p.stat().st_blocks * 512 for p in folder.rglob("*") if p.is_file() and skip not in p.parts) / 1e6
 
 
-def base_library(embedder) -> tuple[list[Chunk], np.ndarray, float]:
-    """The corpora's chunks and vectors (embedded once, kept under benchmarks/out), and the
-    model's seconds per passage measured now."""
-    settings = Settings(data_dir=WORK / "base", models_dir=MODELS_DIR)
-    store = open_store(settings, embedder.model_name, embedder.dim)
-    for book_id, path, _ in BOOKS:
-        ingest(detect_site(path), store, embedder, book_id=book_id, progress=False)
-    chunks = store.all_chunks()
-    found = store.vectors([c.chunk_id for c in chunks])
-    store.close()
-    vectors = np.array([found[c.chunk_id] for c in chunks], dtype=np.float32)
-    sample = [c.embed_text for c in chunks[:128]]
+def base_library(embedder, from_index: Path | None = None) -> tuple[list[Chunk], np.ndarray, float]:
+    """The corpora's chunks and vectors (embedded once, kept under benchmarks/out; or read from
+    `from_index`, an index of the previous store), and the model's seconds per passage measured now."""
+    if from_index is not None:
+        from qdrant_client import QdrantClient
+
+        client = QdrantClient(path=str(from_index))
+        points, offset = [], None
+        while True:
+            batch, offset = client.scroll("textbook_chunks", limit=1024, offset=offset, with_payload=True,
+                                          with_vectors=["dense"])
+            points.extend(batch)
+            if offset is None:
+                break
+        client.close()
+        chunks = [Chunk.from_payload(str(p.id), p.payload or {}) for p in points]
+        vectors = np.array([p.vector["dense"] for p in points], dtype=np.float32)
+    else:
+        settings = Settings(data_dir=WORK / "base", models_dir=MODELS_DIR)
+        store = open_store(settings, embedder.model_name, embedder.dim)
+        for book_id, path, _ in BOOKS:
+            ingest(detect_site(path), store, embedder, book_id=book_id, progress=False)
+        chunks = store.all_chunks()
+        found = store.vectors([c.chunk_id for c in chunks])
+        store.close()
+        vectors = np.array([found[c.chunk_id] for c in chunks], dtype=np.float32)
+    sample = [c.embed_text for c in chunks[:64]]
     started = time.perf_counter()
     embedder.embed_documents(sample)
     return chunks, vectors, (time.perf_counter() - started) / len(sample)
@@ -91,9 +106,11 @@ def library(size: int, chunks: list[Chunk], vectors: np.ndarray) -> tuple[list[C
     return out_chunks, np.concatenate(out_vectors)
 
 
-def questions(embedder) -> list[tuple[str, str, np.ndarray]]:
+def questions(embedder, books: set[str]) -> list[tuple[str, str, np.ndarray]]:
     asked = []
     for book_id, _, path in BOOKS:
+        if book_id not in books:
+            continue
         for line in path.read_text().splitlines():
             row = json.loads(line)
             if row.get("kind") == "in_book":
@@ -203,15 +220,15 @@ def table(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def main(sizes=(1_500, 20_000, 100_000), old_max: int = 20_000) -> dict:
+def main(sizes=(1_500, 20_000, 100_000), old_max: int = 20_000, from_index: Path | None = None) -> dict:
     embedder = load_embedder(Settings(models_dir=MODELS_DIR))
-    chunks, vectors, model_s = base_library(embedder)
-    asked = questions(embedder)
+    chunks, vectors, model_s = base_library(embedder, from_index)
+    asked = questions(embedder, {c.book_id for c in chunks})
     steal = StealMeter()
     rows = []
     for size in sizes:
         lib_chunks, lib_vectors = library(size, chunks, vectors)
-        for kind in ("old-local-mode", "edge"):
+        for kind in ("edge", "old-local-mode"):
             if kind == "old-local-mode" and size > old_max:
                 continue
             rows.append(measure(kind, size, lib_chunks, lib_vectors, asked, embedder, model_s))
@@ -229,5 +246,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="1500,20000,100000")
     parser.add_argument("--old-max", type=int, default=20_000)
+    parser.add_argument("--from-index", type=Path, help="take the chunks and vectors from this index of the previous "
+                        "store (a data/qdrant folder) instead of embedding the corpora")
     args = parser.parse_args()
-    main(tuple(int(s) for s in args.sizes.split(",")), args.old_max)
+    main(tuple(int(s) for s in args.sizes.split(",")), args.old_max, args.from_index)
