@@ -7,7 +7,11 @@ build (`textbook-chat pages --check-build`), and the rendered text must all be i
 """
 from __future__ import annotations
 
+import functools
 import json
+import shutil
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import unquote, urlsplit
 
 import pytest
@@ -142,3 +146,31 @@ def test_physical_ai_i18n_through_its_build_answers_its_eval_set(tmp_path):
     assert result.exit_code == 0, result.output
     summary = json.loads(result.stdout.strip().splitlines()[-1])
     assert summary["hit_at_5"] >= 0.9 and summary["book_id"] == "physical-ai-textbook-Hackathon-1"
+
+
+def test_pages_check_url_against_the_served_build(indexed, tmp_path):
+    """The same check over HTTP (aibook: baseUrl `/`, so a plain static server serves it as deployed)."""
+    name, site, settings, _, _ = indexed
+    if site.base_url != "/":
+        pytest.skip("served at a baseUrl below the root: --check-build covers it")
+    served = tmp_path / "build"
+    shutil.copytree(site.build_dir, served)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(served)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    env = {"TEXTBOOK_CHAT_DATA_DIR": str(settings.data_dir), "TEXTBOOK_CHAT_MODELS_DIR": str(settings.models_dir)}
+    check = ["pages", "--check-url", f"http://127.0.0.1:{server.server_address[1]}"]
+    try:
+        ok = CliRunner().invoke(main, check, env=env)
+        shutil.rmtree(served / "docs" / "intro")
+        missing = CliRunner().invoke(main, check, env=env)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert ok.exit_code == 0 and "nothing missing" in ok.stdout, ok.output
+    assert missing.exit_code == 1 and "/docs/intro: no such page" in missing.stdout, missing.output
+    assert "1 missing" in missing.stdout
+
+
+class _Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # noqa: A002 - the base class's signature
+        pass
