@@ -73,3 +73,29 @@ def test_a_closed_connection_is_noticed_under_any_server():
         ours.recv(64)
         assert gone() is True
     assert client_gone_check({})() is False  # a server that offers neither: writes fail instead
+
+
+def test_a_reader_leaving_while_the_answer_is_quiet_ends_the_stream_before_any_keep_alive():
+    from server.api.sse import sse_stream
+
+    resume, closed = threading.Event(), threading.Event()
+
+    def quiet_producer():
+        try:
+            resume.wait(60)  # the model thinks for a long time
+            yield "event: token\ndata: {}\n\n"
+            yield "event: token\ndata: {}\n\n"
+        finally:
+            closed.set()
+
+    gone = threading.Event()
+    stream = sse_stream(quiet_producer(), keepalive_s=600, client_gone=gone.is_set, check_s=0.05)
+    assert next(stream) == ": stream open\n\n"
+    gone.set()  # the reader hangs up while nothing is being sent
+    rest: list[str] = []
+    reader = threading.Thread(target=lambda: rest.extend(stream), daemon=True)
+    reader.start()
+    reader.join(30)  # far below the 600 s keep-alive: only the check while quiet ends it
+    assert not reader.is_alive() and rest == []
+    resume.set()  # the model's next words find the producer abandoned, and it is closed
+    assert closed.wait(30)
