@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
+import json
 import os
 import shutil
 import sys
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
@@ -25,6 +27,17 @@ from server.ingest.build import build_site  # noqa: E402
 CORPORA = HERE.parents[1] / "shared" / "corpora"  # beside the repository, as in conftest
 CACHE = Path(os.environ.get("TEXTBOOK_CHAT_SITE_CACHE", Path.home() / ".cache" / "textbook-chat" / "sites"))
 _SKIP = {"node_modules", "build", ".docusaurus"}
+SITES = ["aibook", "physical-ai-i18n"]  # the corpora sites that come with expected-routes.json
+
+
+def expected_routes(name: str, corpora: Path = CORPORA) -> dict[str, dict]:
+    """A real build's doc pages of corpora/NAME, by URL path."""
+    routes = json.loads((corpora / name / "expected-routes.json").read_text(encoding="utf-8"))
+    return {e["url"]: e for e in routes}
+
+
+def path_of(url: str) -> str:
+    return unquote(urlsplit(url).path)
 
 
 def _content_hash(site: Path) -> str:

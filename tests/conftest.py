@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import MODELS_DIR, PHYSICAL_AI, SAMPLE_BOOK, make_settings, index_book
+from helpers import MODELS_DIR, PHYSICAL_AI, SAMPLE_BOOK, FakeGemini, gemini_env, make_settings, index_book
 from server.embedding.embedder import load_embedder
 from server.settings import Settings
 from server.store import open_store
@@ -58,3 +58,12 @@ def sample_book(tmp_path_factory, embedder):
     book = index_book(tmp_path_factory.mktemp("sample") / "data", embedder, SAMPLE_BOOK)
     yield book
     book.index.close()
+
+
+@pytest.fixture
+def fake(monkeypatch):
+    """A fake Gemini server on 127.0.0.1 that the app's real client is pointed at."""
+    server = FakeGemini()
+    gemini_env(monkeypatch, server)
+    yield server
+    server.close()

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from built_sites import built_site
+from built_sites import SITES, built_site, expected_routes, path_of
 from fake_gemini import DEFAULT_ANSWER, FakeGemini, Recorded
 from fakes import FailingGenerator, RecordingGenerator
 from server.composition import Components, Index
@@ -29,7 +29,7 @@ __all__ = [
     "REPO", "SHARED", "CORPORA", "EVAL", "PHYSICAL_AI", "RUST_BOOK", "SAMPLE_BOOK", "MODELS_DIR", "DEMO_PAGE",
     "make_settings", "IndexedBook", "index_book", "all_chunks", "make_app", "make_client", "read_sse", "sse_done", "open_chat_stream", "read_until", "stream_session_id",
     "wait_until", "free_port", "gemini_env", "gemini_subprocess_env", "FakeGemini", "Recorded", "DEFAULT_ANSWER",
-    "RecordingGenerator", "FailingGenerator", "built_site",
+    "RecordingGenerator", "FailingGenerator", "built_site", "SITES", "expected_routes", "path_of",
     # the widget in a browser page (widget_pages.py)
     "QUESTION", "ask", "bot", "drag_select", "focused", "open_demo", "overlap", "phrase_points",
     "record_bot_states", "wait_done", "widget_box_of",

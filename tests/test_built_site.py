@@ -17,24 +17,13 @@ from urllib.parse import unquote, urlsplit
 import pytest
 from click.testing import CliRunner
 
-from helpers import CORPORA, EVAL, MODELS_DIR, built_site, make_settings
+from helpers import EVAL, MODELS_DIR, SITES, built_site, make_settings, expected_routes, path_of
 from server.cli import main
 from server.ingest.html_text import Heading, markdown_root, parse_html
 from server.ingest.indexer import ingest
 from server.ingest.pages import discover_pages
 from server.ingest.site import detect_site
 from server.store import open_store
-
-SITES = ["aibook", "physical-ai-i18n"]
-
-
-def expected(name: str) -> dict[str, dict]:
-    return {e["url"]: e for e in json.loads((CORPORA / name / "expected-routes.json").read_text(encoding="utf-8"))}
-
-
-def path_of(url: str) -> str:
-    return unquote(urlsplit(url).path)
-
 
 @pytest.fixture(scope="module", params=SITES)
 def built(request):
@@ -59,7 +48,7 @@ def indexed(built, tmp_path_factory, embedder):
 
 def test_the_pages_read_from_the_build_are_exactly_the_built_doc_pages(built):
     name, site = built
-    routes = expected(name)
+    routes = expected_routes(name)
     found = discover_pages(site)
     assert [path_of(p.url) for p in found.pages if path_of(p.url) not in routes] == []
     assert {path_of(p.url) for p in found.pages} == set(routes)
@@ -87,7 +76,7 @@ def test_reading_order_follows_the_sidebar(built):
 
 def test_every_indexed_page_and_anchor_exists_in_the_build(indexed):
     name, site, settings, chunks, report = indexed
-    routes = expected(name)
+    routes = expected_routes(name)
     assert report.chunks_total == len(chunks) > 0 and not report.skipped
     for chunk in chunks:
         route = routes[path_of(chunk.url)]
@@ -127,7 +116,7 @@ def test_pages_lists_labels_locale_and_sections_as_json(indexed):
                                                                 "TEXTBOOK_CHAT_MODELS_DIR": str(settings.models_dir)})
     assert result.exit_code == 0, result.output
     listed = json.loads(result.stdout)
-    routes = expected(name)
+    routes = expected_routes(name)
     assert {path_of(p["url"]) for p in listed} == set(routes)
     for page in listed:
         assert set(page) >= {"url", "title", "labels", "locale", "version", "source_file", "sections"}

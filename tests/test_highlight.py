@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import FakeGemini, gemini_env, make_client, make_settings
+from helpers import make_client, make_settings
 from server.app import create_app
 from server.rag.generators.extractive import ExtractiveGenerator
 from server.rag.generators.fallback import WithFallback
@@ -65,14 +65,6 @@ def test_a_question_the_passage_does_not_cover_is_declined_with_the_offer_to_sea
         assert "doesn't cover" in data["answer"] and "Nyquist" not in data["answer"]
     covered = _ask(client, "what is the nyquist frequency of cd audio?")
     assert covered["status"] == "completed" and "22,050" in covered["answer"] and not covered["offer_book_search"]
-
-
-@pytest.fixture
-def fake(monkeypatch):
-    server = FakeGemini()
-    gemini_env(monkeypatch, server)
-    yield server
-    server.close()
 
 
 def test_with_gemini_requests_and_misspelt_questions_reach_the_model(sample_book, tmp_path, fake):

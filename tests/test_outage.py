@@ -12,7 +12,7 @@ import urllib.request
 
 import pytest
 
-from helpers import FakeGemini, gemini_env, make_settings
+from helpers import FakeGemini, make_settings
 from server.app import create_app
 from server.rag.generators.extractive import ExtractiveGenerator
 from server.rag.generators.fallback import WithFallback
@@ -29,14 +29,6 @@ class Clock:
 
     def __call__(self) -> float:
         return self.now
-
-
-@pytest.fixture
-def fake(monkeypatch):
-    server = FakeGemini()
-    gemini_env(monkeypatch, server)
-    yield server
-    server.close()
 
 
 def _app(book, tmp_path, breaker: CircuitBreaker, timeout_s: float = 1.5):

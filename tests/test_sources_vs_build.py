@@ -10,26 +10,14 @@ is their title.
 """
 from __future__ import annotations
 
-import json
 from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from helpers import CORPORA
+from helpers import CORPORA, SITES, expected_routes, path_of
 from server.ingest.chunker import chunk_page
 from server.ingest.pages import discover_pages
 from server.ingest.site import detect_site
-
-SITES = ["aibook", "physical-ai-i18n"]
-
-
-def expected(name: str) -> dict[str, dict]:
-    return {e["url"]: e for e in json.loads((CORPORA / name / "expected-routes.json").read_text(encoding="utf-8"))}
-
-
-def path_of(url: str) -> str:
-    return unquote(urlsplit(url).path)
-
 
 @pytest.fixture(scope="module", params=SITES)
 def source_site(request):
@@ -40,13 +28,13 @@ def source_site(request):
 
 def test_every_built_page_and_no_other_is_found_in_the_sources(source_site):
     name, _, found = source_site
-    assert {path_of(p.url) for p in found.pages} == set(expected(name))
+    assert {path_of(p.url) for p in found.pages} == set(expected_routes(name))
     assert not found.skipped
 
 
 def test_titles_locales_source_files_and_labels_match_the_build(source_site):
     name, site, found = source_site
-    routes = expected(name)
+    routes = expected_routes(name)
     for page in found.pages:
         route = routes[path_of(page.url)]
         assert (page.title, page.locale) == (route["title"], route["locale"]), page.url
@@ -59,7 +47,7 @@ def test_titles_locales_source_files_and_labels_match_the_build(source_site):
 
 def test_every_chunk_links_to_a_page_and_anchor_of_the_build(source_site, embedder):
     name, site, found = source_site
-    routes = expected(name)
+    routes = expected_routes(name)
     anchors_linked = 0
     for page in found.pages:
         route = routes[path_of(page.url)]

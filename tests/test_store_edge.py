@@ -6,7 +6,6 @@ import os
 import shutil
 import time
 
-import numpy as np
 import pytest
 
 from helpers import make_settings
