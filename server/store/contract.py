@@ -36,6 +36,24 @@ def file_state(hashes: set[str]) -> str:
     return "" if only.startswith(PENDING) else only
 
 
+FILE_FIELDS = ["source_file", "page_key", "file_hash", "content_hash"]
+
+
+def stored_files_of(points: Iterable) -> dict[str, StoredFile]:
+    """Group scrolled points (payload FILE_FIELDS) by file: a page is its source file, locale and
+    version (`page_key`), older points name only the source file."""
+    hashes: dict[str, set[str]] = {}
+    files: dict[str, StoredFile] = {}
+    for point in points:
+        payload = point.payload or {}
+        source = payload.get("page_key") or payload["source_file"]
+        hashes.setdefault(source, set()).add(payload.get("file_hash", ""))
+        files.setdefault(source, StoredFile("", {})).chunks[str(point.id)] = payload.get("content_hash", "")
+    for source, entry in files.items():
+        entry.file_hash = file_state(hashes[source])
+    return files
+
+
 @dataclass(frozen=True)
 class Filters:
     """Hard filters of a search; unset fields do not filter."""

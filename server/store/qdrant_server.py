@@ -14,8 +14,8 @@ from qdrant_client import QdrantClient, models
 from ..errors import EmbeddingMismatch
 from ..models import Chunk
 from ..settings import Settings
-from .contract import DENSE, KEYWORD_FIELDS, SCHEMA_VERSION, SPARSE, Filters, StoredFile, file_state, \
-    sparse_document, sparse_query
+from .contract import DENSE, KEYWORD_FIELDS, SCHEMA_VERSION, SPARSE, FILE_FIELDS, Filters, StoredFile, \
+    stored_files_of, sparse_document, sparse_query
 from .errors import guarded
 
 
@@ -120,16 +120,7 @@ class QdrantServerStore:
 
     # --- reads ----------------------------------------------------------------------------
     def stored_files(self, book_id: str) -> dict[str, StoredFile]:
-        hashes: dict[str, set[str]] = {}
-        files: dict[str, StoredFile] = {}
-        for point in self._scroll(_book(book_id), ["source_file", "page_key", "file_hash", "content_hash"]):
-            payload = point.payload or {}
-            source = payload.get("page_key") or payload["source_file"]  # a page: its source file, locale, version
-            hashes.setdefault(source, set()).add(payload.get("file_hash", ""))
-            files.setdefault(source, StoredFile("", {})).chunks[str(point.id)] = payload.get("content_hash", "")
-        for source, entry in files.items():
-            entry.file_hash = file_state(hashes[source])
-        return files
+        return stored_files_of(self._scroll(_book(book_id), FILE_FIELDS))
 
     def vectors(self, ids: list[str]) -> dict[str, list[float]]:
         if not ids:
