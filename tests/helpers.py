@@ -7,6 +7,8 @@ test checks). `conftest` keeps only fixtures.
 """
 from __future__ import annotations
 
+import multiprocessing
+
 import json
 import os
 import socket
@@ -28,7 +30,7 @@ from widget_pages import (DEMO_PAGE, QUESTION, ask, bot, drag_select, focused, o
 __all__ = [
     "REPO", "SHARED", "CORPORA", "EVAL", "PHYSICAL_AI", "RUST_BOOK", "SAMPLE_BOOK", "MODELS_DIR", "DEMO_PAGE",
     "make_settings", "IndexedBook", "index_book", "all_chunks", "make_app", "make_client", "read_sse", "sse_done", "open_chat_stream", "read_until", "stream_session_id",
-    "wait_until", "free_port", "gemini_env", "gemini_subprocess_env", "FakeGemini", "Recorded", "DEFAULT_ANSWER",
+    "wait_until", "exit_codes_of_processes", "free_port", "gemini_env", "gemini_subprocess_env", "FakeGemini", "Recorded", "DEFAULT_ANSWER",
     "RecordingGenerator", "FailingGenerator", "built_site", "SITES", "expected_routes", "path_of",
     # the widget in a browser page (widget_pages.py)
     "QUESTION", "ask", "bot", "drag_select", "focused", "open_demo", "overlap", "phrase_points",
@@ -147,6 +149,17 @@ def read_until(sock: socket.socket, enough: Callable[[bytes], bool]) -> bytes:
 def stream_session_id(received: bytes) -> str:
     """The session id in a stream's `meta` event."""
     return json.loads(received.split(b"event: meta\ndata: ")[1].split(b"\n")[0])["session_id"]
+
+
+def exit_codes_of_processes(target: Callable, arguments: list[tuple], timeout_s: float = 120.0) -> list[int | None]:
+    """Run `target(*args)` in one fresh (spawned) process per tuple, all at once; their exit codes."""
+    context = multiprocessing.get_context("spawn")
+    processes = [context.Process(target=target, args=args) for args in arguments]
+    for process in processes:
+        process.start()
+    for process in processes:
+        process.join(timeout_s)
+    return [process.exitcode for process in processes]
 
 
 def wait_until(condition: Callable[[], object], timeout_s: float = 30.0, what: str = "condition",

@@ -3,7 +3,6 @@ before migrations (tests/data: written by the version before them) keeps its con
 servers starting together migrate once."""
 from __future__ import annotations
 
-import multiprocessing
 import shutil
 import subprocess
 import sys
@@ -11,6 +10,7 @@ from pathlib import Path
 
 from sqlalchemy import inspect
 
+from helpers import exit_codes_of_processes
 from server.sessions import SessionStore
 from server.sessions.migrate import head
 
@@ -64,13 +64,7 @@ def _open(url: str) -> None:
 
 def test_servers_starting_together_on_a_new_postgresql_database_migrate_it_once(postgres):
     url = postgres.new_database()
-    context = multiprocessing.get_context("spawn")
-    starting = [context.Process(target=_open, args=(url,)) for _ in range(3)]
-    for process in starting:
-        process.start()
-    for process in starting:
-        process.join(120)
-    assert [p.exitcode for p in starting] == [0, 0, 0]
+    assert exit_codes_of_processes(_open, [(url,)] * 3) == [0, 0, 0]
     store = SessionStore(url)
     assert store.revisions == (head(), head())
     store.close()

@@ -3,13 +3,13 @@ tests/backing_services.py), under concurrent writers: nothing lost, one order pe
 times that follow it, unfinished questions marked INTERRUPTED, deletions during an answer."""
 from __future__ import annotations
 
-import multiprocessing
 import threading
 from datetime import datetime, timezone
 
 import pytest
 from sqlalchemy.exc import IntegrityError
 
+from helpers import exit_codes_of_processes
 from server.errors import DatabaseUnavailable, SessionNotFound
 from server.sessions import SessionStore, feedback_table, messages_table, queries_table, sessions_table
 
@@ -83,13 +83,7 @@ def _ask_many(url: str, tag: str, count: int) -> None:
 
 def test_processes_writing_one_database_lose_nothing(database_url):
     url = database_url
-    context = multiprocessing.get_context("spawn")
-    writers = [context.Process(target=_ask_many, args=(url, f"p{n}", 30)) for n in range(3)]
-    for w in writers:
-        w.start()
-    for w in writers:
-        w.join(120)
-    assert [w.exitcode for w in writers] == [0, 0, 0]
+    assert exit_codes_of_processes(_ask_many, [(url, f"p{n}", 30) for n in range(3)]) == [0, 0, 0]
     store = SessionStore(url)
     with store.engine.connect() as conn:
         questions = [r.content for r in conn.execute(messages_table.select().where(messages_table.c.role == "user"))]
@@ -110,13 +104,8 @@ def _answer_in(url: str, session_id: str, tag: str, count: int) -> None:
 def test_one_conversation_from_several_processes_keeps_one_order_and_its_times_follow_it(database_url):
     store = SessionStore(database_url)
     session_id = store.create_session()["id"]
-    context = multiprocessing.get_context("spawn")
-    writers = [context.Process(target=_answer_in, args=(database_url, session_id, f"p{n}", 15)) for n in range(3)]
-    for w in writers:
-        w.start()
-    for w in writers:
-        w.join(120)
-    assert [w.exitcode for w in writers] == [0, 0, 0]
+    writers = [(database_url, session_id, f"p{n}", 15) for n in range(3)]
+    assert exit_codes_of_processes(_answer_in, writers) == [0, 0, 0]
     messages = store.get_session(session_id)["messages"]
     assert len(messages) == 90
     times = [m["timestamp"] for m in messages]
