@@ -48,7 +48,7 @@ def main(site_dir: Path) -> dict:
     steal = StealMeter()
     timed = TimedEmbedder(embedder)
     started = time.perf_counter()
-    report = ingest(site, store, timed, progress=False)
+    ingest(site, store, timed, progress=False)
     full_s = time.perf_counter() - started
     started = time.perf_counter()
     again = ingest(site, store, embedder, progress=False)

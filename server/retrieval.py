@@ -58,7 +58,7 @@ class Retriever:
                 if key in seen:
                     continue
                 seen.add(key)
-                ranked.append(replace(chunk, score=score))
+                ranked.append(chunk.with_score(score))
                 if len(ranked) == max_chunks:
                     return ranked
         return ranked

@@ -36,3 +36,18 @@ def test_bm25_is_zero_for_words_the_book_lacks():
     chunks = [_chunk("exact", TEXTS["exact"], 0.5)]
     assert bm25_scores("pancakes and syrup", chunks, BOOK) == [0.0]
     assert bm25_scores("embodiment", chunks, BOOK)[0] > 0
+
+
+def test_bm25_is_okapi_bm25_over_whole_words():
+    """Worked by hand: two passages of 3 and 1 words; "rust" in one of them, twice."""
+    import math
+
+    book = BookVocabulary.from_texts(["Rust, rust-cargo", "borrow"])
+    passage = _chunk("p", "Rust, rust-cargo", 0.5)
+    idf = math.log((2 - 1 + 0.5) / (1 + 0.5) + 1)
+    norm = 1.5 * (1 - 0.75 + 0.75 * 3 / 2)
+    expected = idf * 2 * 2.5 / (2 + norm)
+    for _ in range(2):  # counted once, then remembered: the same either way
+        assert abs(bm25_scores("is rust rusty?", [passage], book)[0] - expected) < 1e-9
+    inside = _chunk("q", "Trusty rusted crust", 0.5)
+    assert bm25_scores("rust", [inside], book) == [0.0]  # a word inside another is not that word

@@ -71,6 +71,32 @@ def test_a_reader_picks_up_a_publication_on_its_own(root, embedder):
     reader.close()
 
 
+def test_a_reader_returns_the_text_of_the_publication_it_reads(root, embedder, monkeypatch):
+    """Replicas keep the chunks they have read; a new publication that rewrites the same
+    chunks must be read anew, and a full cache lets the oldest go without losing a hit."""
+    monkeypatch.setattr("server.store.edge.CACHED_CHUNKS", 2)
+    writer, reader = _store(root, embedder), _store(root, embedder)
+    writer.create()
+    chunks, vectors = _chunks(embedder, "one", 4)
+    writer.upsert(chunks, vectors)
+    writer.publish()
+    reader.refresh()
+    first = reader.search(vectors[0], limit=4)
+    assert sorted(c.content for c in first) == sorted(c.content for c in chunks)
+    assert first[0].content == chunks[0].content and first[0].score > first[1].score
+    assert first[0].labels is not None and first[0].book_id == "one"
+
+    rewritten = [Chunk(**{**vars(c), "content": c.content.replace("Sampling", "Quantising")}) for c in chunks]
+    writer.upsert(rewritten, vectors)  # the same ids, new text
+    writer.publish()
+    reader.refresh()
+    again = reader.search(vectors[0], limit=4)
+    assert sorted(c.content for c in again) == sorted(c.content for c in rewritten)
+    assert [c.score for c in again] == [c.score for c in first]
+    writer.close()
+    reader.close()
+
+
 def test_one_writer_at_a_time(root, embedder):
     first, second = _store(root, embedder), _store(root, embedder)
     first.create()

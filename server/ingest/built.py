@@ -17,9 +17,7 @@ blog and custom pages are not. For each page:
 """
 from __future__ import annotations
 
-import posixpath
 from dataclasses import replace
-from pathlib import Path
 from urllib.parse import quote, unquote, urlsplit
 
 from lxml import etree

@@ -9,8 +9,8 @@ the cosine, so the gates' thresholds keep their meaning. Measured on the four de
 """
 from __future__ import annotations
 
+import functools
 import math
-import re
 from collections import Counter
 from ..models import Chunk
 from .vocabulary import BookVocabulary, words
@@ -20,15 +20,12 @@ CANDIDATES = 30  # dense candidates re-ranked (15 lost a Rust-book question from
 K1, B = 1.5, 0.75  # Okapi BM25's usual constants (rank-bm25's defaults)
 
 
-_LENGTHS: dict[str, int] = {}  # words per chunk (by id and content hash), counted once per process
-
-
-def _length(chunk: Chunk) -> int:
-    key = f"{chunk.chunk_id}:{chunk.content_hash}"
-    length = _LENGTHS.get(key)
-    if length is None:
-        length = _LENGTHS[key] = len(words(chunk.embed_text or chunk.content))
-    return length
+@functools.lru_cache(maxsize=4096)
+def _terms(text: str) -> tuple[Counter, int]:
+    """A chunk's word counts and length, counted once while it stays among the recent
+    candidates (the store hands out the same text objects, so the lookup costs no hashing)."""
+    found = words(text)
+    return Counter(found), len(found)
 
 
 def bm25_scores(query: str, chunks: list[Chunk], book: BookVocabulary) -> list[float]:
@@ -38,14 +35,11 @@ def bm25_scores(query: str, chunks: list[Chunk], book: BookVocabulary) -> list[f
     idf = {t: math.log((book.documents - book.document_frequency[t] + 0.5) / (book.document_frequency[t] + 0.5) + 1)
            for t in terms}
     average = book.total_length / book.documents
-    # one pass per chunk over its text for the question's words only (tokenising whole chunks per
-    # question cost ten times more)
-    pattern = re.compile(r"(?<![a-z0-9])(?:%s)(?![a-z0-9])" % "|".join(map(re.escape, terms)))
     scores = []
     for chunk in chunks:
-        counts = Counter(pattern.findall((chunk.embed_text or chunk.content).lower()))
-        norm = K1 * (1 - B + B * _length(chunk) / average)
-        scores.append(sum(idf[t] * n * (K1 + 1) / (n + norm) for t, n in counts.items()))
+        counts, length = _terms(chunk.embed_text or chunk.content)
+        norm = K1 * (1 - B + B * length / average)
+        scores.append(sum(idf[t] * counts[t] * (K1 + 1) / (counts[t] + norm) for t in terms if t in counts))
     return scores
 
 

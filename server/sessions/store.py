@@ -23,7 +23,7 @@ from sqlalchemy.engine import Connection
 
 from ..batching import Batcher
 from ..errors import DatabaseUnavailable, SessionNotFound
-from . import migrate
+from . import migrate, statements as sql
 from .database import answering, describe, file_problem, inode_of, make_engine, parse_url, sqlite_file
 from .schema import UNFINISHED_STATES, feedback_table, messages_table, queries_table, sessions_table
 
@@ -205,7 +205,7 @@ class SessionStore:
 
     def exists(self, session_id: str) -> bool:
         with self._reading() as conn:
-            return conn.execute(select(sessions_table.c.id).where(sessions_table.c.id == session_id)).first() is not None
+            return conn.execute(sql.SESSION, {"b_session": session_id}).first() is not None
 
     def get_session(self, session_id: str) -> dict | None:
         with self._reading() as conn:
@@ -229,8 +229,7 @@ class SessionStore:
 
     def recent_messages(self, session_id: str, limit: int = 6) -> list[dict]:
         with self._reading() as conn:
-            rows = conn.execute(select(messages_table).where(messages_table.c.session_id == session_id)
-                                .order_by(messages_table.c.seq.desc()).limit(limit)).mappings().all()
+            rows = conn.execute(sql.RECENT_MESSAGES, {"b_session": session_id, "b_limit": limit}).mappings().all()
         return [self._message_dict(dict(r)) for r in reversed(rows)]
 
     # --- messages -------------------------------------------------------------------------
@@ -253,13 +252,13 @@ class SessionStore:
 
         def record(conn: Connection) -> None:
             if created:
-                conn.execute(insert(sessions_table).values(id=session_id, book_id=book_id, created_at=now, updated_at=now))
+                conn.execute(sql.ADD_SESSION, {"id": session_id, "book_id": book_id, "created_at": now, "updated_at": now})
             elif not _lock_session(conn, session_id):
                 raise SessionNotFound(session_id)
-            conn.execute(insert(queries_table).values(
-                id=query_id, session_id=session_id, question=question, selected_text=selected_text,
-                selection_mode=selection_mode, state="CREATED", states=[["CREATED", _iso(now)]],
-                created_at=now, updated_at=now, server=self.server))
+            conn.execute(sql.ADD_QUERY, {
+                "id": query_id, "session_id": session_id, "question": question, "selected_text": selected_text,
+                "selection_mode": selection_mode, "state": "CREATED", "states": [["CREATED", _iso(now)]],
+                "created_at": now, "updated_at": now, "server": self.server})
             self._insert_message(conn, session_id, message_id, "user", question, now, query_id, "received", [],
                                  first=created)
         self._write(record)
@@ -276,14 +275,14 @@ class SessionStore:
         def record(conn: Connection) -> dict | None:
             if not _lock_session(conn, session_id):
                 raise SessionNotFound(session_id)
-            recorded = conn.execute(select(queries_table.c.states).where(queries_table.c.id == query_id)).scalar_one()
-            values = {"state": states[-1][0], "states": [*recorded, *states], "updated_at": now}
+            recorded = conn.execute(sql.QUERY_STATES, {"b_query": query_id}).scalar_one()
+            values = {"b_query": query_id, "state": states[-1][0], "states": [*recorded, *states], "updated_at": now}
             if generator:
                 values["generator"] = generator
             if error:
                 values["error"] = error
-            conn.execute(update(queries_table).where(queries_table.c.id == query_id).values(**values))
-            conn.execute(update(messages_table).where(messages_table.c.id == user_message_id).values(status=user_status))
+            conn.execute(sql.UPDATE_QUERY, values)
+            conn.execute(sql.UPDATE_MESSAGE, {"b_message": user_message_id, "status": user_status})
             if assistant is None:
                 return None
             return self._insert_message(conn, session_id, _new_id(), "assistant", assistant["content"], now,
@@ -300,16 +299,14 @@ class SessionStore:
         message's time is never before the one it follows (its clock may be another server's)."""
         seq = 1
         if not first:
-            last = conn.execute(select(messages_table.c.seq, messages_table.c.timestamp)
-                                .where(messages_table.c.session_id == session_id)
-                                .order_by(messages_table.c.seq.desc()).limit(1)).first()
+            last = conn.execute(sql.LAST_MESSAGE, {"b_session": session_id}).first()
             if last is not None:
                 seq, now = last.seq + 1, max(now, _utc(last.timestamp))
         row = {"id": message_id, "session_id": session_id, "seq": seq, "role": role, "content": content,
                "timestamp": now, "query_id": query_id, "status": status, "source_references": refs}
-        conn.execute(insert(messages_table).values(**row))
+        conn.execute(sql.ADD_MESSAGE, row)
         if not first:
-            conn.execute(update(sessions_table).where(sessions_table.c.id == session_id).values(updated_at=now))
+            conn.execute(sql.TOUCH_SESSION, {"b_session": session_id, "updated_at": now})
         return self._message_dict(row)
 
     # --- query lifecycle ------------------------------------------------------------------
@@ -365,5 +362,4 @@ class SessionStore:
 def _lock_session(conn: Connection, session_id: str) -> bool:
     """Whether the session exists; on PostgreSQL its row stays locked until the transaction
     ends, so that its messages are numbered one at a time and a deletion waits for a write."""
-    query = select(sessions_table.c.id).where(sessions_table.c.id == session_id).with_for_update()
-    return conn.execute(query).first() is not None
+    return conn.execute(sql.LOCK_SESSION, {"b_session": session_id}).first() is not None

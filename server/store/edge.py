@@ -29,6 +29,7 @@ from .snapshots import Layout
 REFRESH_S = 1.0  # how often a reader looks for a newer published generation
 RETIRE_S = 30.0  # a replaced replica is closed this long after the swap (searches in flight end first)
 WRITE_BATCH = 512
+CACHED_CHUNKS = 20_000  # chunks a replica keeps read (a few KB each); the rest are read when found
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,24 @@ class _Replica:
         self.path = layout.make_replica(generation)
         self.record = Layout.read_record(self.path) or {}
         self.shard = EdgeShard.load(str(self.path / "shard"))
+        self._chunks: dict[str, Chunk] = {}
+        self._reading = threading.Lock()
+
+    def chunks(self, hits: list[tuple[str, float]]) -> list[Chunk]:
+        """The chunks of search hits (id, score), their payloads read once per replica: a
+        generation never changes, and reading and converting 30 payloads per question cost
+        more than the search itself."""
+        known = {point_id: self._chunks.get(point_id) for point_id, _ in hits}
+        missing = [point_id for point_id, chunk in known.items() if chunk is None]
+        if missing:
+            found = [Chunk.from_payload(str(r.id), r.payload or {})
+                     for r in self.shard.retrieve(missing, with_payload=True, with_vector=False)]
+            known.update((chunk.chunk_id, chunk) for chunk in found)
+            with self._reading:
+                self._chunks.update((chunk.chunk_id, chunk) for chunk in found)
+                while len(self._chunks) > CACHED_CHUNKS:
+                    del self._chunks[next(iter(self._chunks))]  # the longest kept
+        return [known[point_id].with_score(score) for point_id, score in hits if known[point_id] is not None]
 
     def close(self) -> None:
         self.shard.close()
@@ -180,12 +199,16 @@ class EdgeStore:
         return sorted(str(hit.value) for hit in hits if hit.count)  # a deleted book stays, at 0, until compaction
 
     def search(self, vector: np.ndarray, limit: int, filters: Filters | None = None) -> list[Chunk]:
-        shard = self._shard()
+        writer = self._writer
+        replica = None if writer is not None else self._replica()
+        shard = writer or (replica.shard if replica else None)
         if shard is None:
             return []
         points = shard.query(QueryRequest(limit=limit, query=Query.Nearest(_floats(vector), using=DENSE),
-                                          filter=to_edge(filters), with_payload=True,
+                                          filter=to_edge(filters), with_payload=replica is None,
                                           params=SearchParams(hnsw_ef=self.tuning.hnsw_ef)))
+        if replica is not None:
+            return replica.chunks([(str(p.id), float(p.score)) for p in points])
         return [Chunk.from_payload(str(p.id), p.payload or {}, score=float(p.score)) for p in points]
 
     def hybrid_search(self, vector: np.ndarray, text: str, limit: int, filters: Filters | None = None) -> list[Chunk]:
@@ -271,6 +294,11 @@ class EdgeStore:
         """What this process reads from: its own writes, else its replica of the newest publication."""
         if self._writer is not None:
             return self._writer
+        replica = self._replica()
+        return replica.shard if replica else None
+
+    def _replica(self) -> _Replica | None:
+        """This process's replica of the newest publication (looked for at most every REFRESH_S)."""
         now = time.monotonic()
         if self._reader is None:
             with self._lock:
@@ -280,7 +308,7 @@ class EdgeStore:
         elif now - self._checked > REFRESH_S:
             self._checked = now
             self._refresh_in_background()
-        return self._reader.shard if self._reader else None
+        return self._reader
 
     def _refresh_in_background(self) -> None:
         generation = self.layout.current()

@@ -1,0 +1,31 @@
+"""The statements every question runs, built once.
+
+Values are passed when a statement is executed (`conn.execute(ADD_MESSAGE, row)`), so
+SQLAlchemy compiles each statement once per process; building one with `.values(...)` per call
+makes it coerce and key every value again, which cost about half of each write's time.
+Bound names that are not columns are prefixed `b_` (a column's own name is its SET value).
+"""
+from __future__ import annotations
+
+from sqlalchemy import bindparam, insert, select, update
+
+from .schema import messages_table, queries_table, sessions_table
+
+ADD_SESSION = insert(sessions_table)
+ADD_QUERY = insert(queries_table)
+ADD_MESSAGE = insert(messages_table)
+
+SESSION = select(sessions_table.c.id).where(sessions_table.c.id == bindparam("b_session"))
+# on PostgreSQL the row stays locked until the transaction ends
+LOCK_SESSION = SESSION.with_for_update()
+TOUCH_SESSION = update(sessions_table).where(sessions_table.c.id == bindparam("b_session"))
+
+QUERY_STATES = select(queries_table.c.states).where(queries_table.c.id == bindparam("b_query"))
+UPDATE_QUERY = update(queries_table).where(queries_table.c.id == bindparam("b_query"))
+UPDATE_MESSAGE = update(messages_table).where(messages_table.c.id == bindparam("b_message"))
+
+LAST_MESSAGE = (select(messages_table.c.seq, messages_table.c.timestamp)
+                .where(messages_table.c.session_id == bindparam("b_session"))
+                .order_by(messages_table.c.seq.desc()).limit(1))
+RECENT_MESSAGES = (select(messages_table).where(messages_table.c.session_id == bindparam("b_session"))
+                   .order_by(messages_table.c.seq.desc()).limit(bindparam("b_limit")))
