@@ -179,3 +179,26 @@ def test_an_index_of_the_previous_store_is_moved_in_once(tmp_path, embedder):
     assert len(said) == 1 and again.count() == 3
     again.close()
     shutil.rmtree(settings.data_dir)
+
+
+def _search_threads() -> int:
+    tasks = f"/proc/{os.getpid()}/task"
+    return sum(open(f"{tasks}/{t}/comm").read().startswith("edge-search") for t in os.listdir(tasks))
+
+
+def test_a_replica_searches_on_one_thread(root, embedder):
+    """Each serving process has its own replica and many request threads; a search pool per
+    core in every replica only made them compete for the cores."""
+    writer = _store(root, embedder)
+    writer.create()
+    chunks, vectors = _chunks(embedder, "one", 3)
+    writer.upsert(chunks, vectors)
+    writer.close()
+    deadline = time.monotonic() + 10
+    while _search_threads() and time.monotonic() < deadline:  # the writer's pool ends on its own
+        time.sleep(0.05)
+    before = _search_threads()
+    reader = _store(root, embedder)
+    assert len(reader.search(vectors[0], limit=3)) == 3
+    assert _search_threads() - before == 1
+    reader.close()

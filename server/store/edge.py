@@ -42,6 +42,11 @@ class SearchTuning:
     ef_construct: int = 256
     full_scan_kb: int = 10_000  # a filter leaving fewer vectors than this (in KB) is searched exactly
     hnsw_ef: int = 512
+    # Edge's default is a search pool per shard with a thread per core; every serving process has
+    # its own replica and many request threads already, and a published index is compacted
+    # into few segments, so more threads only compete for the cores (50 streams, 2 workers:
+    # 47 -> 39 ms p50, 73 -> 58 ms p95, BENCHMARKS.md)
+    reader_search_threads: int = 1
 
     def config(self, dim: int) -> EdgeConfig:
         return EdgeConfig(
@@ -49,6 +54,13 @@ class SearchTuning:
             sparse_vectors={SPARSE: EdgeSparseVectorParams(modifier=Modifier.Idf)},
             hnsw_config=HnswIndexConfig(m=self.m, ef_construct=self.ef_construct, full_scan_threshold=self.full_scan_kb),
         )
+
+    def reader_config(self, dim: int) -> EdgeConfig:
+        """For a replica: the stored data as it is (the graph keeps the settings it was built
+        with), searched by reader_search_threads."""
+        return EdgeConfig(vectors={DENSE: EdgeVectorParams(size=dim, distance=Distance.Dot)},
+                          sparse_vectors={SPARSE: EdgeSparseVectorParams(modifier=Modifier.Idf)},
+                          max_search_threads=self.reader_search_threads)
 
 
 def to_edge(filters: Filters | None) -> Filter | None:
@@ -63,11 +75,11 @@ def _book(book_id: str | None) -> Filter | None:
 
 
 class _Replica:
-    def __init__(self, layout: Layout, generation: Path):
+    def __init__(self, layout: Layout, generation: Path, config: EdgeConfig):
         self.generation = generation.name
         self.path = layout.make_replica(generation)
         self.record = Layout.read_record(self.path) or {}
-        self.shard = EdgeShard.load(str(self.path / "shard"))
+        self.shard = EdgeShard.load(str(self.path / "shard"), config)
         self._chunks: dict[str, Chunk] = {}
         self._reading = threading.Lock()
 
@@ -235,7 +247,7 @@ class EdgeStore:
         within about REFRESH_S of a publication)."""
         generation = self.layout.current()
         if generation is not None and (self._reader is None or self._reader.generation != generation.name):
-            self._swap(_Replica(self.layout, generation))
+            self._swap(_Replica(self.layout, generation, self.tuning.reader_config(self.dim)))
 
     def before_fork(self) -> None:
         self._join_refresh()
