@@ -49,18 +49,18 @@ class SearchTuning:
     reader_search_threads: int = 1
 
     def config(self, dim: int) -> EdgeConfig:
-        return EdgeConfig(
-            vectors={DENSE: EdgeVectorParams(size=dim, distance=Distance.Dot)},  # unit vectors: dot = cosine
-            sparse_vectors={SPARSE: EdgeSparseVectorParams(modifier=Modifier.Idf)},
-            hnsw_config=HnswIndexConfig(m=self.m, ef_construct=self.ef_construct, full_scan_threshold=self.full_scan_kb),
-        )
+        return EdgeConfig(**_vectors(dim), hnsw_config=HnswIndexConfig(
+            m=self.m, ef_construct=self.ef_construct, full_scan_threshold=self.full_scan_kb))
 
     def reader_config(self, dim: int) -> EdgeConfig:
         """For a replica: the stored data as it is (the graph keeps the settings it was built
         with), searched by reader_search_threads."""
-        return EdgeConfig(vectors={DENSE: EdgeVectorParams(size=dim, distance=Distance.Dot)},
-                          sparse_vectors={SPARSE: EdgeSparseVectorParams(modifier=Modifier.Idf)},
-                          max_search_threads=self.reader_search_threads)
+        return EdgeConfig(**_vectors(dim), max_search_threads=self.reader_search_threads)
+
+
+def _vectors(dim: int) -> dict:
+    return {"vectors": {DENSE: EdgeVectorParams(size=dim, distance=Distance.Dot)},  # unit vectors: dot = cosine
+            "sparse_vectors": {SPARSE: EdgeSparseVectorParams(modifier=Modifier.Idf)}}
 
 
 def to_edge(filters: Filters | None) -> Filter | None:
