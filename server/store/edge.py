@@ -75,11 +75,13 @@ def _book(book_id: str | None) -> Filter | None:
 
 
 class _Replica:
-    def __init__(self, layout: Layout, generation: Path, config: EdgeConfig):
+    def __init__(self, layout: Layout, generation: Path, tuning: SearchTuning):
         self.generation = generation.name
         self.path = layout.make_replica(generation)
         self.record = Layout.read_record(self.path) or {}
-        self.shard = EdgeShard.load(str(self.path / "shard"), config)
+        dim = self.record.get("dim")  # the index's own (a reader may not know the model's, e.g. `pages`)
+        shard = str(self.path / "shard")
+        self.shard = EdgeShard.load(shard, tuning.reader_config(dim)) if dim else EdgeShard.load(shard)
         self._chunks: dict[str, Chunk] = {}
         self._reading = threading.Lock()
 
@@ -247,7 +249,7 @@ class EdgeStore:
         within about REFRESH_S of a publication)."""
         generation = self.layout.current()
         if generation is not None and (self._reader is None or self._reader.generation != generation.name):
-            self._swap(_Replica(self.layout, generation, self.tuning.reader_config(self.dim)))
+            self._swap(_Replica(self.layout, generation, self.tuning))
 
     def before_fork(self) -> None:
         self._join_refresh()
