@@ -329,18 +329,23 @@ def eval_command(questions, book_path, threshold, as_json, rows_path, min_hit_at
         click.echo(json.dumps(summary))
     else:
         click.echo(format_report(f"{site.title} — {Path(questions).name} (threshold {summary['threshold']})", result))
-    failures = [name for name, bad in (
-        ("hit@5", min_hit_at_5 is not None and summary["hit_at_5"] < min_hit_at_5),
-        ("MRR", min_mrr is not None and summary["mrr"] < min_mrr),
-        ("out-of-scope refusal", min_oos_refusal is not None and (summary["oos_refusal_rate"] or 0) < min_oos_refusal),
-        ("in-book refusal", max_in_book_refusal is not None and (summary["in_book_refusal_rate"] or 0) > max_in_book_refusal),
-        ("leak rate", max_leak_rate is not None and (summary["leak_rate"] or 0) > max_leak_rate),
-        ("selection answered", min_selection_answered is not None
-         and (summary["selection_answered_rate"] or 0) < min_selection_answered),
-        ("off-topic declined", min_off_topic_declined is not None
-         and (summary["off_topic_declined_rate"] or 0) < min_off_topic_declined),
-        *((f"{tag} refusal", (summary["tags"].get(tag, {}).get("refusal_rate") or 0) > rate)
-          for tag, rate in tag_limits.items())) if bad]
+    lines = [  # (name, the limit, the measure, whether it must be at least the limit)
+        ("hit@5", min_hit_at_5, summary["hit_at_5"], True), ("MRR", min_mrr, summary["mrr"], True),
+        ("out-of-scope refusal", min_oos_refusal, summary["oos_refusal_rate"], True),
+        ("in-book refusal", max_in_book_refusal, summary["in_book_refusal_rate"], False),
+        ("leak rate", max_leak_rate, summary["leak_rate"], False),
+        ("selection answered", min_selection_answered, summary["selection_answered_rate"], True),
+        ("off-topic declined", min_off_topic_declined, summary["off_topic_declined_rate"], True),
+        *((f"{tag} refusal", rate, summary["tags"].get(tag, {}).get("refusal_rate"), False)
+          for tag, rate in tag_limits.items())]
+    asked = [(name, limit, value, at_least) for name, limit, value, at_least in lines if limit is not None]
+    # a line over no items cannot be shown to hold: it fails, saying so
+    unmeasured = [name for name, _limit, value, _at_least in asked if value is None]
+    failures = [name for name, limit, value, at_least in asked
+                if value is not None and (value < limit if at_least else value > limit)]
+    if unmeasured:
+        click.echo(f"not measured, the question set has no such items: {', '.join(unmeasured)}", err=True)
     if failures:
         click.echo(f"below the required line: {', '.join(failures)}", err=True)
+    if unmeasured or failures:
         sys.exit(1)

@@ -45,7 +45,12 @@ def test_eval_command_prints_json_and_holds_the_line(tmp_path, monkeypatch):
     assert summary["intents"]["off_topic"]["n"] == 1 and summary["intents"]["question"]["n"] == 1
     assert summary["counts"] == {"in_book": 8, "out_of_scope": 3, "selection": 2}
     strict = runner.invoke(main, ["eval", questions, "--book", str(SAMPLE_BOOK), "--json", "--min-mrr", "1.01"])
-    assert strict.exit_code == 1 and "MRR" in strict.output
+    assert strict.exit_code == 1 and "below the required line: MRR" in strict.output
+    # a line over items the set does not have cannot hold: it fails, and says why
+    absent = runner.invoke(main, ["eval", questions, "--book", str(SAMPLE_BOOK), "--json",
+                                  "--max-tag-refusal", "typo=0"])
+    assert absent.exit_code == 1 and "no such items: typo refusal" in absent.output
+    assert "below the required line" not in absent.output
 
 
 def test_tags_and_intents_are_summarised_per_item():
