@@ -1,18 +1,6 @@
 // HTTP client for the chat server: streaming /chat over SSE, /feedback, /sessions.
 import { createSSEParser } from './sse.js';
-
-// Messages for the reader, by error code or HTTP status. Other 4xx errors show the
-// server's own `error` text (e.g. a validation message).
-const MESSAGES = {
-  NETWORK: "Can't reach the server. Check your connection.",
-  ORIGIN: "This site isn't allowed to use the chat server yet.",
-  STREAM: 'The connection dropped before the answer finished.',
-  INDEX_EMPTY: "The book hasn't been indexed yet.",
-  413: 'That passage is too long. Select a shorter one.',
-  429: 'Too many questions right now. Wait a moment.',
-  500: 'Something went wrong on the server.',
-  503: 'The assistant is unavailable right now.',
-};
+import { ERROR_MESSAGES } from './errors.js';
 
 /**
  * An Error the UI can show: {message, code, status, retryable}. Retryable (worth a Retry
@@ -22,7 +10,8 @@ const MESSAGES = {
 export function apiError(status, body = {}) {
   const code = body.code || 'ERROR';
   const retryable = status ? status === 429 || status >= 500 : !/VALIDATION|NOT_FOUND|TOO_LARGE|ORIGIN/.test(code);
-  const message = MESSAGES[code] || MESSAGES[status] || (retryable ? MESSAGES[500] : body.error || `Error ${status}.`);
+  // other 4xx errors show the server's own `error` text (e.g. a validation message)
+  const message = ERROR_MESSAGES[code] || ERROR_MESSAGES[status] || (retryable ? ERROR_MESSAGES[500] : body.error || `Error ${status}.`);
   return Object.assign(new Error(message), { code, status, retryable });
 }
 

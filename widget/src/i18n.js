@@ -2,6 +2,7 @@
 // fallback for any missing string. A site adds or overrides languages before the script runs:
 //   <script>window.TextbookChatStrings = { fr: { title: 'Demander au manuel', ... } }</script>
 // using the keys of EN below. `{0}` is replaced by an argument.
+import { ERROR_MESSAGES } from './errors.js';
 
 const EN = {
   title: 'Ask the textbook',
@@ -37,14 +38,7 @@ const EN = {
   suggest: 'Questions about this page',
   explain: 'Explain “{0}”',
   wholeBook: 'Search the whole book',
-  NETWORK: "Can't reach the server. Check your connection.",
-  ORIGIN: "This site isn't allowed to use the chat server yet.",
-  STREAM: 'The connection dropped before the answer finished.',
-  INDEX_EMPTY: "The book hasn't been indexed yet.",
-  413: 'That passage is too long. Select a shorter one.',
-  429: 'Too many questions right now. Wait a moment.',
-  500: 'Something went wrong on the server.',
-  503: 'The assistant is unavailable right now.',
+  ...ERROR_MESSAGES,
 };
 
 const UR = {
