@@ -69,6 +69,15 @@ def _chunks(embedder, file_hash: str = "h1") -> tuple[list[Chunk], np.ndarray]:
     return chunks, embedder.embed_documents([c.embed_text for c in chunks])
 
 
+def _filled(backend, embedder, **options) -> tuple:
+    """A new store of the backend holding the test chunks (not yet published)."""
+    store = backend()
+    store.create()
+    chunks, vectors = _chunks(embedder, **options)
+    store.upsert(chunks, vectors)
+    return store, chunks, vectors
+
+
 def _ids(chunks) -> list[str]:
     return [c.chunk_id for c in chunks]
 
@@ -81,10 +90,7 @@ def test_an_empty_store_answers_empty(backend, embedder):
 
 
 def test_chunks_come_back_with_their_payload_and_cosine_scores(backend, embedder):
-    store = backend()
-    store.create()
-    chunks, vectors = _chunks(embedder)
-    store.upsert(chunks, vectors)
+    store, chunks, vectors = _filled(backend, embedder)
     store.publish()
     assert store.count() == len(chunks) and store.count("rust") == 3 and store.books() == ["robots", "rust"]
     query = embedder.embed_query("Who owns a value in Rust and when is it dropped?")
@@ -107,19 +113,13 @@ def test_chunks_come_back_with_their_payload_and_cosine_scores(backend, embedder
     (Filters(book_id="nobody"), set()),
 ])
 def test_filters_are_hard(backend, embedder, filters, expected):
-    store = backend()
-    store.create()
-    chunks, vectors = _chunks(embedder)
-    store.upsert(chunks, vectors)
+    store, chunks, vectors = _filled(backend, embedder)
     found = store.search(embedder.embed_query("how do nodes talk to each other"), limit=10, filters=filters)
     assert {_ids(chunks).index(c.chunk_id) for c in found} == expected
 
 
 def test_hybrid_search_finds_a_rare_word_and_keeps_cosine_scores(backend, embedder):
-    store = backend()
-    store.create()
-    chunks, vectors = _chunks(embedder)
-    store.upsert(chunks, vectors)
+    store, chunks, vectors = _filled(backend, embedder)
     query = embedder.embed_query("zx81kestrel")
     found = store.hybrid_search(query, "zx81kestrel", limit=3)
     assert found[0].chunk_id == chunks[5].chunk_id
@@ -129,10 +129,7 @@ def test_hybrid_search_finds_a_rare_word_and_keeps_cosine_scores(backend, embedd
 
 
 def test_a_file_counts_as_stored_only_when_all_its_chunks_share_a_complete_hash(backend, embedder):
-    store = backend()
-    store.create()
-    chunks, vectors = _chunks(embedder, file_hash=PENDING + "h2")
-    store.upsert(chunks, vectors)
+    store, chunks, vectors = _filled(backend, embedder, file_hash=PENDING + "h2")
     files = store.stored_files("robots")
     assert set(files) == {"ros/nodes.md", "sim/gazebo.md"} and files["ros/nodes.md"].file_hash == ""
     assert files["ros/nodes.md"].chunks == {chunks[3].chunk_id: "c3", chunks[4].chunk_id: "c4"}
@@ -143,10 +140,7 @@ def test_a_file_counts_as_stored_only_when_all_its_chunks_share_a_complete_hash(
 
 
 def test_deletes_by_id_and_by_book(backend, embedder):
-    store = backend()
-    store.create()
-    chunks, vectors = _chunks(embedder)
-    store.upsert(chunks, vectors)
+    store, chunks, vectors = _filled(backend, embedder)
     store.delete_ids([chunks[0].chunk_id])
     assert store.count("rust") == 2
     store.delete_book("robots")
@@ -155,10 +149,7 @@ def test_deletes_by_id_and_by_book(backend, embedder):
 
 
 def test_another_model_is_a_mismatch_until_recreated(backend, embedder):
-    store = backend()
-    store.create()
-    chunks, vectors = _chunks(embedder)
-    store.upsert(chunks, vectors)
+    store, chunks, vectors = _filled(backend, embedder)
     store.close()
     other = backend("some/other-model", 8)
     with pytest.raises(EmbeddingMismatch, match="Re-index"):
