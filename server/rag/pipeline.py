@@ -163,7 +163,7 @@ class ChatPipeline:
                 turn.retrieval_text, candidates, question.similarity_threshold, unknown_terms=turn.unknown_terms,
                 model_judges=self.model_judges))
         elif turn.intent is Intent.QUESTION:
-            self._judge_selection(turn)
+            self._judge_selection(turn, question_vector)
         if turn.intent is not None and turn.intent.about_the_passage:
             # a request about the passage itself: all of it, in reading order, then the book's passages
             passage = sorted(turn.context.selected, key=selection_position)
@@ -175,7 +175,7 @@ class ChatPipeline:
             ranked = [turn.context.selected[0], *ranked[: max_chunks - 1]]  # the highlight always takes part
         turn.sources = ranked
 
-    def _judge_selection(self, turn: Turn) -> None:
+    def _judge_selection(self, turn: Turn, question_vector) -> None:
         """Exclusive mode, a question: answered from the passage only if the passage covers it
         (the book is searched only to compare; nothing found there is shown or cited). With a
         model, a question the passage is at all near goes to the model, which may decline."""
@@ -184,9 +184,8 @@ class ChatPipeline:
         if not sentences:
             return
         # its best sentence: a short answer inside a long piece is diluted in the piece's vector
-        vector = self.embedder.embed_query(turn.retrieval_text)
         passage_best = max(max((s.score for s in turn.context.selected), default=0.0),
-                           float(max(self.embedder.embed_documents(sentences) @ vector)))
+                           float(max(self.embedder.embed_documents(sentences) @ question_vector)))
         opening = normalised(sentences[0])[:60]
         elsewhere = self.retriever.retrieve(turn.retrieval_text, max_chunks=8, filters=question.filters)
         elsewhere_best = max((c.score for c in elsewhere if opening not in normalised(c.content)), default=0.0)
