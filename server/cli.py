@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from .cli_help import settings_epilog
 from .errors import TextbookChatError
 from .settings import SettingsError, load_settings
 
@@ -51,7 +52,7 @@ def model() -> None:
     click.echo(f"{settings.embedding_model}: {folder}")
 
 
-@main.command()
+@main.command(epilog=settings_epilog("files", "embedding", "store"))
 @click.argument("path", type=click.Path())
 @click.option("--book-id", help="Identifier stored on every chunk (default: the site's projectName, else the folder name).")
 @click.option("--site-url", help="Public site URL, e.g. https://example.org (default: from docusaurus.config).")
@@ -167,7 +168,7 @@ def ask(question: str, book_id: str | None, module: str | None, max_chunks: int,
         click.echo(f"    {chunk.citation}\n")
 
 
-@main.command()
+@main.command(epilog=settings_epilog("files", "embedding", "store", "sessions", "retrieval", "generation", "web"))
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8000, show_default=True, type=int)
 @click.option("--threads", default=8, show_default=True, type=int, help="Threads per process (1 or more).")
@@ -218,7 +219,7 @@ def serve(host: str, port: int, threads: int, workers: int, demo_book: str | Non
         app = create_app(settings, components=chat)
     except ConfigurationError as exc:
         chat.close()
-        _fail(f"RATE_LIMIT_STORAGE={settings.rate_limit_storage}: {exc}")
+        _fail(f"RATE_LIMIT_STORAGE={settings.rate_limit_storage}: {exc}", 1)
     if demo_book:
         from .demo import register_demo
 

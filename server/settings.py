@@ -11,6 +11,7 @@ import os
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Callable
+from urllib.parse import urlsplit
 
 from dotenv import load_dotenv
 
@@ -33,8 +34,23 @@ def _int(name: str, raw: str) -> int:
         raise SettingsError(f"{name} must be an integer, got {raw!r}") from exc
 
 
+def _positive(read: Callable[[str, str], Any]) -> Callable[[str, str], Any]:
+    def positive(name: str, raw: str):
+        value = read(name, raw)
+        if value <= 0:
+            raise SettingsError(f"{name} must be more than 0, got {raw!r}")
+        return value
+    return positive
+
+
+_TRUE, _FALSE = {"1", "true", "yes", "on"}, {"0", "false", "no", "off"}
+
+
 def _bool(name: str, raw: str) -> bool:
-    return raw.strip().lower() in {"1", "true", "yes", "on"}
+    word = raw.strip().lower()
+    if word not in _TRUE | _FALSE:
+        raise SettingsError(f"{name} must be true or false (also 1/0, yes/no, on/off), got {raw!r}")
+    return word in _TRUE
 
 
 def _list(name: str, raw: str) -> tuple[str, ...]:
@@ -42,7 +58,10 @@ def _list(name: str, raw: str) -> tuple[str, ...]:
 
 
 def _path(name: str, raw: str) -> Path:
-    return Path(raw)
+    path = Path(raw).expanduser()
+    if path.exists() and not path.is_dir():
+        raise SettingsError(f"{name} must name a folder, but {raw} is a file")
+    return path
 
 
 def _text(name: str, raw: str) -> str:
@@ -83,6 +102,43 @@ def _rate_limit(name: str, raw: str) -> str:
     return raw
 
 
+def _temperature(name: str, raw: str) -> float:
+    value = _float(name, raw)
+    if not 0.0 <= value <= 2.0:
+        raise SettingsError(f"{name} must be in [0, 2], got {value}")
+    return value
+
+
+def _http_url(name: str, raw: str) -> str:
+    parts = urlsplit(raw)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise SettingsError(f"{name} must be an http(s) URL such as http://localhost:6333, got {raw!r}")
+    return raw
+
+
+def _origins(name: str, raw: str) -> tuple[str, ...]:
+    """Browsers send an origin as scheme://host[:port], nothing after it: an entry with a path
+    or a trailing slash would never match one."""
+    origins = _list(name, raw)
+    for origin in origins:
+        parts = urlsplit(origin)
+        if origin != "*" and (parts.scheme not in ("http", "https") or not parts.hostname
+                              or parts.path or parts.query or parts.fragment):
+            raise SettingsError(f"{name} must list origins like https://book.example.org (scheme, host and port "
+                                f"only, no path or trailing slash), got {origin!r}")
+    return origins
+
+
+def _rate_limit_storage(name: str, raw: str) -> str:
+    from limits.storage import SCHEMES
+
+    scheme = raw.split("://", 1)[0] if "://" in raw else ""
+    if scheme not in SCHEMES or scheme.startswith("async+"):
+        raise SettingsError(f"{name} must be memory:// or a shared store's URL such as redis://localhost:6379, "
+                            f"got {raw!r}")
+    return raw
+
+
 def _networks(name: str, raw: str) -> tuple[str, ...]:
     entries = _list(name, raw)
     for entry in entries:
@@ -107,11 +163,11 @@ class Settings:
     models_dir: Path | None = _setting(None, "TEXTBOOK_CHAT_MODELS_DIR", concern="files", read=_path)  # default: <data_dir>/models
     # --- embedding -----------------------------------------------------------------------
     embedding_model: str = _setting("sentence-transformers/all-MiniLM-L6-v2", "EMBEDDING_MODEL", concern="embedding")
-    embedding_batch_size: int = _setting(16, "EMBEDDING_BATCH_SIZE", concern="embedding", read=_int)
+    embedding_batch_size: int = _setting(16, "EMBEDDING_BATCH_SIZE", concern="embedding", read=_positive(_int))
     # onnxruntime's choice; `serve --workers` sets 1 (see wsgi.py)
     embedding_threads: int | None = _setting(None, concern="embedding", read=_int)
     # --- store ---------------------------------------------------------------------------
-    qdrant_url: str | None = _setting(None, "QDRANT_URL", concern="store")
+    qdrant_url: str | None = _setting(None, "QDRANT_URL", concern="store", read=_http_url)
     qdrant_api_key: str | None = _setting(None, "QDRANT_API_KEY", concern="store")
     collection: str = _setting("textbook_chunks", "QDRANT_COLLECTION", concern="store")
     # --- sessions ------------------------------------------------------------------------
@@ -125,16 +181,16 @@ class Settings:
     # --- generation ----------------------------------------------------------------------
     gemini_api_key: str | None = _setting(None, "GEMINI_API_KEY", "GOOGLE_API_KEY", concern="generation")
     gemini_model: str = _setting("gemini-flash-latest", "GEMINI_MODEL", concern="generation")
-    gemini_temperature: float = _setting(0.2, "GEMINI_TEMPERATURE", concern="generation", read=_float)
-    gemini_max_output_tokens: int = _setting(1024, "GEMINI_MAX_OUTPUT_TOKENS", concern="generation", read=_int)
-    gemini_timeout_s: float = _setting(20.0, "GEMINI_TIMEOUT_S", concern="generation", read=_float)
+    gemini_temperature: float = _setting(0.2, "GEMINI_TEMPERATURE", concern="generation", read=_temperature)
+    gemini_max_output_tokens: int = _setting(1024, "GEMINI_MAX_OUTPUT_TOKENS", concern="generation", read=_positive(_int))
+    gemini_timeout_s: float = _setting(20.0, "GEMINI_TIMEOUT_S", concern="generation", read=_positive(_float))
     agent_mode: bool = _setting(False, "AGENT_MODE", concern="generation", read=_bool)
     # --- web -----------------------------------------------------------------------------
     allowed_origins: tuple[str, ...] = _setting(("http://localhost:3000", "http://127.0.0.1:3000"),
-                                                "ALLOWED_ORIGINS", concern="web", read=_list)
-    max_request_bytes: int = _setting(64 * 1024, "MAX_REQUEST_BYTES", concern="web", read=_int)
+                                                "ALLOWED_ORIGINS", concern="web", read=_origins)
+    max_request_bytes: int = _setting(64 * 1024, "MAX_REQUEST_BYTES", concern="web", read=_positive(_int))
     rate_limit: str = _setting("30 per minute;500 per day", "RATE_LIMIT", concern="web", read=_rate_limit)
-    rate_limit_storage: str = _setting("memory://", "RATE_LIMIT_STORAGE", concern="web")
+    rate_limit_storage: str = _setting("memory://", "RATE_LIMIT_STORAGE", concern="web", read=_rate_limit_storage)
     # reverse proxies whose X-Forwarded-For is believed (api/client_address.py)
     trusted_proxies: tuple[str, ...] = _setting((), "TRUSTED_PROXIES", concern="web", read=_networks)
 

@@ -19,6 +19,7 @@ from waitress.channel import HTTPChannel
 from waitress.server import BaseWSGIServer, create_server
 from waitress.task import ErrorTask, ThreadedTaskDispatcher
 
+from .api.body_limit import too_large_json
 from .api.errors import error_body
 
 
@@ -27,9 +28,10 @@ class _JsonErrorTask(ErrorTask):
 
     def execute(self):
         error = self.request.error
-        code = "PAYLOAD_TOO_LARGE" if error.code == 413 else "VALIDATION_ERROR"
-        details = {"limit_bytes": self.channel.adj.max_request_body_size - 1} if error.code == 413 else {}
-        body = json.dumps(error_body(f"{error.reason}: {error.body}", code, details)).encode()
+        if error.code == 413:  # waitress's limit is one byte over ours (make_server): quote ours
+            body = too_large_json(self.channel.adj.max_request_body_size - 1)
+        else:
+            body = json.dumps(error_body(f"{error.reason}: {error.body}", "VALIDATION_ERROR", {})).encode()
         self.status = f"{error.code} {error.reason}"
         self.response_headers.append(("Content-Type", "application/json"))
         self.set_close_on_finish()

@@ -73,7 +73,7 @@ def test_unknown_session_is_404(client):
 def test_body_over_the_limit_is_413(client):
     response = client.post("/chat", json={"question": "q?", "selected_text": "x" * 70_000})
     assert response.status_code == 413
-    assert response.get_json() == {"error": "The request body is too large.", "code": "PAYLOAD_TOO_LARGE",
+    assert response.get_json() == {"error": "The request body is larger than the limit of 65536 bytes.", "code": "PAYLOAD_TOO_LARGE",
                                    "details": {"limit_bytes": 65536}}
 
 

@@ -63,6 +63,7 @@ def test_waitress_answers_a_huge_content_length_at_once_with_json(port):
     status, headers, body = _raw_post(port, HUGE, b'{"question": "' + b"x" * 1024)
     assert status.startswith("HTTP/1.1 413") and headers["content-type"] == "application/json"
     assert body["code"] == "PAYLOAD_TOO_LARGE" and body["details"] == {"limit_bytes": LIMIT}
+    assert body["error"] == f"The request body is larger than the limit of {LIMIT} bytes."  # as set, not waitress's own
 
 
 def test_waitress_takes_a_body_of_exactly_the_limit(port):
@@ -89,6 +90,6 @@ def test_the_app_refuses_from_the_headers_under_any_server(app, path):
         "CONTENT_LENGTH": str(HUGE), "CONTENT_TYPE": "application/json", "wsgi.input": _Unreadable()},
         headers={"Origin": "http://localhost:3000"})
     assert response.status_code == 413
-    assert response.get_json() == {"error": "The request body is too large.", "code": "PAYLOAD_TOO_LARGE",
+    assert response.get_json() == {"error": f"The request body is larger than the limit of {LIMIT} bytes.", "code": "PAYLOAD_TOO_LARGE",
                                    "details": {"limit_bytes": LIMIT}}
     assert response.headers["Access-Control-Allow-Origin"] == "http://localhost:3000"  # the widget can read it

@@ -38,6 +38,9 @@ def _one_error_line(result: subprocess.CompletedProcess) -> str:
     ({"MAX_CHUNKS": "50"}, "MAX_CHUNKS must be between 1 and 10, got 50"),
     ({"TRUSTED_PROXIES": "proxy.example"}, "TRUSTED_PROXIES must list IP addresses or networks"),
     ({"SIMILARITY_THRESHOLD": "high"}, "SIMILARITY_THRESHOLD must be a number"),
+    ({"RATE_LIMIT_STORAGE": "foo://"}, "RATE_LIMIT_STORAGE must be memory:// or a shared store's URL"),
+    ({"EMBEDDING_BATCH_SIZE": "0"}, "EMBEDDING_BATCH_SIZE must be more than 0, got '0'"),
+    ({"MAX_REQUEST_BYTES": "-5"}, "MAX_REQUEST_BYTES must be more than 0, got '-5'"),
 ])
 def test_a_setting_that_cannot_work_is_one_line(tmp_path, env, says):
     for command in (["serve", "--port", str(free_port())], ["ingest", str(SAMPLE_BOOK)]):
@@ -114,5 +117,6 @@ def test_serve_says_where_its_data_is_and_stopping_a_model_build_leaves_nothing(
     assert f"is not in {models} yet: it is provisioned there now" in said
     assert said.index("data folder:") < said.index("[1/6]")  # said before the build began
     assert "error: stopped before serving" in said and "Traceback" not in said
+    assert ": stopped after" in said and "failed after" not in said  # a stop is not a failure
     assert not [pid for pid in building if _alive(pid)], "a build process outlived the server"
     assert not list(scratch.glob("textbook-chat-build-*")) and not list(models.glob(".staging-*"))  # folders removed

@@ -41,8 +41,39 @@ def test_settings_are_grouped_by_concern():
     ("MAX_CHUNKS", "50", "between 1 and 10"),
     ("MAX_CHUNKS", "0", "between 1 and 10"),
     ("RATE_LIMIT", "garbage", "limits like '30 per minute;500 per day'"),
+    ("RATE_LIMIT_STORAGE", "foo://", "memory:// or a shared store's URL"),
+    ("RATE_LIMIT_STORAGE", "localhost:6379", "memory:// or a shared store's URL"),
+    ("EMBEDDING_BATCH_SIZE", "0", "more than 0"),
+    ("MAX_REQUEST_BYTES", "-5", "more than 0"),
+    ("GEMINI_TIMEOUT_S", "0", "more than 0"),
+    ("GEMINI_MAX_OUTPUT_TOKENS", "0", "more than 0"),
+    ("GEMINI_TEMPERATURE", "5", "in \\[0, 2\\]"),
+    ("AGENT_MODE", "maybe", "true or false"),
+    ("ALLOWED_ORIGINS", "https://book.example/", "origins like https://book.example.org"),
+    ("ALLOWED_ORIGINS", "book.example", "origins like https://book.example.org"),
+    ("QDRANT_URL", "localhost:6333", "an http\\(s\\) URL"),
 ])
 def test_bad_values_name_the_variable(monkeypatch, name, raw, message):
     monkeypatch.setenv(name, raw)
-    with pytest.raises(SettingsError, match=f"{name} must be .*{message}"):
+    with pytest.raises(SettingsError, match=f"{name} must .*{message}"):
         load_settings(env_file=None)
+
+
+def test_a_data_folder_that_is_a_file_is_refused(monkeypatch, tmp_path):
+    (tmp_path / "data").write_text("not a folder")
+    monkeypatch.setenv("TEXTBOOK_CHAT_DATA_DIR", str(tmp_path / "data"))
+    with pytest.raises(SettingsError, match="TEXTBOOK_CHAT_DATA_DIR must name a folder"):
+        load_settings(env_file=None)
+
+
+def test_help_names_the_data_folder_and_the_settings_that_apply():
+    from click.testing import CliRunner
+
+    from server.cli import main
+
+    for command, names, absent in (("serve", ["RATE_LIMIT_STORAGE", "MAX_REQUEST_BYTES", "DATABASE_URL"], None),
+                                   ("ingest", ["EMBEDDING_BATCH_SIZE", "QDRANT_URL"], "RATE_LIMIT_STORAGE")):
+        shown = CliRunner().invoke(main, [command, "--help"]).output
+        assert "TEXTBOOK_CHAT_DATA_DIR (default: ./data)" in shown
+        assert all(name in shown for name in names), shown
+        assert absent is None or absent not in shown  # only what the command reads

@@ -12,11 +12,11 @@ import json
 from flask import Flask, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from .errors import MESSAGES, error_body
+from .errors import error_body, too_large_message
 
 
 def too_large(limit: int) -> dict:
-    return error_body(MESSAGES[413], "PAYLOAD_TOO_LARGE", {"limit_bytes": limit})
+    return error_body(too_large_message(limit), "PAYLOAD_TOO_LARGE", {"limit_bytes": limit})
 
 
 def too_large_json(limit: int) -> bytes:

@@ -37,6 +37,11 @@ MESSAGES = {
 }
 
 
+def too_large_message(limit_bytes: int) -> str:
+    """The 413 message, quoting the limit as set (MAX_REQUEST_BYTES)."""
+    return f"The request body is larger than the limit of {limit_bytes} bytes."
+
+
 class ApiError(TextbookChatError):
     """An error only the web layer knows (an unknown message id, the widget not built)."""
 
@@ -76,6 +81,8 @@ def register_error_handlers(app: Flask) -> None:
         if isinstance(details, dict) and set(details) == {"json"}:
             details = details["json"]  # webargs nests by location; there is only one
         message = MESSAGES.get(status, exc.description or "Request failed.")
+        if status == 413 and isinstance(details, dict) and "limit_bytes" in details:
+            message = too_large_message(details["limit_bytes"])
         if status == 429 and exc.description:
             details = {"limit": str(exc.description)}
         response = jsonify(error_body(message, _HTTP_CODES.get(status, "INTERNAL"), details))

@@ -14,7 +14,8 @@ def step(log: Log, what: str) -> Iterator[None]:
     started = time.monotonic()
     try:
         yield
-    except BaseException:
-        log(f"{what}: failed after {time.monotonic() - started:.1f} s")
+    except BaseException as exc:
+        ended = "stopped" if isinstance(exc, KeyboardInterrupt) else "failed"  # Ctrl-C or SIGTERM: no failure
+        log(f"{what}: {ended} after {time.monotonic() - started:.1f} s")
         raise
     log(f"{what}: done in {time.monotonic() - started:.1f} s")
