@@ -146,7 +146,7 @@ def pages(book_id: str | None, as_json: bool, build_dir: str | None, base: str |
 def ask(question: str, book_id: str | None, module: str | None, max_chunks: int, threshold: float | None) -> None:
     """Show the passages that answer QUESTION, with their citations."""
     from .composition import index_of
-    from .retrieval import Retriever
+    from .rag.retrieval import Retriever
     from .store import Filters
 
     settings = _settings()

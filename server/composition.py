@@ -9,9 +9,14 @@ from typing import Iterator
 from .embedding.embedder import Embedder, load_embedder
 from .index_size import IndexSize
 from .rag.generators.base import Generator
-from .rag.pipeline import ChatPipeline, Rewriter
+from .rag.compose import Compose
+from .rag.gather import Gather
+from .rag.judge import Judge
+from .rag.pipeline import ChatPipeline
+from .rag.record import Record
+from .rag.retrieval import Retriever
+from .rag.understand import KnownBooks, Rewriter, Understand
 from .rag.vocabulary import StoreVocabulary
-from .retrieval import Retriever
 from .sessions import SessionStore, default_server_name
 from .settings import Settings
 from .store import ChunkStore, open_store
@@ -69,6 +74,7 @@ class Components:
     sessions: SessionStore
     generator: Generator
     index_size: IndexSize
+    vocabulary: StoreVocabulary
     pipeline: ChatPipeline
     owns_index: bool = True
 
@@ -84,9 +90,15 @@ class Components:
         sessions = SessionStore(settings.sqlalchemy_url, server=settings.server_name or default_server_name(settings.data_dir))
         size = IndexSize(index.store)
         vocabulary = StoreVocabulary(index.store, size)
-        pipeline = ChatPipeline(Retriever(index.store, index.embedder, lexicon=vocabulary.get), index.embedder,
-                                generator, sessions, vocabulary, rewriter=rewriter)
-        return cls(settings, index, sessions, generator, size, pipeline, owns_index)
+        retriever = Retriever(index.store, index.embedder, lexicon=vocabulary.get)
+        pipeline = ChatPipeline(
+            Understand(index.embedder, vocabulary, KnownBooks(index.store.count), rewriter=rewriter),
+            Gather(retriever, index.embedder),
+            # a language model reads borderline questions itself (it can answer NOT_IN_BOOK); the
+            # extractive generator cannot tell, so the gates decide for it
+            Judge(model_judges=generator.name != "extractive"),
+            Compose(generator, retriever), Record(sessions))
+        return cls(settings, index, sessions, generator, size, vocabulary, pipeline, owns_index)
 
     @property
     def embedder(self) -> Embedder:
@@ -100,7 +112,7 @@ class Components:
         """Load what the first question would otherwise wait for: the book's vocabulary, the
         English word list behind the unknown-term gate, and the model's first run."""
         self.index_size.get(fresh=True)
-        self.pipeline.vocabulary.warm_up()
+        self.vocabulary.warm_up()
         self.embedder.embed_query("warm-up")
 
     def before_fork(self) -> None:

@@ -207,7 +207,7 @@ def test_one_embedder_protocol_and_one_index_size_cache(sample_book, tmp_path):
     assert protocols == [Path("server/embedding/protocol.py")]
     settings = make_settings(tmp_path / "data")
     parts = sample_book.components(settings)
-    assert parts.pipeline.vocabulary.size is parts.index_size  # /health, /chat and the gate ask one cache
+    assert parts.vocabulary.size is parts.index_size  # /health, /chat and the gate ask one cache
 
 
 def test_the_app_factory_leaves_logging_to_the_program(sample_book, tmp_path):

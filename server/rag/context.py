@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -52,7 +52,7 @@ class HighlightedPassage:
                 "source_location": self.source_location, "citation": self.citation}
 
 
-@dataclass
+@dataclass(frozen=True)
 class Source:
     chunk: Chunk | HighlightedPassage  # a HighlightedPassage exactly when source_type is "selected_text"
     source_type: str  # "database" | "selected_text"
@@ -62,10 +62,10 @@ class Source:
         return self.chunk.score
 
 
-@dataclass
+@dataclass(frozen=True)
 class QueryContext:
-    selected: list[Source] = field(default_factory=list)
-    database: list[Source] = field(default_factory=list)
+    selected: tuple[Source, ...] = ()
+    database: tuple[Source, ...] = ()
 
     @property
     def combined(self) -> list[Source]:

@@ -4,13 +4,13 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Callable
 
-from .embedding.protocol import TextEmbedder
-from .models import Chunk
-from .rag.lexical import CANDIDATES, rerank
-from .store import ChunkStore, Filters
+from ..embedding.protocol import TextEmbedder
+from ..models import Chunk
+from .lexical import CANDIDATES, rerank
+from ..store import ChunkStore, Filters
 
 if TYPE_CHECKING:
-    from .rag.vocabulary import BookVocabulary
+    from .vocabulary import BookVocabulary
 
 
 class Retriever:

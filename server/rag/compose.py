@@ -1,0 +1,97 @@
+"""Stage 4, compose: the answer's text from the judged passages, by a generator (a language model
+or the book's own sentences), or the refusal when none may answer. Deltas out as they are
+written, then the Composed answer: its final text, what it cites, and how it came about."""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Generator as Stream
+
+from . import markers
+from .context import Source, database_sources
+from .generators.base import GenerationInput, Generator, Outcome
+from .judge import Judgement
+from .question import Question
+from .refusal import book_refusal, selection_refusal
+from .retrieval import Retriever
+from .understand import Understanding
+
+
+@dataclass(frozen=True)
+class Composed:
+    text: str
+    sources: tuple[Source, ...]  # numbered [1]..[n]; none when refused
+    outcome: Outcome | None  # None: the gate refused before any generator ran
+
+    @property
+    def refused(self) -> bool:
+        return not self.sources
+
+    @property
+    def generator(self) -> str:
+        return self.outcome.generator if self.outcome else "none"
+
+
+class Compose:
+    def __init__(self, generator: Generator, retriever: Retriever, *, book_title: str = ""):
+        self.generator = generator
+        self.retriever = retriever
+        self.book_title = book_title
+
+    @property
+    def name(self) -> str:
+        return self.generator.name
+
+    def refusal(self, understood: Understanding, judged: Judgement) -> str:
+        if understood.question.selection_only:
+            return selection_refusal(understood.question.text)
+        nearest = list(judged.nearest)
+        return book_refusal(self.book_title or (nearest[0].book_title if nearest else ""), nearest,
+                            unknown_terms=list(understood.unknown_terms))
+
+    def refuse(self, understood: Understanding, judged: Judgement) -> Composed:
+        return Composed(self.refusal(understood, judged), (), None)
+
+    def write(self, understood: Understanding, judged: Judgement) -> Stream[str, None, Composed]:
+        """The generator's deltas (then, if it wrote nothing, the refusal's). Closing it cancels."""
+        deltas = self.generator.generate(self.generation_input(understood, judged))
+        parts: list[str] = []
+        try:
+            while True:
+                try:
+                    delta = next(deltas)
+                except StopIteration as end:
+                    outcome: Outcome = end.value
+                    break
+                parts.append(delta)
+                yield delta
+        finally:
+            deltas.close()  # the reader left: the generator stops too
+        text = "".join(parts)
+        if not text.strip():  # a refusal with nothing streamed: stream the refusal text itself
+            text = self.refusal(understood, judged)
+            yield text
+        refused = outcome.refused or not text.strip()
+        # sources found while answering are numbered after ours
+        sources = () if refused else judged.sources + tuple(outcome.extra_sources)
+        answer = (markers.drop_unknown(text, len(sources)) if sources else text.strip()) or \
+            self.refusal(understood, judged)
+        return Composed(answer, sources, outcome)
+
+    def generation_input(self, understood: Understanding, judged: Judgement) -> GenerationInput:
+        question = understood.question
+        return GenerationInput(
+            question=question.text, sources=list(judged.sources), history=list(understood.history),
+            preferences=question.preferences.to_dict(), selection_only=question.selection_only,
+            selected_text=question.selected_text, intent=understood.intent.value if understood.intent else None,
+            search=None if question.selection_only else self._book_search(question))
+
+    def _book_search(self, question: Question):
+        """The agent's search_textbook: the question's filters and threshold, optionally one module."""
+        def search(query: str, module: str | None = None) -> list[Source]:
+            filters = question.filters if not module or question.filters.module else \
+                replace(question.filters, module=module)
+            return database_sources(self.retriever.retrieve(
+                query, max_chunks=question.max_chunks, similarity_threshold=question.similarity_threshold,
+                filters=filters, prefer_locale=question.page.locale, prefer_version=question.page.docs_version))
+        return search
+

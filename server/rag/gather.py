@@ -1,0 +1,72 @@
+"""Stage 2, gather: the evidence a question may be answered from. The pieces of the highlighted
+passage scored against the question, the book's passages (every candidate, before any gate),
+and, for a question asked of the passage alone, what the book holds elsewhere to compare with."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ..models import Chunk
+from .context import Source, selection_sources
+from .intent import Intent
+from .question import AnswerMode
+from .retrieval import Retriever
+from .sentences import split_sentences
+from .understand import Understanding
+
+if TYPE_CHECKING:
+    from ..embedding.protocol import TextEmbedder
+
+ELSEWHERE_LIMIT = 8  # the book's passages a highlighted passage is compared with
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Exclusive mode, a question: how close the passage and the rest of the book come to it."""
+
+    passage_sentences: tuple[str, ...]
+    best_sentence: float  # the passage's best sentence (a short answer is diluted in a long piece)
+    elsewhere: tuple[Chunk, ...]  # the book's best passages (never shown or cited)
+
+
+@dataclass(frozen=True)
+class Gathered:
+    selected: tuple[Source, ...] = ()  # the highlighted passage's pieces, best first, none dropped yet
+    candidates: tuple[Chunk, ...] = ()  # the book's passages, best first (none in exclusive mode)
+    comparison: Comparison | None = None
+
+    @property
+    def nearest(self) -> tuple[Chunk, ...]:
+        """What a refusal points the reader to."""
+        return self.candidates[:3]
+
+
+class Gather:
+    def __init__(self, retriever: Retriever, embedder: TextEmbedder):
+        self.retriever = retriever
+        self.embedder = embedder
+
+    def __call__(self, understood: Understanding) -> Gathered:
+        question, selected = understood.question, understood.question.selected_text
+        pieces: tuple[Source, ...] = ()
+        if selected:
+            pieces = tuple(selection_sources(selected, understood.vector, self.embedder, question.page.url,
+                                             question.page.title, floor=0.0))
+        if question.mode is not AnswerMode.SELECTION_EXCLUSIVE:
+            # "explain this" says little on its own: in combined mode the passage steers retrieval
+            text = f"{understood.search_text}\n{selected[:600]}" if selected else understood.search_text
+            candidates = self.retriever.retrieve(text, max_chunks=question.max_chunks, similarity_threshold=0.0,
+                                                 filters=question.filters, prefer_locale=question.page.locale,
+                                                 prefer_version=question.page.docs_version)
+            return Gathered(pieces, tuple(candidates))
+        comparison = self._compare(understood) if understood.intent is Intent.QUESTION else None
+        return Gathered(pieces, (), comparison)
+
+    def _compare(self, understood: Understanding) -> Comparison | None:
+        sentences = split_sentences(understood.question.selected_text or "")
+        if not sentences:
+            return None
+        best = float(max(self.embedder.embed_documents(sentences) @ understood.vector))
+        elsewhere = self.retriever.retrieve(understood.search_text, max_chunks=ELSEWHERE_LIMIT,
+                                            filters=understood.question.filters)
+        return Comparison(tuple(sentences), best, tuple(elsewhere))

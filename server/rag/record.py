@@ -1,0 +1,110 @@
+"""Stage 5, record: the question and its lifecycle in the sessions store (opened before anything
+else is done, closed once with the answer, the failure or the cancellation), and the finished
+Answer the caller is given.
+
+Lifecycle: CREATED → RETRIEVING → GENERATING → COMPLETED, or → REFUSED (or FAILED, CANCELLED)."""
+from __future__ import annotations
+
+import logging
+import time
+from datetime import datetime, timezone
+from typing import Mapping
+
+from ..errors import SessionNotFound, TextbookChatError
+from ..sessions import SessionStore
+from .compose import Composed
+from .context import Source
+from .events import Answer
+from .question import Question
+from .turn import Opened, State, Turn
+
+log = logging.getLogger("textbook_chat.pipeline")
+HISTORY_LENGTH = 6  # the conversation's last messages a question is understood with
+
+
+def entered(state: str) -> State:
+    return state, _now()
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def confidence_of(sources: tuple[Source, ...]) -> float:
+    if not sources:
+        return 0.0
+    scores = [s.score for s in sources]
+    return round(min(1.0, 0.6 * scores[0] + 0.4 * sum(scores) / len(scores)), 4)
+
+
+def source_references(sources: tuple[Source, ...]) -> list[dict]:
+    """How a conversation keeps the sources of an answer."""
+    return [{"source_file": s.chunk.source_file if s.source_type == "database" else "",
+             "source_location": s.chunk.source_location, "content_snippet": s.chunk.content[:240],
+             "confidence": round(s.score, 4), "retrieved_content_id": s.chunk.chunk_id, "url": s.chunk.url}
+            for s in sources]
+
+
+class Record:
+    def __init__(self, sessions: SessionStore):
+        self.sessions = sessions
+
+    def require_session(self, question: Question) -> None:
+        if question.session_id and not self.sessions.exists(question.session_id):
+            raise SessionNotFound(question.session_id)
+
+    def open(self, question: Question) -> Opened:
+        """The question stored (and its conversation, when new). Raises SessionNotFound."""
+        session_id = question.session_id
+        history = tuple(self.sessions.recent_messages(session_id, limit=HISTORY_LENGTH)) if session_id else ()
+        opened = self.sessions.open_turn(session_id, question.text, question.selected_text,
+                                         question.selection_mode.value, book_id=question.filters.book_id)
+        return Opened(opened["session_id"], opened["query_id"], opened["user_message_id"], history)
+
+    def close(self, turn: Turn, composed: Composed, states: tuple[State, ...], timings: Mapping[str, float]) -> Answer:
+        """The answer stored with the rest of the lifecycle; the Answer as the caller sees it."""
+        persisting, opened = time.perf_counter(), turn.opened
+        states = (*states, entered("REFUSED" if composed.refused else "COMPLETED"))
+        try:
+            assistant = self.sessions.close_turn(
+                opened.query_id, [list(s) for s in states], session_id=opened.session_id,
+                user_message_id=opened.user_message_id, user_status="answered",
+                generator=composed.outcome.generator if composed.outcome else None, assistant={
+                    "content": composed.text, "status": "refused" if composed.refused else "completed",
+                    "source_references": source_references(composed.sources)})
+        finally:
+            timings = {**timings, "persist": (time.perf_counter() - persisting) * 1000}
+        return _answer(turn, composed, assistant["id"], timings)
+
+    def failed(self, opened: Opened, states: tuple[State, ...], generator: str | None, exc: BaseException) -> None:
+        log.exception("query %s failed", opened.query_id, exc_info=exc)
+        self.sessions.close_turn(opened.query_id, [list(s) for s in (*states, entered("FAILED"))],
+                                 session_id=opened.session_id, user_message_id=opened.user_message_id,
+                                 user_status="failed", generator=generator, error=f"{type(exc).__name__}: {exc}")
+
+    def cancelled(self, opened: Opened, states: tuple[State, ...], generator: str | None, partial: str) -> None:
+        """The reader left while the answer was written: what was written is kept."""
+        try:
+            self.sessions.close_turn(
+                opened.query_id, [list(s) for s in (*states, entered("CANCELLED"))], session_id=opened.session_id,
+                user_message_id=opened.user_message_id, user_status="received", generator=generator,
+                assistant={"content": partial.strip(), "status": "cancelled"} if partial.strip() else None)
+        except TextbookChatError as exc:  # the reader left: nobody to tell; the question stays unfinished
+            log.warning("query %s cancelled, not recorded: %s", opened.query_id, exc.message)
+
+
+def _answer(turn: Turn, composed: Composed, assistant_id: str, timings: dict) -> Answer:
+    opened, understood, judged = turn.opened, turn.understood, turn.judged
+    question, outcome = understood.question, composed.outcome
+    confidence = confidence_of(composed.sources) if composed.sources else round(
+        min(0.5, 0.5 * max((c.score for c in judged.nearest), default=0.0)), 4)
+    return Answer(
+        query_id=opened.query_id, session_id=opened.session_id, assistant_message_id=assistant_id,
+        question=question.text, refused=composed.refused, text=composed.text, sources=list(composed.sources),
+        confidence=confidence, timestamp=_now(), mode=question.mode, generator=composed.generator,
+        fallback_reason=outcome.fallback_reason if outcome else None, usage=outcome.usage if outcome else None,
+        context=judged.context, candidates=list(turn.gathered.candidates),
+        unknown_terms=list(understood.unknown_terms),
+        timings=timings, intent=understood.intent.value if understood.intent else None,
+        corrections=dict(understood.corrections),
+        offer_book_search=composed.refused and question.selection is not None)

@@ -1,0 +1,89 @@
+"""Stage 1, understand: what is asked. The question as the book would word it (a follow-up made
+stand-alone, misspelt book words as the book spells them), the terms the book never uses, what
+the reader asks of a highlighted passage, and the question's vector, computed once."""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable, Mapping
+
+import numpy as np
+
+from ..errors import UnknownBook
+from .followup import looks_like_follow_up, retrieval_query
+from .intent import Intent, detect
+from .question import AnswerMode, Question
+from .vocabulary import StoreVocabulary
+
+if TYPE_CHECKING:
+    from ..embedding.protocol import TextEmbedder
+
+log = logging.getLogger("textbook_chat.pipeline")
+Rewriter = Callable[[str, list], "str | None"]
+History = tuple[dict, ...]  # the conversation's last messages, oldest first: {role, content}
+
+
+@dataclass(frozen=True)
+class Understanding:
+    question: Question
+    history: History
+    search_text: str  # what the book is searched with
+    vector: np.ndarray = field(repr=False, compare=False)  # search_text's embedding
+    corrections: Mapping[str, str] = field(default_factory=dict)  # misspelt word → the book word searched for
+    unknown_terms: tuple[str, ...] = ()  # specialist words the book never uses (book questions only)
+    intent: Intent | None = None  # what the reader asks of the highlighted passage; None without one
+
+
+class KnownBooks:
+    """A question for a book the index does not hold is an error, never an answer from another
+    book. Known books are remembered (a book is added far more often than removed)."""
+
+    def __init__(self, count: Callable[[str], int]):
+        self._count = count
+        self._known: set[str] = set()
+
+    def require(self, book_id: str | None) -> None:
+        if not book_id or book_id in self._known:
+            return
+        if self._count(book_id) == 0:
+            raise UnknownBook(f"No book with id {book_id!r} is indexed.", details={"book_id": book_id})
+        self._known.add(book_id)
+
+
+class Understand:
+    def __init__(self, embedder: TextEmbedder, vocabulary: StoreVocabulary, books: KnownBooks, *,
+                 rewriter: Rewriter | None = None):
+        self.embedder = embedder
+        self.vocabulary = vocabulary
+        self.books = books
+        self.rewriter = rewriter
+
+    def require_book(self, question: Question) -> None:
+        """Raises UnknownBook for a book the index does not hold."""
+        self.books.require(question.filters.book_id)
+
+    def __call__(self, question: Question, history: History) -> Understanding:
+        text = self._stand_alone(question.text, history)
+        corrections: Mapping[str, str] = {}
+        unknown: tuple[str, ...] = ()
+        if question.mode is not AnswerMode.SELECTION_EXCLUSIVE:
+            # misspelt book words are searched for as the book spells them
+            reading = self.vocabulary.get(question.filters.book_id).read(text)
+            text, corrections = reading.text, dict(reading.corrections)
+            unknown = tuple(reading.unknown_terms) if question.mode is AnswerMode.BOOK else ()
+        selected = question.selected_text
+        return Understanding(question, history, text, self.embedder.embed_query(text), corrections, unknown,
+                             detect(question.text, selected) if selected else None)
+
+    def _stand_alone(self, question: str, history: History) -> str:
+        """A follow-up is rewritten into a stand-alone query by the rewriter when there is one;
+        otherwise (or on any failure) the previous question is prepended."""
+        if self.rewriter is not None and any(m["role"] == "user" for m in history) and looks_like_follow_up(question):
+            try:
+                rewritten = self.rewriter(question, list(history))
+            except Exception:
+                log.warning("follow-up rewrite failed; using the heuristic query", exc_info=True)
+                rewritten = None
+            if rewritten and rewritten.strip():
+                return rewritten.strip()
+        return retrieval_query(question, list(history))
