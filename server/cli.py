@@ -114,7 +114,8 @@ def pages(book_id: str | None, as_json: bool, build_dir: str | None, base: str |
     try:
         store = open_store(settings, settings.embedding_model, 0)  # reads payloads only: no model needed
         try:
-            listed = pages_report(store.all_chunks(book_id))
+            chunks = store.all_chunks(book_id)
+            listed = pages_report(chunks, {b: store.outline(b) for b in {c.book_id for c in chunks}})
         finally:
             store.close()
     except TextbookChatError as exc:

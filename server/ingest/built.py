@@ -139,6 +139,7 @@ def built_pages(site: Site) -> Discovery:
             version=version,
             key=source_file if is_default else f"{locale}@{version}:{source_file}",
             sections=sections,
+            description=_meta(document, "description"),
         ))
     pages = _reading_order(pages, next_of)
     locales = {site.default_locale: 0}

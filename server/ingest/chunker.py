@@ -95,7 +95,7 @@ def _rendered_sections(page: Page) -> list[_Section]:
     return [s for s in sections if s.blocks or s.headings]
 
 
-def _sections(page: Page) -> list[_Section]:
+def reading_sections(page: Page) -> list[_Section]:
     if page.sections is not None:
         return _rendered_sections(page)
     lines = page.body.split("\n")
@@ -259,7 +259,7 @@ def chunk_page(
 ) -> list[Chunk]:
     counts = _Counts(count_tokens)
     drafts: list[_Draft] = []
-    for section in _sections(page):
+    for section in reading_sections(page):
         drafts.extend(_pack(page, section, options, counts))
     drafts = _merge_tiny(page, drafts, options, counts)
     now = datetime.now(timezone.utc).isoformat(timespec="seconds")

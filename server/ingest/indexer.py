@@ -16,6 +16,7 @@ from ..embedding.protocol import TextEmbedder
 from ..models import Chunk
 from ..store import PENDING, ChunkStore, EmbeddingMismatchError
 from .chunker import ChunkingOptions, chunk_page
+from .outline import build_outline
 from .pages import Page, SkippedFile, discover_pages
 from .site import Site
 
@@ -127,6 +128,8 @@ def ingest(
     to_embed.extend(missing)
     _write_embedded(store, files, embedder, to_embed, progress=progress)
     store.delete_ids(removed_ids)
+    # the outline goes with the chunks: readers get both in the same publication
+    store.save_outline(book_id, build_outline(site, discovery.pages, book_id).to_dict())
     store.publish()  # readers in other processes (a running server) switch to this index now
     report.chunks_embedded = len(to_embed)
     report.chunks_reused = len(to_reuse) - len(missing)

@@ -30,6 +30,7 @@ class Page:
     version: str = "current"
     key: str = ""  # unique per page in the book (source_file, with the locale/version when not the default)
     sections: list | None = None  # a rendered page's headings and blocks (html_text.py); None: parse `body`
+    description: str = ""  # front matter `description` / <meta name="description">
 
     def __post_init__(self) -> None:
         self.key = self.key or self.source_file

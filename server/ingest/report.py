@@ -9,12 +9,15 @@ from urllib.parse import unquote, urlsplit
 
 from lxml import etree
 
+from ..course.outline import Outline
 from ..models import Chunk
 from .html_text import parse_html
 
 
-def pages_report(chunks: list[Chunk]) -> list[dict]:
-    """One entry per indexed page, in reading order (locales and versions apart)."""
+def pages_report(chunks: list[Chunk], outlines: dict[str, dict | None] | None = None) -> list[dict]:
+    """One entry per indexed page, in reading order (locales and versions apart), with its place
+    in the book's outline when there is one: part, position in it, previous/next page URL,
+    description."""
     pages: dict[tuple[str, str], dict] = {}
     for chunk in sorted(chunks, key=lambda c: (c.book_id, c.page)):
         key = (chunk.book_id, chunk.page_key or chunk.source_file)
@@ -26,7 +29,28 @@ def pages_report(chunks: list[Chunk]) -> list[dict]:
         if "#" in chunk.url and all(s["url"] != chunk.url for s in entry["sections"]):
             entry["sections"].append({"heading": chunk.heading, "url": chunk.url})
     out = sorted(pages.values(), key=lambda e: (e["book_id"], e.pop("_order")))
+    for book_id, data in (outlines or {}).items():
+        if data:
+            _place(out, book_id, Outline.from_dict(data))
     return out
+
+
+def _place(pages: list[dict], book_id: str, outline: Outline) -> None:
+    for entry in pages:
+        if entry["book_id"] != book_id:
+            continue
+        key = entry["source_file"] if entry["locale"] == outline.default_locale and entry["version"] == "current" \
+            else None
+        page = outline.page(key) or next((p for p in outline.pages if p.url == entry["url"]), None)
+        if page is None:
+            continue
+        part = outline.part_of(page)
+        entry.update(part=part.name if part else None, position=page.position, name=page.name,
+                     prev=(outline.page(page.prev).url if page.prev else None),
+                     next=(outline.page(page.next).url if page.next else None),
+                     description=page.description,
+                     blocks=[{"kind": b.kind, "heading": b.heading, "url": b.url, "items": len(b.items)}
+                             for b in page.blocks])
 
 
 def _ids(html: bytes) -> set[str]:

@@ -220,5 +220,6 @@ def docusaurus_source_pages(site: Site) -> Discovery:
                 doc_id=doc.doc_id,
                 locale=locale,
                 key=source_file if is_default else f"{locale}:{source_file}",
+                description=str(meta.get("description") or ""),
             ))
     return found

@@ -101,6 +101,8 @@ class ChunkStore(Protocol):
         """Record `file_hash` on these chunks (a file's fingerprint, once all of it is written)."""
     def delete_ids(self, ids: Iterable[str]) -> None: ...
     def delete_book(self, book_id: str) -> None: ...
+    def save_outline(self, book_id: str, outline: dict | None) -> None:
+        """Keep the book's outline (course/outline.py) with its chunks; None removes it."""
     def publish(self) -> None:
         """Compact and make the writes so far visible to readers in other processes."""
 
@@ -110,6 +112,8 @@ class ChunkStore(Protocol):
     def all_chunks(self, book_id: str | None = None) -> list[Chunk]: ...
     def count(self, book_id: str | None = None) -> int: ...
     def books(self) -> list[str]: ...
+    def outline(self, book_id: str) -> dict | None:
+        """The outline stored with the chunks readers see now."""
     def search(self, vector: np.ndarray, limit: int, filters: Filters | None = None) -> list[Chunk]:
         """Nearest chunks by the dense vector, best first; score = cosine similarity."""
     def hybrid_search(self, vector: np.ndarray, text: str, limit: int,

@@ -178,7 +178,19 @@ class EdgeStore:
     def delete_book(self, book_id: str) -> None:
         if self.exists():
             self._open_writer().update(UpdateOperation.delete_points_by_filter(_book(book_id)))
+            self.save_outline(book_id, None)
             self._dirty = True
+
+    def save_outline(self, book_id: str, outline: dict | None) -> None:
+        self._open_writer()
+        if Layout.write_outline(self.layout.writer, book_id, outline):
+            self._dirty = True
+
+    def outline(self, book_id: str) -> dict | None:
+        if self._writer is not None:
+            return Layout.read_outline(self.layout.writer, book_id)
+        replica = self._replica()
+        return Layout.read_outline(replica.path, book_id) if replica else None
 
     def publish(self) -> None:
         """Compact (vacuum deleted points, merge segments, build the vector index where large
@@ -286,6 +298,8 @@ class EdgeStore:
         if not shard_dir.exists() and current is not None and not self._dirty:
             # a folder holding only published generations (copied from another machine): continue from the newest
             shutil.copytree(current / "shard", shard_dir)
+            if (current / "outlines").is_dir():
+                shutil.copytree(current / "outlines", self.layout.writer / "outlines", dirs_exist_ok=True)
             Layout.write_record(self.layout.writer, Layout.read_record(current) or self.record)
         if shard_dir.exists():
             self._writer = EdgeShard.load(str(shard_dir))

@@ -6,6 +6,8 @@ count as ingested only once all are there, see ingest/indexer.py).
 """
 from __future__ import annotations
 
+import json
+import uuid
 from typing import Iterable
 
 import numpy as np
@@ -114,6 +116,30 @@ class QdrantServerStore:
     def delete_book(self, book_id: str) -> None:
         if self.exists():
             self.client.delete(self.collection, points_selector=models.FilterSelector(filter=_book(book_id)), wait=True)
+            self.save_outline(book_id, None)
+
+    # outlines live in a collection of their own, one vectorless point per book
+    @property
+    def _outlines(self) -> str:
+        return f"{self.collection}_outlines"
+
+    def save_outline(self, book_id: str, outline: dict | None) -> None:
+        point_id = str(uuid.uuid5(uuid.NAMESPACE_URL, f"outline:{book_id}"))
+        if outline is None:
+            if self.client.collection_exists(self._outlines):
+                self.client.delete(self._outlines, points_selector=models.PointIdsList(points=[point_id]), wait=True)
+            return
+        if not self.client.collection_exists(self._outlines):
+            self.client.create_collection(self._outlines, vectors_config={})
+        self.client.upsert(self._outlines, points=[models.PointStruct(
+            id=point_id, vector={}, payload={"book_id": book_id, "outline": json.dumps(outline)})], wait=True)
+
+    def outline(self, book_id: str) -> dict | None:
+        if not self.client.collection_exists(self._outlines):
+            return None
+        found = self.client.retrieve(self._outlines, [str(uuid.uuid5(uuid.NAMESPACE_URL, f"outline:{book_id}"))],
+                                     with_payload=True)
+        return json.loads(found[0].payload["outline"]) if found else None
 
     def publish(self) -> None:
         """Nothing to do: the server's own optimizers compact, and readers read in place."""

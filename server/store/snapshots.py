@@ -10,6 +10,7 @@ half done, and an ingest can run while the server answers.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -19,6 +20,7 @@ from pathlib import Path
 
 KEEP_GENERATIONS = 2  # a reader copying the previous one while a new one is published still finds it
 RECORD = "collection.json"  # the embedding model and vector size the chunks were made with
+OUTLINES = "outlines"  # each book's outline (course/outline.py), published with the chunks
 
 
 class Layout:
@@ -50,6 +52,33 @@ class Layout:
         tmp.write_text(json.dumps(record, indent=2))
         os.replace(tmp, folder / RECORD)
 
+    # --- outlines -------------------------------------------------------------------------
+    @staticmethod
+    def outline_file(folder: Path, book_id: str) -> Path:
+        return folder / OUTLINES / f"{hashlib.sha256(book_id.encode()).hexdigest()[:24]}.json"
+
+    @classmethod
+    def read_outline(cls, folder: Path, book_id: str) -> dict | None:
+        try:
+            return json.loads(cls.outline_file(folder, book_id).read_text(encoding="utf-8"))
+        except (FileNotFoundError, json.JSONDecodeError):
+            return None
+
+    @classmethod
+    def write_outline(cls, folder: Path, book_id: str, outline: dict | None) -> bool:
+        """Store (or with None remove) a book's outline; False when it is already so."""
+        path = cls.outline_file(folder, book_id)
+        if cls.read_outline(folder, book_id) == outline:
+            return False
+        if outline is None:
+            path.unlink(missing_ok=True)
+            return True
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}")
+        tmp.write_text(json.dumps(outline, ensure_ascii=False), encoding="utf-8")
+        os.replace(tmp, path)
+        return True
+
     # --- generations ----------------------------------------------------------------------
     def current(self) -> Path | None:
         """The newest published generation, if any."""
@@ -68,6 +97,8 @@ class Layout:
         staging = self.published / f".{name}.{os.getpid()}"
         shutil.rmtree(staging, ignore_errors=True)
         _copy(shard, staging / "shard")
+        if (shard.parent / OUTLINES).is_dir():
+            shutil.copytree(shard.parent / OUTLINES, staging / OUTLINES)
         self.write_record(staging, record)
         os.replace(staging, self.published / name)
         tmp = self.published / f".CURRENT.{os.getpid()}"

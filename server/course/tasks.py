@@ -1,0 +1,71 @@
+"""What a reader can ask of the book as a course, each task described by a few requests of
+its kind. A question is compared with these by meaning (the embedding model), so wording the
+descriptions never saw still lands on its task; they describe the tasks, they are not a list
+of the questions a set asks."""
+from __future__ import annotations
+
+PROTOTYPES: dict[str, list[str]] = {
+    "overview": [
+        "what is this book about",
+        "what is this module about in general",
+        "what is this chapter about",
+        "give me an overview of this part",
+        "what is the main idea of this course",
+        "what is the point of this chapter and who is it for",
+        "introduce this section to me",
+    ],
+    "summarize": [
+        "summarize this page",
+        "give me a summary of this chapter",
+        "sum up this module",
+        "the gist of this page",
+        "tl;dr",
+        "the short version of this section",
+        "a recap of the main takeaways of this lesson",
+    ],
+    "contents": [
+        "what chapters are in this book",
+        "list the modules of the course",
+        "what sections does this page have",
+        "what lessons are in this chapter",
+        "table of contents",
+        "what topics does this module cover",
+        "how is the book organized",
+        "what does this page go through, part by part",
+    ],
+    "locate": [
+        "which chapter covers this topic",
+        "where in the book is this explained",
+        "which page explains it",
+        "in which module do they teach that",
+        "where can I find the part about it",
+        "which lesson talks about this subject",
+    ],
+    "order": [
+        "what should I read next",
+        "what's next",
+        "what comes after this page",
+        "which module comes before this one",
+        "which chapter should I read first",
+        "what do I need to know before starting this module",
+        "what are the prerequisites for this chapter",
+        "I finished this, where do I go now",
+    ],
+    "objectives": [
+        "what will I learn in this chapter",
+        "what are the learning objectives of this module",
+        "what will I be able to do after finishing this course",
+        "what skills does this page teach me",
+        "what will I be able to build by the end of this part",
+        "what am I supposed to get out of this lesson",
+    ],
+    "quiz": [
+        "quiz me on this page",
+        "test my knowledge of this section",
+        "ask me some questions to check my understanding",
+        "give me practice questions",
+        "make a short self-check quiz",
+    ],
+}
+
+TASKS = tuple(PROTOTYPES)

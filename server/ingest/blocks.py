@@ -1,0 +1,67 @@
+"""The blocks of a page that say what it teaches and asks: objectives, prerequisites, key terms,
+summary, exercises and quiz questions, found by the headings textbooks give them.
+
+These heading words are the genre's own ("Learning Objectives", "Prerequisites", "Key
+Takeaways", "Exercises", "Quiz", "Review Questions"); the book is never consulted for them.
+"""
+from __future__ import annotations
+
+import re
+
+from ..rag.sentences import strip_markdown
+
+# checked in this order: "Practice Questions" is a quiz, not an exercise
+_KINDS = (
+    ("quiz", r"quiz(zes)?|self[- ]?checks?|check your understanding|test yourself|review questions|"
+             r"practice questions|questions"),
+    ("objectives", r"(learning )?objectives?|learning goals?|goals|outcomes|what you('|’)?ll (learn|build)|"
+                   r"what you will (learn|build)|you will learn|by the end"),
+    ("prerequisites", r"prerequisites?|requirements|before you (begin|start)|what you need|you should know"),
+    ("key_terms", r"key terms|glossary|vocabulary|terminology|key concepts"),
+    ("summary", r"summary|key takeaways?|takeaways|conclusions?|recap|wrap[- ]?up|in short"),
+    ("exercises", r"exercises?|practice|try it( yourself)?|assignments|hands[- ]on"),
+)
+_PATTERNS = [(kind, re.compile(rf"(^|\W)({words})(\W|$)", re.IGNORECASE)) for kind, words in _KINDS]
+_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(.*)$")
+_ANSWER = re.compile(r"^\W*answer\W*[:：]\s*(.*)$", re.IGNORECASE)
+_OPTION = re.compile(r"^\s*[a-hA-H][.)]\s+")
+
+
+def block_kind(heading: str) -> str | None:
+    """The kind of block a heading opens, if any."""
+    text = strip_markdown(heading)
+    return next((kind for kind, pattern in _PATTERNS if pattern.search(text)), None)
+
+
+def plain(text: str) -> str:
+    text = strip_markdown(re.sub(r"^\s*>\s?", "", text, flags=re.MULTILINE)).replace("`", "")
+    text = re.sub(r"(?<!\w)[*_]{1,2}(?=\S)|(?<=\S)[*_]{1,2}(?!\w)", "", text)
+    return " ".join(text.split())
+
+
+def list_items(texts: list[str]) -> list[str]:
+    """The top-level list items of some markdown blocks, as plain text."""
+    items = []
+    for text in texts:
+        for line in text.split("\n"):
+            match = _ITEM.match(line)
+            if match and not line.startswith(("  ", "\t")) and plain(match.group(1)):
+                items.append(plain(match.group(1)))
+    return items
+
+
+def question_and_answer(texts: list[str]) -> tuple[str, str]:
+    """A quiz question written as its own section: its text (with options) and the book's answer."""
+    question: list[str] = []
+    answer = ""
+    for text in texts:
+        for line in text.split("\n"):
+            line = line.strip()
+            if not line or set(line) <= {"-", "*", "_"}:
+                continue
+            found = _ANSWER.match(plain(line))
+            if found:
+                answer = found.group(1).strip()
+            elif not answer:
+                question.append(plain(line) if not _OPTION.match(line) else line)
+    return " ".join(question[:1]) + ("\n" + "\n".join(question[1:]) if len(question) > 1 else ""), answer

@@ -1,0 +1,184 @@
+"""The book's outline, built at ingest from its pages in reading order: parts from the sidebar
+categories (a build's breadcrumbs, `sidebars`, `_category_`) or SUMMARY.md's numbered chapters,
+each page's description, sections with their opening sentence, and its blocks (blocks.py)."""
+from __future__ import annotations
+
+import re
+
+from ..course.outline import Block, Outline, OutlinePage, Part, Section
+from ..rag.sentences import split_sentences
+from .blocks import block_kind, list_items, plain, question_and_answer
+from .chunker import reading_sections
+from .pages import Page, _summary
+from .site import Site
+from .urls import is_category_index
+
+_NUMBERED = re.compile(r"^\s*(?P<noun>[A-Za-z]+)\s+(?P<number>\d+)\b")
+KEY_POINT_CHARS = 300
+
+
+def _first_sentence(texts: list[str]) -> str:
+    for text in texts:
+        if text.lstrip().startswith(("```", "~~~", "|", "<", "import ", "export ")):
+            continue
+        for sentence in split_sentences(plain(text)):
+            if len(sentence.split()) >= 4:
+                return sentence[:KEY_POINT_CHARS]
+    return ""
+
+
+def _prose(text: str) -> str:
+    """A description that is prose, not code that leaked into it (JSX pages)."""
+    text = plain(text)
+    return text if len(text.split()) >= 4 and not re.search(r"[{}=;<>]", text) else ""
+
+
+def _mdbook_numbers(site: Site) -> dict[str, tuple[str, str]]:
+    """source file → (its number "10" / "10.3", its chapter's number) for SUMMARY.md's numbered list."""
+    numbers: dict[str, tuple[str, str]] = {}
+    counters: list[int] = []
+    lines = (site.content_root / "SUMMARY.md").read_text(encoding="utf-8").splitlines()
+    listed = {f for _t, f, _d in _summary(site.content_root)}
+    for line in lines:
+        match = re.match(r"^(\s*)[-*]\s+\[[^\]]+\]\(([^)]*)\)", line)
+        if not match:
+            continue
+        depth = len(match.group(1).expandtabs(4)) // 2
+        counters = counters[:depth + 1] + [0] * max(0, depth + 1 - len(counters))
+        counters[depth] += 1
+        rel = match.group(2).strip()
+        if rel in listed:
+            numbers[rel] = (".".join(str(n) for n in counters[:depth + 1]), str(counters[0]))
+    return numbers
+
+
+def _blocks(page: Page, sections: list) -> list[Block]:
+    blocks: list[Block] = []
+    if block_kind(page.title) == "quiz":  # a page of questions: each section is one
+        asked = [question_and_answer([b.text for b in s.blocks]) for s in sections if s.headings]
+        asked = [(q, a) for q, a in asked if q]
+        if asked:
+            return [Block("quiz", page.title, page.url, tuple(q for q, _ in asked), tuple(a for _, a in asked))]
+    taken: set[int] = set()
+    for n, section in enumerate(sections):
+        if not section.headings or n in taken:
+            continue
+        kind = block_kind(section.titles[-1])
+        if kind is None:
+            continue
+        depth = len(section.headings)
+        inner = [m for m in range(n + 1, len(sections))
+                 if sections[m].headings[:depth] == section.headings and len(sections[m].headings) > depth]
+        inner = inner[: next((i for i, m in enumerate(inner) if m != n + 1 + i), len(inner))]
+        taken.update(inner)
+        own = [b.text for b in section.blocks if not b.is_code]
+        answers: tuple[str, ...] = ()
+        if kind == "quiz" and inner:
+            asked = [question_and_answer([b.text for b in sections[m].blocks]) for m in inner]
+            items = tuple(q for q, _ in asked if q)
+            answers = tuple(a for q, a in asked if q)
+        else:
+            texts = own + [b.text for m in inner for b in sections[m].blocks if not b.is_code]
+            items = tuple(list_items(texts)) or tuple(
+                s for t in texts for s in split_sentences(plain(t)) if len(s.split()) >= 3)[:8]
+            if not items and inner:
+                items = tuple(sections[m].titles[-1] for m in inner)
+        anchor = section.anchor
+        if items:
+            blocks.append(Block(kind, section.titles[-1], f"{page.url}#{anchor}" if anchor else page.url,
+                                items, answers))
+    return blocks
+
+
+def _page_parts(pages: list[Page], site: Site) -> dict[str, tuple[str, str | None]]:
+    """page key → (part label, None) for pages in a part; the part's own page also gets "own"."""
+    found: dict[str, tuple[str, str | None]] = {}
+    if site.kind == "mdbook":
+        numbers = _mdbook_numbers(site)
+        for page in pages:
+            if page.source_file in numbers:
+                number, chapter = numbers[page.source_file]
+                found[page.key] = (page.categories[0] if page.categories else page.title,
+                                   "own" if number == chapter else None)
+        return found
+    heads = {(p.locale, p.version, p.labels[0]) for p in pages if len(p.labels) > 1}
+    for page in pages:
+        if len(page.labels) > 1:
+            found[page.key] = (page.labels[0], None)
+        elif (page.locale, page.version, page.labels[0]) in heads:
+            found[page.key] = (page.labels[0], "own")
+    return found
+
+
+def _is_index(page: Page) -> bool:
+    """A category's own page: index.md, README.md or named like its folder (Docusaurus's rule)."""
+    folder, _, file = page.source_file.rpartition("/")
+    return bool(folder) and is_category_index(file.rsplit(".", 1)[0], folder)
+
+
+def build_outline(site: Site, pages: list[Page], book_id: str) -> Outline:
+    numbers = _mdbook_numbers(site) if site.kind == "mdbook" else {}
+    belongs = _page_parts(pages, site)
+    parts: dict[tuple, dict] = {}
+    groups: dict[tuple[str, str], list[Page]] = {}
+    for page in sorted(pages, key=lambda p: p.order):
+        groups.setdefault((page.locale, page.version), []).append(page)
+        if page.key in belongs:
+            label, own = belongs[page.key]
+            part = parts.setdefault((page.locale, page.version, label), {
+                "id": f"{len(parts) + 1}", "label": label, "pages": [], "index_page": None})
+            part["pages"].append(page.key)
+            if own and part["index_page"] is None:
+                part["index_page"] = page.key
+    part_of = {key: info["id"] for info in parts.values() for key in info["pages"]}
+    made_parts: list[Part] = []
+    # a label that opens several parts ("Overview") names each part's own page
+    opening_labels = [next(p for p in pages if p.key == info["pages"][0]).labels[-1] for info in parts.values()]
+    for (locale, version, label), info in parts.items():
+        position = sum(1 for (loc, ver, _l) in list(parts)[: len(made_parts)] if (loc, ver) == (locale, version)) + 1
+        first = next(p for p in pages if p.key == info["pages"][0])
+        if info["index_page"] is None and (_is_index(first) or opening_labels.count(first.labels[-1]) > 1):
+            info["index_page"] = first.key
+        match = _NUMBERED.match(label)
+        titled = _NUMBERED.match(first.title) if info["index_page"] else None
+        if match:
+            noun, number, name = match["noun"].lower(), int(match["number"]), label
+        elif titled:  # "3. Robot Hardware" whose own page is "Chapter 3: Robot Hardware Systems"
+            noun, number, name = titled["noun"].lower(), int(titled["number"]), first.title
+        else:
+            leading = re.match(r"^\s*(\d+)\s*[.:)]", label)
+            noun, number, name = "", int(leading.group(1)) if leading else None, label
+        if site.kind == "mdbook" and info["pages"]:
+            chapter = numbers.get(first.source_file, ("", ""))[1]
+            noun, number, name = "chapter", int(chapter) if chapter else None, f"Chapter {chapter}: {label}"
+        made_parts.append(Part(id=info["id"], label=label, name=name, noun=noun, number=number, position=position,
+                               index_page=info["index_page"], pages=tuple(info["pages"])))
+    by_id = {p.id: p for p in made_parts}
+    outline_pages: list[OutlinePage] = []
+    for (_locale, _version), members in groups.items():
+        own_labels = [p.labels[-1] for p in members]
+        for n, page in enumerate(members):
+            sections = reading_sections(page)
+            part = by_id.get(part_of.get(page.key, ""))
+            label = page.labels[-1]
+            if site.kind == "mdbook" and page.source_file in numbers:
+                name = f"{numbers[page.source_file][0]}. {page.title}"
+            elif part is not None and own_labels.count(label) > 1 and label != part.label:
+                name = f"{part.name} › {label}"  # "Module Overview" says which module
+            else:
+                name = label
+            opening = next((s for s in sections if not s.headings), None)
+            description = _prose(page.description) or _first_sentence([b.text for b in opening.blocks] if opening else []) \
+                or next((_first_sentence([b.text for b in s.blocks]) for s in sections if s.blocks), "")
+            outline_pages.append(OutlinePage(
+                key=page.key, source_file=page.source_file, url=page.url, title=page.title, labels=tuple(page.labels),
+                name=name, part=part.id if part else None, order=n + 1,
+                position=(part.pages.index(page.key) + 1) if part else
+                1 + sum(1 for m in members[:n] if m.key not in part_of),
+                prev=members[n - 1].key if n else None, next=members[n + 1].key if n + 1 < len(members) else None,
+                description=plain(description)[:KEY_POINT_CHARS * 2], locale=page.locale, version=page.version,
+                sections=tuple(Section(s.titles[-1], f"{page.url}#{s.anchor}" if s.anchor else page.url,
+                                       s.headings[-1][0], _first_sentence([b.text for b in s.blocks]))
+                               for s in sections if s.headings),
+                blocks=tuple(_blocks(page, sections))))
+    return Outline(book_id=book_id, title=site.title, parts=tuple(made_parts), pages=tuple(outline_pages))

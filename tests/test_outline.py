@@ -1,0 +1,96 @@
+"""The book's outline, built at ingest and published with the index: parts in the reader's
+order, pages with their place, neighbours, description and blocks."""
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from helpers import RUST_BOOK
+from server.cli import main
+from server.course.outline import Outline
+from server.ingest.outline import build_outline
+from server.ingest.pages import discover_pages
+from server.ingest.site import detect_site
+from server.store import open_store
+
+
+def _outline(book) -> Outline:
+    return Outline.from_dict(book.store.outline(book.report.book_id))
+
+
+def test_parts_follow_the_sidebar_and_pages_chain_in_reading_order(physical_ai):
+    outline = _outline(physical_ai)
+    assert [p.name for p in outline.parts][:4] == [
+        "Module 1: The Robotic Nervous System (ROS 2)", "Module 2: The Digital Twin (Gazebo & Unity)",
+        "Module 3: The AI-Robot Brain (NVIDIA Isaac)", "Module 4: Vision-Language-Action (VLA)"]
+    assert [(p.noun, p.number) for p in outline.parts[:2]] == [("module", 1), ("module", 2)]
+    assert outline.intro().source_file == "intro.md" and outline.intro().part is None
+    # prev/next walk the whole book in order, both ways
+    page, seen = outline.intro(), []
+    while page is not None:
+        seen.append(page.key)
+        page = outline.page(page.next)
+    assert seen == [p.key for p in outline.pages]
+    assert all(outline.page(p.next).prev == p.key for p in outline.pages if p.next)
+    physics = outline.page("02-module-digital-twin/02-physics-simulation.md")
+    assert (outline.part_of(physics).number, physics.position) == (2, 2)
+    assert physics.description and physics.sections[0].key_point
+
+
+def test_a_quiz_page_keeps_its_questions_and_the_books_answers(physical_ai):
+    quiz = _outline(physical_ai).page("03-module-nvidia-isaac/quizzes/04-quiz-reinforcement-learning.md")
+    (block,) = quiz.blocks_of("quiz")
+    assert len(block.items) >= 4 and "maximize" in block.items[0]
+    assert block.answers[0].startswith("b) The cumulative reward signal")
+
+
+def test_the_outline_is_published_with_the_index_and_read_by_other_processes(physical_ai):
+    reader = open_store(physical_ai.settings, physical_ai.embedder.model_name, physical_ai.embedder.dim)
+    try:
+        assert reader.outline(physical_ai.report.book_id) == physical_ai.store.outline(physical_ai.report.book_id)
+        assert reader.outline("no-such-book") is None
+    finally:
+        reader.close()
+
+
+def test_pages_json_shows_part_position_neighbours_and_description(physical_ai, monkeypatch):
+    monkeypatch.setenv("TEXTBOOK_CHAT_DATA_DIR", str(physical_ai.settings.data_dir))
+    result = CliRunner().invoke(main, ["pages", "--json"])
+    assert result.exit_code == 0, result.output
+    pages = {p["source_file"]: p for p in json.loads(result.output)}
+    nodes = pages["01-module-ros/02-nodes-topics-services.md"]
+    assert nodes["part"] == "Module 1: The Robotic Nervous System (ROS 2)" and nodes["position"] == 2
+    assert nodes["prev"] == pages["01-module-ros/01-intro-to-ros2.md"]["url"]
+    assert nodes["next"] == pages["01-module-ros/03-rclpy-integration.md"]["url"]
+    assert nodes["description"].startswith("In the world of the Robotic Operating System 2")
+
+
+def test_an_mdbook_outline_numbers_its_chapters_as_the_reader_sees_them():
+    site = detect_site(RUST_BOOK)
+    outline = build_outline(site, discover_pages(site).pages, "rust")
+    lifetimes = outline.page("ch10-03-lifetime-syntax.md")
+    assert lifetimes.name == "10.3. Validating References with Lifetimes"
+    chapter = outline.part_of(lifetimes)
+    assert chapter.name == "Chapter 10: Generic Types, Traits, and Lifetimes"
+    assert outline.page(chapter.index_page).source_file == "ch10-00-generics.md"
+    assert outline.page("ch00-00-introduction.md").part is None  # before the numbered chapters
+
+
+def test_a_label_repeated_across_parts_is_qualified_by_its_part(tmp_path):
+    docs = tmp_path / "docs"
+    for n, topic in ((1, "Sensing"), (2, "Acting")):
+        folder = docs / f"0{n}-{topic.lower()}"
+        folder.mkdir(parents=True)
+        (folder / "_category_.json").write_text(json.dumps({"label": f"Module {n}: {topic}", "position": n}))
+        (folder / "01-overview.md").write_text(
+            f"# Module Overview\n\nThis module is about {topic.lower()} in robots.\n\n"
+            "## Learning Objectives\n\n- Explain the idea\n- Build a small example\n\n## Details\n\nMore text here.\n")
+        (folder / "02-more.md").write_text(f"# {topic} in depth\n\nA closer look at {topic.lower()}, step by step.\n")
+    site = detect_site(docs)
+    outline = build_outline(site, discover_pages(site).pages, "t")
+    overview = outline.page("02-acting/01-overview.md")
+    assert overview.name == "Module 2: Acting › Module Overview"
+    assert outline.part_of(overview).index_page == overview.key  # the page every part opens with
+    assert overview.blocks_of("objectives")[0].items == ("Explain the idea", "Build a small example")
+    assert outline.page("02-acting/02-more.md").name == "Acting in depth"
