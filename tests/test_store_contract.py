@@ -148,6 +148,20 @@ def test_deletes_by_id_and_by_book(backend, embedder):
     assert store.books() == ["rust"] and store.count() == 2
 
 
+def test_a_books_outline_is_kept_with_its_chunks_and_goes_with_the_book(backend, embedder):
+    store, chunks, vectors = _filled(backend, embedder)
+    outline = {"book_id": "rust", "title": "The Book", "parts": [], "pages": [{"key": "ownership.md"}]}
+    store.save_outline("rust", outline)
+    store.publish()
+    store.close()
+    reader = backend()  # another process's view, after publication
+    assert reader.outline("rust") == outline and reader.outline("robots") is None
+    reader.create()
+    reader.delete_book("rust")
+    reader.publish()
+    assert reader.outline("rust") is None
+
+
 def test_another_model_is_a_mismatch_until_recreated(backend, embedder):
     store, chunks, vectors = _filled(backend, embedder)
     store.close()
