@@ -8,6 +8,7 @@ from typing import Iterator
 
 from .embedding.embedder import Embedder, load_embedder
 from .index_size import IndexSize
+from .insights.pages import BookPages
 from .rag.generators.base import Generator
 from .rag.compose import Compose
 from .rag.gather import Gather
@@ -87,7 +88,8 @@ class Components:
         index = index or open_index(settings, store_check=store_check)
         if generator is None:
             generator, rewriter = make_generator(settings, index.embedder)
-        sessions = SessionStore(settings.sqlalchemy_url, server=settings.server_name or default_server_name(settings.data_dir))
+        sessions = SessionStore(settings.sqlalchemy_url, server=settings.server_name or default_server_name(settings.data_dir),
+                                retention_days=settings.retention_days)
         size = IndexSize(index.store)
         vocabulary = StoreVocabulary(index.store, size)
         retriever = Retriever(index.store, index.embedder, lexicon=vocabulary.get)
@@ -97,7 +99,8 @@ class Components:
             # a language model reads borderline questions itself (it can answer NOT_IN_BOOK); the
             # extractive generator cannot tell, so the gates decide for it
             Judge(model_judges=generator.name != "extractive"),
-            Compose(generator, retriever), Record(sessions))
+            Compose(generator, retriever),
+            Record(sessions, pages=BookPages(index.store, size), embed=index.embedder.embed_query))
         return cls(settings, index, sessions, generator, size, vocabulary, pipeline, owns_index)
 
     @property

@@ -92,6 +92,13 @@ def _chunk_count(name: str, raw: str) -> int:
     return value
 
 
+def _days(name: str, raw: str) -> int:
+    value = _int(name, raw)
+    if value < 0:
+        raise SettingsError(f"{name} must be a number of days (0 keeps everything), got {value}")
+    return value
+
+
 def _rate_limit(name: str, raw: str) -> str:
     from limits import parse_many
 
@@ -175,6 +182,11 @@ class Settings:
     # names this server in the questions it answers, so that at start-up it marks its own
     # unfinished ones INTERRUPTED; default: host name and data folder
     server_name: str | None = _setting(None, "TEXTBOOK_CHAT_SERVER_NAME", concern="sessions")
+    # questions older than this many days are deleted (sessions/retention.py); 0 keeps them
+    retention_days: int = _setting(180, "RETENTION_DAYS", concern="sessions", read=_days)
+    # --- insights ------------------------------------------------------------------------
+    # the author's token for /insights and the widget's author view; unset: they do not exist (404)
+    insights_token: str | None = _setting(None, "INSIGHTS_TOKEN", concern="insights")
     # --- retrieval -----------------------------------------------------------------------
     similarity_threshold: float = _setting(0.30, "SIMILARITY_THRESHOLD", concern="retrieval", read=_fraction)
     max_chunks: int = _setting(5, "MAX_CHUNKS", concern="retrieval", read=_chunk_count)

@@ -8,9 +8,10 @@ from __future__ import annotations
 import logging
 import time
 from datetime import datetime, timezone
-from typing import Mapping
+from typing import Callable, Mapping
 
 from ..errors import SessionNotFound, TextbookChatError
+from ..insights.asked import asked_of
 from ..sessions import SessionStore
 from .compose import Composed
 from .context import Source
@@ -46,8 +47,12 @@ def source_references(sources: tuple[Source, ...]) -> list[dict]:
 
 
 class Record:
-    def __init__(self, sessions: SessionStore):
+    def __init__(self, sessions: SessionStore, *, pages=None, embed: Callable | None = None):
+        """`pages` (insights.pages.BookPages) finds the page a question was asked on; `embed`
+        gives a question the book did not answer its vector, as the reader put it (for the insights)."""
         self.sessions = sessions
+        self.pages = pages
+        self.embed = embed
 
     def require_session(self, question: Question) -> None:
         if question.session_id and not self.sessions.exists(question.session_id):
@@ -68,13 +73,25 @@ class Record:
         try:
             assistant = self.sessions.close_turn(
                 opened.query_id, [list(s) for s in states], session_id=opened.session_id,
-                user_message_id=opened.user_message_id, user_status="answered",
+                user_message_id=opened.user_message_id, user_status="answered", asked=self._asked(turn, composed),
                 generator=composed.outcome.generator if composed.outcome else None, assistant={
                     "content": composed.text, "status": "refused" if composed.refused else "completed",
                     "source_references": source_references(composed.sources)})
         finally:
             timings = {**timings, "persist": (time.perf_counter() - persisting) * 1000}
         return _answer(turn, composed, assistant["id"], timings)
+
+    def _asked(self, turn: Turn, composed: Composed):
+        """What the author's insights keep of the question (sessions.recording.Asked)."""
+        if self.pages is None:
+            return None
+        understood, vector = turn.understood, None
+        if composed.refused and self.embed is not None:
+            same = understood.search_text == understood.question.text
+            vector = understood.vector if same else self.embed(understood.question.text)
+        return asked_of(understood.question, self.pages, refused=composed.refused, sources=composed.sources,
+                        nearest=turn.judged.nearest, vector=vector,
+                        fallback_reason=composed.outcome.fallback_reason if composed.outcome else None)
 
     def failed(self, opened: Opened, states: tuple[State, ...], generator: str | None, exc: BaseException) -> None:
         log.exception("query %s failed", opened.query_id, exc_info=exc)

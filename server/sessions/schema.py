@@ -5,7 +5,8 @@ here needs a new migration beside them.
 """
 from __future__ import annotations
 
-from sqlalchemy import JSON, Column, DateTime, ForeignKey, Index, Integer, MetaData, String, Table, Text
+from sqlalchemy import (JSON, Column, DateTime, ForeignKey, Index, Integer, LargeBinary, MetaData, String, Table,
+                        Text)
 
 metadata = MetaData()
 
@@ -46,6 +47,28 @@ queries_table = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("updated_at", DateTime(timezone=True), nullable=False),
     Column("server", String(300)),  # the server answering it: its unfinished questions are its own
+    # what the author's insights read (insights/): the book, the indexed page it was asked on,
+    # the highlighted passage's place, how it was answered, and for a question the book did not
+    # answer, its vector (grouped by meaning) and the book's nearest sections
+    Column("book_id", String(200)),
+    Column("page_url", String(2000), index=True),
+    Column("page_title", String(500)),
+    Column("passage_fingerprint", String(32), index=True),
+    Column("passage_section", String(500)),
+    Column("passage_url", String(4000)),  # the passage on the site: its section and a text fragment
+    Column("outcome", String(16), index=True),  # answered | refused | declined | fallback
+    Column("gap_vector", LargeBinary),  # float16
+    Column("nearest", JSON),  # [{section, url}]
+    Index("ix_queries_created_at", "created_at"),
+)
+
+# the pages and sections an answer cited, one row each
+citations_table = Table(
+    "citations", metadata,
+    Column("query_id", String(64), ForeignKey("queries.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("page_url", String(2000), nullable=False, index=True),
+    Column("section", String(500)),
+    Column("section_url", String(2000)),
 )
 
 feedback_table = Table(
@@ -55,6 +78,7 @@ feedback_table = Table(
     Column("rating", String(8), nullable=False),
     Column("comment", Text),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    Index("ix_feedback_message_id", "message_id"),
 )
 
 # a question in one of these states has not been answered yet

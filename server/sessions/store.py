@@ -23,8 +23,11 @@ from sqlalchemy.engine import Connection
 
 from ..batching import Batcher
 from ..errors import DatabaseUnavailable, SessionNotFound
+from ..privacy import mask
 from . import migrate, statements as sql
 from .database import answering, describe, file_problem, inode_of, make_engine, parse_url, sqlite_file
+from .recording import Asked, record_asked
+from .retention import Retention
 from .schema import UNFINISHED_STATES, feedback_table, messages_table, queries_table, sessions_table
 
 Written = TypeVar("Written")
@@ -57,8 +60,9 @@ def default_server_name(data_dir: Path | None = None) -> str:
 
 
 class SessionStore:
-    def __init__(self, url: str, *, server: str | None = None):
-        """`server` names this server in the questions it answers (default: host and folder)."""
+    def __init__(self, url: str, *, server: str | None = None, retention_days: int = 0):
+        """`server` names this server in the questions it answers (default: host and folder);
+        questions older than `retention_days` are deleted (0: kept)."""
         parsed = parse_url(url)
         self.dialect = parsed.get_backend_name()
         self.where = describe(parsed)
@@ -86,6 +90,7 @@ class SessionStore:
             self.engine.dispose()
             raise
         self._inode = inode_of(self._file)
+        self.retention = Retention(self._write, retention_days)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -246,6 +251,8 @@ class SessionStore:
         """The session (created when None), the query in state CREATED and the reader's message,
         in one transaction, before any retrieval or generation. Raises SessionNotFound."""
         now = _now()
+        question = mask(question)  # personal details never reach the database (privacy.py)
+        self.retention.due()
         created = session_id is None
         session_id = session_id or _new_id()
         query_id, message_id = _new_id(), _new_id()
@@ -266,9 +273,10 @@ class SessionStore:
 
     def close_turn(self, query_id: str, states: list[list[str]], *, session_id: str, user_message_id: str,
                    user_status: str, assistant: dict | None = None, generator: str | None = None,
-                   error: str | None = None) -> dict | None:
-        """Record the rest of the lifecycle, the reader's message status and the answer (if any)
-        in one transaction. `assistant` is {content, status, source_references}. Raises
+                   error: str | None = None, asked: Asked | None = None) -> dict | None:
+        """Record the rest of the lifecycle, the reader's message status, what the insights read
+        (`asked`) and the answer (if any) in one transaction. `assistant` is {content, status,
+        source_references}. Raises
         SessionNotFound (and records nothing) when the conversation was deleted meanwhile."""
         now = _now()
 
@@ -283,9 +291,11 @@ class SessionStore:
                 values["error"] = error
             conn.execute(sql.UPDATE_QUERY, values)
             conn.execute(sql.UPDATE_MESSAGE, {"b_message": user_message_id, "status": user_status})
+            if asked is not None:
+                record_asked(conn, query_id, asked)
             if assistant is None:
                 return None
-            return self._insert_message(conn, session_id, _new_id(), "assistant", assistant["content"], now,
+            return self._insert_message(conn, session_id, _new_id(), "assistant", mask(assistant["content"]), now,
                                         query_id, assistant["status"], assistant.get("source_references", []))
         try:
             return self._write(record)
@@ -340,7 +350,7 @@ class SessionStore:
 
     # --- feedback -------------------------------------------------------------------------
     def add_feedback(self, message_id: str, rating: str, comment: str | None) -> dict:
-        row = {"id": _new_id(), "message_id": message_id, "rating": rating, "comment": comment, "created_at": _now()}
+        row = {"id": _new_id(), "message_id": message_id, "rating": rating, "comment": mask(comment), "created_at": _now()}
         self._write(lambda conn: conn.execute(insert(feedback_table).values(**row)))
         return {**row, "created_at": _iso(row["created_at"])}
 

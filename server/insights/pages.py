@@ -1,0 +1,92 @@
+"""The indexed page a reader was on (from the page URL the widget sends) and the section of it
+that holds a highlighted passage.
+
+Pages are matched by their URL's path, so a page read on another host than the one the book was
+indexed for (a preview, localhost) is still found; `index.html`, `.html` and a trailing slash do
+not count. The index's pages are read once and again when the index changes size.
+"""
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import dataclass, field
+from urllib.parse import unquote, urlsplit
+
+from ..index_size import IndexSize
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+@dataclass(frozen=True)
+class Section:
+    label: str  # where in the book ("Module 1 > Sensors > Cameras")
+    url: str  # the section's link (page#anchor)
+    words: frozenset = field(repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class BookPage:
+    book_id: str
+    url: str  # without an anchor
+    title: str
+    sections: tuple[Section, ...] = field(repr=False, compare=False, default=())
+
+
+def page_path(url: str) -> str:
+    """The part of a page URL that names the page: its path without index.html, .html or a final /."""
+    path = unquote(urlsplit(url or "").path)
+    path = re.sub(r"/index\.html?$", "/", path)
+    path = re.sub(r"\.html?$", "", path)
+    return path.rstrip("/") or "/"
+
+
+def words_of(text: str) -> list[str]:
+    return _WORD.findall((text or "").lower())
+
+
+class BookPages:
+    def __init__(self, store, size: IndexSize):
+        self.store = store
+        self.size = size
+        self._lock = threading.Lock()
+        self._loaded_at_size = -1
+        self._pages: dict[str, list[BookPage]] = {}
+
+    def page_of(self, url: str | None, book_id: str | None = None) -> BookPage | None:
+        """The indexed page at `url` (of `book_id` when several books have one there), or None."""
+        if not url:
+            return None
+        found = self._by_path().get(page_path(url), [])
+        return next((p for p in found if p.book_id == book_id), found[0] if found else None)
+
+    @staticmethod
+    def section_of(page: BookPage, passage: str) -> Section | None:
+        """The page's section that shares the most of the passage's words."""
+        words = set(words_of(passage))
+        if not words or not page.sections:
+            return None
+        best = max(page.sections, key=lambda s: len(words & s.words))
+        return best if words & best.words else None
+
+    def _by_path(self) -> dict[str, list[BookPage]]:
+        size = self.size.get()
+        if size != self._loaded_at_size:
+            with self._lock:
+                if size != self._loaded_at_size:
+                    self._pages = _pages(self.store.all_chunks())
+                    self._loaded_at_size = size
+        return self._pages
+
+
+def _pages(chunks) -> dict[str, list[BookPage]]:
+    sections: dict[tuple[str, str], list[Section]] = {}
+    first: dict[tuple[str, str], object] = {}
+    for chunk in sorted(chunks, key=lambda c: (c.book_id, c.page)):
+        key = (chunk.book_id, chunk.url.split("#", 1)[0])
+        first.setdefault(key, chunk)
+        sections.setdefault(key, []).append(Section(chunk.source_location or chunk.heading, chunk.url,
+                                                    frozenset(words_of(chunk.content))))
+    pages: dict[str, list[BookPage]] = {}
+    for (book_id, url), chunk in first.items():
+        pages.setdefault(page_path(url), []).append(BookPage(book_id, url, chunk.chapter, tuple(sections[(book_id, url)])))
+    return pages

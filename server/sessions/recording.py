@@ -1,0 +1,65 @@
+"""What is kept of a question for the author's insights, beside its lifecycle: written with the
+answer, in the transaction that closes the question."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import bindparam, insert, update
+from sqlalchemy.engine import Connection
+
+from .schema import citations_table, queries_table
+
+OUTCOMES = ("answered", "refused", "declined", "fallback")
+
+
+@dataclass(frozen=True)
+class Cited:
+    page_url: str
+    section: str
+    section_url: str
+
+
+@dataclass(frozen=True)
+class Passage:
+    """Where the highlighted passage is on the site."""
+
+    fingerprint: str  # the same passage highlighted by different readers has the same one
+    section: str  # the nearest section of the book ("" when none is known)
+    url: str  # the page (or section) with a text fragment that finds the passage
+
+
+@dataclass(frozen=True)
+class Asked:
+    """A question as the insights read it. `outcome`: answered (from the book or the passage),
+    refused (the book does not cover it), declined (the highlighted passage alone was asked
+    about and it does not say), fallback (answered by the fallback generator)."""
+
+    outcome: str
+    book_id: str | None = None
+    page_url: str | None = None  # the indexed page it was asked on
+    page_title: str | None = None
+    passage: Passage | None = None
+    cited: tuple[Cited, ...] = ()
+    gap_vector: bytes | None = None  # a question the book did not answer: its vector (float16)
+    nearest: tuple[Cited, ...] = ()  # … and the book's nearest sections
+
+    def __post_init__(self):
+        if self.outcome not in OUTCOMES:
+            raise ValueError(f"unknown outcome {self.outcome!r}")
+
+
+_UPDATE = update(queries_table).where(queries_table.c.id == bindparam("b_query"))
+_CITE = insert(citations_table)
+
+
+def record_asked(conn: Connection, query_id: str, asked: Asked) -> None:
+    passage = asked.passage
+    conn.execute(_UPDATE, {
+        "b_query": query_id, "book_id": asked.book_id, "page_url": asked.page_url, "page_title": asked.page_title,
+        "passage_fingerprint": passage.fingerprint if passage else None,
+        "passage_section": passage.section if passage else None, "passage_url": passage.url if passage else None,
+        "outcome": asked.outcome, "gap_vector": asked.gap_vector,
+        "nearest": [{"section": n.section, "url": n.section_url} for n in asked.nearest] or None})
+    if asked.cited:
+        conn.execute(_CITE, [{"query_id": query_id, "page_url": c.page_url, "section": c.section,
+                              "section_url": c.section_url} for c in asked.cited])
