@@ -11,6 +11,7 @@ from flask_smorest import Blueprint
 from .. import __version__
 from ..composition import Components
 from ..errors import DatabaseUnavailable, StoreUnavailable, TextbookChatError
+from ..insights.asked import vector_bytes
 from .disconnect import client_gone_check
 from .errors import ApiError, error_response
 from .parser import JsonParser
@@ -127,7 +128,10 @@ class Feedback(MethodView):
         sessions = parts().sessions
         if not sessions.message_exists(body["message_id"], role="assistant"):
             raise ApiError("NOT_FOUND", "Unknown assistant message.", {"message_id": body["message_id"]})
-        return sessions.add_feedback(body["message_id"], body["rating"], body.get("comment"))
+        recorded = sessions.add_feedback(body["message_id"], body["rating"], body.get("comment"))
+        if body["rating"] == "down":  # the question joins the coverage gaps (insights)
+            sessions.keep_gap_vector(body["message_id"], lambda text: vector_bytes(parts().embedder.embed_query(text)))
+        return recorded
 
 
 @blp.route("/health")

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import bindparam, insert, update
+from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.engine import Connection
 
-from .schema import citations_table, queries_table
+from .schema import citations_table, messages_table, queries_table
 
 OUTCOMES = ("answered", "refused", "declined", "fallback")
 
@@ -63,3 +63,18 @@ def record_asked(conn: Connection, query_id: str, asked: Asked) -> None:
     if asked.cited:
         conn.execute(_CITE, [{"query_id": query_id, "page_url": c.page_url, "section": c.section,
                               "section_url": c.section_url} for c in asked.cited])
+
+
+# the question an assistant message answered, and whether its vector is kept
+GAP_QUESTION = (select(queries_table.c.id, queries_table.c.question, queries_table.c.gap_vector)
+                .join(messages_table, messages_table.c.query_id == queries_table.c.id)
+                .where(messages_table.c.id == bindparam("b_message")))
+
+
+def keep_gap(conn: Connection, query_id: str, vector: bytes) -> None:
+    """A question whose answer was rated down joins the coverage gaps: its vector, and the
+    sections its answer cited as the book's nearest."""
+    cited = conn.execute(select(citations_table.c.section, citations_table.c.section_url)
+                         .where(citations_table.c.query_id == query_id)).all()
+    conn.execute(_UPDATE, {"b_query": query_id, "gap_vector": vector,
+                           "nearest": [{"section": s, "url": u} for s, u in cited[:3]] or None})

@@ -26,7 +26,7 @@ from ..errors import DatabaseUnavailable, SessionNotFound
 from ..privacy import mask
 from . import migrate, statements as sql
 from .database import answering, describe, file_problem, inode_of, make_engine, parse_url, sqlite_file
-from .recording import Asked, record_asked
+from .recording import GAP_QUESTION, Asked, keep_gap, record_asked
 from .retention import Retention
 from .schema import UNFINISHED_STATES, feedback_table, messages_table, queries_table, sessions_table
 
@@ -353,6 +353,14 @@ class SessionStore:
         row = {"id": _new_id(), "message_id": message_id, "rating": rating, "comment": mask(comment), "created_at": _now()}
         self._write(lambda conn: conn.execute(insert(feedback_table).values(**row)))
         return {**row, "created_at": _iso(row["created_at"])}
+
+    def keep_gap_vector(self, message_id: str, vector_of: Callable[[str], bytes]) -> None:
+        """An answer rated down: its question's vector (`vector_of(question)`) kept for the coverage gaps."""
+        with self._reading() as conn:
+            found = conn.execute(GAP_QUESTION, {"b_message": message_id}).first()
+        if found is not None and found.gap_vector is None:
+            vector = vector_of(found.question)
+            self._write(lambda conn: keep_gap(conn, found.id, vector))
 
     # --- shapes ---------------------------------------------------------------------------
     @staticmethod

@@ -1,0 +1,66 @@
+"""Coverage gaps: the questions the book did not answer (refused, or answered and rated down),
+grouped by meaning with the embedding model's vectors kept when they were asked.
+
+Grouping: the same question asked again counts once more; then the most asked question not yet
+in a group leads a new one, joined by every question at least GROUP_SIMILARITY alike to it
+(cosine). 0.5 is a property of the model, not of a book: across the four development books'
+question sets, pairs of different questions are that alike in fewer than 1 % of cases
+(benchmarks/gap_grouping.py), so a group is one topic asked in several ways.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+import numpy as np
+
+from .pages import words_of
+
+GROUP_SIMILARITY = 0.5
+MAX_GROUPED = 3000  # the most recent distinct questions grouped (an n × n similarity matrix)
+
+
+@dataclass(frozen=True)
+class GapQuestion:
+    question: str
+    vector: bytes
+    nearest: tuple[tuple[str, str], ...]  # (section, url)
+    rated_down: bool
+
+
+@dataclass(frozen=True)
+class Gap:
+    size: int  # questions in the group (each asking counted)
+    examples: tuple[str, ...]  # the most asked first
+    nearest: tuple[tuple[str, str], ...]  # the book's sections nearest to them: (section, url)
+    refused: int
+    rated_down: int
+
+
+def group_gaps(questions: list[GapQuestion], limit: int = 20) -> list[Gap]:
+    """`questions`: most recent first. The largest `limit` groups, largest first."""
+    distinct: dict[str, list[GapQuestion]] = {}
+    for q in questions:
+        key = " ".join(words_of(q.question))
+        if key in distinct or len(distinct) < MAX_GROUPED:
+            distinct.setdefault(key, []).append(q)
+    if not distinct:
+        return []
+    asked = list(distinct.values())
+    vectors = np.stack([np.frombuffer(a[0].vector, dtype=np.float16).astype(np.float32) for a in asked])
+    vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-9)
+    similar = (vectors @ vectors.T) >= GROUP_SIMILARITY
+    counts = np.array([len(a) for a in asked])
+    leader_of = np.full(len(asked), -1)
+    for i in np.argsort(-counts, kind="stable"):  # ties: the more recent first
+        if leader_of[i] < 0:
+            leader_of[similar[i] & (leader_of < 0)] = i
+    gaps = []
+    for leader in np.unique(leader_of):
+        members = sorted(np.flatnonzero(leader_of == leader), key=lambda m: (m != leader, -counts[m]))
+        everyone = [q for m in members for q in asked[m]]
+        nearest = Counter(n for q in everyone for n in q.nearest)
+        gaps.append(Gap(size=len(everyone), examples=tuple(asked[m][0].question for m in members[:3]),
+                        nearest=tuple(n for n, _ in nearest.most_common(3)),
+                        refused=sum(not q.rated_down for q in everyone), rated_down=sum(q.rated_down for q in everyone)))
+    return sorted(gaps, key=lambda g: -g.size)[:limit]

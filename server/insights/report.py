@@ -1,0 +1,197 @@
+"""The author's insights, read from the sessions database: coverage gaps, questions per page,
+the most highlighted passages, the trend per day and the answers rated down, for one book (or
+all) over a period. Aggregation happens in SQL; only the gap questions' vectors come to Python.
+
+A refusal is a question that got no answer: refused (the book does not cover it) or declined
+(the highlighted passage alone was asked about, and it does not say).
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from datetime import date, datetime, timedelta, timezone
+
+from sqlalchemy import and_, case, func, select, true
+from sqlalchemy.engine import Engine
+
+from ..sessions.schema import citations_table as C, feedback_table as F, messages_table as M, queries_table as Q
+from .gaps import Gap, GapQuestion, group_gaps
+
+NO_ANSWER = ("refused", "declined")
+TOP = 20  # rows of each list
+MAX_DAYS = 366
+
+
+@dataclass(frozen=True)
+class Window:
+    book_id: str | None = None
+    since: datetime | None = None  # None: everything kept
+
+
+@dataclass(frozen=True)
+class PageStats:
+    url: str
+    title: str
+    asked_on: int  # questions asked while reading it
+    asked_about: int  # answers citing it
+    refused: int  # of those asked on it
+    up: int
+    down: int  # ratings of the answers to questions asked on it
+
+    @property
+    def refusal_rate(self) -> float:
+        return round(self.refused / self.asked_on, 4) if self.asked_on else 0.0
+
+
+@dataclass(frozen=True)
+class HighlightedPassage:
+    fingerprint: str
+    times: int
+    text: str
+    section: str
+    url: str  # the passage on the site (text fragment)
+    page_url: str
+    questions: tuple[str, ...]  # what was asked about it, most recent first
+
+
+@dataclass(frozen=True)
+class Day:
+    day: date
+    questions: int
+    refused: int
+
+
+@dataclass(frozen=True)
+class RatedDown:
+    when: datetime
+    question: str
+    answer: str
+    comment: str | None
+    page_url: str | None
+
+
+@dataclass(frozen=True)
+class Insights:
+    window: Window
+    questions: int
+    outcomes: dict
+    ratings: dict
+    gaps: list[Gap]
+    pages: list[PageStats]
+    passages: list[HighlightedPassage]
+    trend: list[Day]
+    rated_down: list[RatedDown] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        def plain(value):
+            if isinstance(value, (datetime, date)):
+                return value.isoformat()
+            if isinstance(value, dict):
+                return {k: plain(v) for k, v in value.items()}
+            if isinstance(value, (list, tuple)):
+                return [plain(v) for v in value]
+            return value
+        pages = [{**asdict(p), "refusal_rate": p.refusal_rate} for p in self.pages]
+        gaps = [{**asdict(g), "nearest": [{"section": s, "url": u} for s, u in g.nearest]} for g in self.gaps]
+        return plain({"book_id": self.window.book_id, "since": self.window.since, "questions": self.questions,
+                      "outcomes": self.outcomes, "ratings": self.ratings, "coverage_gaps": gaps, "pages": pages,
+                      "passages": [asdict(p) for p in self.passages], "trend": [asdict(d) for d in self.trend],
+                      "rated_down": [asdict(r) for r in self.rated_down]})
+
+
+def _in(window: Window):
+    conditions = []
+    if window.book_id:
+        conditions.append(Q.c.book_id == window.book_id)
+    if window.since:
+        conditions.append(Q.c.created_at >= window.since)
+    return and_(true(), *conditions)
+
+
+def _refused():
+    return func.sum(case((Q.c.outcome.in_(NO_ANSWER), 1), else_=0))
+
+
+def read_insights(engine: Engine, window: Window, now: datetime | None = None) -> Insights:
+    now = now or datetime.now(timezone.utc)
+    inside = _in(window)
+    rated = (select(F.c.rating, M.c.query_id).join(M, M.c.id == F.c.message_id)).subquery()
+    with engine.connect() as conn:
+        outcomes = dict(conn.execute(select(func.coalesce(Q.c.outcome, "unfinished"), func.count())
+                                     .where(inside).group_by(Q.c.outcome)).all())
+        ratings = dict(conn.execute(select(rated.c.rating, func.count()).join(Q, Q.c.id == rated.c.query_id)
+                                    .where(inside).group_by(rated.c.rating)).all())
+        pages = _pages(conn, inside, rated)
+        passages = _passages(conn, inside)
+        trend = _trend(conn, engine.dialect.name, inside, window, now)
+        down = conn.execute(
+            select(F.c.created_at, Q.c.question, M.c.content, F.c.comment, Q.c.page_url)
+            .join(M, M.c.id == F.c.message_id).join(Q, Q.c.id == M.c.query_id)
+            .where(inside & (F.c.rating == "down")).order_by(F.c.created_at.desc()).limit(50)).all()
+        rated_down_ids = select(rated.c.query_id).where(rated.c.rating == "down")
+        gap_rows = conn.execute(
+            select(Q.c.question, Q.c.gap_vector, Q.c.nearest, Q.c.id.in_(rated_down_ids).label("down"))
+            .where(inside & Q.c.gap_vector.isnot(None) & ((Q.c.outcome == "refused") | Q.c.id.in_(rated_down_ids)))
+            .order_by(Q.c.created_at.desc()).limit(20_000)).all()
+    gaps = group_gaps([GapQuestion(r.question, r.gap_vector, tuple((n["section"], n["url"]) for n in r.nearest or ()),
+                                   bool(r.down)) for r in gap_rows], TOP)
+    return Insights(window, sum(outcomes.values()), outcomes, {"up": ratings.get("up", 0), "down": ratings.get("down", 0)},
+                    gaps, pages, passages, trend,
+                    [RatedDown(_utc(r.created_at), r.question, r.content, r.comment, r.page_url) for r in down])
+
+
+def _pages(conn, inside, rated) -> list[PageStats]:
+    stats: dict[str, dict] = {}
+    for url, title, asked, refused in conn.execute(
+            select(Q.c.page_url, func.max(Q.c.page_title), func.count(), _refused())
+            .where(inside & Q.c.page_url.isnot(None)).group_by(Q.c.page_url)):
+        stats[url] = {"title": title or url, "asked_on": asked, "refused": int(refused or 0)}
+    for url, about in conn.execute(
+            select(C.c.page_url, func.count(func.distinct(C.c.query_id)))
+            .join(Q, Q.c.id == C.c.query_id).where(inside).group_by(C.c.page_url)):
+        stats.setdefault(url, {"title": url})["asked_about"] = about
+    for url, rating, count in conn.execute(
+            select(Q.c.page_url, rated.c.rating, func.count()).join(Q, Q.c.id == rated.c.query_id)
+            .where(inside & Q.c.page_url.isnot(None)).group_by(Q.c.page_url, rated.c.rating)):
+        stats.setdefault(url, {"title": url})[rating] = count
+    rows = [PageStats(url, s["title"], s.get("asked_on", 0), s.get("asked_about", 0), s.get("refused", 0),
+                      s.get("up", 0), s.get("down", 0)) for url, s in stats.items()]
+    return sorted(rows, key=lambda p: (-(p.asked_on + p.asked_about), p.url))
+
+
+def _passages(conn, inside) -> list[HighlightedPassage]:
+    top = conn.execute(
+        select(Q.c.passage_fingerprint, func.count().label("times"), func.max(Q.c.selected_text),
+               func.max(Q.c.passage_section), func.max(Q.c.passage_url), func.max(Q.c.page_url))
+        .where(inside & Q.c.passage_fingerprint.isnot(None)).group_by(Q.c.passage_fingerprint)
+        .order_by(func.count().desc(), Q.c.passage_fingerprint).limit(TOP)).all()
+    if not top:
+        return []
+    ranked = (select(Q.c.passage_fingerprint, Q.c.question, func.row_number().over(
+        partition_by=Q.c.passage_fingerprint, order_by=Q.c.created_at.desc()).label("n"))
+        .where(inside & Q.c.passage_fingerprint.in_([r[0] for r in top]))).subquery()
+    asked: dict[str, list[str]] = {}
+    for fingerprint, question in conn.execute(select(ranked.c.passage_fingerprint, ranked.c.question)
+                                              .where(ranked.c.n <= 5).order_by(ranked.c.n)):
+        asked.setdefault(fingerprint, []).append(question)
+    return [HighlightedPassage(f, times, text or "", section or "", url or "", page or "", tuple(asked.get(f, ())))
+            for f, times, text, section, url, page in top]
+
+
+def _trend(conn, dialect: str, inside, window: Window, now: datetime) -> list[Day]:
+    if dialect == "postgresql":
+        day = func.to_char(func.timezone("UTC", Q.c.created_at), "YYYY-MM-DD")
+    else:  # SQLite keeps UTC times as text
+        day = func.substr(Q.c.created_at, 1, 10)
+    counted = {d: (n, int(r or 0)) for d, n, r in conn.execute(
+        select(day.label("day"), func.count(), _refused()).where(inside).group_by("day"))}
+    if not counted:
+        return []
+    first = date.fromisoformat(min(counted)) if window.since is None else window.since.date()
+    last = max(now.date(), date.fromisoformat(max(counted)))
+    first = max(first, last - timedelta(days=MAX_DAYS - 1))
+    days = [first + timedelta(days=i) for i in range((last - first).days + 1)]
+    return [Day(d, *counted.get(d.isoformat(), (0, 0))) for d in days]
+
+
+def _utc(value: datetime) -> datetime:
+    return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value
