@@ -11,6 +11,7 @@ from . import __version__
 from .api.body_limit import refuse_large_bodies
 from .api.client_address import ClientAddress
 from .api.errors import register_error_handlers
+from .api.insights import bp as insights_pages
 from .api.routes import blp
 from .api.schemas import ErrorResponseSchema
 from .composition import Components
@@ -49,13 +50,15 @@ def create_app(settings: Settings | None = None, *, components: Components | Non
     Limiter(get_remote_address, app=app, default_limits_exempt_when=_exempt_from_limits)
     refuse_large_bodies(app, settings.max_request_bytes)  # before the limiter's hook
     api.register_blueprint(blp)
+    app.register_blueprint(insights_pages)  # the author's, not the readers' API: left out of the OpenAPI
     register_error_handlers(app)
     app.wsgi_app = ClientAddress(app.wsgi_app, settings.trusted_proxies)
     app.extensions[EXTENSION] = components or Components.build(settings)
     return app
 
 
-LIMITED = {("POST", "/chat"), ("POST", "/feedback"), ("POST", "/sessions")}
+# POST /insights: guessing the token costs a try like a question does
+LIMITED = {("POST", "/chat"), ("POST", "/feedback"), ("POST", "/sessions"), ("POST", "/insights")}
 
 
 def _exempt_from_limits() -> bool:

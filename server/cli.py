@@ -351,3 +351,13 @@ def eval_command(questions, book_path, threshold, as_json, rows_path, min_hit_at
         click.echo(f"below the required line: {', '.join(failures)}", err=True)
     if unmeasured or failures:
         sys.exit(1)
+
+
+def _add_insights_commands() -> None:
+    from .insights.commands import insights, purge
+
+    main.add_command(insights)
+    main.add_command(purge)
+
+
+_add_insights_commands()

@@ -17,6 +17,8 @@ log = logging.getLogger("textbook_chat.api")
 
 STATUS = {
     "VALIDATION_ERROR": 400,
+    "UNAUTHORIZED": 401,
+    "FORBIDDEN": 403,
     "NOT_FOUND": 404,
     "UNKNOWN_BOOK": 404,
     "METHOD_NOT_ALLOWED": 405,

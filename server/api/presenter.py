@@ -2,6 +2,7 @@
 events become JSON bodies and server-sent events (shaped by the response schemas)."""
 from __future__ import annotations
 
+from ..privacy import mask
 from ..rag.events import Answer, Delta, Event, Finished, Sources
 from ..rag.question import Page, Preferences, Question, Selection, SelectionMode
 from ..settings import Settings
@@ -20,7 +21,7 @@ def question_from(body: dict, settings: Settings) -> Question:
     preferences = body.get("user_preferences") or {}
     metadata = body.get("metadata") or {}
     return Question(
-        text=body["question"],
+        text=mask(body["question"]),  # a reader's personal details reach neither the model nor the database
         max_chunks=body.get("max_chunks", settings.max_chunks),
         similarity_threshold=body.get("similarity_threshold", settings.similarity_threshold),
         selection=Selection(selected, mode) if selected else None,

@@ -1,9 +1,9 @@
 """Coverage gaps: the questions the book did not answer (refused, or answered and rated down),
 grouped by meaning with the embedding model's vectors kept when they were asked.
 
-Grouping: the same question asked again counts once more; then the most asked question not yet
-in a group leads a new one, joined by every question at least GROUP_SIMILARITY alike to it
-(cosine). 0.5 is a property of the model, not of a book: across the four development books'
+Grouping: the same question asked again counts once more; then the question with the most
+askings like it (itself included) that is not yet in a group leads a new one, joined by every
+question not yet in a group at least GROUP_SIMILARITY alike to it (cosine). 0.5 is a property of the model, not of a book: across the four development books'
 question sets, pairs of different questions are that alike in fewer than 1 % of cases
 (benchmarks/gap_grouping.py), so a group is one topic asked in several ways.
 """
@@ -52,7 +52,8 @@ def group_gaps(questions: list[GapQuestion], limit: int = 20) -> list[Gap]:
     similar = (vectors @ vectors.T) >= GROUP_SIMILARITY
     counts = np.array([len(a) for a in asked])
     leader_of = np.full(len(asked), -1)
-    for i in np.argsort(-counts, kind="stable"):  # ties: the more recent first
+    around = similar @ counts  # how often it, or something like it, was asked
+    for i in np.lexsort((-counts, -around)):  # the most central question leads; ties: the more asked, then recent
         if leader_of[i] < 0:
             leader_of[similar[i] & (leader_of < 0)] = i
     gaps = []

@@ -98,6 +98,28 @@ class Insights:
                       "rated_down": [asdict(r) for r in self.rated_down]})
 
 
+class SinceError(ValueError):
+    """--since cannot be read."""
+
+
+_UNITS = {"d": 1, "w": 7, "m": 30, "y": 365}
+
+
+def parse_since(text: str | None, now: datetime | None = None) -> datetime | None:
+    """"30d", "12w", "6m", "1y" back from now, a date ("2025-01-31"), or "all" (None)."""
+    text = (text or "all").strip().lower()
+    if text == "all":
+        return None
+    now = now or datetime.now(timezone.utc)
+    if len(text) > 1 and text[-1] in _UNITS and text[:-1].isdigit():
+        return now - timedelta(days=int(text[:-1]) * _UNITS[text[-1]])
+    try:
+        return datetime.combine(date.fromisoformat(text), datetime.min.time(), timezone.utc)
+    except ValueError:
+        raise SinceError(f"--since {text!r}: give days, weeks, months or years back (30d, 12w, 6m, 1y), "
+                         "a date (2025-01-31) or `all`") from None
+
+
 def _in(window: Window):
     conditions = []
     if window.book_id:
