@@ -184,9 +184,6 @@ class Settings:
     server_name: str | None = _setting(None, "TEXTBOOK_CHAT_SERVER_NAME", concern="sessions")
     # questions older than this many days are deleted (sessions/retention.py); 0 keeps them
     retention_days: int = _setting(180, "RETENTION_DAYS", concern="sessions", read=_days)
-    # --- insights ------------------------------------------------------------------------
-    # the author's token for /insights and the widget's author view; unset: they do not exist (404)
-    insights_token: str | None = _setting(None, "INSIGHTS_TOKEN", concern="insights")
     # --- retrieval -----------------------------------------------------------------------
     similarity_threshold: float = _setting(0.30, "SIMILARITY_THRESHOLD", concern="retrieval", read=_fraction)
     max_chunks: int = _setting(5, "MAX_CHUNKS", concern="retrieval", read=_chunk_count)
@@ -205,6 +202,8 @@ class Settings:
     rate_limit_storage: str = _setting("memory://", "RATE_LIMIT_STORAGE", concern="web", read=_rate_limit_storage)
     # reverse proxies whose X-Forwarded-For is believed (api/client_address.py)
     trusted_proxies: tuple[str, ...] = _setting((), "TRUSTED_PROXIES", concern="web", read=_networks)
+    # the author's token for /insights and the widget's author view; unset: they do not exist (404)
+    insights_token: str | None = _setting(None, "INSIGHTS_TOKEN", concern="web")
 
     @property
     def model_dir_root(self) -> Path:
