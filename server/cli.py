@@ -107,7 +107,7 @@ def ingest(path: str, book_id: str | None, site_url: str | None, base_url: str |
 @click.option("--check-url", "base", help="The same check against a served site, e.g. http://localhost:3000.")
 def pages(book_id: str | None, as_json: bool, build_dir: str | None, base: str | None) -> None:
     """List every indexed page: URL, title, labels, locale, version, source file and sections."""
-    from .ingest.report import check_build, check_url, pages_report
+    from .ingest.report import SiteUnreachable, check_build, check_url, pages_report
     from .store import open_store
 
     settings = _settings()
@@ -123,7 +123,10 @@ def pages(book_id: str | None, as_json: bool, build_dir: str | None, base: str |
     if not listed:
         _fail(f"no pages indexed{f' for book {book_id!r}' if book_id else ''}", 1)
     if build_dir or base:
-        misses = check_build(listed, Path(build_dir)) if build_dir else check_url(listed, base)
+        try:
+            misses = check_build(listed, Path(build_dir)) if build_dir else check_url(listed, base)
+        except SiteUnreachable as exc:
+            _fail(str(exc), 1)
         anchors = sum(len(p["sections"]) for p in listed)
         for miss in misses:
             click.echo(miss)

@@ -164,3 +164,17 @@ def test_pages_check_url_against_the_served_build(indexed, tmp_path):
 class _Quiet(SimpleHTTPRequestHandler):
     def log_message(self, format, *args):  # noqa: A002 - the base class's signature
         pass
+
+
+def test_the_same_build_read_from_another_folder_is_unchanged(indexed, tmp_path, embedder):
+    """A CI job builds into a fresh checkout each time: its pages are the pages already indexed."""
+    _, site, settings, chunks, report = indexed
+    moved = tmp_path / "elsewhere" / "build"
+    shutil.copytree(site.build_dir, moved)
+    store = open_store(settings, embedder.model_name, embedder.dim)
+    try:
+        again = ingest(detect_site(site.site_dir, build_dir=moved), store, embedder, progress=False)
+    finally:
+        store.close()
+    assert (again.added, again.updated, again.removed, again.chunks_embedded) == (0, 0, 0, 0)
+    assert again.unchanged == report.pages == len({(c.locale, c.page_key) for c in chunks})

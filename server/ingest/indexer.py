@@ -34,13 +34,21 @@ class IngestReport:
     chunks_reused: int = 0
     chunks_deleted: int = 0
     skipped: list[SkippedFile] = field(default_factory=list)
+    without_text: list[str] = field(default_factory=list)  # pages with nothing to index (not in `pages`)
+    notes: list[str] = field(default_factory=list)  # what the reader could not know (printed as it goes)
     seconds: float = 0.0
 
+    @property
+    def pages(self) -> int:
+        """The pages in the index now: what `textbook-chat pages` lists."""
+        return self.added + self.updated + self.unchanged
+
     def summary(self) -> str:
-        return (f"{self.book_title} ({self.book_id}): {self.added} added, {self.updated} updated, "
-                f"{self.removed} removed, {self.unchanged} unchanged files; "
+        empty = f"; {len(self.without_text)} without text, not indexed" if self.without_text else ""
+        return (f"{self.book_title} ({self.book_id}): {self.pages} pages: {self.added} added, {self.updated} updated, "
+                f"{self.unchanged} unchanged; {self.removed} removed{empty}; "
                 f"{self.chunks_embedded} chunks embedded, {self.chunks_total} in the index; "
-                f"{len(self.skipped)} skipped; {self.seconds:.1f} s")
+                f"{len(self.skipped)} files skipped; {self.seconds:.1f} s")
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -80,7 +88,9 @@ def ingest(
     started = time.perf_counter()
     book_id = book_id or default_book_id(site)
     discovery = discover_pages(site)
-    report = IngestReport(book_id=book_id, book_title=site.title, skipped=discovery.skipped)
+    report = IngestReport(book_id=book_id, book_title=site.title, skipped=discovery.skipped, notes=discovery.notes)
+    for note in discovery.notes:
+        log(f"note: {note}")
     for skipped in discovery.skipped:
         log(f"skipped {skipped.source_file}: {skipped.reason}")
 
@@ -114,7 +124,11 @@ def ingest(
         keep = {c.chunk_id for c in chunks}
         files.expect(page.key, fingerprint, [c.chunk_id for c in chunks],
                      stale=[cid for cid in (previous.chunks if previous else {}) if cid not in keep])
-        if previous:
+        if not chunks:  # nothing to search (front matter or links only): not a page of the index
+            report.without_text.append(page.source_file)
+            if previous:
+                report.removed += 1  # its chunks go with its text (expect() above deleted them)
+        elif previous:
             report.updated += 1
         else:
             report.added += 1

@@ -107,6 +107,10 @@ def check_build(pages: list[dict], build_dir: Path) -> list[str]:
     return _misses(pages, fetch)
 
 
+class SiteUnreachable(Exception):
+    """Nothing answers at the address given to check against: one line, not a miss per page."""
+
+
 def check_url(pages: list[dict], base: str, timeout_s: float = 10.0) -> list[str]:
     """The same check against a served site: BASE replaces each URL's scheme and host."""
     base = base.rstrip("/")
@@ -115,7 +119,10 @@ def check_url(pages: list[dict], base: str, timeout_s: float = 10.0) -> list[str
         try:
             with urllib.request.urlopen(base + urllib.request.quote(path), timeout=timeout_s) as response:
                 return _ids(response.read())
-        except (urllib.error.URLError, OSError):
+        except urllib.error.HTTPError:  # the site answered: not there
             return None
+        except (urllib.error.URLError, OSError, ValueError) as exc:
+            reason = getattr(exc, "reason", exc)
+            raise SiteUnreachable(f"nothing answers at {base} ({reason}): is the site served there?") from None
 
     return _misses(pages, fetch)

@@ -14,8 +14,6 @@ from ..errors import StoreUnavailable, TextbookChatError
 
 def _outage(exc: BaseException) -> str | None:
     """Why the store did not answer, or None if `exc` is not an outage."""
-    if type(exc) is Exception and "WouldBlock" in str(exc):  # Qdrant Edge: the shard's log is locked
-        return "the index is being written by another process (an ingest in progress?)"
     if isinstance(exc, OSError) and not isinstance(exc, (ConnectionError, TimeoutError)):
         return f"the index folder cannot be used ({exc})"
     from qdrant_client.http.exceptions import ResponseHandlingException, UnexpectedResponse
@@ -40,6 +38,9 @@ def _outage(exc: BaseException) -> str | None:
 def translate(exc: BaseException) -> BaseException:
     if isinstance(exc, TextbookChatError):
         return exc
+    if type(exc) is Exception and "WouldBlock" in str(exc):  # Qdrant Edge: the writer's log is locked
+        return StoreUnavailable("Another ingest (or remove-book) is writing this index now: wait for it to "
+                                "finish, then run this again.", details={"reason": "index locked by another writer"})
     reason = _outage(exc)
     if reason is None:
         return exc
