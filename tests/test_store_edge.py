@@ -50,9 +50,35 @@ def test_readers_see_a_publication_whole_and_keep_theirs_during_a_rebuild(root, 
     reader.refresh()
     assert reader.books() == ["two"] and reader.count() == 3
     replicas = list((root / "replicas").iterdir())
-    assert len(replicas) == 2 and all(p.name.startswith(f"{os.getpid()}-") for p in replicas)  # new, and retired
+    assert [p.name for p in replicas] == [f"{os.getpid()}-g000002"]  # the retired one closed: no read held it
+    assert [p.name for p in (root / "published").glob("g*")] == ["g000002"]  # nobody copies the older one
     reader.close()
     assert not list((root / "replicas").iterdir())
+
+
+def test_a_replaced_replica_stays_until_the_reads_that_hold_it_end(root, embedder):
+    writer, reader = _store(root, embedder), _store(root, embedder)
+    writer.create()
+    writer.upsert(*_chunks(embedder, "one", 3))
+    writer.publish()
+    scroll = reader._scroll(None, True)  # a read in flight: a generator holding the replica
+    next(scroll)
+    writer.upsert(*_chunks(embedder, "two", 2))
+    writer.publish()
+    with reader.layout.reading() as copying:  # a reader copying the newest keeps it through a publication
+        writer.upsert(*_chunks(embedder, "three", 1))
+        writer.publish()
+        assert copying.is_dir() and copying.name == "g000002"
+    reader.refresh()
+    assert sorted(p.name for p in (root / "replicas").iterdir()) == [f"{os.getpid()}-g000001", f"{os.getpid()}-g000003"]
+    assert len(list(scroll)) == 2  # the old read ends on the old generation, whole
+    assert [p.name for p in (root / "replicas").iterdir()] == [f"{os.getpid()}-g000003"]
+    assert reader.count() == 6
+    writer.upsert(*_chunks(embedder, "four", 1))
+    writer.close()  # the next publication removes the generation that was being copied
+    assert [p.name for p in (root / "published").glob("g*")] == ["g000004"]
+    assert not list((root / "published").glob(".*.lock"))[1:]  # the current one's lock at most
+    reader.close()
 
 
 def test_a_reader_picks_up_a_publication_on_its_own(root, embedder):
@@ -74,7 +100,7 @@ def test_a_reader_picks_up_a_publication_on_its_own(root, embedder):
 def test_a_reader_returns_the_text_of_the_publication_it_reads(root, embedder, monkeypatch):
     """Replicas keep the chunks they have read; a new publication that rewrites the same
     chunks must be read anew, and a full cache lets the oldest go without losing a hit."""
-    monkeypatch.setattr("server.store.edge.CACHED_CHUNKS", 2)
+    monkeypatch.setattr("server.store.replica.CACHED_CHUNKS", 2)
     writer, reader = _store(root, embedder), _store(root, embedder)
     writer.create()
     chunks, vectors = _chunks(embedder, "one", 4)
@@ -100,7 +126,7 @@ def test_a_reader_returns_the_text_of_the_publication_it_reads(root, embedder, m
 def test_one_writer_at_a_time(root, embedder):
     first, second = _store(root, embedder), _store(root, embedder)
     first.create()
-    with pytest.raises(StoreUnavailable, match="another process"):
+    with pytest.raises(StoreUnavailable, match="Another ingest .* is writing this index now"):
         second.create()
     first.close()
     second.create()

@@ -8,9 +8,10 @@ from __future__ import annotations
 import shutil
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Iterator
 
 import numpy as np
 from qdrant_edge import (
@@ -24,12 +25,11 @@ from ..models import Chunk
 from .contract import DENSE, KEYWORD_FIELDS, SCHEMA_VERSION, SPARSE, FILE_FIELDS, Filters, StoredFile, \
     stored_files_of, sparse_document, sparse_query
 from .errors import guarded
+from .replica import Replica
 from .snapshots import Layout
 
 REFRESH_S = 1.0  # how often a reader looks for a newer published generation
-RETIRE_S = 30.0  # a replaced replica is closed this long after the swap (searches in flight end first)
 WRITE_BATCH = 512
-CACHED_CHUNKS = 20_000  # chunks a replica keeps read (a few KB each); the rest are read when found
 
 
 @dataclass(frozen=True)
@@ -74,38 +74,6 @@ def _book(book_id: str | None) -> Filter | None:
     return to_edge(Filters(book_id=book_id)) if book_id else None
 
 
-class _Replica:
-    def __init__(self, layout: Layout, generation: Path, tuning: SearchTuning):
-        self.generation = generation.name
-        self.path = layout.make_replica(generation)
-        self.record = Layout.read_record(self.path) or {}
-        dim = self.record.get("dim")  # the index's own (a reader may not know the model's, e.g. `pages`)
-        shard = str(self.path / "shard")
-        self.shard = EdgeShard.load(shard, tuning.reader_config(dim)) if dim else EdgeShard.load(shard)
-        self._chunks: dict[str, Chunk] = {}
-        self._reading = threading.Lock()
-
-    def chunks(self, hits: list[tuple[str, float]]) -> list[Chunk]:
-        """The chunks of search hits (id, score), their payloads read once per replica: a
-        generation never changes, and reading and converting 30 payloads per question cost
-        more than the search itself."""
-        known = {point_id: self._chunks.get(point_id) for point_id, _ in hits}
-        missing = [point_id for point_id, chunk in known.items() if chunk is None]
-        if missing:
-            found = [Chunk.from_payload(str(r.id), r.payload or {})
-                     for r in self.shard.retrieve(missing, with_payload=True, with_vector=False)]
-            known.update((chunk.chunk_id, chunk) for chunk in found)
-            with self._reading:
-                self._chunks.update((chunk.chunk_id, chunk) for chunk in found)
-                while len(self._chunks) > CACHED_CHUNKS:
-                    del self._chunks[next(iter(self._chunks))]  # the longest kept
-        return [known[point_id].with_score(score) for point_id, score in hits if known[point_id] is not None]
-
-    def close(self) -> None:
-        self.shard.close()
-        shutil.rmtree(self.path, ignore_errors=True)
-
-
 @guarded  # engine errors leave as StoreUnavailable (see errors.py)
 class EdgeStore:
     local = True
@@ -119,9 +87,8 @@ class EdgeStore:
         self.tuning = tuning
         self._writer: EdgeShard | None = None
         self._dirty = False
-        self._reader: _Replica | None = None
-        self._retired: list[tuple[float, _Replica]] = []
-        self._lock = threading.Lock()
+        self._reader: Replica | None = None
+        self._lock = threading.RLock()
         self._checked = 0.0
         self._refreshing: threading.Thread | None = None
 
@@ -189,8 +156,8 @@ class EdgeStore:
     def outline(self, book_id: str) -> dict | None:
         if self._writer is not None:
             return Layout.read_outline(self.layout.writer, book_id)
-        replica = self._replica()
-        return Layout.read_outline(replica.path, book_id) if replica else None
+        with self._reading() as (_, replica):
+            return Layout.read_outline(replica.path, book_id) if replica else None
 
     def publish(self) -> None:
         """Compact (vacuum deleted points, merge segments, build the vector index where large
@@ -207,49 +174,49 @@ class EdgeStore:
         return stored_files_of(self._scroll(_book(book_id), FILE_FIELDS))
 
     def vectors(self, ids: list[str]) -> dict[str, list[float]]:
-        shard = self._shard()
-        if not ids or shard is None:
-            return {}
-        return {str(r.id): r.vector[DENSE] for r in shard.retrieve(list(ids), with_payload=False, with_vector=[DENSE])}
+        with self._reading() as (shard, _):
+            if not ids or shard is None:
+                return {}
+            return {str(r.id): r.vector[DENSE]
+                    for r in shard.retrieve(list(ids), with_payload=False, with_vector=[DENSE])}
 
     def all_chunks(self, book_id: str | None = None) -> list[Chunk]:
         return [Chunk.from_payload(str(r.id), r.payload or {}) for r in self._scroll(_book(book_id), True)]
 
     def count(self, book_id: str | None = None) -> int:
-        shard = self._shard()
-        return shard.count(CountRequest(exact=True, filter=_book(book_id))) if shard else 0
+        with self._reading() as (shard, _):
+            return shard.count(CountRequest(exact=True, filter=_book(book_id))) if shard else 0
 
     def books(self) -> list[str]:
-        shard = self._shard()
-        if shard is None:
-            return []
-        hits = shard.facet(FacetRequest("book_id", limit=100_000, exact=True)).hits
+        with self._reading() as (shard, _):
+            if shard is None:
+                return []
+            hits = shard.facet(FacetRequest("book_id", limit=100_000, exact=True)).hits
         return sorted(str(hit.value) for hit in hits if hit.count)  # a deleted book stays, at 0, until compaction
 
     def search(self, vector: np.ndarray, limit: int, filters: Filters | None = None) -> list[Chunk]:
-        writer = self._writer
-        replica = None if writer is not None else self._replica()
-        shard = writer or (replica.shard if replica else None)
-        if shard is None:
-            return []
-        points = shard.query(QueryRequest(limit=limit, query=Query.Nearest(_floats(vector), using=DENSE),
-                                          filter=to_edge(filters), with_payload=replica is None,
-                                          params=SearchParams(hnsw_ef=self.tuning.hnsw_ef)))
-        if replica is not None:
-            return replica.chunks([(str(p.id), float(p.score)) for p in points])
+        with self._reading() as (shard, replica):
+            if shard is None:
+                return []
+            points = shard.query(QueryRequest(limit=limit, query=Query.Nearest(_floats(vector), using=DENSE),
+                                              filter=to_edge(filters), with_payload=replica is None,
+                                              params=SearchParams(hnsw_ef=self.tuning.hnsw_ef)))
+            if replica is not None:
+                return replica.chunks([(str(p.id), float(p.score)) for p in points])
         return [Chunk.from_payload(str(p.id), p.payload or {}, score=float(p.score)) for p in points]
 
     def hybrid_search(self, vector: np.ndarray, text: str, limit: int, filters: Filters | None = None) -> list[Chunk]:
-        shard = self._shard()
-        if shard is None:
-            return []
         query = _floats(vector)
         flt = to_edge(filters)
-        points = shard.query(QueryRequest(
-            limit=limit, query=Fusion.Rrf(k=60), with_payload=True, with_vector=[DENSE],
-            prefetches=[Prefetch(limit=limit * 2, query=Query.Nearest(query, using=DENSE), filter=flt,
-                                 params=SearchParams(hnsw_ef=self.tuning.hnsw_ef)),
-                        Prefetch(limit=limit * 2, query=Query.Nearest(sparse_query(text), using=SPARSE), filter=flt)]))
+        with self._reading() as (shard, _):
+            if shard is None:
+                return []
+            points = shard.query(QueryRequest(
+                limit=limit, query=Fusion.Rrf(k=60), with_payload=True, with_vector=[DENSE],
+                prefetches=[Prefetch(limit=limit * 2, query=Query.Nearest(query, using=DENSE), filter=flt,
+                                     params=SearchParams(hnsw_ef=self.tuning.hnsw_ef)),
+                            Prefetch(limit=limit * 2, query=Query.Nearest(sparse_query(text), using=SPARSE),
+                                     filter=flt)]))
         q = np.asarray(query, dtype=np.float32)
         return [Chunk.from_payload(str(p.id), p.payload or {},
                                    score=float(np.dot(q, np.asarray(p.vector[DENSE], dtype=np.float32))))
@@ -261,18 +228,18 @@ class EdgeStore:
         within about REFRESH_S of a publication)."""
         generation = self.layout.current()
         if generation is not None and (self._reader is None or self._reader.generation != generation.name):
-            self._swap(_Replica(self.layout, generation, self.tuning))
+            self._swap(Replica(self.layout, generation, self.tuning.reader_config))
 
     def before_fork(self) -> None:
         self._join_refresh()
         with self._lock:
-            for replica in [r for _, r in self._retired] + ([self._reader] if self._reader else []):
-                replica.close()
-            self._retired, self._reader = [], None
+            reader, self._reader = self._reader, None
+        if reader is not None:
+            reader.close()
 
     def after_fork(self) -> None:
         """Open this process's replica now, before the first question waits for the copy."""
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
         self._refreshing = None
         self._checked = 0.0
         self._shard()
@@ -294,13 +261,15 @@ class EdgeStore:
         if self._writer is not None:
             return self._writer
         shard_dir = self.layout.writer_shard
-        current = self.layout.current()
-        if not shard_dir.exists() and current is not None and not self._dirty:
-            # a folder holding only published generations (copied from another machine): continue from the newest
-            shutil.copytree(current / "shard", shard_dir)
-            if (current / "outlines").is_dir():
-                shutil.copytree(current / "outlines", self.layout.writer / "outlines", dirs_exist_ok=True)
-            Layout.write_record(self.layout.writer, Layout.read_record(current) or self.record)
+        if not shard_dir.exists() and not self._dirty:
+            with self.layout.reading() as current:
+                if current is not None:
+                    # a folder holding only published generations (a restored backup, a copy from
+                    # another machine): continue from the newest
+                    shutil.copytree(current / "shard", shard_dir)
+                    if (current / "outlines").is_dir():
+                        shutil.copytree(current / "outlines", self.layout.writer / "outlines", dirs_exist_ok=True)
+                    Layout.write_record(self.layout.writer, Layout.read_record(current) or self.record)
         if shard_dir.exists():
             self._writer = EdgeShard.load(str(shard_dir))
         else:
@@ -327,7 +296,26 @@ class EdgeStore:
         replica = self._replica()
         return replica.shard if replica else None
 
-    def _replica(self) -> _Replica | None:
+    @contextmanager
+    def _reading(self) -> Iterator[tuple[EdgeShard | None, Replica | None]]:
+        """The shard to read from, and its replica held until the read ends (a replaced
+        replica closes when the last read that holds it ends)."""
+        if self._writer is not None:
+            yield self._writer, None
+            return
+        while True:
+            replica = self._replica()
+            if replica is None:
+                yield None, None
+                return
+            if replica.hold():
+                break  # else it closed since: read from the one that replaced it
+        try:
+            yield replica.shard, replica
+        finally:
+            replica.release()
+
+    def _replica(self) -> Replica | None:
         """This process's replica of the newest publication (looked for at most every REFRESH_S)."""
         now = time.monotonic()
         if self._reader is None:
@@ -343,23 +331,17 @@ class EdgeStore:
     def _refresh_in_background(self) -> None:
         generation = self.layout.current()
         if generation is None or self._reader is None or generation.name == self._reader.generation:
-            self._close_retired()
             return
         with self._lock:
             if self._refreshing is None or not self._refreshing.is_alive():
                 self._refreshing = threading.Thread(target=self.refresh, name="index-refresh", daemon=True)
                 self._refreshing.start()
 
-    def _swap(self, replica: _Replica) -> None:
-        old, self._reader = self._reader, replica
+    def _swap(self, replica: Replica) -> None:
+        with self._lock:
+            old, self._reader = self._reader, replica
         if old is not None:
-            self._retired.append((time.monotonic(), old))
-
-    def _close_retired(self) -> None:
-        now = time.monotonic()
-        while self._retired and now - self._retired[0][0] > RETIRE_S:
-            _, replica = self._retired.pop(0)
-            replica.close()
+            old.retire()
 
     def _join_refresh(self) -> None:
         if self._refreshing is not None:
@@ -367,16 +349,16 @@ class EdgeStore:
             self._refreshing = None
 
     def _scroll(self, flt: Filter | None, with_payload):
-        shard = self._shard()
-        if shard is None:
-            return
-        offset = None
-        while True:
-            records, offset = shard.scroll(ScrollRequest(offset=offset, limit=1024, filter=flt,
-                                                         with_payload=with_payload, with_vector=False))
-            yield from records
-            if offset is None:
+        with self._reading() as (shard, _):
+            if shard is None:
                 return
+            offset = None
+            while True:
+                records, offset = shard.scroll(ScrollRequest(offset=offset, limit=1024, filter=flt,
+                                                             with_payload=with_payload, with_vector=False))
+                yield from records
+                if offset is None:
+                    return
 
 
 def _floats(vector) -> list[float]:

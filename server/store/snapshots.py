@@ -7,6 +7,9 @@ keeps the shard in `writer/`, and publishes a copy of it as a numbered generatio
 serves reads from a replica: its own copy of a generation under `replicas/`, opened after any
 fork, and replaced when a newer generation is published. Readers therefore never see an ingest
 half done, and an ingest can run while the server answers.
+
+A generation is read only while a replica (or a backup) copies it, under a shared lock on
+`published/.<name>.lock`; a publication removes every older generation nobody is copying.
 """
 from __future__ import annotations
 
@@ -16,9 +19,15 @@ import os
 import shutil
 import subprocess
 import sys
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
-KEEP_GENERATIONS = 2  # a reader copying the previous one while a new one is published still finds it
+try:
+    import fcntl
+except ImportError:  # Windows: no advisory locks; the previous generation is kept for a reader copying it
+    fcntl = None
+
 RECORD = "collection.json"  # the embedding model and vector size the chunks were made with
 OUTLINES = "outlines"  # each book's outline (course/outline.py), published with the chunks
 
@@ -104,15 +113,76 @@ class Layout:
         tmp = self.published / f".CURRENT.{os.getpid()}"
         tmp.write_text(name)
         os.replace(tmp, self.published / "CURRENT")
-        for old in sorted(self.published.glob("g[0-9]*"))[:-KEEP_GENERATIONS]:
-            shutil.rmtree(old, ignore_errors=True)
+        self.sweep_generations()
         return self.published / name
+
+    def generations(self) -> list[Path]:
+        return sorted(p for p in self.published.glob("g[0-9]*") if p.is_dir())
+
+    @contextmanager
+    def reading(self) -> Iterator[Path | None]:
+        """The newest generation, kept from removal while the caller copies it."""
+        for _ in range(5):  # a publication may remove the one named between reading CURRENT and locking
+            generation = self.current()
+            if generation is None:
+                break
+            with self._lock(generation, shared=True):
+                if generation.is_dir():
+                    yield generation
+                    return
+        yield None
+
+    def sweep_generations(self) -> None:
+        """Remove the generations older than the current one that no process is copying."""
+        current = self.current()
+        older = [g for g in self.generations() if current is not None and g.name < current.name]
+        if fcntl is None:
+            older = older[:-1]
+        for generation in older:
+            lock = self._lock_file(generation)
+            with open(lock, "a") as handle:
+                try:
+                    if fcntl is not None:
+                        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    continue  # a reader is copying it: the next publication removes it
+                shutil.rmtree(generation, ignore_errors=True)
+                lock.unlink(missing_ok=True)
+        for staging in self.published.glob(".g[0-9]*.*"):  # a publication that was killed
+            pid = staging.name.rsplit(".", 1)[-1]
+            if staging.is_dir() and pid.isdigit() and not _alive(int(pid)):
+                shutil.rmtree(staging, ignore_errors=True)
+            elif pid == "lock" and not (self.published / staging.name[1:-len(".lock")]).exists():
+                staging.unlink(missing_ok=True)  # of a generation gone (a reader came too late)
+
+    @staticmethod
+    def _lock_file(generation: Path) -> Path:
+        return generation.parent / f".{generation.name}.lock"
+
+    @contextmanager
+    def _lock(self, generation: Path, *, shared: bool) -> Iterator[None]:
+        if fcntl is None:
+            yield
+            return
+        with open(self._lock_file(generation), "a") as handle:
+            fcntl.flock(handle, fcntl.LOCK_SH if shared else fcntl.LOCK_EX)
+            yield
 
     # --- replicas -------------------------------------------------------------------------
     def make_replica(self, generation: Path) -> Path:
-        """This process's own copy of a published generation."""
+        """This process's own copy of a published generation (the newest, if `generation` has
+        been removed since it was named)."""
         self.replicas.mkdir(parents=True, exist_ok=True)
         self.sweep_replicas()
+        with self._lock(generation, shared=True):
+            if generation.is_dir():
+                return self._copy_replica(generation)
+        with self.reading() as newest:
+            if newest is None:
+                raise FileNotFoundError(f"no published generation in {self.published}")
+            return self._copy_replica(newest)
+
+    def _copy_replica(self, generation: Path) -> Path:
         target = self.replicas / f"{os.getpid()}-{generation.name}"
         if target.exists():
             shutil.rmtree(target)
