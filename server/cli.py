@@ -363,4 +363,12 @@ def _add_insights_commands() -> None:
     main.add_command(purge)
 
 
+def _add_term_commands() -> None:
+    from .cli_operations import COMMANDS  # books, remove-book, status, backup, restore
+
+    for command in COMMANDS:
+        main.add_command(command)
+
+
 _add_insights_commands()
+_add_term_commands()

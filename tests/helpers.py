@@ -29,7 +29,7 @@ from widget_pages import (DEMO_PAGE, QUESTION, ask, bot, drag_select, focused, o
 
 __all__ = [
     "REPO", "SHARED", "CORPORA", "EVAL", "PHYSICAL_AI", "RUST_BOOK", "SAMPLE_BOOK", "MODELS_DIR", "DEMO_PAGE",
-    "make_settings", "IndexedBook", "index_book", "all_chunks", "make_app", "make_client", "read_sse", "sse_done", "open_chat_stream", "read_until", "stream_session_id",
+    "make_settings", "small_site", "IndexedBook", "index_book", "all_chunks", "make_app", "make_client", "read_sse", "sse_done", "open_chat_stream", "read_until", "stream_session_id",
     "wait_until", "exit_codes_of_processes", "free_port", "gemini_env", "gemini_subprocess_env", "FakeGemini", "Recorded", "DEFAULT_ANSWER",
     "RecordingGenerator", "FailingGenerator", "built_site", "SITES", "expected_routes", "path_of",
     # the widget in a browser page (widget_pages.py)
@@ -54,6 +54,21 @@ _GEMINI_ENV = ("GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_GENAI_USE_ENTERPRISE", "GOOG
 def make_settings(data_dir: Path, **overrides) -> Settings:
     """Settings for a test: its own data folder, the provisioned model, a rate limit no test reaches."""
     return Settings(data_dir=data_dir, models_dir=MODELS_DIR, rate_limit="1000 per minute", **overrides)
+
+
+def small_site(root: Path) -> Path:
+    """A small Docusaurus site written for a test: two pages with text, one with front matter
+    only, and a sidebars file that is code (labels fall back to folders)."""
+    basics = root / "docs" / "01-basics"
+    basics.mkdir(parents=True)
+    (root / "docusaurus.config.js").write_text(
+        "module.exports = { title: 'Small', projectName: 'small', baseUrl: '/', url: 'https://small.example' };\n")
+    (root / "sidebars.js").write_text("const items = require('./items');\nmodule.exports = { s: items() };\n")
+    (basics / "_category_.json").write_text('{"label": "The Basics"}')
+    (basics / "01-first.md").write_text("# First\n\nA sampled signal repeats its spectrum.\n")
+    (basics / "02-second.md").write_text("# Second\n\nQuantization adds noise to every sample.\n")
+    (basics / "03-blank.md").write_text("---\ntitle: Coming soon\n---\n")
+    return root
 
 
 class IndexedBook:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from helpers import MODELS_DIR, make_settings
+from helpers import MODELS_DIR, make_settings, small_site
 from server.cli import main
 from server.ingest.indexer import ingest
 from server.ingest.report import pages_report
@@ -19,19 +19,6 @@ from server.ingest.site import detect_site
 from server.store import open_store
 
 CLI = Path(sys.executable).with_name("textbook-chat")
-
-
-def _site(root: Path) -> Path:
-    """A small Docusaurus site: two pages with text, one with front matter only, and a sidebars
-    file that is code (labels fall back to folders, which ingest must say)."""
-    (root / "docs" / "01-basics").mkdir(parents=True)
-    (root / "docusaurus.config.js").write_text("module.exports = { title: 'Small', projectName: 'small', baseUrl: '/', url: 'https://small.example' };\n")
-    (root / "sidebars.js").write_text("const items = require('./items');\nmodule.exports = { s: items() };\n")
-    (root / "docs" / "01-basics" / "_category_.json").write_text('{"label": "The Basics"}')
-    (root / "docs" / "01-basics" / "01-first.md").write_text("# First\n\nA sampled signal repeats its spectrum.\n")
-    (root / "docs" / "01-basics" / "02-second.md").write_text("# Second\n\nQuantization adds noise to every sample.\n")
-    (root / "docs" / "01-basics" / "03-blank.md").write_text("---\ntitle: Coming soon\n---\n")
-    return root
 
 
 def _count_in_pages(settings, embedder) -> int:
@@ -43,7 +30,7 @@ def _count_in_pages(settings, embedder) -> int:
 
 
 def test_a_page_without_text_is_neither_added_nor_updated_again(tmp_path, embedder):
-    site_dir = _site(tmp_path / "site")
+    site_dir = small_site(tmp_path / "site")
     settings = make_settings(tmp_path / "data")
     site = detect_site(site_dir)
     store = open_store(settings, embedder.model_name, embedder.dim)
@@ -67,7 +54,7 @@ def _env(tmp_path) -> dict:
 
 
 def test_every_note_is_printed_and_check_url_without_a_site_is_one_line(tmp_path):
-    site_dir = _site(tmp_path / "site")
+    site_dir = small_site(tmp_path / "site")
     ingested = CliRunner().invoke(main, ["ingest", str(site_dir)], env=_env(tmp_path))
     assert ingested.exit_code == 0, ingested.output
     assert "note: " in ingested.stderr and "sidebars.js is code" in ingested.stderr
@@ -82,7 +69,7 @@ def test_every_note_is_printed_and_check_url_without_a_site_is_one_line(tmp_path
 
 
 def test_a_second_writer_is_told_another_ingest_is_running(tmp_path, embedder):
-    site_dir = _site(tmp_path / "site")
+    site_dir = small_site(tmp_path / "site")
     settings = make_settings(tmp_path / "data")
     writer = open_store(settings, embedder.model_name, embedder.dim)
     writer.create()  # holds the index as a running ingest does

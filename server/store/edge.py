@@ -166,7 +166,8 @@ class EdgeStore:
             return
         self._writer.optimize()
         self._writer.flush()
-        self.layout.publish(self.layout.writer_shard, self.record)
+        # the record the shard was made with: a writer that does not load the model (remove-book) keeps it
+        self.layout.publish(self.layout.writer_shard, Layout.read_record(self.layout.writer) or self.record)
         self._dirty = False
 
     # --- reads ----------------------------------------------------------------------------

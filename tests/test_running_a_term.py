@@ -1,0 +1,94 @@
+"""The commands a course author runs during a term: `books` and `remove-book`, `status`, and
+`backup` / `restore` (taken while the server is open, restored into an empty folder, answering
+the same questions with the same sessions)."""
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from helpers import MODELS_DIR, make_settings, small_site
+from server.app import create_app
+from server.cli import main
+from server.composition import Components, Index
+from server.store import open_store
+
+
+def _cli(data_dir, *args):
+    env = {"TEXTBOOK_CHAT_DATA_DIR": str(data_dir), "TEXTBOOK_CHAT_MODELS_DIR": str(MODELS_DIR),
+           "DATABASE_URL": "", "QDRANT_URL": ""}
+    return CliRunner().invoke(main, list(args), env=env)
+
+
+def test_books_remove_book_and_status(tmp_path):
+    site, data = small_site(tmp_path / "site"), tmp_path / "data"
+    for book_id in ("first", "second"):
+        assert _cli(data, "ingest", str(site), "--book-id", book_id).exit_code == 0
+    listed = _cli(data, "books")
+    assert listed.exit_code == 0
+    assert listed.stdout.splitlines() == ["first  'Small': 2 pages, 2 chunks (en)", "second  'Small': 2 pages, 2 chunks (en)"]
+
+    unknown = _cli(data, "remove-book", "third")
+    assert unknown.exit_code == 1 and unknown.stderr == "error: no book 'third' in the index (it holds: first, second)\n"
+    removed = _cli(data, "remove-book", "second")
+    assert removed.exit_code == 0, removed.output
+    assert removed.stdout == "removed second ('Small': 2 pages, 2 chunks); the index holds first\n"
+    assert [b["book_id"] for b in json.loads(_cli(data, "books", "--json").stdout)] == ["first"]
+
+    shown = _cli(data, "status")
+    assert shown.exit_code == 0, shown.output
+    lines = shown.stdout.splitlines()
+    assert lines[0].startswith(f"data folder: {data.resolve()} (TEXTBOOK_CHAT_DATA_DIR), ")
+    assert any(line.split()[0] == "index/" and "the book index" in line for line in lines)
+    assert "  published/" in shown.stdout and "(current: g000003)" in shown.stdout  # 2 ingests, 1 removal
+    assert "books: 1\n  first  'Small': 2 pages, 2 chunks" in shown.stdout
+    assert "model: sentence-transformers/all-MiniLM-L6-v2 in " in shown.stdout
+    assert "database: sqlite:///" in shown.stdout and "not created yet" in shown.stdout
+    state = json.loads(_cli(data, "status", "--json").stdout)
+    assert state["index"]["generations"] == ["g000003"]  # older generations went as they were replaced
+    assert state["data"]["bytes"] == sum(p["bytes"] for p in state["data"]["parts"]) > 0
+
+
+def _ask(client, question, session_id=None):
+    body = {"question": question, **({"session_id": session_id} if session_id else {})}
+    answer = client.post("/chat", json=body).get_json()
+    assert answer["status"] == "completed", answer
+    return answer
+
+
+def test_backup_while_serving_restores_into_an_empty_folder(sample_book, embedder, tmp_path):
+    questions = ["What is the Nyquist rate?", "How does quantization add noise?"]
+    serving = make_settings(sample_book.settings.data_dir, database_url=f"sqlite:///{tmp_path / 'live' / 'sessions.db'}")
+    (tmp_path / "live").mkdir()
+    live = create_app(serving, components=sample_book.components(serving)).test_client()
+    first = _ask(live, questions[0])
+    before = [first, _ask(live, questions[1], first["session_id"])]
+
+    env = {"TEXTBOOK_CHAT_DATA_DIR": str(serving.data_dir), "TEXTBOOK_CHAT_MODELS_DIR": str(MODELS_DIR),
+           "DATABASE_URL": serving.database_url, "QDRANT_URL": ""}
+    made = CliRunner().invoke(main, ["backup", str(tmp_path / "backup")], env=env)  # the server is open meanwhile
+    assert made.exit_code == 0, made.output
+    manifest = json.loads((tmp_path / "backup" / "backup.json").read_text())
+    assert manifest["sessions"] == {"file": "sessions.db"} and manifest["index"]["record"]["dim"] == embedder.dim
+    assert "not empty" in _cli(serving.data_dir, "backup", str(tmp_path / "backup")).stderr
+
+    restored = tmp_path / "restored"
+    done = _cli(restored, "restore", str(tmp_path / "backup"))
+    assert done.exit_code == 0, done.output
+    again = _cli(restored, "restore", str(tmp_path / "backup"))
+    assert again.exit_code == 1 and "already exist: restore into an empty data folder" in again.stderr
+
+    settings = make_settings(restored)
+    index = Index(embedder, open_store(settings, embedder.model_name, embedder.dim))
+    chat = Components.build(settings, index=index)
+    try:
+        client = create_app(settings, components=chat).test_client()
+        session = before[0]["session_id"]
+        assert client.get(f"/sessions/{session}").get_json() == live.get(f"/sessions/{session}").get_json()
+        after = [_ask(client, questions[0]), ]
+        after.append(_ask(client, questions[1], session))  # the restored session goes on
+        for old, new in zip(before, after):
+            assert new["answer"] == old["answer"] and new["sources"] == old["sources"]
+        assert len(client.get(f"/sessions/{session}").get_json()["messages"]) == 6
+    finally:
+        chat.close()
