@@ -11,7 +11,8 @@ import click
 
 from ..errors import TextbookChatError
 from ..settings import SettingsError, load_settings
-from .report import Insights, SinceError, Window, parse_since, read_insights
+
+# the report (SQLAlchemy, numpy) is imported by these commands only, not by every other command
 
 
 def _store():
@@ -40,6 +41,8 @@ def _fail(message: str) -> None:
 def insights(book_id: str | None, since: str, as_json: bool, csv_dir: str | None) -> None:
     """What students ask: coverage gaps, questions per page, the passages highlighted most, the
     trend per day and the answers rated down."""
+    from .report import SinceError, Window, parse_since, read_insights
+
     try:
         window = Window(book_id, parse_since(since))
     except SinceError as exc:
@@ -77,7 +80,7 @@ def purge(days: int | None) -> None:
         store.close()
 
 
-def summary(report: Insights) -> str:
+def summary(report) -> str:
     data = report.to_dict()
     period = f"since {report.window.since:%Y-%m-%d}" if report.window.since else "everything kept"
     lines = [f"{report.questions} questions ({period}{', book ' + report.window.book_id if report.window.book_id else ''})",
@@ -106,7 +109,7 @@ def _short(text: str, n: int) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
-def write_csv(report: Insights, folder: Path) -> list[str]:
+def write_csv(report, folder: Path) -> list[str]:
     """One CSV per view; the files written."""
     folder.mkdir(parents=True, exist_ok=True)
     data = report.to_dict()
