@@ -12,6 +12,7 @@ from .api.body_limit import refuse_large_bodies
 from .api.client_address import ClientAddress
 from .api.errors import register_error_handlers
 from .api.insights import bp as insights_pages
+from .api.llms import blp as llms_blp
 from .api.routes import blp
 from .api.schemas import ErrorResponseSchema
 from .composition import Components
@@ -51,6 +52,7 @@ def create_app(settings: Settings | None = None, *, components: Components | Non
     refuse_large_bodies(app, settings.max_request_bytes)  # before the limiter's hook
     api.register_blueprint(blp)
     app.register_blueprint(insights_pages)  # the author's, not the readers' API: left out of the OpenAPI
+    api.register_blueprint(llms_blp)
     register_error_handlers(app)
     app.wsgi_app = ClientAddress(app.wsgi_app, settings.trusted_proxies)
     app.extensions[EXTENSION] = components or Components.build(settings)

@@ -372,3 +372,15 @@ def _add_term_commands() -> None:
 
 _add_insights_commands()
 _add_term_commands()
+
+
+def _add_book_commands() -> None:
+    from .cli_llms import llms_txt_command
+
+    main.add_command(llms_txt_command)
+
+
+_add_book_commands()
+
+if __name__ == "__main__":
+    main()

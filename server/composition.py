@@ -3,9 +3,10 @@ factory, the CLI and the tests: build, warm up, after a fork, close."""
 from __future__ import annotations
 
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterator
 
+from .book.shelf import Bookshelf
 from .embedding.embedder import Embedder, load_embedder
 from .index_size import IndexSize
 from .insights.pages import BookPages
@@ -78,6 +79,8 @@ class Components:
     vocabulary: StoreVocabulary
     pipeline: ChatPipeline
     owns_index: bool = True
+    bookshelf: Bookshelf = field(default=None)  # the books' outlines and pages' text (llms.txt, MCP tools)
+    retriever: Retriever = field(default=None)  # the pipeline's own, for tools that only search
 
     @classmethod
     def build(cls, settings: Settings, *, index: Index | None = None, generator: Generator | None = None,
@@ -101,7 +104,8 @@ class Components:
             Judge(model_judges=generator.name != "extractive"),
             Compose(generator, retriever),
             Record(sessions, pages=BookPages(index.store, size), embed=index.embedder.embed_query))
-        return cls(settings, index, sessions, generator, size, vocabulary, pipeline, owns_index)
+        return cls(settings, index, sessions, generator, size, vocabulary, pipeline, owns_index,
+                   bookshelf=Bookshelf(index.store), retriever=retriever)
 
     @property
     def embedder(self) -> Embedder:

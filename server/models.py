@@ -13,7 +13,7 @@ def chunk_uuid(book_id: str, source_file: str, heading_path: list[str], position
     return str(uuid.uuid5(_CHUNK_NAMESPACE, key))
 
 
-_INTERNAL = frozenset({"embed_text", "file_hash", "token_count", "path_prefixes", "page_key"})
+_INTERNAL = frozenset({"embed_text", "file_hash", "token_count", "path_prefixes", "page_key", "position"})
 
 
 @dataclass
@@ -44,6 +44,7 @@ class Chunk:
     locale: str = "en"
     version: str = "current"  # the docs version; "current" when the book is not versioned
     page_key: str = ""  # the page's key for incremental ingest (source_file unless locale/version differ)
+    position: int = 0  # the chunk's place in its page, so that a page can be read back in order
 
     def payload(self) -> dict:
         data = asdict(self)

@@ -74,3 +74,14 @@ def test_sources_carry_the_breadcrumb_labels(client):
     top = answer["sources"][0]
     assert top["labels"] == ["Module 1: The Robotic Nervous System (ROS 2)", "URDF for Humanoids"]
     assert top["source_location"].startswith("Module 1: The Robotic Nervous System (ROS 2) › URDF for Humanoids")
+
+
+def test_llms_txt_with_two_books_names_them_and_each_book_has_its_own(client):
+    root = client.get("/llms.txt")
+    assert root.status_code == 400 and root.get_json()["code"] == "VALIDATION_ERROR"
+    assert root.get_json()["details"]["books"] == sorted([BOOK_A, "sample-book"])
+    sample = client.get("/books/sample-book/llms.txt").get_data(as_text=True)
+    assert sample.startswith("# Signals and Systems Primer\n") and BOOK_A not in sample
+    urdu = client.get(f"/books/{BOOK_A}/llms.txt").get_data(as_text=True)
+    assert URDU in urdu
+    assert "## " in urdu and "(ur)" in urdu  # translated parts say their locale

@@ -265,7 +265,7 @@ def chunk_page(
     now = datetime.now(timezone.utc).isoformat(timespec="seconds")
     chunks: list[Chunk] = []
     positions: dict[tuple[str, ...], int] = {}
-    for draft in drafts:
+    for position, draft in enumerate(drafts):
         titles = draft.section.titles
         key = tuple(titles)
         positions[key] = positions.get(key, -1) + 1
@@ -300,6 +300,7 @@ def chunk_page(
             locale=page.locale,
             version=page.version,
             page_key=page.key,
+            position=position,
         ))
     return chunks
 

@@ -64,7 +64,7 @@ def default_book_id(site: Site) -> str:
 
 
 # Bump when cleaning or chunking changes, so that unchanged files are chunked again on upgrade.
-CHUNKER_VERSION = 3
+CHUNKER_VERSION = 4  # 4: chunks know their position in the page
 
 
 def _fingerprint(page: Page, site: Site, options: ChunkingOptions, model_name: str) -> str:

@@ -1,0 +1,144 @@
+"""A book's outline: its parts and pages in reading order, each page with its sections, a
+one-line description and its passages in order, made from the chunks of the index.
+
+This module is the one place that knows how the outline is made: parts are the first of a
+page's labels (the breadcrumbs a reader sees), a description is the page's first sentence.
+What reads an outline (the MCP tools, llms.txt) sees only `BookOutline`, so that an outline
+recorded at ingest can take this one's place.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from itertools import groupby
+from urllib.parse import unquote, urlsplit
+
+from markdown_it import MarkdownIt
+
+from ..models import Chunk
+
+DESCRIPTION_CHARS = 200  # one line in a list of links
+SUMMARY_CHARS = 600  # one paragraph
+
+
+@dataclass(frozen=True)
+class Section:
+    heading: str
+    url: str  # the page's URL with the section's anchor
+
+
+@dataclass(frozen=True)
+class OutlinePage:
+    title: str
+    url: str  # without an anchor
+    labels: tuple[str, ...]  # breadcrumbs, ending with the page's own label
+    locale: str
+    version: str
+    description: str
+    sections: tuple[Section, ...]
+    passages: tuple[Chunk, ...]  # the page's chunks in reading order
+    source_file: str = ""
+
+
+@dataclass(frozen=True)
+class Part:
+    title: str
+    locale: str
+    version: str
+    pages: tuple[OutlinePage, ...]
+
+
+@dataclass(frozen=True)
+class BookOutline:
+    book_id: str
+    title: str
+    summary: str
+    default_locale: str
+    parts: tuple[Part, ...]
+
+    @property
+    def pages(self) -> list[OutlinePage]:
+        return [page for part in self.parts for page in part.pages]
+
+    def find_page(self, url_or_path: str) -> OutlinePage | None:
+        """The page at a full URL, a URL path ("/docs/intro") or a source file ("intro.md"),
+        with or without an anchor or a trailing slash."""
+        wanted = url_or_path.strip().split("#", 1)[0]
+        wanted_path = _path(wanted)
+        for page in self.pages:
+            if wanted in (page.url, page.source_file) or (wanted_path and wanted_path == _path(page.url)):
+                return page
+        return None
+
+
+def _path(url: str) -> str:
+    return unquote(urlsplit(url).path).rstrip("/")
+
+
+def outline_of(book_id: str, chunks: list[Chunk]) -> BookOutline:
+    """The outline of the book `book_id` from its chunks (any order)."""
+    by_page: dict[str, list[Chunk]] = {}
+    for chunk in sorted(chunks, key=lambda c: (c.page, c.position)):
+        by_page.setdefault(chunk.page_key or chunk.source_file, []).append(chunk)
+    pages = [_page(passages) for passages in by_page.values()]
+    default_locale = pages[0].locale if pages else "en"
+    parts = tuple(Part(title, locale, version, tuple(group))
+                  for (title, locale, version), group in groupby(pages, key=_part_key))
+    title = chunks[0].book_title if chunks else book_id
+    return BookOutline(book_id, title or book_id, _summary(pages), default_locale, parts)
+
+
+def _part_key(page: OutlinePage) -> tuple[str, str, str]:
+    return page.labels[0], page.locale, page.version
+
+
+def _page(passages: list[Chunk]) -> OutlinePage:
+    first = passages[0]
+    sections: dict[str, Section] = {}
+    for chunk in passages:
+        if "#" in chunk.url and chunk.url not in sections:
+            sections[chunk.url] = Section(chunk.heading, chunk.url)
+    return OutlinePage(
+        title=first.chapter, url=first.url.split("#", 1)[0], labels=tuple(first.labels) or (first.chapter,),
+        locale=first.locale, version=first.version, description=_first_words(passages, DESCRIPTION_CHARS, 1),
+        sections=tuple(sections.values()), passages=tuple(passages), source_file=first.source_file)
+
+
+def _summary(pages: list[OutlinePage]) -> str:
+    """The first paragraph of the book's first page that says something."""
+    for page in pages[:3]:
+        text = _first_words(page.passages, SUMMARY_CHARS, 3)
+        if text:
+            return text
+    return ""
+
+
+_MARKDOWN = MarkdownIt("commonmark")
+_WORDS = ("text", "code_inline", "softbreak", "hardbreak")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
+
+
+def _first_words(passages, limit: int, sentences: int) -> str:
+    """The first prose paragraph of the passages as plain text: at most `sentences` sentences,
+    cut at a word under `limit` characters."""
+    for chunk in passages:
+        for paragraph in _paragraphs(chunk.content):
+            if len(paragraph.split()) < 4:  # a label or a lone link, not a sentence
+                continue
+            text = " ".join(_SENTENCE_END.split(paragraph)[:sentences])
+            if len(text) > limit:
+                text = text[: limit - 1].rsplit(" ", 1)[0].rstrip(",;:") + "…"
+            return text
+    return ""
+
+
+def _paragraphs(markdown: str):
+    """The plain text of each top-level paragraph (not code, tables, headings or admonitions)."""
+    tokens = _MARKDOWN.parse(markdown)
+    for index, token in enumerate(tokens):
+        if token.type == "inline" and index and tokens[index - 1].type == "paragraph_open" and token.level == 1:
+            text = "".join(child.content if child.type in ("text", "code_inline") else " "
+                           for child in token.children or [] if child.type in _WORDS)
+            text = " ".join(text.split())
+            if text and not text.startswith(":::"):
+                yield text

@@ -1,0 +1,39 @@
+"""`textbook-chat llms-txt --out DIR`: llms.txt and llms-full.txt of a book, written into a
+site's build folder so that a static host serves them beside the pages."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from .errors import TextbookChatError
+from .settings import SettingsError, load_settings
+
+
+@click.command("llms-txt")
+@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False),
+              help="The folder to write llms.txt and llms-full.txt into, e.g. the site's build/.")
+@click.option("--book-id", help="The book (needed when the index holds several).")
+def llms_txt_command(out_dir: str, book_id: str | None) -> None:
+    """Write the book's llms.txt (pages as links, by part) and llms-full.txt (every page's text)."""
+    from .book.llms_txt import FULL_TEXT_NAME, llms_full_txt, llms_txt
+    from .book.shelf import Bookshelf
+    from .store import open_store
+
+    try:
+        settings = load_settings()
+        store = open_store(settings, settings.embedding_model, 0)  # reads payloads only: no model needed
+        try:
+            outline = Bookshelf(store).outline(book_id)
+        finally:
+            store.close()
+    except (SettingsError, TextbookChatError) as exc:
+        click.echo(f"error: {getattr(exc, 'message', exc)}", err=True)
+        sys.exit(1)
+    folder = Path(out_dir)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "llms.txt").write_text(llms_txt(outline), encoding="utf-8")
+    (folder / FULL_TEXT_NAME).write_text(llms_full_txt(outline), encoding="utf-8")
+    click.echo(f"{outline.title}: {len(outline.pages)} pages in {len(outline.parts)} parts -> "
+               f"{folder / 'llms.txt'}, {folder / FULL_TEXT_NAME}")
