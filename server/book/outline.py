@@ -1,10 +1,10 @@
-"""A book's outline: its parts and pages in reading order, each page with its sections, a
-one-line description and its passages in order, made from the chunks of the index.
+"""A book's outline for readers' AI tools: its parts and pages in reading order, each page with
+its sections, a one-line description and its passages in order.
 
-This module is the one place that knows how the outline is made: parts are the first of a
-page's labels (the breadcrumbs a reader sees), a description is the page's first sentence.
-What reads an outline (the MCP tools, llms.txt) sees only `BookOutline`, so that an outline
-recorded at ingest can take this one's place.
+The outline recorded at ingest (course/outline.py) gives the parts, pages, names and
+descriptions; an index written before there was one falls back to the pages' labels (the
+breadcrumbs a reader sees: a part is a page's first label) and first sentences. What reads
+an outline here (the MCP tools, llms.txt) sees only `BookOutline`.
 """
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from urllib.parse import unquote, urlsplit
 
 from markdown_it import MarkdownIt
 
+from ..course.outline import Outline
 from ..models import Chunk
 
 DESCRIPTION_CHARS = 200  # one line in a list of links
@@ -38,6 +39,7 @@ class OutlinePage:
     sections: tuple[Section, ...]
     passages: tuple[Chunk, ...]  # the page's chunks in reading order
     source_file: str = ""
+    key: str = ""  # the page's key in the index
 
 
 @dataclass(frozen=True)
@@ -75,21 +77,48 @@ def _path(url: str) -> str:
     return unquote(urlsplit(url).path).rstrip("/")
 
 
-def outline_of(book_id: str, chunks: list[Chunk]) -> BookOutline:
-    """The outline of the book `book_id` from its chunks (any order)."""
+def outline_of(book_id: str, chunks: list[Chunk], recorded: dict | None = None) -> BookOutline:
+    """The outline of the book `book_id` from its chunks (any order) and the outline recorded
+    at ingest, when there is one (its JSON form)."""
     by_page: dict[str, list[Chunk]] = {}
     for chunk in sorted(chunks, key=lambda c: (c.page, c.position)):
         by_page.setdefault(chunk.page_key or chunk.source_file, []).append(chunk)
-    pages = [_page(passages) for passages in by_page.values()]
+    grouped = _recorded_parts(Outline.from_dict(recorded), by_page) if recorded else []
+    placed = {page.key for _, page in grouped}
+    grouped += [((page.labels[0], page.locale, page.version), page)  # not in a recorded outline
+                for page in (_page(passages) for key, passages in by_page.items() if key not in placed)]
+    pages = [page for _, page in grouped]
     default_locale = pages[0].locale if pages else "en"
-    parts = tuple(Part(title, locale, version, tuple(group))
-                  for (title, locale, version), group in groupby(pages, key=_part_key))
+    parts, seen = [], set()
+    for (title, locale, version), run in groupby(grouped, key=lambda item: item[0]):
+        run = [page for _, page in run]
+        title = title or run[0].labels[-1]  # pages outside any part: named by the first of them
+        named, n = title, 1
+        while (named, locale, version) in seen:  # a title again (pages outside parts, further on): numbered
+            n += 1
+            named = f"{title} ({n})"
+        seen.add((named, locale, version))
+        parts.append(Part(named, locale, version, tuple(run)))
     title = chunks[0].book_title if chunks else book_id
-    return BookOutline(book_id, title or book_id, _summary(pages), default_locale, parts)
+    return BookOutline(book_id, title or book_id, _summary(pages), default_locale, tuple(parts))
 
 
-def _part_key(page: OutlinePage) -> tuple[str, str, str]:
-    return page.labels[0], page.locale, page.version
+def _recorded_parts(outline: Outline, by_page: dict[str, list[Chunk]]) -> list:
+    """(part, page) of each indexed page, in the recorded reading order."""
+    found = []
+    for recorded in outline.pages:
+        passages = by_page.get(recorded.key)
+        if not passages:
+            continue
+        page = _page(passages)
+        page = OutlinePage(
+            title=recorded.title, url=page.url, labels=recorded.labels or page.labels, locale=recorded.locale,
+            version=recorded.version, description=recorded.description or page.description,
+            sections=tuple(Section(s.heading, s.url) for s in recorded.sections) or page.sections,
+            passages=page.passages, source_file=recorded.source_file, key=recorded.key)
+        part = outline.part_of(recorded)
+        found.append(((part.name if part else None, recorded.locale, recorded.version), page))
+    return found
 
 
 def _page(passages: list[Chunk]) -> OutlinePage:
@@ -101,7 +130,8 @@ def _page(passages: list[Chunk]) -> OutlinePage:
     return OutlinePage(
         title=first.chapter, url=first.url.split("#", 1)[0], labels=tuple(first.labels) or (first.chapter,),
         locale=first.locale, version=first.version, description=_first_words(passages, DESCRIPTION_CHARS, 1),
-        sections=tuple(sections.values()), passages=tuple(passages), source_file=first.source_file)
+        sections=tuple(sections.values()), passages=tuple(passages), source_file=first.source_file,
+        key=first.page_key or first.source_file)
 
 
 def _summary(pages: list[OutlinePage]) -> str:

@@ -48,7 +48,7 @@ class Bookshelf:
             kept = self._outlines.get(book_id)
         if kept and now - kept[0] < self.fresh_s:
             return kept[1]
-        outline = outline_of(book_id, self.store.all_chunks(book_id))
+        outline = outline_of(book_id, self.store.all_chunks(book_id), self.store.outline(book_id))
         with self._lock:
             self._outlines[book_id] = (now, outline)
         return outline
