@@ -381,6 +381,3 @@ def _add_book_commands() -> None:
 
 
 _add_book_commands()
-
-if __name__ == "__main__":
-    main()
