@@ -56,6 +56,10 @@ def create_app(settings: Settings | None = None, *, components: Components | Non
     register_error_handlers(app)
     app.wsgi_app = ClientAddress(app.wsgi_app, settings.trusted_proxies)
     app.extensions[EXTENSION] = components or Components.build(settings)
+    if settings.mcp_enabled:
+        from .api.mcp import mount_mcp
+
+        mount_mcp(app, app.extensions[EXTENSION])
     return app
 
 

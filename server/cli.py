@@ -376,8 +376,10 @@ _add_term_commands()
 
 def _add_book_commands() -> None:
     from .cli_llms import llms_txt_command
+    from .cli_mcp import mcp_command
 
     main.add_command(llms_txt_command)
+    main.add_command(mcp_command)
 
 
 _add_book_commands()

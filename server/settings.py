@@ -204,6 +204,8 @@ class Settings:
     trusted_proxies: tuple[str, ...] = _setting((), "TRUSTED_PROXIES", concern="web", read=_networks)
     # the author's token for /insights and the widget's author view; unset: they do not exist (404)
     insights_token: str | None = _setting(None, "INSIGHTS_TOKEN", concern="web")
+    # /mcp on `serve`, the MCP tools for readers' AI tools over HTTP; off: /mcp does not exist (404)
+    mcp_enabled: bool = _setting(False, "MCP_ENABLED", concern="web", read=_bool)
 
     @property
     def model_dir_root(self) -> Path:

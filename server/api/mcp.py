@@ -1,0 +1,26 @@
+"""/mcp (MCP_ENABLED): the MCP tools' streamable HTTP transport (mcp_server/http.py), after the
+app's own request handling (reader's address, body limit, CORS) and a check of the browser's
+Origin against ALLOWED_ORIGINS."""
+from __future__ import annotations
+
+from flask import Flask, Response, jsonify, request
+
+from ..composition import Components
+from ..mcp_server.http import PATH, StreamableHttp, origin_allowed
+
+
+def mount_mcp(app: Flask, components: Components) -> None:
+    transport = StreamableHttp(components)
+    allowed = components.settings.allowed_origins
+
+    def mcp_endpoint():
+        origin = request.headers.get("Origin")
+        if not origin_allowed(origin, allowed):
+            # a JSON-RPC error, so that MCP clients show the reason
+            response = jsonify({"jsonrpc": "2.0", "id": None, "error": {
+                "code": -32600, "message": f"Origin {origin!r} is not allowed: it is not in ALLOWED_ORIGINS."}})
+            response.status_code = 403
+            return response
+        return Response.force_type(transport.wsgi_app(), request.environ)
+
+    app.add_url_rule(PATH, "mcp", mcp_endpoint, methods=["GET", "POST", "DELETE"])

@@ -1,0 +1,36 @@
+"""`textbook-chat mcp`: the MCP server on stdin/stdout, for a reader's desktop AI tool
+(Claude Desktop, Cursor, VS Code) that starts it as a command."""
+from __future__ import annotations
+
+import contextlib
+import logging
+import sys
+
+import click
+
+from .errors import TextbookChatError
+from .settings import SettingsError, load_settings
+
+
+@click.command("mcp")
+def mcp_command() -> None:
+    """Serve the book's MCP tools over stdio (search_book, get_page, book_outline, ask)."""
+    from .composition import Components
+    from .mcp_server.server import build_server
+
+    # stdout carries the protocol: everything else (the model's loading notes, logs) goes to stderr
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            settings = load_settings()
+            chat = Components.build(settings)
+            chat.warm_up()
+    except (SettingsError, TextbookChatError) as exc:
+        click.echo(f"error: {getattr(exc, 'message', exc)}", err=True)
+        sys.exit(1)
+    try:
+        build_server(chat).run("stdio")
+    except KeyboardInterrupt:
+        pass
+    finally:
+        chat.close()
