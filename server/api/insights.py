@@ -16,6 +16,7 @@ from flask import Blueprint, Response, current_app, jsonify, redirect, render_te
 
 from ..insights.charts import questions_chart, refusal_chart
 from ..insights.on_page import read_page
+from ..insights.pages import plain_page_url
 from ..insights.report import SinceError, Window, parse_since, read_insights
 from .errors import ApiError
 
@@ -117,9 +118,11 @@ def on_page():
         _refuse(problem)
     url = request.args.get("url") or ""
     found = _parts().pipeline.record.pages.page_of(url, request.args.get("book_id") or None)
-    if found is None:
-        return jsonify({"page_url": None, "passages": [], "sections": [], "questions": []})
-    return jsonify({**read_page(_parts().sessions.engine, found.url, _window()[0].since), "title": found.title})
+    page_url = found.url if found else plain_page_url(url)
+    if page_url is None:
+        raise ApiError("VALIDATION_ERROR", "`url` must be the page's http(s) address.", {"url": ["not a page address"]})
+    return jsonify({**read_page(_parts().sessions.engine, page_url, _window()[0].since),
+                    "title": found.title if found else ""})
 
 
 @bp.get("/insights/assets/<name>")

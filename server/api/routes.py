@@ -167,7 +167,7 @@ class Health(MethodView):
         return body, 503 if status == "degraded" else 200
 
 
-WIDGET_PARTS = ("panel",)  # widget/scripts/build.mjs: widget-<part>.js, loaded by widget.js
+WIDGET_PARTS = ("panel", "insights")  # widget/scripts/build.mjs: widget-<part>.js, loaded by widget.js
 
 
 def _script(name: str) -> Response:
@@ -192,7 +192,8 @@ class Widget(MethodView):
 class WidgetPart(MethodView):
     @blp.doc(responses={200: {"description": "A part of the widget", "content": {"application/javascript": {}}}})
     def get(self, part: str):
-        """A part of the widget that widget.js loads when it is first needed (`panel`: the chat panel)."""
+        """A part of the widget that widget.js loads when it is first needed (`panel`: the chat panel;
+        `insights`: the author's view, with ?textbook-chat=insights)."""
         if part not in WIDGET_PARTS:
             raise ApiError("NOT_FOUND", f"No widget part named {part!r}.")
         return _script(f"widget-{part}.js")

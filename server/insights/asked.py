@@ -11,7 +11,7 @@ import numpy as np
 
 from ..rag.question import Question
 from ..sessions.recording import Asked, Cited, Passage
-from .pages import BookPages, words_of
+from .pages import BookPages, plain_page_url, words_of
 
 MAX_WORDS = 10  # a passage's line this short is found whole (textStart); longer: its first and last words
 EDGE_WORDS = 6
@@ -35,7 +35,9 @@ def asked_of(question: Question, pages: BookPages, *, refused: bool, sources: It
     cited = _cited(s.chunk for s in sources if s.source_type == "database")
     return Asked(
         outcome=outcome, book_id=question.filters.book_id or (page.book_id if page else None),
-        page_url=page.url if page else None, page_title=page.title if page else None, passage=passage,
+        # a page the index does not hold (another build of the site, a page added since) as it was read
+        page_url=page.url if page else plain_page_url(question.page.url),
+        page_title=page.title if page else (question.page.title or None), passage=passage,
         cited=cited, gap_vector=vector_bytes(vector) if refused and vector is not None else None,
         nearest=_cited(list(nearest)[:3]) if refused else ())
 

@@ -40,6 +40,14 @@ def page_path(url: str) -> str:
     return path.rstrip("/") or "/"
 
 
+def plain_page_url(url: str) -> str | None:
+    """A page the index does not hold, as the reader had it: without query, anchor or final /."""
+    parts = urlsplit(url or "")
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return None
+    return f"{parts.scheme}://{parts.netloc}{page_path(url)}"
+
+
 def words_of(text: str) -> list[str]:
     return _WORD.findall((text or "").lower())
 

@@ -41,6 +41,7 @@ LOCK = SITE / "package-lock.json"
 STAMP = SITE / "node_modules" / ".textbook-chat-lock.sha256"
 BOOK_ID = "sample-book"  # docusaurus.config.js
 QUESTION = "What is the Nyquist rate?"
+INSIGHTS_TOKEN = "the-author-of-this-site"
 TIMEOUT_MS = 30_000
 
 
@@ -94,7 +95,8 @@ def docusaurus(site_packages, sample_book, tmp_path_factory):
 
     # The real app: the indexed sample book, the extractive generator (no API key in these
     # settings), and CORS open to the site's origin only.
-    settings = make_settings(tmp_path_factory.mktemp("docusaurus-api") / "data", allowed_origins=(site_url,))
+    settings = make_settings(tmp_path_factory.mktemp("docusaurus-api") / "data", allowed_origins=(site_url,),
+                             insights_token=INSIGHTS_TOKEN)
     app = create_app(settings, components=sample_book.components(settings))
     api = make_server(app, "127.0.0.1", 0, threads=4)
     threading.Thread(target=api.run, daemon=True, name="docusaurus-api").start()
@@ -231,3 +233,40 @@ def test_an_urdu_page_of_the_site_shows_urdu_strings_right_to_left(docusaurus, n
     expect(answer).to_have_class(re.compile(r"\bdone\b"), timeout=TIMEOUT_MS)
     expect(answer.locator(".sources h3")).to_have_text("حوالے")
     assert page.errors == [], page.errors
+
+
+PASSAGE = ("A bandlimited signal can be rebuilt exactly from its samples when the sampling rate is more\n"
+           "than twice its highest frequency.")
+
+
+def test_the_author_sees_on_the_page_the_passage_students_asked_about(docusaurus, new_page):
+    reader = new_page()
+    reader.goto(docusaurus.url + "/sampling/")
+    expect(reader.locator("#tc-bubble")).to_be_visible(timeout=TIMEOUT_MS)
+    asked = ["why more than twice?", "what does bandlimited mean here?"]
+    for n, question in enumerate(asked, 1):  # through the widget, as a reader asks about a highlighted passage
+        reader.evaluate("([q, p]) => textbookChat.ask(q, {selectedText: p, mode: 'combined'})", [question, PASSAGE])
+        expect(reader.locator("article.msg.bot.done")).to_have_count(n, timeout=TIMEOUT_MS)
+    # readers never see the author's view, nor load it
+    reader.reload()
+    expect(reader.locator("#tc-bubble")).to_be_visible(timeout=TIMEOUT_MS)
+    assert reader.locator("mark.textbook-chat-passage").count() == 0 and reader.locator("#tc-author").count() == 0
+    assert not any("widget-insights" in e for e in reader.evaluate("performance.getEntriesByType('resource').map(e => e.name)"))
+
+    author = new_page()
+    author.goto(docusaurus.url + "/sampling/?textbook-chat=insights")
+    author.locator("#tc-author-token").fill("not it")
+    author.locator("#tc-author-token").press("Enter")
+    expect(author.locator("#tc-author .error")).to_have_text("That is not the insights token.", timeout=TIMEOUT_MS)
+    author.locator("#tc-author-token").fill(INSIGHTS_TOKEN)
+    author.locator("#tc-author-token").press("Enter")
+    marks = author.locator("mark.textbook-chat-passage")
+    expect(marks.last).to_have_attribute("data-count", "2×", timeout=TIMEOUT_MS)
+    assert " ".join("".join(marks.all_text_contents()).split()) == " ".join(PASSAGE.split())
+    assert author.locator("mark.textbook-chat-passage").first.evaluate("m => m.closest('p') !== null")
+    listed = author.locator("#tc-author-questions li").all_inner_texts()  # other tests ask on this page too
+    assert {f"1× {q}" for q in asked} <= set(listed), listed
+    # the token is kept: the next page opened so shows its view at once
+    author.goto(docusaurus.url + "/sampling/?textbook-chat=insights")
+    expect(author.locator("mark.textbook-chat-passage").last).to_have_attribute("data-count", "2×", timeout=TIMEOUT_MS)
+    assert [e for e in author.errors if "status of 403" not in e] == [], author.errors

@@ -10,7 +10,11 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const widget = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-export const PARTS = { 'widget.js': 'src/main.js', 'widget-panel.js': 'src/panel-main.js' };
+export const PARTS = {
+  'widget.js': 'src/main.js',
+  'widget-panel.js': 'src/panel-main.js',
+  'widget-insights.js': 'src/insights-main.js', // the author's view, only with ?textbook-chat=insights
+};
 const { version } = JSON.parse(await readFile(resolve(widget, '../package.json'), 'utf8'));
 
 // The styles modules keep their stylesheet as one readable template literal; ship it minified.

@@ -100,6 +100,15 @@ export function mount(cfg, partUrl, api) {
 
   // Reopen after a full page load, but not on phones, where the full-screen panel would hide
   // the page, nor after a citation link, whose passage the panel would cover (chat.js).
+  // The author's view (insights.js) is fetched only when asked for in the page's address.
+  if (new URLSearchParams(location.search).get('textbook-chat') === 'insights') {
+    api._author = (mountInsights) => mountInsights(ctx);
+    const s = document.createElement('script');
+    s.src = partUrl.replace('/widget-panel.js', '/widget-insights.js');
+    s.async = true;
+    document.head.append(s);
+  }
+
   const saved = store.load();
   if (cfg.open || (saved.open && matchMedia('(min-width: 481px)').matches)) withPanel((p) => p.open(false));
 
