@@ -86,7 +86,8 @@ def fill(store: SessionStore, n: int, seed: int = 7) -> None:
                         "timestamp": when, "query_id": query, "status": "completed", "source_references": []}]
         if outcome in ("answered", "fallback"):
             for cited in rng.sample(pages, rng.randint(1, 3)):
-                batch["c"].append({"query_id": query, "page_url": cited, "section": "A section", "section_url": cited + "#a"})
+                batch["c"].append({"query_id": query, "page_url": cited, "section": "A section", "section_url": cited + "#a",
+                                   "book_id": "book", "created_at": when})
         if rated:
             batch["f"].append({"id": str(uuid.uuid4()), "message_id": answer, "rating": rated,
                                "comment": "unclear" if rated == "down" else None, "created_at": when})

@@ -5,6 +5,7 @@ the `insights` and `purge` commands."""
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from datetime import datetime, timedelta, timezone
@@ -236,3 +237,12 @@ def test_the_insights_and_purge_commands(recorded, tmp_path):
     assert run("insights", "--since", "soon").returncode == 1
     assert "0 question(s)" in run("purge").stdout
     assert "13 question(s)" in run("purge", "--older-than", "0").stdout
+
+
+def test_questions_kept_from_before_are_given_their_outcome(tmp_path):
+    database = tmp_path / "sessions.db"
+    shutil.copy(REPO / "tests" / "data" / "sessions-before-migrations.db", database)
+    store = SessionStore(f"sqlite:///{database}")
+    report = read_insights(store.engine, Window())
+    assert report.outcomes == {"answered": 1, "unfinished": 1} and report.ratings == {"up": 1, "down": 0}
+    store.close()

@@ -17,7 +17,9 @@ import numpy as np
 from .pages import words_of
 
 GROUP_SIMILARITY = 0.5
-MAX_GROUPED = 3000  # the most recent distinct questions grouped (an n × n similarity matrix)
+# the most recent refused and rated-down questions of the period are grouped (an n × n similarity
+# matrix): what students ask lately, in a fixed time on any amount of history
+MAX_GROUPED = 2000
 
 
 @dataclass(frozen=True)
@@ -42,8 +44,7 @@ def group_gaps(questions: list[GapQuestion], limit: int = 20) -> list[Gap]:
     distinct: dict[str, list[GapQuestion]] = {}
     for q in questions:
         key = " ".join(words_of(q.question))
-        if key in distinct or len(distinct) < MAX_GROUPED:
-            distinct.setdefault(key, []).append(q)
+        distinct.setdefault(key, []).append(q)
     if not distinct:
         return []
     asked = list(distinct.values())

@@ -10,11 +10,11 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from datetime import date, datetime, timedelta, timezone
 
-from sqlalchemy import and_, case, func, select, true
+from sqlalchemy import and_, func, select, true
 from sqlalchemy.engine import Engine
 
 from ..sessions.schema import citations_table as C, feedback_table as F, messages_table as M, queries_table as Q
-from .gaps import Gap, GapQuestion, group_gaps
+from .gaps import MAX_GROUPED, Gap, GapQuestion, group_gaps
 
 NO_ANSWER = ("refused", "declined")
 TOP = 20  # rows of each list
@@ -129,8 +129,13 @@ def _in(window: Window):
     return and_(true(), *conditions)
 
 
-def _refused():
-    return func.sum(case((Q.c.outcome.in_(NO_ANSWER), 1), else_=0))
+def _cited_in(window: Window):
+    conditions = []
+    if window.book_id:
+        conditions.append(C.c.book_id == window.book_id)
+    if window.since:
+        conditions.append(C.c.created_at >= window.since)
+    return and_(true(), *conditions)
 
 
 def read_insights(engine: Engine, window: Window, now: datetime | None = None) -> Insights:
@@ -138,13 +143,19 @@ def read_insights(engine: Engine, window: Window, now: datetime | None = None) -
     inside = _in(window)
     rated = (select(F.c.rating, M.c.query_id).join(M, M.c.id == F.c.message_id)).subquery()
     with engine.connect() as conn:
-        outcomes = dict(conn.execute(select(func.coalesce(Q.c.outcome, "unfinished"), func.count())
-                                     .where(inside).group_by(Q.c.outcome)).all())
+        # one pass over the questions: counts by page, outcome and day, from which the totals,
+        # the pages' questions and refusals, and the trend are summed
+        day = _day(engine.dialect.name)
+        counts = conn.execute(select(Q.c.page_url, Q.c.page_title, Q.c.outcome, day.label("day"), func.count())
+                              .where(inside).group_by(Q.c.page_url, Q.c.page_title, Q.c.outcome, "day")).all()
+        outcomes: dict[str, int] = {}
+        for _, _, outcome, _, n in counts:
+            outcomes[outcome or "unfinished"] = outcomes.get(outcome or "unfinished", 0) + n
         ratings = dict(conn.execute(select(rated.c.rating, func.count()).join(Q, Q.c.id == rated.c.query_id)
                                     .where(inside).group_by(rated.c.rating)).all())
-        pages = _pages(conn, inside, rated)
+        pages = _pages(conn, counts, inside, _cited_in(window), rated)
         passages = _passages(conn, inside)
-        trend = _trend(conn, engine.dialect.name, inside, window, now)
+        trend = _trend(counts, window, now)
         down = conn.execute(
             select(F.c.created_at, Q.c.question, M.c.content, F.c.comment, Q.c.page_url)
             .join(M, M.c.id == F.c.message_id).join(Q, Q.c.id == M.c.query_id)
@@ -153,7 +164,7 @@ def read_insights(engine: Engine, window: Window, now: datetime | None = None) -
         gap_rows = conn.execute(
             select(Q.c.question, Q.c.gap_vector, Q.c.nearest, Q.c.id.in_(rated_down_ids).label("down"))
             .where(inside & Q.c.gap_vector.isnot(None) & ((Q.c.outcome == "refused") | Q.c.id.in_(rated_down_ids)))
-            .order_by(Q.c.created_at.desc()).limit(20_000)).all()
+            .order_by(Q.c.created_at.desc()).limit(MAX_GROUPED)).all()
     gaps = group_gaps([GapQuestion(r.question, r.gap_vector, tuple((n["section"], n["url"]) for n in r.nearest or ()),
                                    bool(r.down)) for r in gap_rows], TOP)
     return Insights(window, sum(outcomes.values()), outcomes, {"up": ratings.get("up", 0), "down": ratings.get("down", 0)},
@@ -161,15 +172,17 @@ def read_insights(engine: Engine, window: Window, now: datetime | None = None) -
                     [RatedDown(_utc(r.created_at), r.question, r.content, r.comment, r.page_url) for r in down])
 
 
-def _pages(conn, inside, rated) -> list[PageStats]:
+def _pages(conn, counts, inside, cited, rated) -> list[PageStats]:
     stats: dict[str, dict] = {}
-    for url, title, asked, refused in conn.execute(
-            select(Q.c.page_url, func.max(Q.c.page_title), func.count(), _refused())
-            .where(inside & Q.c.page_url.isnot(None)).group_by(Q.c.page_url)):
-        stats[url] = {"title": title or url, "asked_on": asked, "refused": int(refused or 0)}
+    for url, title, outcome, _, n in counts:
+        if url is None:
+            continue
+        page = stats.setdefault(url, {"title": url, "asked_on": 0, "refused": 0})
+        page["title"] = title or page["title"]
+        page["asked_on"] += n
+        page["refused"] += n if outcome in NO_ANSWER else 0
     for url, about in conn.execute(
-            select(C.c.page_url, func.count(func.distinct(C.c.query_id)))
-            .join(Q, Q.c.id == C.c.query_id).where(inside).group_by(C.c.page_url)):
+            select(C.c.page_url, func.count(func.distinct(C.c.query_id))).where(cited).group_by(C.c.page_url)):
         stats.setdefault(url, {"title": url})["asked_about"] = about
     for url, rating, count in conn.execute(
             select(Q.c.page_url, rated.c.rating, func.count()).join(Q, Q.c.id == rated.c.query_id)
@@ -199,13 +212,17 @@ def _passages(conn, inside) -> list[HighlightedPassage]:
             for f, times, text, section, url, page in top]
 
 
-def _trend(conn, dialect: str, inside, window: Window, now: datetime) -> list[Day]:
+def _day(dialect: str):
     if dialect == "postgresql":
-        day = func.to_char(func.timezone("UTC", Q.c.created_at), "YYYY-MM-DD")
-    else:  # SQLite keeps UTC times as text
-        day = func.substr(Q.c.created_at, 1, 10)
-    counted = {d: (n, int(r or 0)) for d, n, r in conn.execute(
-        select(day.label("day"), func.count(), _refused()).where(inside).group_by("day"))}
+        return func.to_char(func.timezone("UTC", Q.c.created_at), "YYYY-MM-DD")
+    return func.substr(Q.c.created_at, 1, 10)  # SQLite keeps UTC times as text
+
+
+def _trend(counts, window: Window, now: datetime) -> list[Day]:
+    counted: dict[str, tuple[int, int]] = {}
+    for _, _, outcome, day, n in counts:
+        asked, refused = counted.get(day, (0, 0))
+        counted[day] = (asked + n, refused + (n if outcome in NO_ANSWER else 0))
     if not counted:
         return []
     first = date.fromisoformat(min(counted)) if window.since is None else window.since.date()

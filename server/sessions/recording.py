@@ -52,7 +52,7 @@ _UPDATE = update(queries_table).where(queries_table.c.id == bindparam("b_query")
 _CITE = insert(citations_table)
 
 
-def record_asked(conn: Connection, query_id: str, asked: Asked) -> None:
+def record_asked(conn: Connection, query_id: str, asked: Asked, asked_at) -> None:
     passage = asked.passage
     conn.execute(_UPDATE, {
         "b_query": query_id, "book_id": asked.book_id, "page_url": asked.page_url, "page_title": asked.page_title,
@@ -62,7 +62,8 @@ def record_asked(conn: Connection, query_id: str, asked: Asked) -> None:
         "nearest": [{"section": n.section, "url": n.section_url} for n in asked.nearest] or None})
     if asked.cited:
         conn.execute(_CITE, [{"query_id": query_id, "page_url": c.page_url, "section": c.section,
-                              "section_url": c.section_url} for c in asked.cited])
+                              "section_url": c.section_url, "book_id": asked.book_id, "created_at": asked_at}
+                             for c in asked.cited])
 
 
 # the question an assistant message answered, and whether its vector is kept

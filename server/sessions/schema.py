@@ -51,7 +51,7 @@ queries_table = Table(
     # the highlighted passage's place, how it was answered, and for a question the book did not
     # answer, its vector (grouped by meaning) and the book's nearest sections
     Column("book_id", String(200)),
-    Column("page_url", String(2000), index=True),
+    Column("page_url", String(2000)),
     Column("page_title", String(500)),
     Column("passage_fingerprint", String(32), index=True),
     Column("passage_section", String(500)),
@@ -60,15 +60,20 @@ queries_table = Table(
     Column("gap_vector", LargeBinary),  # float16
     Column("nearest", JSON),  # [{section, url}]
     Index("ix_queries_created_at", "created_at"),
+    # the insights' counts by page, outcome and day, read from the index alone
+    Index("ix_queries_counts", "page_url", "page_title", "outcome", "created_at", "book_id"),
 )
 
 # the pages and sections an answer cited, one row each
 citations_table = Table(
     "citations", metadata,
     Column("query_id", String(64), ForeignKey("queries.id", ondelete="CASCADE"), nullable=False, index=True),
-    Column("page_url", String(2000), nullable=False, index=True),
+    Column("page_url", String(2000), nullable=False),
     Column("section", String(500)),
     Column("section_url", String(2000)),
+    Column("book_id", String(200)),  # the question's, so that a page's citations are counted without it
+    Column("created_at", DateTime(timezone=True), index=True),
+    Index("ix_citations_page_url_query_id", "page_url", "query_id"),
 )
 
 feedback_table = Table(

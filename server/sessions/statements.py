@@ -20,7 +20,7 @@ SESSION = select(sessions_table.c.id).where(sessions_table.c.id == bindparam("b_
 LOCK_SESSION = SESSION.with_for_update()
 TOUCH_SESSION = update(sessions_table).where(sessions_table.c.id == bindparam("b_session"))
 
-QUERY_STATES = select(queries_table.c.states).where(queries_table.c.id == bindparam("b_query"))
+QUERY_STATES = select(queries_table.c.states, queries_table.c.created_at).where(queries_table.c.id == bindparam("b_query"))
 UPDATE_QUERY = update(queries_table).where(queries_table.c.id == bindparam("b_query"))
 UPDATE_MESSAGE = update(messages_table).where(messages_table.c.id == bindparam("b_message"))
 

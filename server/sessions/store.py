@@ -283,7 +283,7 @@ class SessionStore:
         def record(conn: Connection) -> dict | None:
             if not _lock_session(conn, session_id):
                 raise SessionNotFound(session_id)
-            recorded = conn.execute(sql.QUERY_STATES, {"b_query": query_id}).scalar_one()
+            recorded, asked_at = conn.execute(sql.QUERY_STATES, {"b_query": query_id}).one()
             values = {"b_query": query_id, "state": states[-1][0], "states": [*recorded, *states], "updated_at": now}
             if generator:
                 values["generator"] = generator
@@ -292,7 +292,7 @@ class SessionStore:
             conn.execute(sql.UPDATE_QUERY, values)
             conn.execute(sql.UPDATE_MESSAGE, {"b_message": user_message_id, "status": user_status})
             if asked is not None:
-                record_asked(conn, query_id, asked)
+                record_asked(conn, query_id, asked, asked_at)
             if assistant is None:
                 return None
             return self._insert_message(conn, session_id, _new_id(), "assistant", mask(assistant["content"]), now,
