@@ -9,6 +9,7 @@ from pathlib import Path
 
 from rank_bm25 import BM25Okapi
 
+from .answer_measures import answer_summary, answer_words, keyword_coverage
 from .ingest.anchors import rendered_text
 from .models import Chunk
 from .rag.pipeline import ChatPipeline
@@ -44,13 +45,6 @@ def rank_of(chunks: list[Chunk], item: dict, hit=doc_hit) -> int | None:
         if hit(chunk, item):
             return rank
     return None
-
-
-def keyword_coverage(answer: str, keywords: list[str]) -> float:
-    if not keywords:
-        return 1.0
-    lowered = answer.lower()
-    return sum(k.lower() in lowered for k in keywords) / len(keywords)
 
 
 @dataclass
@@ -126,7 +120,7 @@ def evaluate(items: list[dict], pipeline: ChatPipeline, chunks: list[Chunk], *, 
     top_scores = {"in_book": [], "out_of_scope": []}
     gated = {"in_book": [], "out_of_scope": []}  # refused by the unknown-term gate whatever the threshold
     counts = {"in_book": 0, "out_of_scope": 0, "selection": 0}
-    coverage, wrong_refusals, oos_refused, sel_cov, leaks = [], 0, 0, [], 0
+    wrong_refusals, oos_refused, sel_cov, leaks = 0, 0, [], 0
     sel_answered, off_topic_declined = [], []
     for item in items:
         kind = item["kind"]
@@ -137,7 +131,7 @@ def evaluate(items: list[dict], pipeline: ChatPipeline, chunks: list[Chunk], *, 
         refused = answer.refused
         row = {"id": item["id"], "kind": kind, "question": item["question"], "status": answer.status,
                "retrieved": [f"{c.source_file} › {c.heading} ({c.score:.2f})" for c in answer.candidates[:max_chunks]],
-               "answer": answer.text[:300]}
+               "answer": answer.text}
         top = max((c.score for c in answer.candidates), default=0.0)
         if kind in gated:
             gated[kind].append(bool(answer.unknown_terms) and not answer.context.database)
@@ -150,10 +144,10 @@ def evaluate(items: list[dict], pipeline: ChatPipeline, chunks: list[Chunk], *, 
                                        (bm25_doc, lexical, doc_hit), (bm25_sec, lexical, section_hit)):
                 ranking.ranks.append(rank_of(hits, item, hit))
             cov = keyword_coverage(answer.text, item["answer_keywords"])
-            coverage.append(cov)
             wrong_refusals += refused
             row.update(doc_rank=ours_doc.ranks[-1], section_rank=ours_sec.ranks[-1], bm25_rank=bm25_doc.ranks[-1],
-                       keyword_coverage=round(cov, 2), tags=item.get("tags", []),
+                       keyword_coverage=round(cov, 4), answer_words=answer_words(answer.text),
+                       tags=item.get("tags", []),
                        ok=ours_doc.ranks[-1] is not None and not refused)
         elif kind == "out_of_scope":
             top_scores["out_of_scope"].append(top)
@@ -172,18 +166,20 @@ def evaluate(items: list[dict], pipeline: ChatPipeline, chunks: list[Chunk], *, 
                        ok=not leaked and (not refused if answerable(item) else refused))
         rows.append(row)
     n_in, n_oos, n_sel = counts["in_book"], counts["out_of_scope"], counts["selection"]
+    answers = answer_summary(rows)
     summary = {
         **{k: v for k, v in ours_doc.summary().items()},
+        "keyword_coverage": answers["keyword_coverage"],
+        "answer_words_p50": answers["answer_words_p50"],
         "section": ours_sec.summary(),
         "bm25": {**bm25_doc.summary(), "section": bm25_sec.summary()},
-        "keyword_coverage": round(sum(coverage) / len(coverage), 4) if coverage else None,
         "in_book_refusal_rate": round(wrong_refusals / n_in, 4) if n_in else None,
         "oos_refusal_rate": round(oos_refused / n_oos, 4) if n_oos else None,
         "selection_keyword_coverage": round(sum(sel_cov) / len(sel_cov), 4) if sel_cov else None,
         "leak_rate": round(leaks / n_sel, 4) if n_sel else None,
         "selection_answered_rate": _rate(sel_answered),
         "off_topic_declined_rate": _rate(off_topic_declined),
-        "tags": tag_summary(rows),
+        "tags": {tag: {**m, **answers["tags"].get(tag, {})} for tag, m in tag_summary(rows).items()},
         "intents": intent_summary(rows),
         "counts": counts,
     }
@@ -217,14 +213,16 @@ def format_report(title: str, result: dict) -> str:
                     ("BM25 (section)", s["bm25"]["section"])):
         lines.append(f"| {name} | {m['hit_at_1']:.3f} | {m['hit_at_3']:.3f} | {m['hit_at_5']:.3f} | {m['mrr']:.3f} |")
     lines += ["", f"- in_book: {s['counts']['in_book']} questions, keyword coverage {s['keyword_coverage']}, "
-                  f"wrongly refused {s['in_book_refusal_rate']}",
+                  f"answer words p50 {s['answer_words_p50']}, wrongly refused {s['in_book_refusal_rate']}",
               f"- out_of_scope: {s['counts']['out_of_scope']} questions, refused {s['oos_refusal_rate']}",
               f"- selection: {s['counts']['selection']} items, keyword coverage {s['selection_keyword_coverage']}, "
               f"leak rate {s['leak_rate']}, answered (answerable) {s['selection_answered_rate']}, "
               f"off-topic declined {s['off_topic_declined_rate']}"]
     if s["tags"]:
-        lines += ["", "| tag | in_book items | hit@5 | wrongly refused |", "|---|---|---|---|"]
-        lines += [f"| {tag} | {m['n']} | {m['hit_at_5']} | {m['refusal_rate']} |" for tag, m in s["tags"].items()]
+        lines += ["", "| tag | in_book items | hit@5 | keyword coverage | answer words p50 | wrongly refused |",
+                  "|---|---|---|---|---|---|"]
+        lines += [f"| {tag} | {m['n']} | {m['hit_at_5']} | {m['keyword_coverage']} | {m['answer_words_p50']} | "
+                  f"{m['refusal_rate']} |" for tag, m in s["tags"].items()]
     if s["intents"]:
         lines += ["", "| selection intent | items | right |", "|---|---|---|"]
         lines += [f"| {intent} | {m['n']} | {m['ok_rate']} |" for intent, m in s["intents"].items()]

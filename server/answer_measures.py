@@ -1,0 +1,49 @@
+"""What the answers of an evaluation read like: how many of an item's answer keywords the answer
+text holds, and how long the answers are in words a student reads (prose and lists; code blocks
+and tables are not counted, nor citation markers), per book and per tag of the in-book items."""
+from __future__ import annotations
+
+import re
+from statistics import median
+
+_FENCED = re.compile(r"^\s*(```|~~~).*?^\s*\1[^\n]*$", re.MULTILINE | re.DOTALL)
+_TABLE_ROW = re.compile(r"^\s*\|.*$", re.MULTILINE)
+_MARKER = re.compile(r"\[\d+(?:\s*[,;–-]\s*\d+)*\](?!\()")
+
+
+def keyword_coverage(answer: str, keywords: list[str]) -> float:
+    """The share of `keywords` present in the answer (case-insensitive substrings)."""
+    if not keywords:
+        return 1.0
+    lowered = answer.lower()
+    return sum(k.lower() in lowered for k in keywords) / len(keywords)
+
+
+def answer_words(answer: str) -> int:
+    """Words a reader reads in the answer, code blocks and tables left out."""
+    prose = _MARKER.sub(" ", _TABLE_ROW.sub(" ", _FENCED.sub(" ", answer)))
+    return len(re.findall(r"\w[\w'’-]*", prose))
+
+
+def _mean(values: list[float]) -> float | None:
+    return round(sum(values) / len(values), 4) if values else None
+
+
+def _median(values: list[int]) -> float | None:
+    return float(median(values)) if values else None
+
+
+def answer_summary(rows: list[dict]) -> dict:
+    """Coverage and median length over the in-book rows (each with `keyword_coverage` and
+    `answer_words`), for the whole set and for each tag."""
+    in_book = [r for r in rows if r["kind"] == "in_book"]
+    by_tag: dict[str, list[dict]] = {}
+    for row in in_book:
+        for tag in row.get("tags", []):
+            by_tag.setdefault(tag, []).append(row)
+
+    def measures(found: list[dict]) -> dict:
+        return {"keyword_coverage": _mean([r["keyword_coverage"] for r in found]),
+                "answer_words_p50": _median([r["answer_words"] for r in found])}
+
+    return {**measures(in_book), "tags": {tag: measures(found) for tag, found in sorted(by_tag.items())}}
