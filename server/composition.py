@@ -52,12 +52,12 @@ def index_of(settings: Settings, *, store_check: bool = True) -> Iterator[Index]
         index.close()
 
 
-def make_generator(settings: Settings, embedder: Embedder) -> tuple[Generator, Rewriter | None]:
+def make_generator(settings: Settings, embedder: Embedder, lexicon=None) -> tuple[Generator, Rewriter | None]:
     """Gemini with the extractive generator as its fallback when a key is set; else extractive alone.
     Also the follow-up rewriter, which shares Gemini's client (and so its view of the key)."""
     from .rag.generators.extractive import ExtractiveGenerator
 
-    extractive = ExtractiveGenerator(embedder)
+    extractive = ExtractiveGenerator(embedder, lexicon)
     if not settings.gemini_api_key:
         return extractive, None
     from .rag.generators.fallback import WithFallback
@@ -89,12 +89,12 @@ class Components:
         replaces the configured one (and its rewriter, unless one is given too)."""
         owns_index = index is None
         index = index or open_index(settings, store_check=store_check)
-        if generator is None:
-            generator, rewriter = make_generator(settings, index.embedder)
-        sessions = SessionStore(settings.sqlalchemy_url, server=settings.server_name or default_server_name(settings.data_dir),
-                                retention_days=settings.retention_days)
         size = IndexSize(index.store)
         vocabulary = StoreVocabulary(index.store, size)
+        if generator is None:
+            generator, rewriter = make_generator(settings, index.embedder, vocabulary.get)
+        sessions = SessionStore(settings.sqlalchemy_url, server=settings.server_name or default_server_name(settings.data_dir),
+                                retention_days=settings.retention_days)
         retriever = Retriever(index.store, index.embedder, lexicon=vocabulary.get)
         pipeline = ChatPipeline(
             Understand(index.embedder, vocabulary, KnownBooks(index.store.count), rewriter=rewriter),

@@ -2,6 +2,7 @@
 cited; code when the question asks for it; quizzes and reading lists only when asked."""
 from __future__ import annotations
 
+from helpers import PHYSICAL_AI
 from server.models import Chunk
 from server.rag.answers import block_answer
 from server.rag.blocks import split_blocks
@@ -77,3 +78,60 @@ def test_passages_of_only_exercises_and_code_are_still_quoted():
     page = "## Practice exercises\n\n1. Compute the pose of a two-link arm.\n2. Solve for its joint angles.\n"
     answer = block_answer("how do i find the joint angles for a point?", [_source(page)])
     assert "Solve for its joint angles" in answer and "[1]" in answer
+
+
+# --- real book pages: a piece keeps what it depends on -------------------------------------------
+
+def _section(path, heading: str) -> str:
+    """The section of a book page under `heading`, as its chunk would hold it."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    start = next(i for i, line in enumerate(lines) if line.lstrip("#").strip() == heading)
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("#")
+                and len(lines[i]) - len(lines[i].lstrip("#")) <= len(lines[start]) - len(lines[start].lstrip("#"))),
+               len(lines))
+    return "\n".join(lines[start:end])
+
+
+def test_a_lead_in_keeps_the_nested_list_it_introduces_and_the_nesting():
+    page = PHYSICAL_AI / "03-module-nvidia-isaac" / "01-isaac-sim-intro.md"
+    text = _section(page, "Advantages for AI-Driven Robotics Development (especially Humanoids)")
+    answer = block_answer("what advantages does isaac sim give for training humanoids?", [_source(text)])
+    lead = "Isaac Sim provides several key advantages for Physical AI and humanoid robotics:"
+    assert lead in answer
+    after = answer.split(lead, 1)[1]
+    # the list follows its lead-in, its sub-items indented under their item as the book wrote them
+    assert after.lstrip("\n").startswith("*   **Accelerated AI Training**:")
+    assert "\n    *   **Synthetic Data**:" in after and "\n*   **Realistic Humanoid Simulation**:" in after
+
+
+def test_a_lead_in_keeps_its_code_block():
+    page = PHYSICAL_AI / "01-module-ros" / "03-rclpy-integration.md"
+    text = _section(page, "3. Creating a Subscriber")
+    answer = block_answer("how do i write a subscriber node in python code?", [_source(text)])
+    lead = "To subscribe to messages, a node needs to create a subscriber:"
+    assert lead in answer
+    assert answer.split(lead, 1)[1].lstrip("\n").startswith("```python\nimport rclpy")
+
+
+def test_a_lead_in_whose_block_the_passage_does_not_hold_is_not_quoted():
+    answer = block_answer("how do robots balance when they walk?", [_source(
+        "Balance is kept by moving the centre of mass over the feet at every step of the gait. "
+        "The controller computes it as follows:")])
+    assert "as follows" not in answer and "Balance is kept" in answer
+
+
+def test_a_formula_stays_with_its_lead_in():
+    answer = block_answer("how is the capture point calculated?", [_source(
+        "The capture point tells a walking robot where to step to come to a stop. It's calculated as:\n\n"
+        "$$\nx_{cp} = x + \\dot{x} \\sqrt{z / g}\n$$\n\nwhere z is the height of the centre of mass.")])
+    assert "It's calculated as:\n\n$$\nx_{cp} = x + \\dot{x} \\sqrt{z / g}\n$$" in answer
+
+
+def test_quiz_questions_and_options_are_not_answers():
+    answer = block_answer("what does the robot_state_publisher node do?", [_source(
+        "## Question 4\n\nWhat ROS 2 node typically reads the URDF file and broadcasts the TF transforms?\n\n"
+        "a) `joint_state_publisher`\nb) `robot_state_publisher`\n", 0.7), _source(
+        "## robot_state_publisher\n\nThis ROS 2 package reads the URDF file and the current joint states and "
+        "broadcasts the robot's full kinematic state over the `/tf` topic.", 0.5)])
+    assert "[2]" in answer and "[1]" not in answer and "?" not in answer
+    assert answer.startswith("**robot_state_publisher**")  # what "This ROS 2 package" is

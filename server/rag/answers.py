@@ -1,125 +1,234 @@
-"""The extractive answer: the best block(s) of the retrieved passages, quoted as the book wrote
-them (a paragraph, a list, a table, a code block), each cited.
+"""The extractive answer: the sentences, list items, tables and code of the retrieved passages
+that answer the question, quoted as the book wrote them, in the book's order, each passage cited.
 
-Blocks are scored by the question's words they contain (five-letter prefixes, so "wobbling"
-meets "wobble") plus their passage's retrieval score; code is quoted when the question asks for
-code or commands, quizzes, exercises and reading lists only when it asks for them. No model runs
-here, so an answer takes a few milliseconds.
+Every piece of the passages (answer_units.py) is scored against the question:
+- by the book's BM25 over its words: the question's words weighed by how rare they are in the
+  book (five-letter prefixes, so "wobbling" meets "wobble"), saturating with repeats, normalised
+  by what a piece holding every asked word once would score;
+- by the heading it stands under, on the same scale at half weight (the answer to "what is
+  Warp?" is the section headed "Warp");
+- by its passage's similarity to the question (the embedding model's judgement), relative to
+  the best passage's.
+
+The passage holding the best piece answers (see _choose), up to a short reading length (code and
+tables do not count), from at most two passages; each piece with what it depends on (a
+lead-in's block, the sentence before one that refers back), under the heading it stands under.
+Questions (a quiz's, or the book asking the reader) are never quoted as answers; quizzes,
+exercises and reading lists only when the question asks for them. The weights were measured
+on all four development books (BENCHMARKS.md, "Answers that contain the answer"). Nothing is
+embedded here (the passages' similarity is retrieval's), so an answer takes a few milliseconds.
 """
 from __future__ import annotations
 
+import math
 import re
-from dataclasses import dataclass
+import weakref
+from collections import Counter
+from typing import Callable
 
-from .blocks import Block, split_blocks
+from .answer_units import Unit, units_of
+from .blocks import Block
 from .context import Source
 from .gate import asked_words
 from .markers import cite_end, marker
-from .sentences import strip_markdown
-from .vocabulary import words
+from .vocabulary import BookVocabulary, words
 
-BLOCKS_BY_LENGTH = {"short": 1, "normal": 2, "detailed": 3}
-SOURCES_READ = 3  # blocks come from the best few passages
-SECOND_BLOCK_SHARE = 0.75  # a further block is quoted only if it scores this close to the best
+WORDS_BY_LENGTH = {"short": 45, "normal": 90, "detailed": 180}  # reading length of prose and lists
+CODE_ASKED = 0.3
+SECOND_PASSAGE = 0.3  # another passage's pieces join when it scores this close to the best
+HEADING_WEIGHT = 0.5
+PASSAGE_WEIGHT = 1.0
+K1, B, AVERAGE_WORDS = 1.2, 0.75, 20  # BM25 over sentences (about twenty words each)
 WANTS_CODE = re.compile(r"\b(?:code|commands?|snippet|syntax|script|terminal|shell|cli|run|install|compile|"
                         r"implement|write|type|example program|show me)\b", re.IGNORECASE)
 _ASKS = {"quiz": re.compile(r"\b(?:quiz|test (?:myself|yourself)|self-check|questions)\b", re.IGNORECASE),
          "exercise": re.compile(r"\b(?:exercises?|practice|homework|assignments?|try)\b", re.IGNORECASE),
          "references": re.compile(r"\b(?:reading|resources|references|links|books|papers|learn more)\b",
                                   re.IGNORECASE)}
+_HEADING_ID = re.compile(r"\{#[^}]*\}\s*$")
+Lexicon = Callable[["str | None"], BookVocabulary]
+_PREFIX_FREQUENCY: "weakref.WeakKeyDictionary[BookVocabulary, tuple[Counter, int]]" = weakref.WeakKeyDictionary()
 
 
-@dataclass
-class _Scored:
-    source_number: int
-    position: int
-    blocks: list[Block]  # one block, or a lead-in paragraph ending in ":" and what it introduces
-    score: float
-
-    @property
-    def kind(self) -> str:
-        return self.blocks[-1].kind
+def _prefixes(text: str) -> list[str]:
+    return [w[:5] for w in words(text)]
 
 
-def _prefixes(text: str) -> set[str]:
-    return {w[:5] for w in words(text)}
-
-
-def _fragment(blocks: list[Block], i: int) -> bool:
-    """A paragraph cut by the passage's edges: the overlap's tail of the previous passage at its
-    start (begins in lower case), or a sentence cut off at its end."""
-    block = blocks[i]
-    if block.kind != "paragraph":
-        return False
-    text = block.text.strip()
-    first = next((j for j, b in enumerate(blocks) if b.kind != "heading"), i)
-    return (i == first and text[:1].islower()) or (i == len(blocks) - 1 and not re.search(r"[.!?:)\"”’*_`]$", text))
-
-
-def _units(blocks: list[Block]) -> list[tuple[int, list[Block]]]:
-    """(position, blocks): each block alone, and a lead-in ending in ":" with the block it introduces."""
-    units = []
-    skip = -1
-    for i, block in enumerate(blocks):
-        if i == skip or block.kind == "heading" or _fragment(blocks, i):
-            continue
-        following = blocks[i + 1] if i + 1 < len(blocks) else None
-        if block.kind == "paragraph" and block.text.rstrip().endswith(":") and following is not None \
-                and following.kind in ("code", "list", "table"):
-            units.append((i, [block, following]))
-            skip = i + 1
-        else:
-            units.append((i, [block]))
-    return units
-
-
-def _candidates(question: str, sources: list[Source], *, everything: bool = False) -> list[_Scored]:
-    """Scored blocks; with `everything`, code, exercises, quizzes and reading lists too (when the
-    passages hold nothing else)."""
-    asked = {w[:5] for w in asked_words(question)}
-    wants_code = everything or bool(WANTS_CODE.search(question))
-    found: list[_Scored] = []
-    for number, source in enumerate(sources[:SOURCES_READ], 1):
-        for position, unit in _units(split_blocks(source.chunk.content)):
-            materials = {b.material for b in unit}
-            if not everything and any(m in _ASKS and not _ASKS[m].search(question) for m in materials):
-                continue
-            has_code = any(b.kind == "code" for b in unit)
-            if has_code and not wants_code:
-                continue
-            plain = " ".join(b.text if b.kind == "code" else strip_markdown(b.text) for b in unit)
-            if unit[-1].kind == "paragraph" and len(plain.split()) < 6:
-                continue
-            overlap = len(asked & _prefixes(plain)) / len(asked) if asked else 0.0
-            score = overlap + source.score - 0.02 * position + (0.3 if has_code else 0.0)
-            found.append(_Scored(number, position, unit, score))
+def _book_frequency(book: BookVocabulary) -> tuple[Counter, int]:
+    """In how many of the book's passages each five-letter prefix occurs (at most all of them)."""
+    found = _PREFIX_FREQUENCY.get(book)
+    if found is None:
+        frequency: Counter = Counter()
+        for word, count in book.document_frequency.items():
+            frequency[word[:5]] += count
+        found = _PREFIX_FREQUENCY[book] = (frequency, book.documents)
     return found
 
 
-def _cited(scored: _Scored) -> str:
-    *lead, block = scored.blocks
-    if block.kind in ("paragraph", "list"):
-        body = cite_end(block.text.rstrip(), scored.source_number)
-    else:  # a table or a code block, cited after it
-        body = f"{block.text}\n\n{marker(scored.source_number)}"
-    return "\n\n".join([*(b.text for b in lead), body])
+def _weights(asked: list[str], units: list[Unit], book: BookVocabulary | None) -> dict[str, float]:
+    """Each asked prefix's inverse document frequency: in the book, or (without one) among the pieces."""
+    if book is not None and book.documents:
+        frequency, documents = _book_frequency(book)
+    else:
+        frequency = Counter(p for u in units for p in set(_prefixes(u.plain)))
+        documents = len(units)
+    return {p: math.log((documents - min(frequency[p], documents) + 0.5) / (min(frequency[p], documents) + 0.5) + 1)
+            for p in asked}
 
 
-def block_answer(question: str, sources: list[Source], answer_length: str = "normal") -> str:
-    candidates = _candidates(question, sources) or _candidates(question, sources, everything=True)
-    if not candidates:
-        return ""
-    ranked = sorted(candidates, key=lambda c: c.score, reverse=True)
-    limit = BLOCKS_BY_LENGTH.get(answer_length, 2)
-    chosen = [ranked[0]]
-    for candidate in ranked[1:]:
-        if len(chosen) == limit:
+def _bm25(prefixes: list[str], weights: dict[str, float]) -> float:
+    counts = Counter(prefixes)
+    norm = K1 * (1 - B + B * len(prefixes) / AVERAGE_WORDS)
+    return sum(w * counts[p] * (K1 + 1) / (counts[p] + norm) for p, w in weights.items() if p in counts)
+
+
+def _page_material(source: Source) -> str:
+    """Quiz, exercise or reading-list material when the passage's headings say so."""
+    for heading in [*getattr(source.chunk, "section_hierarchy", []), getattr(source.chunk, "heading", "")]:
+        material = Block("paragraph", "", heading).material
+        if material != "prose":
+            return material
+    return "prose"
+
+
+def _eligible(unit: Unit, question: str, wants_code: bool, everything: bool) -> bool:
+    if unit.asks:
+        return False
+    if not everything and unit.material in _ASKS and not _ASKS[unit.material].search(question):
+        return False
+    return unit.kind != "sentence" or len(unit.plain.split()) >= 4
+
+
+def _has_code(unit: Unit) -> bool:
+    return unit.kind == "code" or unit.introduces == "code"
+
+
+def _reading_words(unit: Unit) -> int:
+    if unit.kind in ("code", "table", "formula"):
+        return 0
+    text = unit.text.split("\n\n", 1)[0] if unit.introduces in ("code", "table", "formula") else unit.text
+    return len(words(text))
+
+
+class _Scored:
+    __slots__ = ("unit", "relevance", "score")
+
+    def __init__(self, unit: Unit, relevance: float, score: float):
+        self.unit, self.relevance, self.score = unit, relevance, score  # relevance: by its words alone
+
+
+def _score(question: str, sources: list[Source], book: BookVocabulary | None, *, everything: bool) -> list[_Scored]:
+    wants_code = everything or bool(WANTS_CODE.search(question))
+    units, seen = [], set()
+    for number, source in enumerate(sources, 1):
+        if source.source_type != "database":
+            continue
+        for unit in units_of(source.chunk.content, number, _page_material(source)):
+            said = " ".join(unit.plain.lower().split())
+            if said in seen:  # passages overlap, and some books repeat a page
+                continue
+            seen.add(said)
+            units.append(unit)
+    asked = list(dict.fromkeys(p for w in asked_words(question) for p in [w[:5]]))
+    weights = _weights(asked, units, book)
+    full = sum(weights.values()) or 1.0
+    best_passage = max((s.score for s in sources), default=0.0)
+    scored = []
+
+    for unit in units:
+        if not _eligible(unit, question, wants_code, everything):
+            continue
+        source = sources[unit.source - 1]
+        heading = _prefixes(" ".join([unit.heading, source.chunk.heading]))
+        relevance = _bm25(_prefixes(unit.plain), weights) / full
+        score = (relevance + HEADING_WEIGHT * sum(w for p, w in weights.items() if p in heading) / full
+                 + PASSAGE_WEIGHT * (source.score - best_passage))
+        if wants_code and _has_code(unit):
+            score += CODE_ASKED
+        scored.append(_Scored(unit, relevance, score))
+    return scored
+
+
+def _with_dependencies(unit: Unit, by_key: dict[tuple, Unit]) -> list[Unit]:
+    found = [unit]
+    while found[0].refers_back:
+        before = by_key.get((found[0].source, found[0].block, found[0].index - 1))
+        if before is None:
             break
-        if candidate.score >= SECOND_BLOCK_SHARE * ranked[0].score:
-            chosen.append(candidate)
-    if WANTS_CODE.search(question) and not any(c.kind == "code" for c in chosen):
-        code = [c for c in ranked if c.kind == "code"]
-        if code:
-            chosen.append(code[0])
-    chosen.sort(key=lambda c: (c.source_number, c.position))
-    return "\n\n".join(_cited(c) for c in chosen)
+        found.insert(0, before)
+    return found
+
+
+def _passage_scores(scored: list[_Scored]) -> dict[int, float]:
+    """How well each passage answers: by its best piece."""
+    best: dict[int, float] = {}
+    for s in scored:
+        best[s.unit.source] = max(best.get(s.unit.source, s.score), s.score)
+    return best
+
+
+def _choose(scored: list[_Scored], budget: int, wants_code: bool) -> list[Unit]:
+    """The passage whose best piece is best: its pieces that say something asked, best first;
+    then those of the next passage if its best piece is nearly as good; then the rest of the
+    first passage in reading order; each while it fits the reading length (and, unless code
+    is asked for, one code block at most)."""
+    by_key = {s.unit.key: s.unit for s in scored}
+    passages = _passage_scores(scored)
+    order = sorted(passages, key=passages.get, reverse=True)
+    main = order[0]
+    ranked = sorted(scored, key=lambda s: s.score, reverse=True)
+    own = [s for s in ranked if s.unit.source == main]
+    relevant = [s for s in own if s is own[0] or s.relevance > 0]
+    second = [s for s in ranked if len(order) > 1 and s.unit.source == order[1] and s.relevance > 0
+              and passages[order[1]] >= SECOND_PASSAGE * passages[main]]
+    rest = sorted((s for s in own if s not in relevant and not _has_code(s.unit)), key=lambda s: s.unit.key)
+    chosen: dict[tuple, Unit] = {}
+    for candidate in relevant + second + rest:
+        adding = [u for u in _with_dependencies(candidate.unit, by_key) if u.key not in chosen]
+        length = sum(_reading_words(u) for u in [*chosen.values(), *adding])
+        code = sum(_has_code(u) for u in [*chosen.values(), *adding])
+        if chosen and (length > budget or (code > 1 and not wants_code)):
+            continue
+        chosen.update((u.key, u) for u in adding)
+    if wants_code and not any(u.kind == "code" or u.introduces == "code" for u in chosen.values()):
+        code = next((s.unit for s in ranked if s.unit.kind == "code"), None)
+        if code is not None:
+            chosen[code.key] = code
+    return sorted(chosen.values(), key=lambda u: u.key)
+
+
+def _render(units: list[Unit]) -> str:
+    """Each passage's pieces in reading order under the heading they stand under, sentences of
+    one paragraph run together, items of one list as one list, the passage cited at its end."""
+    out: list[str] = []
+    for number in dict.fromkeys(u.source for u in units):
+        parts: list[list] = []  # [unit or None for a heading, text]
+        heading = ""
+        for unit in (u for u in units if u.source == number):
+            if unit.heading and unit.heading != heading:
+                parts.append([None, f"**{_HEADING_ID.sub('', unit.heading).strip()}**"])
+            heading = unit.heading
+            previous = parts[-1][0] if parts else None
+            same_block = previous is not None and previous.block == unit.block and not previous.introduces
+            if same_block and unit.kind in ("sentence", "item"):
+                parts[-1] = [unit, parts[-1][1] + (" " if unit.kind == "sentence" else "\n") + unit.text]
+            else:
+                parts.append([unit, unit.text])
+        last, text = parts[-1]
+        if last.kind in ("sentence", "item") and not last.introduces:
+            parts[-1][1] = cite_end(text.rstrip(), number)
+        else:
+            parts[-1][1] = f"{text}\n\n{marker(number)}"
+        out.extend(text for _, text in parts)
+    return "\n\n".join(out)
+
+
+def block_answer(question: str, sources: list[Source], answer_length: str = "normal",
+                 book: BookVocabulary | None = None) -> str:
+    """The answer quoted from `sources` (best first), or "" when they hold nothing to quote.
+    `book`: the book's vocabulary, for how rare each asked word is (else the passages')."""
+    wants_code = bool(WANTS_CODE.search(question))
+    scored = _score(question, sources, book, everything=False) or _score(question, sources, book, everything=True)
+    if not scored:
+        return ""
+    return _render(_choose(scored, WORDS_BY_LENGTH.get(answer_length, 70), wants_code))

@@ -15,7 +15,7 @@ _TABLE_ROW = re.compile(r"^\s*\|")
 # quiz options ("A) …", "b. …", "- [ ] …") and question labels ("Question 3", "Q2:")
 _QUIZ = re.compile(r"^\s*(?:[-*]\s*)?(?:\(?[A-Da-d][).:]\s|\[[ xX]\]\s)|\b(?:quiz|question \d+|q\d+[:.])",
                    re.MULTILINE | re.IGNORECASE)
-_EXERCISE = re.compile(r"\b(?:exercises?|practice|try it|try this|challenge|assignment|your turn|hands-on)\b",
+_EXERCISE = re.compile(r"\b(?:exercises?|practice|try it|try this|try with|challenge|assignment|your turn|hands-on)\b",
                        re.IGNORECASE)
 _REFERENCES = re.compile(r"\b(?:further reading|references|bibliography|resources|reading list|see also|"
                          r"learn more|useful links)\b", re.IGNORECASE)

@@ -9,20 +9,26 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from ..answers import block_answer
+from ..answers import Lexicon, block_answer
 from ..highlight import passage_answer
 from ..intent import Intent
 from .base import Deltas, GenerationInput, Outcome
 
 if TYPE_CHECKING:
     from ...embedding.protocol import TextEmbedder
+    from ..vocabulary import BookVocabulary
 
 
 class ExtractiveGenerator:
     name = "extractive"
 
-    def __init__(self, embedder: "TextEmbedder | None" = None):
+    def __init__(self, embedder: "TextEmbedder | None" = None, lexicon: "Lexicon | None" = None):
         self.embedder = embedder  # not needed to answer; kept so callers build it as any generator
+        self.lexicon = lexicon  # a book's vocabulary by book id: how rare each asked word is in it
+
+    def _book(self, sources) -> "BookVocabulary | None":
+        book_id = next((s.chunk.book_id for s in sources if s.source_type == "database"), None)
+        return self.lexicon(book_id) if self.lexicon is not None and book_id else None
 
     def compose(self, request: GenerationInput) -> str:
         length = request.preferences.get("answer_length", "normal")
@@ -30,7 +36,7 @@ class ExtractiveGenerator:
             text = passage_answer(Intent(request.intent), request.question, request.sources, length)
             if text:
                 return text
-        return block_answer(request.question, request.sources, length)
+        return block_answer(request.question, request.sources, length, self._book(request.sources))
 
     def generate(self, request: GenerationInput) -> Deltas:
         text = self.compose(request)
