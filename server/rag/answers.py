@@ -121,8 +121,6 @@ def _score(question: str, sources: list[Source], book: BookVocabulary | None, *,
     wants_code = everything or bool(WANTS_CODE.search(question))
     units, seen = [], set()
     for number, source in enumerate(sources, 1):
-        if source.source_type != "database":
-            continue
         for unit in units_of(source.chunk.content, number, _page_material(source)):
             said = " ".join(unit.plain.lower().split())
             if said in seen:  # passages overlap, and some books repeat a page
@@ -139,7 +137,7 @@ def _score(question: str, sources: list[Source], book: BookVocabulary | None, *,
         if not _eligible(unit, question, wants_code, everything):
             continue
         source = sources[unit.source - 1]
-        heading = _prefixes(" ".join([unit.heading, source.chunk.heading]))
+        heading = _prefixes(" ".join([unit.heading, getattr(source.chunk, "heading", "")]))
         relevance = _bm25(_prefixes(unit.plain), weights) / full
         score = (relevance + HEADING_WEIGHT * sum(w for p, w in weights.items() if p in heading) / full
                  + PASSAGE_WEIGHT * (source.score - best_passage))
