@@ -45,6 +45,7 @@ async def exchange(client: Client) -> dict:
     record["search"] = await _call(client, "search_book", {"query": IN_BOOK, "limit": 3})  # 1 counted
     first = record["search"]["data"]["passages"][0]["url"]
     record["page"] = await _call(client, "get_page", {"url_or_path": first})
+    record["page_by_path"] = await _call(client, "get_page", {"url_or_path": "/docs/intro/"})  # baseUrl left out
     record["outline"] = await _call(client, "book_outline", {})
     record["ask"] = await _call(client, "ask", {"question": IN_BOOK})  # 2
     record["refused"] = await _call(client, "ask", {"question": OUT_OF_SCOPE})  # 3
@@ -185,6 +186,8 @@ def test_get_page_gives_the_page_as_markdown_with_its_sections(record, indexed_p
     assert page["markdown"].startswith(f"# {page['title']}\n") and searched["text"] in page["markdown"]
     assert page["sections"] and all(_exists(s["url"], indexed_pages) for s in page["sections"])
     assert all(f"]({s['url']})" in page["markdown"] for s in page["sections"])
+    by_path = record["page_by_path"]["data"]
+    assert by_path["url"].endswith("/book/docs/intro") and by_path["title"].startswith("Welcome")
 
 
 def test_book_outline_gives_parts_and_pages_in_reading_order(record, indexed_pages):

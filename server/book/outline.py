@@ -63,14 +63,16 @@ class BookOutline:
         return [page for part in self.parts for page in part.pages]
 
     def find_page(self, url_or_path: str) -> OutlinePage | None:
-        """The page at a full URL, a URL path ("/docs/intro") or a source file ("intro.md"),
-        with or without an anchor or a trailing slash."""
+        """The page at a full URL, a URL path or the end of one ("/docs/intro" finds
+        ".../book/docs/intro"; the first in reading order when several end so), or a source
+        file ("intro.md"); an anchor or a trailing slash makes no difference."""
         wanted = url_or_path.strip().split("#", 1)[0]
         wanted_path = _path(wanted)
-        for page in self.pages:
-            if wanted in (page.url, page.source_file) or (wanted_path and wanted_path == _path(page.url)):
-                return page
-        return None
+        ending = "/" + wanted_path.lstrip("/")
+        exact = [p for p in self.pages
+                 if wanted in (p.url, p.source_file) or (wanted_path and wanted_path == _path(p.url))]
+        ends = [p for p in self.pages if wanted_path.strip("/") and _path(p.url).endswith(ending)]
+        return (exact or ends or [None])[0]
 
 
 def _path(url: str) -> str:
