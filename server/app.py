@@ -13,6 +13,7 @@ from .api.client_address import ClientAddress
 from .api.errors import register_error_handlers
 from .api.insights import bp as insights_pages
 from .api.llms import blp as llms_blp
+from .api.headers import add_security_headers
 from .api.routes import blp
 from .api.schemas import ErrorResponseSchema
 from .composition import Components
@@ -46,6 +47,7 @@ def create_app(settings: Settings | None = None, *, components: Components | Non
     CORS(app, origins=list(settings.allowed_origins), supports_credentials=False,
          expose_headers=["Retry-After", "X-RateLimit-Remaining"])
     api = ChatApi(app)
+    add_security_headers(app)  # before the limiter (see there)
     # per reader (api/client_address.py), only where a request costs real work or storage: not
     # health checks, the script, reading a session, or the browser's CORS preflight
     Limiter(get_remote_address, app=app, default_limits_exempt_when=_exempt_from_limits)

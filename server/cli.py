@@ -95,7 +95,7 @@ def ingest(path: str, book_id: str | None, site_url: str | None, base_url: str |
             report = run_ingest(site, index.store, index.embedder, book_id=book_id, full=full,
                                 progress=not as_json, log=log)
     except TextbookChatError as exc:
-        _fail(exc.message, 1)
+        _fail(exc.diagnosis, 1)
     click.echo(json.dumps(report.to_dict(), default=str, indent=2) if as_json else report.summary())
 
 
@@ -119,7 +119,7 @@ def pages(book_id: str | None, as_json: bool, build_dir: str | None, base: str |
         finally:
             store.close()
     except TextbookChatError as exc:
-        _fail(exc.message, 1)
+        _fail(exc.diagnosis, 1)
     if not listed:
         _fail(f"no pages indexed{f' for book {book_id!r}' if book_id else ''}", 1)
     if build_dir or base:
@@ -161,7 +161,7 @@ def ask(question: str, book_id: str | None, module: str | None, max_chunks: int,
                 question, max_chunks=max_chunks, similarity_threshold=threshold,
                 filters=Filters(book_id=book_id, module=module))
     except TextbookChatError as exc:
-        _fail(exc.message, 1)
+        _fail(exc.diagnosis, 1)
     if not chunks:
         click.echo(f"Nothing in the index passes the similarity threshold {threshold:.2f}.")
         return
@@ -189,7 +189,7 @@ def serve(host: str, port: int, threads: int, workers: int, demo_book: str | Non
 
     from .app import create_app
     from .composition import Components
-    from .startup import StartupError, bind_problem, check_port, stop_on_sigterm, where
+    from .startup import StartupError, allow_connections, bind_problem, check_port, stop_on_sigterm, where
 
     _setup_logging()
     settings = _settings()
@@ -214,7 +214,7 @@ def serve(host: str, port: int, threads: int, workers: int, demo_book: str | Non
         chat.warm_up()
         interrupted = chat.sessions.interrupt_unfinished()
     except TextbookChatError as exc:
-        _fail(exc.message, 1)
+        _fail(exc.diagnosis, 1)
     except KeyboardInterrupt:  # stopped while loading (or building the model): its processes are gone
         _fail("stopped before serving", 1)
     if interrupted:
@@ -238,18 +238,21 @@ def serve(host: str, port: int, threads: int, workers: int, demo_book: str | Non
     if workers > 1 and settings.rate_limit_storage.startswith("memory"):
         click.echo(f"note: each of the {workers} workers counts RATE_LIMIT on its own; "
                    "set RATE_LIMIT_STORAGE to a shared store to count them together")
+    limits = {"max_body_bytes": settings.max_request_bytes, "read_timeout_s": settings.request_read_timeout_s,
+              "connection_limit": settings.max_connections}
+    allow_connections(settings.max_connections)
     try:
         if workers > 1:
-            from .wsgi import serve_workers
+            from .workers import serve_workers
 
             chat.before_fork()
             serve_workers(app, host, port, workers=workers, threads=threads, after_fork=chat.after_fork,
-                          on_ready=lambda: click.echo(banner), on_worker_exit=chat.leave_worker)
+                          on_ready=lambda: click.echo(banner), on_worker_exit=chat.leave_worker, **limits)
         else:
             from .wsgi import make_server
 
             try:
-                server = make_server(app, host, port, threads, max_body_bytes=settings.max_request_bytes)
+                server = make_server(app, host, port, threads, **limits)
             except OSError as exc:  # taken since the check
                 _fail(bind_problem(host, port, exc), 1)
             click.echo(banner)
@@ -269,7 +272,7 @@ def migrate() -> None:
     try:
         store = SessionStore(settings.sqlalchemy_url)
     except TextbookChatError as exc:
-        _fail(exc.message, 1)
+        _fail(exc.diagnosis, 1)
     before, after = store.revisions
     store.close()
     click.echo(f"{store.where}: schema {after}" + (f" (was {before or 'empty'})" if before != after else ", up to date"))

@@ -124,8 +124,12 @@ class Components:
 
     def before_fork(self) -> None:
         """In the process about to fork workers, after warming up: let go of the index shard
-        (an embedded shard does not survive a fork; each worker opens its own replica)."""
+        (an embedded shard does not survive a fork; each worker opens its own replica) and of
+        every database connection and lock. SQLite keeps its file locks per process: a
+        connection the workers inherited would leave the master holding them, and when it died
+        another process could take the database for unused and lose the workers' writes."""
         self.store.before_fork()
+        self.sessions.close()
 
     def after_fork(self) -> None:
         """In a forked worker process: connections and index replica of its own. The model
@@ -134,9 +138,10 @@ class Components:
         self.store.after_fork()
 
     def leave_worker(self) -> None:
-        """A worker about to end: its index replica is removed (the sessions database and the
-        model are the parent's to close)."""
+        """A worker about to end: its index replica is removed and its database connections
+        closed (the model is the parent's)."""
         self.store.close()
+        self.sessions.close()
 
     def close(self) -> None:
         self.sessions.close()

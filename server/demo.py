@@ -5,7 +5,10 @@ passage. Good for trying the product with `make run`; a real site is built by Do
 """
 from __future__ import annotations
 
+import base64
+import hashlib
 import html
+import re
 from urllib.parse import urlparse
 
 from flask import Flask, Response, redirect
@@ -37,6 +40,17 @@ _TEMPLATE = """<!doctype html>
 <main><article>{body}</article></main>
 <script src="/widget.js" data-api="" data-title="Ask {book_attr}" data-book-id="{book_id}" defer></script>
 </body></html>"""
+
+
+def _style_hash(template: str) -> str:
+    css = re.search(r"<style>(.*?)</style>", template, re.DOTALL).group(1).replace("{{", "{").replace("}}", "}")
+    return "'sha256-" + base64.b64encode(hashlib.sha256(css.encode()).digest()).decode() + "'"
+
+
+# the page's own style (by its hash) and scripts from this server only; the widget styles
+# itself with constructed stylesheets, which a style-src policy does not block
+PAGE_POLICY = (f"default-src 'self'; script-src 'self'; style-src 'self' {_style_hash(_TEMPLATE)}; "
+               "img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
 
 
 def render_page(page: Page) -> str:
@@ -71,7 +85,8 @@ def register_demo(app: Flask, book_path: str, *, book_id: str | None = None) -> 
             return Response("Not found", status=404, mimetype="text/plain")
         return Response(_TEMPLATE.format(title=html.escape(page.title), book=html.escape(site.title),
                                          book_attr=html.escape(site.title, quote=True), book_id=html.escape(book_id),
-                                         nav=nav(page), body=render_page(page)), mimetype="text/html")
+                                         nav=nav(page), body=render_page(page)), mimetype="text/html",
+                        headers={"Content-Security-Policy": PAGE_POLICY})
 
     prefixes = {p.strip("/").split("/")[0] for p in paths if p != "/"}
     for prefix in prefixes:

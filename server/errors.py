@@ -4,13 +4,18 @@ from __future__ import annotations
 
 
 class TextbookChatError(Exception):
+    """`message` and `details` are for whoever sent the request; `diagnosis` (the message when
+    not given) is for the operator's log and console, and may name hosts, users and files."""
+
     code = "INTERNAL"
 
-    def __init__(self, message: str, *, code: str | None = None, details: dict | None = None):
+    def __init__(self, message: str, *, code: str | None = None, details: dict | None = None,
+                 diagnosis: str | None = None):
         super().__init__(message)
         self.message = message
         self.code = code or type(self).code
         self.details = details or {}
+        self.diagnosis = diagnosis or message
 
 
 class StoreUnavailable(TextbookChatError):
@@ -20,9 +25,15 @@ class StoreUnavailable(TextbookChatError):
 
 
 class DatabaseUnavailable(TextbookChatError):
-    """The sessions database does not answer."""
+    """The sessions database does not answer. What `where` (the URL without its password) and
+    `reason` (the driver's words, which may name the host) say stays in the diagnosis."""
 
     code = "DATABASE_UNAVAILABLE"
+
+    def __init__(self, where: str, reason: str = "", *, state: str = "is not answering"):
+        super().__init__(f"The sessions database {state}.",
+                         diagnosis=f"The sessions database ({where}) {state}"
+                                   + (f": {reason}" if reason and reason not in state else ""))
 
 
 class EmbeddingMismatch(TextbookChatError):

@@ -198,6 +198,10 @@ class Settings:
     allowed_origins: tuple[str, ...] = _setting(("http://localhost:3000", "http://127.0.0.1:3000"),
                                                 "ALLOWED_ORIGINS", concern="web", read=_origins)
     max_request_bytes: int = _setting(64 * 1024, "MAX_REQUEST_BYTES", concern="web", read=_positive(_int))
+    # a request's headers and body must have arrived this long after its first byte (slow clients)
+    request_read_timeout_s: float = _setting(10.0, "REQUEST_READ_TIMEOUT_S", concern="web", read=_positive(_float))
+    # open connections per server process; more wait to be accepted
+    max_connections: int = _setting(1000, "MAX_CONNECTIONS", concern="web", read=_positive(_int))
     rate_limit: str = _setting("30 per minute;500 per day", "RATE_LIMIT", concern="web", read=_rate_limit)
     rate_limit_storage: str = _setting("memory://", "RATE_LIMIT_STORAGE", concern="web", read=_rate_limit_storage)
     # reverse proxies whose X-Forwarded-For is believed (api/client_address.py)

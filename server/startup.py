@@ -71,3 +71,15 @@ def stop_on_sigterm() -> None:
 
     if sys.platform != "win32":
         signal.signal(signal.SIGTERM, interrupt)
+
+
+def allow_connections(count: int) -> None:
+    """Raise this process's limit on open files (each connection is one) as far as allowed."""
+    try:
+        import resource
+    except ImportError:  # Windows
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = count + 256  # the index, the database, the model
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted if hard == resource.RLIM_INFINITY else min(wanted, hard), hard))

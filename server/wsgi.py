@@ -1,18 +1,21 @@
-"""Production WSGI serving.
+"""Production HTTP serving: waitress, in one process or in each of `serve --workers N` (workers.py).
 
-One process (the default): waitress, with threads. Several processes (`serve --workers N`, not
-on Windows): gunicorn forks N workers from the process that loaded everything, so that the
-work of answering is not held to one core by Python's interpreter lock. The workers share
-what was loaded before the fork (the model's weights, the vocabulary) and open their own
-connections and index replica afterwards (Components.after_fork): an embedded index shard
-does not survive a fork, so the parent lets go of its own before forking.
+waitress reads a whole request (headers and body, up to its limits) on its event loop before
+a thread sees it, so a slow or idle client costs a socket, not one of the `--threads`. What
+it does not bound on its own, this module does:
+- how long a request may take to arrive: a client that sends its headers or body a byte at a
+  time is cut off after `read_timeout_s` (waitress only closes connections that go quiet);
+- how many connections are held: `connection_limit` per process, watched with poll(), which
+  unlike select() is not limited to 1024 descriptors;
+- what a refusal looks like: waitress's own errors (malformed request, body too large,
+  unsupported transfer coding) leave in the API's {error, code, details} shape;
+- /health gets threads of its own, so a load balancer's probe is answered at once even
+  while answers hold every one of the `--threads`.
 """
 from __future__ import annotations
 
 import json
-import os
-import sys
-from typing import Callable
+import time
 
 from flask import Flask
 from waitress.channel import HTTPChannel
@@ -21,6 +24,10 @@ from waitress.task import ErrorTask, ThreadedTaskDispatcher
 
 from .api.body_limit import too_large_json
 from .api.errors import error_body
+from .api.headers import API_POLICY
+
+QUICK_PATHS = frozenset({"/health"})
+_CODES = {413: "PAYLOAD_TOO_LARGE", 431: "HEADERS_TOO_LARGE", 501: "NOT_IMPLEMENTED", 500: "INTERNAL"}
 
 
 class _JsonErrorTask(ErrorTask):
@@ -31,24 +38,49 @@ class _JsonErrorTask(ErrorTask):
         if error.code == 413:  # waitress's limit is one byte over ours (make_server): quote ours
             body = too_large_json(self.channel.adj.max_request_body_size - 1)
         else:
-            body = json.dumps(error_body(f"{error.reason}: {error.body}", "VALIDATION_ERROR", {})).encode()
+            body = json.dumps(error_body(f"{error.reason}: {error.body}", _CODES.get(error.code, "VALIDATION_ERROR"))).encode()
         self.status = f"{error.code} {error.reason}"
-        self.response_headers.append(("Content-Type", "application/json"))
+        self.response_headers.extend([("Content-Type", "application/json"), ("X-Content-Type-Options", "nosniff"),
+                                      ("Content-Security-Policy", API_POLICY)])
         self.set_close_on_finish()
         self.content_length = len(body)
         self.write(body)
 
 
 class _Channel(HTTPChannel):
+    """A connection that knows since when its current request has been arriving."""
+
     error_task_class = _JsonErrorTask
+    reading_since: float | None = None
+
+    def received(self, data):
+        before = self.request
+        result = super().received(data)
+        if self.request is None:
+            self.reading_since = None
+        elif self.request is not before or self.reading_since is None:
+            self.reading_since = time.monotonic()
+        return result
 
 
-QUICK_PATHS = frozenset({"/health"})
+def _cut_off_slow_requests(server: BaseWSGIServer, read_timeout_s: float) -> None:
+    """Add to `server`'s periodic maintenance (which closes idle connections) the closing of
+    connections whose request has been arriving for longer than `read_timeout_s`."""
+    idle_maintenance = server.maintenance
+
+    def maintenance(now):
+        idle_maintenance(now)
+        cutoff = time.monotonic() - read_timeout_s
+        for channel in list(server.active_channels.values()):
+            since = getattr(channel, "reading_since", None)
+            if since is not None and since < cutoff and not channel.requests:
+                channel.will_close = True
+
+    server.maintenance = maintenance
 
 
 class _QuickFirst(ThreadedTaskDispatcher):
-    """Health checks get threads of their own, so that a load balancer's probe is answered at
-    once even while answers hold every one of the `--threads`."""
+    """Health checks get threads of their own."""
 
     def __init__(self, threads: int, quick_threads: int = 2):
         super().__init__()
@@ -58,7 +90,8 @@ class _QuickFirst(ThreadedTaskDispatcher):
 
     def add_task(self, task):
         requests = getattr(task, "requests", None)
-        if requests and requests[0].path in QUICK_PATHS and not requests[0].error:
+        # a malformed request has an error and perhaps no path: it goes the ordinary way
+        if requests and not requests[0].error and getattr(requests[0], "path", None) in QUICK_PATHS:
             return self.quick.add_task(task)
         return super().add_task(task)
 
@@ -68,60 +101,24 @@ class _QuickFirst(ThreadedTaskDispatcher):
 
 
 def make_server(app: Flask, host: str = "127.0.0.1", port: int = 8000, threads: int = 8, *,
-                max_body_bytes: int = 64 * 1024):
-    """waitress; a body over `max_body_bytes` is refused from its Content-Length, never read, and
-    /health has threads of its own."""
-    sockets: dict = {}
-    # channel_request_lookahead lets waitress notice a client that hung up mid-stream
-    # (environ["waitress.client_disconnected"]), so SSE generation can stop early.
-    server = create_server(app, map=sockets, host=host, port=port, threads=threads, channel_request_lookahead=1,
-                           _dispatcher=_QuickFirst(threads),
+                max_body_bytes: int = 64 * 1024, read_timeout_s: float = 10.0, connection_limit: int = 1000,
+                sockets: list | None = None):
+    """waitress on `host`:`port` (or on already listening `sockets`, as a forked worker has)."""
+    where = {"sockets": sockets} if sockets else {"host": host, "port": port}
+    dispatchers: dict = {}
+    server = create_server(app, map=dispatchers, threads=threads, _dispatcher=_QuickFirst(threads), **where,
+                           # lets waitress notice a client that hung up mid-stream
+                           # (environ["waitress.client_disconnected"]), so SSE generation can stop early
+                           channel_request_lookahead=1,
                            # forwarding headers reach the app, which believes them only from
                            # TRUSTED_PROXIES and drops them otherwise (api/client_address.py)
                            ident="textbook-chat", clear_untrusted_proxy_headers=False,
-                           max_request_body_size=max_body_bytes + 1)  # waitress refuses from this size on
-    for listener in list(sockets.values()):
-        if isinstance(listener, BaseWSGIServer):
-            listener.channel_class = _Channel
+                           max_request_body_size=max_body_bytes + 1,  # waitress refuses from this size on
+                           connection_limit=connection_limit, asyncore_use_poll=True,
+                           # idle connections go after a minute; the maintenance that closes them
+                           # (and slow requests) runs every second
+                           channel_timeout=60, cleanup_interval=1)
+    for listener in [d for d in dispatchers.values() if isinstance(d, BaseWSGIServer)]:
+        listener.channel_class = _Channel
+        _cut_off_slow_requests(listener, read_timeout_s)
     return server
-
-
-def serve_workers(app: Flask, host: str, port: int, *, workers: int, threads: int,
-                  after_fork: Callable[[], None], on_ready: Callable[[], None] = lambda: None,
-                  on_worker_exit: Callable[[], None] = lambda: None) -> None:
-    """Run `workers` forked processes of `threads` threads each until stopped (SIGINT/SIGTERM)."""
-    from gunicorn.app.base import BaseApplication
-
-    class Workers(BaseApplication):
-        def load_config(self):
-            options = {
-                "bind": [f"[{host}]:{port}" if ":" in host else f"{host}:{port}"],
-                "workers": workers, "worker_class": "gthread", "threads": threads,
-                "proc_name": "textbook-chat",
-                # a stream can outlast gunicorn's defaults; a stopped server waits for answers in flight
-                "timeout": 120, "graceful_timeout": 30, "keepalive": 5,
-                "control_socket_disable": True,
-                "post_fork": lambda server, worker: after_fork(),
-                "when_ready": lambda server: on_ready(),
-                "worker_exit": lambda server, worker: _leave(on_worker_exit),
-            }
-            for key, value in options.items():
-                if key in self.cfg.settings:  # older gunicorn releases lack some settings
-                    self.cfg.set(key, value)
-
-        def load(self):
-            return app
-
-    Workers().run()
-
-
-def _leave(cleanup: Callable[[], None]) -> None:
-    """End a worker after `cleanup` (its own index replica) without running finalizers: the
-    inherited sessions connections and the model's native threads were never the worker's."""
-    try:
-        cleanup()
-    except Exception as exc:  # a worker leaves whatever happens; say why its replica stayed behind
-        print(f"worker {os.getpid()}: {exc}", file=sys.stderr)
-    for stream in (sys.stdout, sys.stderr):
-        stream.flush()
-    os._exit(0)

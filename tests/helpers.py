@@ -208,4 +208,5 @@ def gemini_env(monkeypatch, fake: FakeGemini) -> None:
 def gemini_subprocess_env(fake: FakeGemini, **extra: str) -> dict:
     """The environment for a child process whose Gemini client talks to `fake`."""
     env = {k: v for k, v in os.environ.items() if k not in _GEMINI_ENV}
-    return {**env, "GEMINI_API_KEY": "test-key", "GOOGLE_GEMINI_BASE_URL": fake.url, **extra}
+    # the `server` package of this checkout, whichever one the command's install points at
+    return {**env, "PYTHONPATH": str(REPO), "GEMINI_API_KEY": "test-key", "GOOGLE_GEMINI_BASE_URL": fake.url, **extra}

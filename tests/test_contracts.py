@@ -23,7 +23,7 @@ from server.errors import DatabaseUnavailable, EmbeddingMismatch, StoreUnavailab
 from server.store import open_store
 
 SERVER = REPO / "server"
-WEB_LAYER = {"api", "app.py", "wsgi.py", "demo.py", "cli.py"}
+WEB_LAYER = {"api", "app.py", "wsgi.py", "workers.py", "demo.py", "cli.py"}
 
 
 def _closed_port() -> int:

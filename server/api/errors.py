@@ -26,7 +26,9 @@ STATUS = {
     "PAYLOAD_TOO_LARGE": 413,
     "UNSUPPORTED_MEDIA_TYPE": 415,
     "RATE_LIMITED": 429,
+    "HEADERS_TOO_LARGE": 431,
     "INTERNAL": 500,
+    "NOT_IMPLEMENTED": 501,
     "INDEX_EMPTY": 503,
     "STORE_UNAVAILABLE": 503,
     "DATABASE_UNAVAILABLE": 503,
@@ -70,7 +72,7 @@ def register_error_handlers(app: Flask) -> None:
     def _domain_error(exc: TextbookChatError):
         body, status = error_response(exc)
         if status >= 500:
-            log.warning("%s: %s", exc.code, exc.message)
+            log.warning("%s: %s", exc.code, exc.diagnosis)
         response = jsonify(body)
         response.status_code = status
         return response

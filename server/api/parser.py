@@ -3,8 +3,9 @@
 Python's own JSON reader accepts what the rest of the server cannot hold: text nested a
 thousand levels deep (it recurses), integers of thousands of digits (converting them raises),
 `NaN` and `Infinity` (they pass every range check), and lone UTF-16 surrogates such as
-`"\\ud800"` (no database or UTF-8 encoder takes them). Each is refused here as invalid JSON,
-so it leaves as 400 VALIDATION_ERROR naming the problem.
+`"\\ud800"` (no database or UTF-8 encoder takes them), and the NUL character (PostgreSQL
+cannot store it in text). Each is refused here, so it leaves as 400 VALIDATION_ERROR naming
+the problem, the same on every database.
 """
 from __future__ import annotations
 
@@ -26,7 +27,11 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class UnsafeJson(ValueError):
-    """A body that is JSON, but not one the server will take."""
+    """A body that is JSON, but not one the server will take; `field` names where, if known."""
+
+    def __init__(self, message: str, field: str = "_schema"):
+        super().__init__(message)
+        self.field = field
 
 
 def _depth(text: str) -> int:
@@ -53,11 +58,21 @@ def _constant(name: str):
     raise UnsafeJson(f"{name} is not a JSON number.")
 
 
+def unstorable(text: str) -> str | None:
+    """Why a database cannot keep `text`, if it cannot."""
+    if _SURROGATE.search(text):
+        return "contains a lone surrogate (\\ud800-\\udfff), which is not text."
+    if "\x00" in text:
+        return "contains the NUL character (\\u0000), which cannot be stored."
+    return None
+
+
 def _check_text(value: Any, where: str = "body") -> None:
-    """No lone surrogate in any string or key (the depth is already bounded)."""
+    """No lone surrogate or NUL in any string or key (the depth is already bounded)."""
     if isinstance(value, str):
-        if _SURROGATE.search(value):
-            raise UnsafeJson(f"{where} contains a lone surrogate (\\ud800-\\udfff), which is not text.")
+        problem = unstorable(value)
+        if problem:
+            raise UnsafeJson(f"{where} {problem}", "_schema" if where == "body" else where)
     elif isinstance(value, dict):
         for key, item in value.items():
             _check_text(key, where)
@@ -92,7 +107,7 @@ class JsonParser(FlaskParser):
         try:
             return parse_body(data)
         except UnsafeJson as exc:
-            abort(400, exc=exc, messages={"json": {"_schema": [str(exc)]}})
+            abort(400, exc=exc, messages={"json": {exc.field: [str(exc)]}})
 
     def _handle_invalid_json_error(self, error, req, *args, **kwargs):
         abort(400, exc=error, messages={"json": {"_schema": ["The body is not valid JSON (UTF-8)."]}})

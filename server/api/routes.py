@@ -14,7 +14,7 @@ from ..errors import DatabaseUnavailable, StoreUnavailable, TextbookChatError
 from ..insights.asked import vector_bytes
 from .disconnect import client_gone_check
 from .errors import ApiError, error_response
-from .parser import JsonParser
+from .parser import JsonParser, unstorable
 from .presenter import question_from, server_timing, sse_event
 from .schemas import (ChatResponseSchema, ChatSessionSchema, ErrorResponseSchema, FeedbackResultSchema,
                       FeedbackSchema, HealthSchema, QuerySchema)
@@ -37,8 +37,19 @@ def _require_index() -> None:
         raise ApiError("INDEX_EMPTY", "The book index is empty: run `textbook-chat ingest PATH` first.")
 
 
+def _checked_id(session_id: str) -> str:
+    """A session id from the path, refused as the same id in a body would be."""
+    problem = unstorable(session_id)
+    if problem:
+        raise ApiError("VALIDATION_ERROR", "The request is not valid.", {"session_id": [f"session_id {problem}"]})
+    return session_id
+
+
 def _wants_stream() -> bool:
-    return "text/event-stream" in (request.headers.get("Accept") or "")
+    """An event stream when the client names it (not through */*) and prefers it to JSON."""
+    accept = request.accept_mimetypes
+    named = any(value.lower() == "text/event-stream" and quality > 0 for value, quality in accept)
+    return named and accept["text/event-stream"] >= accept["application/json"]
 
 
 # the answer's id is what /feedback rates (a link, so that clients and API testers can follow it)
@@ -105,7 +116,7 @@ class SessionById(MethodView):
     @blp.alt_response(404, schema=ErrorResponseSchema)
     def get(self, session_id):
         """A conversation with its messages in order."""
-        session = parts().sessions.get_session(session_id)
+        session = parts().sessions.get_session(_checked_id(session_id))
         if session is None:
             raise ApiError("NOT_FOUND", "Unknown session.", {"session_id": session_id})
         return session
@@ -114,7 +125,7 @@ class SessionById(MethodView):
     @blp.alt_response(404, schema=ErrorResponseSchema)
     def delete(self, session_id):
         """Forget a conversation."""
-        if not parts().sessions.delete_session(session_id):
+        if not parts().sessions.delete_session(_checked_id(session_id)):
             raise ApiError("NOT_FOUND", "Unknown session.", {"session_id": session_id})
 
 

@@ -23,12 +23,20 @@ class _Score(fields.Float):
         return None if value is None else round(float(value), 4)
 
 
+# What counts as white space: Python's (str.isspace, which includes the separators
+# U+001C-U+001F and U+0085) and JSON Schema's `\s` (ECMAScript's, which includes U+FEFF), so
+# that the documented pattern and the server agree on every string
+WHITESPACE = ("\t\n\v\f\r\x1c\x1d\x1e\x1f \x85\xa0\u1680" + "".join(map(chr, range(0x2000, 0x200b)))
+              + "\u2028\u2029\u202f\u205f\u3000\ufeff")
+NOT_ONLY_WHITESPACE = r"[^\s\u001c-\u001f\u0085\ufeff]"
+
+
 class _Trimmed(fields.String):
     """A string trimmed before validation, so "   " counts as empty."""
 
     def _deserialize(self, value, attr, data, **kwargs):
         text = super()._deserialize(value, attr, data, **kwargs)
-        return text.strip()
+        return text.strip(WHITESPACE)
 
 
 class FiltersSchema(Schema):
@@ -59,7 +67,7 @@ class QuerySchema(Schema):
     """POST /chat request."""
 
     question = _Trimmed(required=True, validate=validate.Length(1, MAX_QUESTION), metadata={
-        "pattern": r"\S", "description": "trimmed; at least one character that is not white space"})
+        "pattern": NOT_ONLY_WHITESPACE, "description": "trimmed; at least one character that is not white space"})
     selected_text = _Trimmed(validate=validate.Length(max=MAX_SELECTION), allow_none=True, metadata={
         "description": "the highlighted passage, trimmed; white space alone counts as no selection"})
     selection_mode = fields.String(load_default="exclusive", validate=validate.OneOf(SELECTION_MODES))

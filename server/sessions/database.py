@@ -3,13 +3,14 @@ before use, and the database's failures in the product's words (DatabaseUnavaila
 from __future__ import annotations
 
 import os
+import sqlite3
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
 from sqlalchemy import create_engine, event, make_url
 from sqlalchemy.engine import URL, Engine
-from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, NoSuchModuleError
+from sqlalchemy.exc import ArgumentError, DataError, DBAPIError, IntegrityError, NoSuchModuleError
 
 from ..errors import DatabaseUnavailable
 
@@ -76,29 +77,35 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
 @contextmanager
 def answering(where: str) -> Iterator[None]:
     """Turn the database failing (down, refusing, read-only, full, file gone) into
-    DatabaseUnavailable naming `where`; a broken constraint stays what it is."""
+    DatabaseUnavailable naming `where`; a broken constraint or a value the database cannot
+    store (a bug: requests are checked for those) stays what it is."""
     try:
         yield
-    except IntegrityError:
+    except (IntegrityError, DataError):
         raise
     except DBAPIError as exc:
         reason = str(exc.orig).strip().splitlines()[0] if exc.orig is not None else type(exc).__name__
-        raise DatabaseUnavailable(f"The sessions database ({where}) is not answering: {reason}",
-                                  details={"database": where}) from exc
+        if getattr(exc.orig, "sqlstate", None) == "25006":  # PostgreSQL: read-only transaction
+            raise DatabaseUnavailable(where, reason, state="is read-only") from exc
+        # SQLite says what is wrong with the file; PostgreSQL's words may name its host, user and
+        # database, so they stay in the diagnosis
+        state = f"is not answering: {reason}" if isinstance(exc.orig, sqlite3.Error) else "is not answering"
+        raise DatabaseUnavailable(where, reason, state=state) from exc
 
 
 def file_problem(path: Path | None, inode: int | None) -> str | None:
-    """Why the SQLite file at `path` (opened with `inode`) cannot be used any more, if it cannot."""
+    """Why the SQLite file at `path` (opened with `inode`) cannot be used any more, if it cannot
+    (in words that do not name the file: they reach readers)."""
     if path is None or inode is None:
         return None
     try:
         stat = os.stat(path)
     except FileNotFoundError:
-        return f"the file {path} is missing"
+        return "its file is missing"
     except OSError as exc:
-        return f"the file {path} cannot be read: {exc.strerror}"
+        return f"its file cannot be read ({exc.strerror})"
     if stat.st_ino != inode:
-        return f"the file {path} was replaced while the server was running"
+        return "its file was replaced while the server was running"
     return None
 
 

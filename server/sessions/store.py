@@ -140,8 +140,7 @@ class SessionStore:
         with self._between_processes():
             problem = file_problem(self._file, self._inode)
             if problem:
-                raise DatabaseUnavailable(f"The sessions database ({self.where}) is not answering: {problem}",
-                                          details={"database": self.where})
+                raise DatabaseUnavailable(self.where, state=f"is not answering: {problem}")
             try:
                 with self.engine.begin() as conn:
                     return [work(conn) for work in works]
@@ -180,16 +179,14 @@ class SessionStore:
         started = time.perf_counter()
         problem = file_problem(self._file, self._inode)
         if problem:
-            raise DatabaseUnavailable(f"The sessions database ({self.where}) is not answering: {problem}",
-                                      details={"database": self.where})
+            raise DatabaseUnavailable(self.where, state=f"is not answering: {problem}")
         probe = select(sessions_table.c.id).limit(1).scalar_subquery()
         if self.dialect == "postgresql":  # one round trip: the table answers, and takes writes
             probe = select(probe, func.current_setting("transaction_read_only"))
         with self._reading() as conn:
             row = conn.execute(select(probe) if self.dialect != "postgresql" else probe).first()
         if self.dialect == "postgresql" and row[1] == "on":
-            raise DatabaseUnavailable(f"The sessions database ({self.where}) is read-only",
-                                      details={"database": self.where})
+            raise DatabaseUnavailable(self.where, state="is read-only")
         if self._failing:
             self._write(self._probe)
         return {"kind": self.dialect, "latency_ms": round((time.perf_counter() - started) * 1000, 2)}

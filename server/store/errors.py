@@ -44,7 +44,10 @@ def translate(exc: BaseException) -> BaseException:
     reason = _outage(exc)
     if reason is None:
         return exc
-    return StoreUnavailable(f"The book index is not reachable: {reason}.", details={"reason": reason})
+    # what the client library said (addresses, folders) is for the operator, not the reader
+    public = reason.split(" (", 1)[0]
+    return StoreUnavailable(f"The book index is not reachable: {public}.", details={"reason": public},
+                            diagnosis=f"The book index is not reachable: {reason}.")
 
 
 def guarded(cls):

@@ -1,0 +1,237 @@
+"""Both production servers (`serve` and `serve --workers 2`) against clients an attacker or a
+broken proxy would be: malformed and oversized requests get the API's JSON error, slow and
+idle connections hold neither /health nor readers' questions up, and every response carries
+the security headers. One server of each kind serves the whole module."""
+from __future__ import annotations
+
+import json
+import select
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from helpers import MODELS_DIR, SAMPLE_BOOK, FakeGemini, free_port, gemini_subprocess_env, make_settings, wait_until
+from server.ingest.indexer import ingest
+from server.ingest.site import detect_site
+from server.store import open_store
+
+CLI = Path(sys.executable).with_name("textbook-chat")
+READ_TIMEOUT_S = 2.0
+THREADS = 4
+
+
+@pytest.fixture(scope="module")
+def indexed_data(tmp_path_factory, embedder) -> Path:
+    """A data folder with the sample book indexed, copied for each server."""
+    settings = make_settings(tmp_path_factory.mktemp("indexed") / "data")
+    store = open_store(settings, embedder.model_name, embedder.dim)
+    ingest(detect_site(SAMPLE_BOOK), store, embedder, progress=False)
+    store.close()
+    return settings.data_dir
+
+
+def start_server(data: Path, fake: FakeGemini, log: Path, *args: str, **env: str) -> tuple[subprocess.Popen, int]:
+    """`textbook-chat serve ARGS` on a free port, once /health says ok."""
+    port = free_port()
+    environment = gemini_subprocess_env(fake, TEXTBOOK_CHAT_DATA_DIR=str(data), TEXTBOOK_CHAT_MODELS_DIR=str(MODELS_DIR),
+                                        RATE_LIMIT="100000 per minute", REQUEST_READ_TIMEOUT_S=str(READ_TIMEOUT_S), **env)
+    with log.open("w") as out:
+        process = subprocess.Popen([str(CLI), "serve", "--port", str(port), "--threads", str(THREADS), *args],
+                                   env=environment, stdout=out, stderr=subprocess.STDOUT)
+
+    def healthy() -> bool:
+        if process.poll() is not None:
+            raise AssertionError(f"the server exited: {log.read_text()[-2000:]}")
+        try:
+            return get(port, "/health")[0] == 200
+        except OSError:
+            return False
+
+    wait_until(healthy, timeout_s=120, what="the server to answer /health", poll_s=0.2)
+    return process, port
+
+
+def stop_server(process: subprocess.Popen) -> None:
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(40)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@pytest.fixture(scope="module", params=["one process", "workers"])
+def served(request, indexed_data, tmp_path_factory):
+    """(port, fake Gemini) of a running server of each kind."""
+    folder = tmp_path_factory.mktemp("served")
+    shutil.copytree(indexed_data, folder / "data")
+    fake = FakeGemini()
+    args = ("--workers", "2") if request.param == "workers" else ()
+    process, port = start_server(folder / "data", fake, folder / "serve.log", *args)
+    yield port, fake
+    stop_server(process)
+    fake.close()
+
+
+def get(port: int, path: str, headers: dict | None = None, timeout: float = 10) -> tuple[int, dict, bytes]:
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            return response.status, dict(response.headers), response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()
+
+
+def ask(port: int, question: str, headers: dict | None = None, timeout: float = 30) -> tuple[int, dict, bytes]:
+    request = urllib.request.Request(f"http://127.0.0.1:{port}/chat", data=json.dumps({"question": question}).encode(),
+                                     headers={"Content-Type": "application/json", **(headers or {})})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            return response.status, dict(response.headers), response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()
+
+
+def raw(port: int, data: bytes, timeout: float = 10) -> tuple[int, dict, dict]:
+    """Send `data` as it is; the reply's status, headers and JSON body (the server closes)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
+        for start in range(0, len(data), 4096):  # what the server will not read is not sent once it has replied
+            if select.select([sock], [], [], 0)[0]:
+                break
+            sock.sendall(data[start:start + 4096])
+        reply = b""
+        while chunk := sock.recv(65536):
+            reply += chunk
+    assert reply, "the server closed the connection without a reply"
+    head, body = reply.split(b"\r\n\r\n", 1)
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {k.lower(): v.strip() for k, v in (line.split(":", 1) for line in lines[1:])}
+    return int(lines[0].split()[1]), headers, json.loads(body)
+
+
+POST = b"POST /chat HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+MALFORMED = {
+    "a header line without a colon": b"GET /health HTTP/1.1\r\nHost: x\r\nBad\r\n\r\n",
+    "a NUL in a header": b"GET /health HTTP/1.1\r\nHost: x\r\nX-Note: a\x00b\r\n\r\n",
+    "a bad request line": b"GARBAGE\r\n\r\n",
+    "a bad chunk size": POST + b"Transfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n",
+    "a bad Content-Length": POST + b"Content-Length: ten\r\n\r\n",
+}
+
+
+@pytest.mark.parametrize("what", MALFORMED)
+def test_a_malformed_request_gets_a_json_400(served, what):
+    port, _ = served
+    status, headers, body = raw(port, MALFORMED[what])
+    assert status == 400 and headers["content-type"] == "application/json", (what, status, body)
+    assert body["code"] == "VALIDATION_ERROR" and set(body) == {"error", "code", "details"}
+    assert headers["x-content-type-options"] == "nosniff"
+    assert get(port, "/health")[0] == 200  # and the server goes on
+
+
+def test_bodies_the_server_will_not_read_are_refused_in_the_api_shape(served):
+    port, _ = served
+    chunk = b"%x\r\n%s\r\n" % (4096, b"a" * 4096)
+    status, _, body = raw(port, POST + b"Transfer-Encoding: chunked\r\n\r\n" + chunk * 20 + b"0\r\n\r\n")
+    assert status == 413 and body["code"] == "PAYLOAD_TOO_LARGE" and body["details"] == {"limit_bytes": 65536}
+    status, _, body = raw(port, POST + b"Transfer-Encoding: gzip\r\n\r\n")
+    assert status == 501 and body["code"] == "NOT_IMPLEMENTED"
+    status, _, body = raw(port, b"GET /health?" + b"q" * 9000 + b" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    assert status == 200 and body["status"] == "ok"  # a long query string is no error of its own
+
+
+def test_security_headers_on_every_response_and_retry_after_only_on_refusals(served):
+    port, _ = served
+    for status, headers, _ in (get(port, "/health"), get(port, "/nowhere"), get(port, "/widget.js"),
+                               ask(port, "What is the Nyquist rate?")):
+        assert headers["X-Content-Type-Options"] == "nosniff" and headers["X-Frame-Options"] == "DENY"
+        assert "Retry-After" not in headers, status
+    assert "default-src 'none'" in get(port, "/health")[1]["Content-Security-Policy"]
+    assert get(port, "/widget.js")[1]["Access-Control-Allow-Origin"] == "*"
+
+
+@pytest.mark.parametrize("accept, streams", [("text/event-stream", True), ("TEXT/EVENT-STREAM", True),
+                                             ("text/event-stream;q=0", False), ("*/*", False),
+                                             ("application/json;q=0.5, text/event-stream", True)])
+def test_the_accept_header_is_read_as_http_says(served, accept, streams):
+    port, _ = served
+    status, headers, body = ask(port, "What is the Nyquist rate?", {"Accept": accept})
+    assert status == 200 and headers["Content-Type"].startswith("text/event-stream" if streams else "application/json")
+
+
+def _drip(sockets: list[socket.socket], stop: threading.Event) -> None:
+    """Send one more header line on each socket every half second, as a slowloris does."""
+    n = 0
+    while not stop.wait(0.5):
+        n += 1
+        for sock in sockets:
+            try:
+                sock.sendall(b"X-Slow-%d: x\r\n" % n)
+            except OSError:
+                pass
+
+
+def test_200_slow_connections_hold_up_neither_health_nor_questions(served):
+    port, fake = served
+    slow = []
+    for n in range(200):
+        sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        sock.sendall(b"POST /chat HTTP/1.1\r\nHost: x\r\n" if n % 2 else POST + b"Content-Length: 100\r\n\r\n{")
+        slow.append(sock)
+    stop = threading.Event()
+    dripping = threading.Thread(target=_drip, args=(slow[1::2], stop), daemon=True)
+    dripping.start()
+    try:
+        time.sleep(0.5)
+        started = time.monotonic()
+        assert get(port, "/health", timeout=5)[0] == 200
+        health_s = time.monotonic() - started
+        started = time.monotonic()
+        status, _, body = ask(port, "What is the Nyquist rate?", timeout=10)
+        question_s = time.monotonic() - started
+        assert status == 200 and json.loads(body)["answer"]
+        assert health_s < 1.0 and question_s < 2.0, (health_s, question_s)
+
+        # each slow request is cut off once it has taken longer than the read timeout to arrive
+        def all_closed() -> bool:
+            for sock in slow:
+                sock.settimeout(0.01)
+                try:
+                    while sock.recv(65536):
+                        pass
+                except socket.timeout:
+                    return False
+                except OSError:
+                    pass
+            return True
+        wait_until(all_closed, timeout_s=READ_TIMEOUT_S + 10, what="the slow connections to be closed", poll_s=0.5)
+    finally:
+        stop.set()
+        dripping.join()
+        for sock in slow:
+            sock.close()
+
+
+def test_health_is_not_queued_behind_answers(served):
+    port, fake = served
+    fake.script(*[{"hang": 8} for _ in range(3 * THREADS)])
+    askers = [threading.Thread(target=ask, args=(port, "What is the Nyquist rate?"), daemon=True)
+              for _ in range(3 * THREADS)]
+    for asker in askers:
+        asker.start()
+    wait_until(lambda: fake.pending <= 2 * THREADS, timeout_s=30, what="the model to be asked")
+    for _ in range(5):
+        started = time.monotonic()
+        assert get(port, "/health", timeout=5)[0] == 200
+        assert time.monotonic() - started < 1.0
+    for asker in askers:
+        asker.join(60)
+    fake.forget_script()
