@@ -5,6 +5,7 @@ the security headers. One server of each kind serves the whole module."""
 from __future__ import annotations
 
 import json
+import os
 import select
 import shutil
 import socket
@@ -235,3 +236,75 @@ def test_health_is_not_queued_behind_answers(served):
     for asker in askers:
         asker.join(60)
     fake.forget_script()
+
+
+def test_demo_pages_carry_a_policy_that_allows_only_their_own_style_and_scripts(sample_book, tmp_path):
+    import base64
+    import hashlib
+    import re
+
+    from helpers import make_app
+    from server.demo import register_demo
+
+    app = make_app(sample_book, tmp_path / "data")
+    register_demo(app, str(SAMPLE_BOOK))
+    page = app.test_client().get("/", follow_redirects=True)
+    policy = page.headers["Content-Security-Policy"]
+    css = re.search(r"<style>(.*?)</style>", page.get_data(as_text=True), re.DOTALL).group(1)
+    assert f"'sha256-{base64.b64encode(hashlib.sha256(css.encode()).digest()).decode()}'" in policy
+    assert "script-src 'self';" in policy and "frame-ancestors 'none'" in policy
+    assert page.headers["X-Content-Type-Options"] == "nosniff"
+
+
+def _children(pid: int) -> set[int]:
+    path = Path(f"/proc/{pid}/task/{pid}/children")
+    return {int(p) for p in path.read_text().split()} if path.exists() else set()
+
+
+def _stream(port: int, received: list[dict]) -> None:
+    request = urllib.request.Request(f"http://127.0.0.1:{port}/chat", headers={
+        "Content-Type": "application/json", "Accept": "text/event-stream"},
+        data=json.dumps({"question": "What is the Nyquist rate?"}).encode())
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            text = response.read().decode()
+    except OSError:
+        return
+    if "event: done\ndata: " in text:
+        received.append(json.loads(text.split("event: done\ndata: ")[1].split("\n")[0]))
+
+
+def test_a_killed_master_loses_no_answer_a_reader_received(indexed_data, tmp_path):
+    import signal
+    import sqlite3
+
+    shutil.copytree(indexed_data, tmp_path / "data")
+    fake = FakeGemini().script(*[{"stream": ["The Nyquist ", "rate is twice ", "the bandwidth [1]."], "delay": 0.5}
+                                 for _ in range(12)])
+    master, port = start_server(tmp_path / "data", fake, tmp_path / "serve.log", "--workers", "2")
+    workers = _children(master.pid)
+    received: list[dict] = []
+    readers = [threading.Thread(target=_stream, args=(port, received)) for _ in range(12)]
+    try:
+        for reader in readers:
+            reader.start()
+        wait_until(lambda: fake.pending <= 12 - 2 * THREADS, timeout_s=30, what="answers to be in flight")
+        master.send_signal(signal.SIGKILL)
+        master.wait()
+        database = tmp_path / "data" / "sessions.db"
+
+        def gone() -> bool:  # meanwhile another process opens and closes the database, again and again
+            sqlite3.connect(database).execute("SELECT count(*) FROM chat_messages").fetchall()
+            return not any(Path(f"/proc/{pid}").exists() for pid in workers)
+        wait_until(gone, timeout_s=45, what="the workers to end after their master", poll_s=0.1)
+        for reader in readers:
+            reader.join(60)
+    finally:
+        for pid in workers:
+            if Path(f"/proc/{pid}").exists():
+                os.kill(pid, signal.SIGKILL)
+        fake.close()
+    assert len(received) >= 2 * THREADS, "the answers in flight were not finished"
+    with sqlite3.connect(database) as conn:
+        kept = {row[0] for row in conn.execute("SELECT id FROM chat_messages WHERE role = 'assistant'")}
+    assert {answer["assistant_message_id"] for answer in received} <= kept
