@@ -260,7 +260,7 @@ def serve(host: str, port: int, threads: int, workers: int, demo_book: str | Non
     except KeyboardInterrupt:
         pass
     finally:
-        chat.close()  # only here: a worker leaves through wsgi._leave
+        chat.close()  # only here: a worker leaves through workers._leave
 
 
 @main.command()
