@@ -117,9 +117,11 @@ class Components:
 
     def warm_up(self) -> None:
         """Load what the first question would otherwise wait for: the book's vocabulary, the
-        English word list behind the unknown-term gate, and the model's first run."""
+        English word list behind the unknown-term gate, the index's pages (where questions are
+        asked) and the model's first run."""
         self.index_size.get(fresh=True)
         self.vocabulary.warm_up()
+        self.pipeline.record.pages.page_of("/")
         self.embedder.embed_query("warm-up")
 
     def before_fork(self) -> None:

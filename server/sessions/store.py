@@ -292,7 +292,7 @@ class SessionStore:
                 record_asked(conn, query_id, asked, asked_at)
             if assistant is None:
                 return None
-            return self._insert_message(conn, session_id, _new_id(), "assistant", mask(assistant["content"]), now,
+            return self._insert_message(conn, session_id, _new_id(), "assistant", assistant["content"], now,
                                         query_id, assistant["status"], assistant.get("source_references", []))
         try:
             return self._write(record)
