@@ -5,8 +5,9 @@ server records them): 180 days of questions on 40 pages, 15 % refused, 3 % decli
 fallback, a quarter about one of 400 highlighted passages, answers citing one to three
 sections, 6 % rated (a third of them down); refused and rated-down questions carry a vector
 drawn around one of 60 topics. Then the report is read in the process (`read_insights`, median
-of 5) and by the command itself (`textbook-chat insights --json`, wall time with the
-interpreter's start, median of 3), for everything kept and for the last 30 days.
+of 5) and by the command itself (`textbook-chat insights --json`, with the interpreter's start,
+median of 3), for everything kept and for the last 30 days: wall and CPU seconds, and the
+machine's load average (a shared machine's wall times count waiting for a core).
 
     .venv/bin/python benchmarks/insights_scale.py [--questions 100000]
 """
@@ -16,6 +17,7 @@ import argparse
 import json
 import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -99,13 +101,21 @@ def fill(store: SessionStore, n: int, seed: int = 7) -> None:
             conn.exec_driver_sql("ANALYZE")
 
 
-def median_s(run, times: int) -> float:
-    taken = []
+def median_s(run, times: int) -> tuple[float, float]:
+    """Median wall time and median CPU time (this process's and its children's) of `run`: on a
+    shared, busy machine the wall time also counts waiting for a core."""
+    walls, cpus = [], []
     for _ in range(times):
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), _cpu()
         run()
-        taken.append(time.perf_counter() - started)
-    return statistics.median(taken)
+        walls.append(time.perf_counter() - started)
+        cpus.append(_cpu() - cpu)
+    return round(statistics.median(walls), 3), round(statistics.median(cpus), 3)
+
+
+def _cpu() -> float:
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def measure(url: str, n: int) -> dict:
@@ -121,9 +131,10 @@ def measure(url: str, n: int) -> dict:
         report = read_insights(store.engine, Window(None, since_at))
         result[since] = {
             "questions": report.questions, "gaps": len(report.gaps), "pages": len(report.pages),
-            "read_insights_s": round(median_s(lambda: read_insights(store.engine, Window(None, since_at)), 5), 3),
-            "command_s": round(median_s(lambda: subprocess.run([*command, "--since", since], env=env, check=True,
-                                                                capture_output=True), 3), 3)}
+            "read_insights_wall_cpu_s": median_s(lambda: read_insights(store.engine, Window(None, since_at)), 5),
+            "command_wall_cpu_s": median_s(lambda: subprocess.run([*command, "--since", since], env=env, check=True,
+                                                                  capture_output=True), 3)}
+    result["load_average"] = os.getloadavg()
     store.close()
     return result
 
