@@ -10,6 +10,7 @@ counted per client until it refuses.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import sys
@@ -17,11 +18,11 @@ import threading
 import urllib.error
 import urllib.request
 
+import httpx2  # the SDK's HTTP client library
 import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
-from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.exceptions import MCPError
 
 from helpers import MODELS_DIR, REPO, make_client, make_settings
@@ -139,8 +140,12 @@ def _leaves(group: BaseExceptionGroup) -> list[BaseException]:
             for leaf in (_leaves(error) if isinstance(error, BaseExceptionGroup) else [error])]
 
 
-def _connect(url: str, headers: dict) -> Client:
-    return Client(streamable_http_client(url, http_client=create_mcp_http_client(headers=headers)))
+@contextlib.asynccontextmanager
+async def _connect(url: str, headers: dict):
+    """The SDK's client over HTTP, sending `headers` with every request."""
+    async with httpx2.AsyncClient(headers=headers, timeout=60) as http:
+        async with Client(streamable_http_client(url, http_client=http)) as client:
+            yield client
 
 
 @pytest.fixture(scope="module")
