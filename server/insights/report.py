@@ -194,22 +194,29 @@ def _pages(conn, counts, inside, cited, rated) -> list[PageStats]:
 
 
 def _passages(conn, inside) -> list[HighlightedPassage]:
+    """Counted from the passages' index alone; the rows of the top ones only are read."""
     top = conn.execute(
-        select(Q.c.passage_fingerprint, func.count().label("times"), func.max(Q.c.selected_text),
-               func.max(Q.c.passage_section), func.max(Q.c.passage_url), func.max(Q.c.page_url))
+        select(Q.c.passage_fingerprint, func.count().label("times"))
         .where(inside & Q.c.passage_fingerprint.isnot(None)).group_by(Q.c.passage_fingerprint)
         .order_by(func.count().desc(), Q.c.passage_fingerprint).limit(TOP)).all()
     if not top:
         return []
+    theirs = inside & Q.c.passage_fingerprint.in_([f for f, _ in top])
+    about = {row[0]: row[1:] for row in conn.execute(
+        select(Q.c.passage_fingerprint, func.max(Q.c.selected_text), func.max(Q.c.passage_section),
+               func.max(Q.c.passage_url), func.max(Q.c.page_url)).where(theirs).group_by(Q.c.passage_fingerprint))}
     ranked = (select(Q.c.passage_fingerprint, Q.c.question, func.row_number().over(
-        partition_by=Q.c.passage_fingerprint, order_by=Q.c.created_at.desc()).label("n"))
-        .where(inside & Q.c.passage_fingerprint.in_([r[0] for r in top]))).subquery()
+        partition_by=Q.c.passage_fingerprint, order_by=Q.c.created_at.desc()).label("n")).where(theirs)).subquery()
     asked: dict[str, list[str]] = {}
     for fingerprint, question in conn.execute(select(ranked.c.passage_fingerprint, ranked.c.question)
                                               .where(ranked.c.n <= 5).order_by(ranked.c.n)):
         asked.setdefault(fingerprint, []).append(question)
-    return [HighlightedPassage(f, times, text or "", section or "", url or "", page or "", tuple(asked.get(f, ())))
-            for f, times, text, section, url, page in top]
+    passages = []
+    for fingerprint, times in top:
+        text, section, url, page = about.get(fingerprint, ("", "", "", ""))
+        passages.append(HighlightedPassage(fingerprint, times, text or "", section or "", url or "", page or "",
+                                           tuple(asked.get(fingerprint, ()))))
+    return passages
 
 
 def _day(dialect: str):

@@ -53,15 +53,16 @@ queries_table = Table(
     Column("book_id", String(200)),
     Column("page_url", String(2000)),
     Column("page_title", String(500)),
-    Column("passage_fingerprint", String(32), index=True),
+    Column("passage_fingerprint", String(32)),
     Column("passage_section", String(500)),
     Column("passage_url", String(4000)),  # the passage on the site: its section and a text fragment
     Column("outcome", String(16), index=True),  # answered | refused | declined | fallback
     Column("gap_vector", LargeBinary),  # float16
     Column("nearest", JSON),  # [{section, url}]
-    Index("ix_queries_created_at", "created_at"),
+    Index("ix_queries_created_at", "created_at", "page_url", "page_title", "outcome", "book_id"),
     # the insights' counts by page, outcome and day, read from the index alone
     Index("ix_queries_counts", "page_url", "page_title", "outcome", "created_at", "book_id"),
+    Index("ix_queries_passages", "passage_fingerprint", "created_at", "book_id"),
 )
 
 # the pages and sections an answer cited, one row each
