@@ -46,10 +46,11 @@ screenshots: install model widget chromium ## the widget's states as PNGs in doc
 chromium: ## the browser the widget tests drive
 	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null)
 
-# the tests start a throwaway PostgreSQL and Redis of their own (tests/backing_services.py)
-services: ## PostgreSQL and redis-server for the tests (Debian packages)
-	@(ls /usr/lib/postgresql/*/bin/initdb && command -v redis-server) >/dev/null 2>&1 || \
-		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql redis-server >/dev/null)
+# the tests start a throwaway PostgreSQL and Redis of their own (tests/backing_services.py), and
+# nginx in front of a server as docs/deploy.md has it (tests/test_deploy.py)
+services: ## PostgreSQL, redis-server and nginx for the tests (Debian packages)
+	@(ls /usr/lib/postgresql/*/bin/initdb && command -v redis-server && (command -v nginx || ls /usr/sbin/nginx)) >/dev/null 2>&1 || \
+		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql redis-server nginx >/dev/null)
 
 test: install model widget chromium services ## everything CI runs
 	npm test --silent

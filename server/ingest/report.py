@@ -73,9 +73,14 @@ def _build_file(build_dir: Path, path: str, skip: int) -> Path | None:
 
 
 def _base_segments(build_dir: Path, pages: list[dict]) -> int:
-    """How many leading URL segments the baseUrl takes: the count that finds the most pages."""
+    """How many leading URL segments the baseUrl takes: the count that finds the most pages,
+    each a file of its own (dropping every segment finds the home page for all of them)."""
     paths = [unquote(urlsplit(p["url"]).path) for p in pages[:50]]
-    return max(range(4), key=lambda skip: (sum(_build_file(build_dir, path, skip) is not None for path in paths), -skip))
+
+    def found(skip: int) -> int:
+        return len({_build_file(build_dir, path, skip) for path in paths} - {None})
+
+    return max(range(4), key=lambda skip: (found(skip), -skip))
 
 
 def _misses(pages: list[dict], fetch) -> list[str]:

@@ -78,5 +78,7 @@ class Replica:
             if self._closed:
                 return
             self._closed = True
-        self.shard.close()
-        shutil.rmtree(self.path, ignore_errors=True)
+        try:
+            self.shard.close()
+        finally:
+            shutil.rmtree(self.path, ignore_errors=True)

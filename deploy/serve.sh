@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Start the chat server with the settings in ENV_FILE: what the systemd unit runs
+# (textbook-chat.service), and what to run by hand or under another supervisor.
+#
+#   deploy/serve.sh /etc/textbook-chat/env [serve options, e.g. --port 8000 --workers 2]
+#
+# The process becomes `textbook-chat serve` (exec), so SIGTERM from the supervisor stops it
+# cleanly: answers in flight finish or are marked interrupted, the index replica is removed.
+set -euo pipefail
+env_file="${1:?usage: serve.sh ENV_FILE [serve options]}"
+shift
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+bin="${TEXTBOOK_CHAT_BIN:-$here/../.venv/bin/textbook-chat}"
+set -a
+# shellcheck disable=SC1090
+. "$env_file"
+set +a
+exec "$bin" serve "$@"
