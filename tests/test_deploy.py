@@ -193,7 +193,7 @@ def test_the_documented_deployment_answers_through_nginx_with_tls(tmp_path, fake
         assert server.poll() is None, (tmp_path / "serve.log").read_text()
         _ask_and_stream(through, fake, origin)
         _bodies_too_large(through)
-        _updates_without_a_restart(through, site, env, env_file, data, server.pid, tmp_path / "serve.log")
+        _updates_without_a_restart(through, site, env, env_file, data, server.pid)
         _forged_addresses_count_as_the_reader(through)
         server.send_signal(signal.SIGTERM)  # what systemd sends on stop
         assert server.wait(timeout=90) == 0, (tmp_path / "serve.log").read_text()
@@ -244,7 +244,7 @@ def _bodies_too_large(through: Through) -> None:
     assert status == 413 and over_server == over_nginx  # the server's own answer, the same shape and words
 
 
-def _updates_without_a_restart(through, site, env, env_file, data, pid, log: Path) -> None:
+def _updates_without_a_restart(through, site, env, env_file, data, pid) -> None:
     page = site / "build" / CHAPTER / "history-evolution" / "index.html"
     for n in range(1, 4):  # three updates of the site, each published while the server runs
         sentence = f"Update {n}: the Zorblat walker of 19{n}7 balanced on one leg."
@@ -269,9 +269,10 @@ def _updates_without_a_restart(through, site, env, env_file, data, pid, log: Pat
             status, answer = through.json("/chat-api/chat", {"question": f"Which Zorblat walker of 19{n}7 balanced on one leg?"})
             return status == 200 and any(sentence in source["content"] for source in answer["sources"])
         wait_until(answered_from_it, 60, f"the server to answer from update {n}", poll_s=1.0)
-    published, replicas = _generations(data)
-    assert published == [max(published)] and len(published) == 1  # older generations removed
-    assert replicas == [f"{pid}-{published[0]}"], log.read_text()  # the one replica the server reads
+    published, _ = _generations(data)
+    assert len(published) == 1  # older generations removed
+    # the replica replaced goes once the question reading it ends (its removal may still be running)
+    wait_until(lambda: _generations(data)[1] == [f"{pid}-{published[0]}"], 30, "only the replica in use")
 
 
 def _forged_addresses_count_as_the_reader(through: Through) -> None:

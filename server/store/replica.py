@@ -35,9 +35,9 @@ class Replica:
         self._closed = False
 
     def hold(self) -> bool:
-        """Count a read in; False if the replica has closed already (retired meanwhile)."""
+        """Count a read in; False once retired (the store reads from its successor)."""
         with self._state:
-            if self._closed:
+            if self._retired or self._closed:
                 return False
             self._readers += 1
             return True
