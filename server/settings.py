@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import re
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Callable
@@ -136,6 +137,13 @@ def _origins(name: str, raw: str) -> tuple[str, ...]:
     return origins
 
 
+def _collection(name: str, raw: str) -> str:
+    """A collection is also a folder of the data folder: a plain name."""
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]{0,99}", raw):
+        raise SettingsError(f"{name} must be a name of letters, digits, '_' and '-', got {raw!r}")
+    return raw
+
+
 def _rate_limit_storage(name: str, raw: str) -> str:
     from limits.storage import SCHEMES
 
@@ -176,7 +184,7 @@ class Settings:
     # --- store ---------------------------------------------------------------------------
     qdrant_url: str | None = _setting(None, "QDRANT_URL", concern="store", read=_http_url)
     qdrant_api_key: str | None = _setting(None, "QDRANT_API_KEY", concern="store")
-    collection: str = _setting("textbook_chunks", "QDRANT_COLLECTION", concern="store")
+    collection: str = _setting("textbook_chunks", "QDRANT_COLLECTION", concern="store", read=_collection)
     # --- sessions ------------------------------------------------------------------------
     database_url: str | None = _setting(None, "DATABASE_URL", concern="sessions", read=_database_url)  # default: sqlite file in data_dir
     # names this server in the questions it answers, so that at start-up it marks its own

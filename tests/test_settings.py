@@ -52,6 +52,7 @@ def test_settings_are_grouped_by_concern():
     ("ALLOWED_ORIGINS", "https://book.example/", "origins like https://book.example.org"),
     ("ALLOWED_ORIGINS", "book.example", "origins like https://book.example.org"),
     ("QDRANT_URL", "localhost:6333", "an http\\(s\\) URL"),
+    ("QDRANT_COLLECTION", "../elsewhere", "a name of letters, digits"),
 ])
 def test_bad_values_name_the_variable(monkeypatch, name, raw, message):
     monkeypatch.setenv(name, raw)
