@@ -40,6 +40,7 @@ PROTOTYPES: dict[str, list[str]] = {
         "in which module do they teach that",
         "where can I find the part about it",
         "which lesson talks about this subject",
+        "which page in this module describes that thing",
     ],
     "order": [
         "what should I read next",
@@ -49,7 +50,6 @@ PROTOTYPES: dict[str, list[str]] = {
         "which chapter should I read first",
         "what do I need to know before starting this module",
         "what are the prerequisites for this chapter",
-        "I finished this, where do I go now",
     ],
     "objectives": [
         "what will I learn in this chapter",

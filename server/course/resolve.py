@@ -1,0 +1,102 @@
+"""Which page and which part a reader means: the page they are on (from the URL the widget sends,
+whatever the origin it is served from) and parts named in the question ("module 2",
+"chapter 10", "the digital twin module")."""
+from __future__ import annotations
+
+import re
+from urllib.parse import unquote, urlsplit
+
+from .outline import Outline, OutlinePage, Part
+
+_WORD = re.compile(r"[a-z0-9]+(?:[+#][a-z0-9+#]*)?")
+# words that name no part by themselves
+_STOP = frozenset("""a an and the of in on for to with by from at as or is are be it its this that these those
+what which how where when who why do does i me my you your we our about into part parts chapter chapters module
+modules section sections page pages lesson lessons unit units book course one""".split())
+
+
+def _path(url: str) -> str:
+    path = unquote(urlsplit(url).path)
+    for suffix in ("/index.html", ".html"):
+        if path.endswith(suffix):
+            path = path[: -len(suffix)]
+    return path.rstrip("/")
+
+
+def resolve_page(outline: Outline, page_url: str) -> OutlinePage | None:
+    """The indexed page at this URL: the same path, or (a site served under another base URL,
+    e.g. a preview deployment) the page whose path ends the URL's, the longest such."""
+    wanted = _path(page_url)
+    if not wanted:
+        return None
+    exact = [p for p in outline.pages if _path(p.url) == wanted]
+    if exact:
+        return exact[0]
+    segments = wanted.split("/")
+    best: OutlinePage | None = None
+    best_len = 0
+    for page in outline.pages:
+        own = _path(page.url).split("/")
+        # the page's path without its base (its first segment or two) must end the URL's path
+        for drop in range(0, min(3, len(own) - 1)):
+            tail = own[drop:]
+            if len(tail) > best_len and len(tail) >= 2 and segments[-len(tail):] == tail:
+                best, best_len = page, len(tail)
+    return best
+
+
+def words(text: str) -> list[str]:
+    return _WORD.findall(text.lower())
+
+
+def _stem(word: str) -> str:
+    return word[:5] if len(word) >= 5 else word
+
+
+def numbered_part(outline: Outline, text: str, locale: str | None = None) -> tuple[Part | None, str]:
+    """A part named by its noun and number ("module 2", "chapter 10"), and the words naming it."""
+    parts = outline.parts_in(locale)
+    for match in re.finditer(r"\b([a-z]+)\s*#?\s*(\d+)\b", text.lower()):
+        noun, number = match.group(1), int(match.group(2))
+        found = [p for p in parts if p.number == number and (p.noun == noun or noun in NOUNS_OF_PARTS)]
+        if found:
+            return found[0], match.group(0)
+    return None, ""
+
+
+NOUNS_OF_PARTS = frozenset({"module", "chapter", "part", "unit", "week", "section"})
+
+
+def titled_part(outline: Outline, text: str, nouns: set[str], locale: str | None = None) -> tuple[Part | None, str]:
+    """A part named by its title's words where a reader names one: "the digital twin module",
+    "the smart pointers chapter", "the digital twin one"; the part sharing the most distinctive
+    title words with them, when one clearly does."""
+    naming = "|".join(sorted(nouns | {"one"}))
+    found = re.search(rf"\bthe\s+((?:[a-z0-9]+\s+){{1,4}}?)(?:{naming})s?\b", text)
+    if not found or set(words(found.group(1))) & {"this", "that", "these", "of", "in", "on", "for", "to", "about"}:
+        return None, ""
+    asked = {_stem(w) for w in words(found.group(1)) if w not in _STOP}
+    if not asked:
+        return None, ""
+    parts = outline.parts_in(locale)
+    titles = {p.id: {_stem(w) for w in words(p.label) + words(p.name) if w not in _STOP and not w.isdigit()}
+              for p in parts}
+    spread: dict[str, int] = {}
+    for stems in titles.values():
+        for stem in stems:
+            spread[stem] = spread.get(stem, 0) + 1
+    scored = []
+    for part in parts:
+        shared = asked & titles[part.id]
+        # a word in every part's title ("robotics") names none of them
+        weight = sum(1.0 / spread[s] for s in shared if spread[s] < max(2, len(parts)))
+        if weight:
+            scored.append((weight, part, shared))
+    if not scored:
+        return None, ""
+    scored.sort(key=lambda s: -s[0])
+    if len(scored) > 1 and scored[1][0] == scored[0][0]:
+        return None, ""
+    weight, part, shared = scored[0]
+    named = " ".join(w for w in words(text) if _stem(w) in shared)
+    return part, named

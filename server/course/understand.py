@@ -1,0 +1,115 @@
+"""Telling a question about the book as a course (the book, a part, the page the reader is on)
+from a question about a passage, and reading which task it asks for.
+
+Two signals must agree. Structure: the question points at the course itself, by a word for
+one of its parts ("book", "chapter", the nouns the book's own part labels use), by deixis to
+the reader's place ("this", "next") or by naming a part ("module 2"). Meaning: the question is
+close, in the embedding model's space, to the descriptions of one of the tasks (tasks.py). A
+question with neither stays on the passage path; so does anything asked of a highlighted passage.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from .outline import Outline, OutlinePage, Part
+from .resolve import NOUNS_OF_PARTS, numbered_part, resolve_page, titled_part
+from .tasks import PROTOTYPES, TASKS
+
+# calibrated on the four development books' course sets against every passage question of
+# their sets (BENCHMARKS.md: course questions score 0.39–1.0 with a cue; passage questions
+# with a cue stay under 0.30, off-topic ones under 0.27)
+WITH_CUE = 0.30  # pointed at the reader's place or a named part
+BARE_NOUN = 0.36  # only a word for a part of the course ("the book", "chapters")
+BOOK_NOUNS = frozenset({"book", "textbook", "course", "curriculum", "syllabus"})
+PAGE_NOUNS = frozenset({"page", "section", "lesson", "article", "tutorial", "project"})
+ALL_NOUNS = BOOK_NOUNS | PAGE_NOUNS | NOUNS_OF_PARTS
+_DEIXIS = re.compile(r"\b(this|these|here|current|next|previous)\b")
+
+
+@dataclass(frozen=True)
+class CourseRequest:
+    task: str  # one of tasks.TASKS
+    scope: str  # "book" | "part" | "page"
+    outline: Outline
+    page: OutlinePage | None  # the page the reader is on, when the index holds it
+    part: Part | None  # the part asked about (named, or the reader's page's)
+    page_url: str = ""  # as sent
+    score: float = 0.0
+
+    @property
+    def page_unknown(self) -> bool:
+        """A page was sent that the index does not hold."""
+        return bool(self.page_url) and self.page is None
+
+
+class TaskReader:
+    """Task descriptions embedded once; a question compared with them. Both are read with every
+    word for a part of the course made the same word, so that the task, not whether the book
+    says "module" or "chapter", decides."""
+
+    def __init__(self, embedder):
+        self.embedder = embedder
+        self._prototypes: list[np.ndarray] | None = None
+
+    def scores(self, vector: np.ndarray) -> dict[str, float]:
+        if self._prototypes is None:
+            self._prototypes = [self.embedder.embed_documents([_canonical(p, ALL_NOUNS) for p in PROTOTYPES[task]])
+                                for task in TASKS]
+        return {task: float(np.max(m @ vector)) for task, m in zip(TASKS, self._prototypes)}
+
+    def read(self, text: str, vector: np.ndarray, outline: Outline | None, page_url: str = "",
+             locale: str | None = None) -> CourseRequest | None:
+        if outline is None or not outline.pages:
+            return None
+        lowered = text.lower()
+        asked = {w[:-1] if w.endswith("s") and len(w) > 4 else w for w in re.findall(r"[a-z]+", lowered)}
+        part_nouns = NOUNS_OF_PARTS | {p.noun for p in outline.parts if p.noun}
+        numbered, said = numbered_part(outline, lowered, locale)
+        titled, named = titled_part(outline, lowered, part_nouns, locale) if numbered is None else (None, "")
+        nouns = asked & (BOOK_NOUNS | PAGE_NOUNS | part_nouns)
+        pointed = bool(_DEIXIS.search(lowered) or numbered or titled)
+        if not (nouns or pointed):
+            return None
+        if max(self.scores(vector).values()) < BARE_NOUN - 0.15:
+            return None  # nowhere near any task: no need to look closer
+        reworded = lowered.replace(said or named or "\0", "this part") if (said or named) else lowered
+        scores = self.scores(self.embedder.embed_query(_canonical(reworded, ALL_NOUNS | part_nouns)))
+        task = max(scores, key=scores.get)
+        if scores[task] < (WITH_CUE if pointed else BARE_NOUN):
+            return None
+        page = resolve_page(outline, page_url) if page_url else None
+        part = numbered or titled
+        scope = _scope(lowered, nouns, part, page, outline, part_nouns)
+        if scope == "part" and part is None and page is not None:
+            part = outline.part_of(page)
+            if part is None:
+                scope = "page"
+        return CourseRequest(task, scope, outline, page, part, page_url, round(scores[task], 4))
+
+
+def _canonical(text: str, nouns) -> str:
+    pattern = "|".join(sorted(nouns, key=len, reverse=True))
+    return re.sub(rf"\b(?:{pattern})s?\b", "part", text.lower())
+
+
+def _scope(text: str, nouns: set[str], part: Part | None, page: OutlinePage | None, outline: Outline,
+           part_nouns: set[str]) -> str:
+    pointed = re.search(r"\b(?:this|current)\s+(?:whole\s+|entire\s+)?([a-z]+)", text)
+    noun = pointed.group(1) if pointed else ""
+    # what the book calls its pages ("Chapter 1: …" inside modules) is a page here
+    page_nouns = PAGE_NOUNS | {t.split()[0].lower() for t in (p.title for p in outline.pages)
+                               if re.match(r"^[A-Za-z]+\s+\d+\b", t)} - {p.noun for p in outline.parts}
+    if noun in BOOK_NOUNS:
+        return "book"
+    if part is not None:
+        return "part"
+    if noun in page_nouns:
+        return "page"
+    if noun in part_nouns:
+        return "part"
+    if page is not None and not (nouns & BOOK_NOUNS):
+        return "page"
+    return "book"
