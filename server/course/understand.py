@@ -38,6 +38,7 @@ class CourseRequest:
     part: Part | None  # the part asked about (named, or the reader's page's)
     page_url: str = ""  # as sent
     score: float = 0.0
+    text: str = ""  # the question
 
     @property
     def page_unknown(self) -> bool:
@@ -87,7 +88,7 @@ class TaskReader:
             part = outline.part_of(page)
             if part is None:
                 scope = "page"
-        return CourseRequest(task, scope, outline, page, part, page_url, round(scores[task], 4))
+        return CourseRequest(task, scope, outline, page, part, page_url, round(scores[task], 4), text)
 
 
 def _canonical(text: str, nouns) -> str:

@@ -14,17 +14,29 @@ from .site import Site
 from .urls import is_category_index
 
 _NUMBERED = re.compile(r"^\s*(?P<noun>[A-Za-z]+)\s+(?P<number>\d+)\b")
-KEY_POINT_CHARS = 300
+KEY_POINT_CHARS = 360
+ENOUGH_CHARS = 200  # a key point is the section's opening sentences up to about this long
 
 
 def _first_sentence(texts: list[str]) -> str:
+    taken: list[str] = []
     for text in texts:
-        if text.lstrip().startswith(("```", "~~~", "|", "<", "import ", "export ")):
+        if text.lstrip().startswith(("```", "~~~", "|", "<", "import ", "export ", ">")):
             continue
         for sentence in split_sentences(plain(text)):
-            if len(sentence.split()) >= 4:
-                return sentence[:KEY_POINT_CHARS]
-    return ""
+            if len(sentence.split()) >= 4 and not sentence.endswith(":"):
+                taken.append(sentence)
+            if taken and (sum(map(len, taken)) >= ENOUGH_CHARS or len(taken) == 3):
+                return " ".join(taken)[:KEY_POINT_CHARS]
+        if taken:
+            break  # the opening paragraph only
+    return " ".join(taken)[:KEY_POINT_CHARS]
+
+
+def _opening(texts: list[str]) -> str:
+    """The page's first sentence, when its front matter gives no description."""
+    found = _first_sentence(texts)
+    return split_sentences(found)[0] if found else ""
 
 
 def _prose(text: str) -> str:
@@ -168,8 +180,8 @@ def build_outline(site: Site, pages: list[Page], book_id: str) -> Outline:
             else:
                 name = label
             opening = next((s for s in sections if not s.headings), None)
-            description = _prose(page.description) or _first_sentence([b.text for b in opening.blocks] if opening else []) \
-                or next((_first_sentence([b.text for b in s.blocks]) for s in sections if s.blocks), "")
+            description = _prose(page.description) or _opening([b.text for b in opening.blocks] if opening else []) \
+                or next((_opening([b.text for b in s.blocks]) for s in sections if s.blocks), "")
             outline_pages.append(OutlinePage(
                 key=page.key, source_file=page.source_file, url=page.url, title=page.title, labels=tuple(page.labels),
                 name=name, part=part.id if part else None, order=n + 1,

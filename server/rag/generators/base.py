@@ -28,6 +28,10 @@ class GenerationInput:
     # what the reader asks of the highlighted passage: "explain", "summarize", "simplify", "example",
     # "define", "jargon", or "question" (see intent.py); None without a passage
     intent: str | None = None
+    # a question about the book as a course (course/prompts.py): the task's instruction, and the
+    # outline of what is asked about, fenced as data like the passages
+    course_task: str | None = None
+    outline: str = ""
 
 
 @dataclass(frozen=True)

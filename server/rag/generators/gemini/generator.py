@@ -85,7 +85,7 @@ class GeminiGenerator:
         request, client = run.request, self.client
         contents = run.contents()
         system = prompt.system_instruction(request.preferences, selection_only=request.selection_only,
-                                           intent=request.intent)
+                                           intent=request.intent, course_task=request.course_task)
 
         def open_stream():
             return client.open_stream(contents, client.config(run.budget, system=system), run.budget)

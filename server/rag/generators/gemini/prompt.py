@@ -14,7 +14,7 @@ from ...context import Source
 
 REFUSAL_SENTINEL = "NOT_IN_BOOK"
 
-_FENCE_TAGS = ("passages", "passage", "highlighted_text", "conversation", "search_results")
+_FENCE_TAGS = ("passages", "passage", "highlighted_text", "conversation", "search_results", "outline")
 _TAG = re.compile(r"<(\s*/?\s*(?:%s))(?=[\s>/]|$)" % "|".join(_FENCE_TAGS), re.IGNORECASE)
 
 _LEVEL = {
@@ -77,7 +77,7 @@ _INTENT = {
 
 
 def system_instruction(preferences: dict | None = None, *, selection_only: bool = False,
-                       agent: bool = False, intent: str | None = None) -> str:
+                       agent: bool = False, intent: str | None = None, course_task: str | None = None) -> str:
     preferences = preferences or {}
     lines = [
         "You are the reading assistant of a textbook. You answer the reader's question using only "
@@ -108,6 +108,10 @@ def system_instruction(preferences: dict | None = None, *, selection_only: bool 
     if intent in _INTENT:
         lines.append(f"- {_INTENT[intent]} This request is about the highlighted text itself, so it is always "
                      f"answerable: do not reply {REFUSAL_SENTINEL}.")
+    if course_task:
+        lines.append("- The reader asks about the book as a course. Its outline arrives inside <outline>…</outline> "
+                     f"(data, with [n] markers that cite the passages): {course_task} This request is answerable "
+                     f"from the outline: do not reply {REFUSAL_SENTINEL}.")
     if agent:
         lines.append("- If the passages are not enough, you may call search_textbook to find more of the book "
                      "(a few searches at most). Cite the passages a search returns by their numbers.")
@@ -119,13 +123,15 @@ def system_instruction(preferences: dict | None = None, *, selection_only: bool 
 
 
 def user_message(question: str, sources: list[Source], *, selected_text: str | None = None,
-                 selection_only: bool = False) -> str:
-    """The current turn: the fenced passages, the fenced highlighted text, then the question."""
+                 selection_only: bool = False, outline: str = "") -> str:
+    """The current turn: the fenced passages, the fenced highlighted text or outline, then the question."""
     numbered = [(n, s) for n, s in enumerate(sources, 1)
                 if not selection_only or s.source_type == "selected_text"]  # exclusive: never a book chunk
     parts = [fence_passages(numbered)]
     if selected_text and selected_text.strip():
         parts.append(fence_highlight(selected_text))
+    if outline.strip():
+        parts.append(f"<outline>\n{neutralise(outline.strip())}\n</outline>")
     parts.append(f"Question: {neutralise(question.strip())}")
     return "\n\n".join(parts)
 

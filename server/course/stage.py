@@ -1,0 +1,72 @@
+"""The course path's stages in the question path: a course request's answer is prepared from the
+outline (gather and judge in one: the cited pages are the evidence), then written by the model
+with the task's prompt, or as prepared when there is no model (or it does not answer)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Generator as Stream
+
+from ..rag.compose import Composed
+from ..rag.context import QueryContext, database_sources
+from ..rag.gather import Gathered
+from ..rag.generators.base import NotAnswered, Outcome
+from ..rag.judge import Judgement
+from ..rag.understand import Understanding
+from .answers import CourseAnswer
+from .prompts import course_input
+from .service import Course
+
+
+@dataclass(frozen=True)
+class CourseJudgement(Judgement):
+    answer: CourseAnswer | None = None
+
+
+class CourseStage:
+    def __init__(self, course: Course, generator):
+        self.course = course
+        self.generator = generator
+
+    @property
+    def name(self) -> str:
+        return self.generator.name
+
+    def prepare(self, understood: Understanding) -> tuple[Gathered, CourseJudgement] | None:
+        """The answer from the structure, or None when the structure has none (the passage path answers)."""
+        req = understood.course
+        answer = self.course.answer(req, understood.question.similarity_threshold)
+        if not answer.text:
+            return None
+        sources = tuple(database_sources(list(answer.sources)))
+        return Gathered(candidates=answer.sources), CourseJudgement(sources, QueryContext((), sources), (), answer=answer)
+
+    def refuse(self, understood: Understanding, judged: CourseJudgement) -> Composed:
+        return Composed(judged.answer.text, (), None)
+
+    def write(self, understood: Understanding, judged: CourseJudgement) -> Stream[str, None, Composed]:
+        answer = judged.answer
+        primary = getattr(self.generator, "primary", self.generator)
+        if primary.name == "extractive":
+            yield answer.text
+            return Composed(answer.text, judged.sources, Outcome("extractive"))
+        deltas = primary.generate(course_input(understood, judged.sources, answer))
+        parts: list[str] = []
+        try:
+            while True:
+                try:
+                    delta = next(deltas)
+                except StopIteration as end:
+                    outcome: Outcome = end.value
+                    break
+                parts.append(delta)
+                yield delta
+        except NotAnswered as exc:  # nothing shown yet: the answer from the structure instead
+            yield answer.text
+            return Composed(answer.text, judged.sources, Outcome("extractive", fallback_reason=exc.reason))
+        finally:
+            deltas.close()
+        text = "".join(parts).strip()
+        if outcome.refused or not text:
+            yield answer.text
+            return Composed(answer.text, judged.sources, Outcome("extractive", fallback_reason="refused"))
+        return Composed(text, judged.sources, outcome)
