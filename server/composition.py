@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 from .book.shelf import Bookshelf
+from .course.service import Course
+from .course.stage import CourseStage
 from .embedding.embedder import Embedder, load_embedder
 from .index_size import IndexSize
 from .insights.pages import BookPages
@@ -96,14 +98,16 @@ class Components:
         sessions = SessionStore(settings.sqlalchemy_url, server=settings.server_name or default_server_name(settings.data_dir),
                                 retention_days=settings.retention_days)
         retriever = Retriever(index.store, index.embedder, lexicon=vocabulary.get)
+        course = Course(index.store, index.embedder, retriever)
         pipeline = ChatPipeline(
-            Understand(index.embedder, vocabulary, KnownBooks(index.store.count), rewriter=rewriter),
+            Understand(index.embedder, vocabulary, KnownBooks(index.store.count), rewriter=rewriter, course=course),
             Gather(retriever, index.embedder),
             # a language model reads borderline questions itself (it can answer NOT_IN_BOOK); the
             # extractive generator cannot tell, so the gates decide for it
             Judge(model_judges=generator.name != "extractive"),
             Compose(generator, retriever),
-            Record(sessions, pages=BookPages(index.store, size), embed=index.embedder.embed_query))
+            Record(sessions, pages=BookPages(index.store, size), embed=index.embedder.embed_query),
+            CourseStage(course, generator))
         return cls(settings, index, sessions, generator, size, vocabulary, pipeline, owns_index,
                    bookshelf=Bookshelf(index.store), retriever=retriever)
 

@@ -188,6 +188,9 @@ class ChatResponseSchema(Schema):
         "description": "Misspelt words of the question and the book's words that were searched for instead."})
     offer_book_search = fields.Boolean(metadata={
         "description": "The highlighted passage does not answer the question: offer to search the whole book."})
+    course = fields.Dict(allow_none=True, metadata={
+        "description": "A question about the book as a course: its task (overview, summarize, contents, locate, "
+                       "order, objectives, quiz, answers), scope (book, part, page), the page and the part."})
 
     @validates_schema
     def _rules(self, data, **kwargs):

@@ -40,6 +40,10 @@ class CourseRequest:
     score: float = 0.0
     text: str = ""  # the question
 
+    def describe(self) -> dict:
+        return {"task": self.task, "scope": self.scope, "page": self.page.url if self.page else None,
+                "part": self.part.name if self.part else None}
+
     @property
     def page_unknown(self) -> bool:
         """A page was sent that the index does not hold."""

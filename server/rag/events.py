@@ -43,6 +43,8 @@ class Answer:
     corrections: dict = field(default_factory=dict)  # misspelt word → the book word searched for
     # the highlighted passage does not answer the question: the reader may search the whole book
     offer_book_search: bool = False
+    # a question about the book as a course: {task, scope, page, part} (course/understand.py)
+    course: dict | None = None
 
     @property
     def status(self) -> str:

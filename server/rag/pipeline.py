@@ -7,6 +7,7 @@ each stage does is in its own module. Nothing here knows about HTTP.
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import Iterator
 
 from ..errors import GenerationFailed
@@ -27,7 +28,10 @@ def _ms_since(started: float) -> float:
 
 
 class ChatPipeline:
-    def __init__(self, understand: Understand, gather: Gather, judge: Judge, compose: Compose, record: Record):
+    def __init__(self, understand: Understand, gather: Gather, judge: Judge, compose: Compose, record: Record,
+                 course=None):
+        """`course`: the course path (course/stage.py), for questions about the book as a course."""
+        self.course = course
         self.understand = understand
         self.gather = gather
         self.judge = judge
@@ -50,8 +54,13 @@ class ChatPipeline:
         states = (entered("RETRIEVING"),)
         try:
             understood = self.understand(question, opened.history)
-            gathered = self.gather(understood)
-            judged = self.judge(understood, gathered)
+            prepared = self.course.prepare(understood) if understood.course is not None else None
+            if prepared is None:
+                understood = replace(understood, course=None)  # the structure has no answer: the passages may
+                gathered = self.gather(understood)
+                judged = self.judge(understood, gathered)
+            else:
+                gathered, judged = prepared
         except Exception as exc:
             self.record.failed(opened, states, None, exc)
             raise
@@ -61,15 +70,16 @@ class ChatPipeline:
         """Sources, Delta…, Finished. Raises GenerationFailed; closing it cancels the answer."""
         started = time.perf_counter()
         judged = turn.judged
+        compose = self.compose if turn.understood.course is None else self.course
         yield Sources(turn.query_id, turn.session_id, list(judged.sources))
         if judged.refused:  # the gate refused: no generator is asked
-            composed = self.compose.refuse(turn.understood, judged)
+            composed = compose.refuse(turn.understood, judged)
             yield Delta(composed.text)
             yield Finished(self.record.close(turn, composed, turn.states, turn.timings))
             return
         states = (*turn.states, entered("GENERATING"))
         parts: list[str] = []
-        writing = self.compose.write(turn.understood, judged)
+        writing = compose.write(turn.understood, judged)
         try:
             while True:
                 try:
@@ -81,10 +91,10 @@ class ChatPipeline:
                 yield Delta(delta)
         except GeneratorExit:
             writing.close()
-            self.record.cancelled(turn.opened, states, self.compose.name, "".join(parts))
+            self.record.cancelled(turn.opened, states, compose.name, "".join(parts))
             raise
         except Exception as exc:
-            self.record.failed(turn.opened, states, self.compose.name, exc)
+            self.record.failed(turn.opened, states, compose.name, exc)
             raise GenerationFailed(FAILED_MESSAGE, session_id=turn.session_id, query_id=turn.query_id) from exc
         timings = {**turn.timings, "generate": _ms_since(started)}
         yield Finished(self.record.close(turn, composed, states, timings))

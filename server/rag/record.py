@@ -124,4 +124,5 @@ def _answer(turn: Turn, composed: Composed, assistant_id: str, timings: dict) ->
         unknown_terms=list(understood.unknown_terms),
         timings=timings, intent=understood.intent.value if understood.intent else None,
         corrections=dict(understood.corrections),
-        offer_book_search=composed.refused and question.selection is not None)
+        offer_book_search=composed.refused and question.selection is not None,
+        course=understood.course.describe() if understood.course is not None else None)

@@ -32,6 +32,7 @@ class Understanding:
     corrections: Mapping[str, str] = field(default_factory=dict)  # misspelt word → the book word searched for
     unknown_terms: tuple[str, ...] = ()  # specialist words the book never uses (book questions only)
     intent: Intent | None = None  # what the reader asks of the highlighted passage; None without one
+    course: object | None = None  # a question about the book as a course (course/understand.py CourseRequest)
 
 
 class KnownBooks:
@@ -52,7 +53,9 @@ class KnownBooks:
 
 class Understand:
     def __init__(self, embedder: TextEmbedder, vocabulary: StoreVocabulary, books: KnownBooks, *,
-                 rewriter: Rewriter | None = None):
+                 rewriter: Rewriter | None = None, course=None):
+        """`course`, when given, reads questions about the book as a course (course/service.py)."""
+        self.course = course
         self.embedder = embedder
         self.vocabulary = vocabulary
         self.books = books
@@ -72,8 +75,10 @@ class Understand:
             text, corrections = reading.text, dict(reading.corrections)
             unknown = tuple(reading.unknown_terms) if question.mode is AnswerMode.BOOK else ()
         selected = question.selected_text
-        return Understanding(question, history, text, self.embedder.embed_query(text), corrections, unknown,
-                             detect(question.text, selected) if selected else None)
+        vector = self.embedder.embed_query(text)
+        course = self.course.read(question, vector, history) if self.course is not None else None
+        return Understanding(question, history, text, vector, corrections, unknown,
+                             detect(question.text, selected) if selected else None, course)
 
     def _stand_alone(self, question: str, history: History) -> str:
         """A follow-up is rewritten into a stand-alone query by the rewriter when there is one;

@@ -1,0 +1,103 @@
+"""Questions about the book as a course, through /chat as the widget asks them: about the book,
+a part, and the page the reader is on (sent as metadata.page_url, on any origin)."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from helpers import make_settings
+from server.app import create_app
+
+PAGE = "/book/docs/foundations/sampling-and-aliasing"
+
+
+@pytest.fixture(scope="module")
+def client(sample_book, tmp_path_factory):
+    settings = make_settings(tmp_path_factory.mktemp("course") / "data")
+    return create_app(settings, components=sample_book.components(settings)).test_client()
+
+
+def ask(client, question: str, page: str | None = PAGE, origin: str = "http://127.0.0.1:8000", **body) -> dict:
+    metadata = {"page_url": origin + page} if page else {}
+    response = client.post("/chat", json={"question": question, "metadata": metadata, **body})
+    assert response.status_code == 200, response.get_data(as_text=True)
+    return response.get_json()
+
+
+def cited(data: dict) -> list[str]:
+    return [s["source_file"] for s in data["sources"]]
+
+
+def test_what_the_book_is_about_comes_from_its_intro_cited(client):
+    data = ask(client, "What is this book about?", page=None)
+    assert data["status"] == "completed" and data["course"]["task"] == "overview"
+    assert cited(data)[0] == "intro.md"
+    assert "short, practical introduction" in data["answer"] and "[1]" in data["answer"]
+    assert "Module 2: Practice" in data["answer"]
+
+
+def test_summarize_this_page_on_any_origin(client):
+    for origin in ("http://127.0.0.1:8000", "https://preview-42.example.net"):
+        data = ask(client, "summarize this page", origin=origin)
+        assert data["course"] == {"task": "summarize", "scope": "page",
+                                  "page": "http://127.0.0.1:8000" + PAGE, "part": None}
+        assert set(cited(data)) == {"01-foundations/01-sampling-and-aliasing.md"}
+        assert "Nyquist" in data["answer"]  # a section's key point, not only its title
+
+
+def test_contents_of_the_book_are_nested_links_in_reading_order(client):
+    data = ask(client, "What chapters are in this book?", page=None)
+    answer = data["answer"]
+    assert data["course"]["task"] == "contents"
+    foundations, practice = answer.index("Module 1: Foundations"), answer.index("Module 2: Practice")
+    assert foundations < answer.index("](http://127.0.0.1:8000/book/docs/foundations/quantization-and-bit-depth)") < practice
+    assert re.search(r"^  - \[Quantization and Bit Depth\]\(http", answer, re.MULTILINE)  # a page nested in its module
+
+
+def test_whats_next_follows_the_reading_order(client):
+    data = ask(client, "what should I read after this page?")
+    assert data["course"]["task"] == "order"
+    assert "Next: [Quantization and Bit Depth](http://127.0.0.1:8000/book/docs/foundations/quantization-and-bit-depth)" in data["answer"]
+    assert "01-foundations/02-quantization.md" in cited(data)
+
+
+def test_a_named_part_is_found_by_its_number(client):
+    data = ask(client, "what's in module 2?", page=None)
+    assert data["course"]["part"] == "Module 2: Practice"
+    assert "Digital Filters" in data["answer"] and "Sampling" not in data["answer"]
+    assert all(f.startswith("02-practice/") for f in cited(data))
+
+
+def test_locate_names_the_page_as_the_reader_sees_it(client):
+    data = ask(client, "which chapter explains how to design a filter?", page=None)
+    assert data["course"]["task"] == "locate"
+    first = data["answer"].splitlines()[1]
+    assert first.startswith("- [Module 2: Practice › Digital Filters")
+    assert cited(data)[0] == "02-practice/02-digital-filters.mdx"
+
+
+def test_quiz_then_the_answers_in_the_same_conversation(client):
+    quiz = ask(client, "Quiz me on this page")
+    assert quiz["course"]["task"] == "quiz"
+    questions = re.findall(r"^\d+\. (.+)$", quiz["answer"], re.MULTILINE)
+    assert len(questions) >= 2 and "show the answers" in quiz["answer"]
+    answers = ask(client, "show the answers", session_id=quiz["session_id"])
+    assert answers["course"]["task"] == "answers"
+    for n, question in enumerate(questions, 1):
+        assert f"{n}. {question}" in answers["answer"]
+    assert answers["answer"].count("**") > len(questions) * 2 - 1  # each answer given, in bold
+    # the answers were not in the quiz itself
+    assert not set(re.findall(r"\*\*(.+?)\*\*", answers["answer"])[1:]) & set(re.findall(r".+", quiz["answer"]))
+
+
+def test_a_page_the_index_does_not_hold_is_said_so(client):
+    data = ask(client, "summarize this page", page="/book/docs/no-such-page")
+    assert data["status"] == "refused" and "not in this book's index" in data["answer"]
+
+
+def test_passage_and_off_topic_questions_keep_the_passage_path(client):
+    passage = ask(client, "What is aliasing?")
+    assert passage["course"] is None and passage["status"] == "completed"
+    off_topic = ask(client, "is it going to rain this weekend?")
+    assert off_topic["course"] is None and off_topic["status"] == "refused"
