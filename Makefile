@@ -72,6 +72,11 @@ eval: install model ## answer quality on every development book
 	$(BIN)/textbook-chat eval $(EVAL)/aibook.jsonl --book $(CORPORA)/aibook/docs
 	@# its chapters are JSX: read from the built site (built once with npm and cached, see tests/built_sites.py)
 	$(BIN)/textbook-chat eval $(EVAL)/physical-ai-i18n.jsonl --book "$$($(PY) tests/built_sites.py physical-ai-i18n)"
+	@# questions about the book as a course (the book, a part, the reader's page)
+	$(BIN)/textbook-chat eval $(EVAL)/course/physical-ai-book.jsonl --book $(CORPORA)/physical-ai-book/docs
+	$(BIN)/textbook-chat eval $(EVAL)/course/rust-book.jsonl --book $(CORPORA)/rust-book
+	$(BIN)/textbook-chat eval $(EVAL)/course/aibook.jsonl --book $(CORPORA)/aibook/docs
+	$(BIN)/textbook-chat eval $(EVAL)/course/physical-ai-i18n.jsonl --book "$$($(PY) tests/built_sites.py physical-ai-i18n)"
 
 # CI holds the answer-quality lines on two books: the one the gates were first built on and one they were not (BENCHMARKS.md)
 # (a line over items a set does not have fails as not measured: only aibook's set tags typos and everyday words)
@@ -80,11 +85,17 @@ EVAL_LINES := --min-hit-at-5 0.95 --min-mrr 0.85 --min-oos-refusal 0.95 --max-in
 TAG_LINES := --max-tag-refusal typo=0 --max-tag-refusal everyday=0
 # answers that contain the answer, and short (BENCHMARKS.md, "Answers that contain the answer")
 ANSWER_LINES := --max-answer-words-p50 90
+# course questions: the issue's bar, every other item answered, at least 10 of 11 right, off-topic refused
+COURSE_LINES := --min-course-answered 1 --min-course-right 0.9 --min-course-refused 1
 eval-ci: install model
 	$(BIN)/textbook-chat eval $(EVAL)/physical-ai-book.jsonl --book $(CORPORA)/physical-ai-book/docs --json $(EVAL_LINES) \
 		$(ANSWER_LINES) --min-keyword-coverage 0.63
 	$(BIN)/textbook-chat eval $(EVAL)/aibook.jsonl --book $(CORPORA)/aibook/docs --json $(EVAL_LINES) $(TAG_LINES) \
 		$(ANSWER_LINES) --min-keyword-coverage 0.5
+	$(BIN)/textbook-chat eval $(EVAL)/course/physical-ai-book.jsonl --book $(CORPORA)/physical-ai-book/docs --json $(COURSE_LINES)
+	$(BIN)/textbook-chat eval $(EVAL)/course/rust-book.jsonl --book $(CORPORA)/rust-book --json $(COURSE_LINES)
+	$(BIN)/textbook-chat eval $(EVAL)/course/aibook.jsonl --book $(CORPORA)/aibook/docs --json $(COURSE_LINES)
+	$(BIN)/textbook-chat eval $(EVAL)/course/physical-ai-i18n.jsonl --book "$$($(PY) tests/built_sites.py physical-ai-i18n)" --json $(COURSE_LINES)
 
 bench: install model ## speed benchmarks; results go to BENCHMARKS.md
 	$(PY) benchmarks/run_all.py

@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from .cli_help import settings_epilog
+from .course.eval_options import course_options
 from .errors import TextbookChatError
 from .settings import SettingsError, load_settings
 
@@ -297,13 +298,15 @@ def migrate() -> None:
               help="Exit 1 if the in-book answers hold a smaller share of their answer keywords.")
 @click.option("--max-answer-words-p50", type=float,
               help="Exit 1 if the in-book answers' median length in words is higher (code and tables not counted).")
+@course_options
 @click.option("--max-tag-refusal", "tag_refusals", multiple=True, metavar="TAG=RATE",
               help="Exit 1 if the in-book items with TAG are refused more often (repeatable), e.g. typo=0.")
 def eval_command(questions, book_path, threshold, as_json, rows_path, min_hit_at_5, min_mrr, min_oos_refusal,
                  max_in_book_refusal, max_leak_rate, min_selection_answered, min_off_topic_declined,
-                 min_keyword_coverage, max_answer_words_p50, tag_refusals) -> None:
-    """Measure retrieval and answers on a question set (JSONL) over BOOK."""
+                 min_keyword_coverage, max_answer_words_p50, tag_refusals, **course_limits) -> None:
+    """Measure retrieval and answers on a question set (JSONL) over BOOK; course questions per task."""
     from .composition import components
+    from .course.evaluation import course_lines, evaluate_course, format_course_report
     from .evaluation import calibration, evaluate, format_report, load_questions
     from .ingest.indexer import default_book_id, ingest as run_ingest
     from .ingest.site import BookError, detect_site
@@ -329,19 +332,29 @@ def eval_command(questions, book_path, threshold, as_json, rows_path, min_hit_at
     # the extractive generator, whatever GEMINI_API_KEY says: the figures must not depend on a network
     with components(eval_settings.with_overrides(gemini_api_key=None), store_check=False) as chat:
         run_ingest(site, chat.store, chat.embedder, book_id=book_id, progress=not as_json)
-        result = evaluate(load_questions(questions), chat.pipeline, chat.store.all_chunks(book_id),
+        items = load_questions(questions)
+        course_items = [i for i in items if i["kind"] == "course"]
+        result = evaluate([i for i in items if i["kind"] != "course"], chat.pipeline, chat.store.all_chunks(book_id),
                           threshold=eval_settings.similarity_threshold, locale=site.default_locale)
+        outline = chat.store.outline(book_id)
+        course = evaluate_course(course_items, chat.pipeline, Outline.from_dict(outline) if outline else None,
+                                 threshold=eval_settings.similarity_threshold, book_id=book_id) if course_items else None
     result["calibration"] = calibration(result["top_scores"], result["gated"])
-    summary = {**result["summary"], "threshold": eval_settings.similarity_threshold, "book_id": book_id}
+    summary = {**result["summary"], "threshold": eval_settings.similarity_threshold, "book_id": book_id,
+               "course": course["summary"] if course else None}
     if rows_path:
-        Path(rows_path).write_text(json.dumps({"summary": summary, "rows": result["rows"],
+        Path(rows_path).write_text(json.dumps({"summary": summary, "rows": result["rows"] + (course["rows"] if course else []),
                                                "calibration": result["calibration"],
                                                "top_scores": result["top_scores"], "gated": result["gated"]},
                                               indent=2))
     if as_json:
         click.echo(json.dumps(summary))
     else:
-        click.echo(format_report(f"{site.title} — {Path(questions).name} (threshold {summary['threshold']})", result))
+        title = f"{site.title} — {Path(questions).name} (threshold {summary['threshold']})"
+        if len(course_items) < len(items):
+            click.echo(format_report(title, result))
+        if course:
+            click.echo(format_course_report(title, course))
     lines = [  # (name, the limit, the measure, whether it must be at least the limit)
         ("hit@5", min_hit_at_5, summary["hit_at_5"], True), ("MRR", min_mrr, summary["mrr"], True),
         ("out-of-scope refusal", min_oos_refusal, summary["oos_refusal_rate"], True),
@@ -352,7 +365,8 @@ def eval_command(questions, book_path, threshold, as_json, rows_path, min_hit_at
         ("keyword coverage", min_keyword_coverage, summary["keyword_coverage"], True),
         ("answer words p50", max_answer_words_p50, summary["answer_words_p50"], False),
         *((f"{tag} refusal", rate, summary["tags"].get(tag, {}).get("refusal_rate"), False)
-          for tag, rate in tag_limits.items())]
+          for tag, rate in tag_limits.items()),
+        *course_lines(summary["course"], **course_limits)]
     asked = [(name, limit, value, at_least) for name, limit, value, at_least in lines if limit is not None]
     # a line over no items cannot be shown to hold: it fails, saying so
     unmeasured = [name for name, _limit, value, _at_least in asked if value is None]

@@ -4,6 +4,7 @@ import { chat, feedback, deleteSession } from './api.js';
 import { toSources } from './sources.js';
 import { pageContext } from './page.js';
 import { userEl, botEl } from './message.js';
+import { SHOW_ANSWERS, posedQuiz } from './course.js';
 
 const TAG = '[textbook-chat]';
 
@@ -32,7 +33,7 @@ export function createChat(ctx, panel) {
   let ctrl = null; // AbortController of the request in flight
   const views = new Map(); // message → its view
 
-  const act = { retry, rate, wholeBook };
+  const act = { retry, rate, wholeBook, answers };
 
   function show(m) {
     const v = m.role === 'user' ? { el: userEl(m, t) } : botEl(m, act, t);
@@ -119,6 +120,7 @@ export function createChat(ctx, panel) {
       bot.generator = res.generator || '';
       bot.id = res.assistant_message_id || null;
       bot.offer = !!res.offer_book_search && !!user.quote;
+      bot.quiz = posedQuiz(res);
     } catch (e) {
       if (e.name === 'AbortError') (bot.status = 'stopped'), (bot.text = bot.text.slice(0, bot.shown));
       else if (e.status === 404 && e.code !== 'UNKNOWN_BOOK' && body.session_id && !fresh) {
@@ -155,6 +157,11 @@ export function createChat(ctx, panel) {
   function wholeBook(bot) {
     const user = messages[messages.indexOf(bot) - 1];
     if (user && ask(user.text, user.quote, 'combined')) (bot.offer = false), views.get(bot)?.paint();
+  }
+
+  /** A quiz's answers, asked for in the same conversation. */
+  function answers(bot) {
+    if (ask(SHOW_ANSWERS)) (bot.quiz = false), views.get(bot)?.paint();
   }
 
   async function rate(m, rating) {

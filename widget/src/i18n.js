@@ -38,6 +38,9 @@ const EN = {
   suggest: 'Questions about this page',
   explain: 'Explain “{0}”',
   wholeBook: 'Search the whole book',
+  summarizePage: 'Summarize this page',
+  quizPage: 'Quiz me on this page',
+  showAnswers: 'Show the answers',
   ...ERROR_MESSAGES,
 };
 
@@ -75,6 +78,9 @@ const UR = {
   suggest: 'اس صفحے کے بارے میں سوالات',
   explain: '“{0}” کی وضاحت کریں',
   wholeBook: 'پوری کتاب میں تلاش کریں',
+  summarizePage: 'اس صفحے کا خلاصہ',
+  quizPage: 'اس صفحے پر کوئز',
+  showAnswers: 'جوابات دکھائیں',
   NETWORK: 'سرور تک رسائی نہیں ہو سکی۔ اپنا کنکشن دیکھیں۔',
   ORIGIN: 'یہ ویب سائٹ ابھی چیٹ سرور استعمال کرنے کی مجاز نہیں۔',
   STREAM: 'جواب مکمل ہونے سے پہلے کنکشن ٹوٹ گیا۔',

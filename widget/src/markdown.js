@@ -67,14 +67,16 @@ const MATH = /^ {0,3}\$\$/;
 
 /**
  * Markdown → array of block nodes. Robust to half-written input (it is re-run while
- * streaming). Lists are flat: an indented item joins the list it follows.
+ * streaming). A list item indented more than the one before it starts a list inside it (a
+ * book's contents: parts, their pages, their sections).
  */
 export function parse(src) {
   const out = [];
   const lines = String(src ?? '').split(/\r\n?|\n/);
   let para = null; // lines of the paragraph being collected
-  let list = null; // the open list node
+  let list = null; // the open list node (the innermost)
   let item = ''; // source of its last item
+  let lists = []; // the open lists, outermost first: {indent, node}
   const close = () => {
     if (para) out.push({ tag: 'p', children: inline(para.join('\n')) });
     para = null;
@@ -101,14 +103,23 @@ export function parse(src) {
     } else if ((m = ITEM.exec(line))) {
       close();
       const tag = m[1] ? 'ul' : 'ol';
-      if (!list || list.tag !== tag) {
-        out.push((list = { tag, children: [] }));
-        if (m[2] && m[2] !== '1') list.start = +m[2];
+      const indent = line.length - line.trimStart().length;
+      if (!list) lists = [];
+      while (lists.length > 1 && lists[lists.length - 1].indent > indent) lists.pop();
+      const top = lists[lists.length - 1];
+      const parent = top && indent > top.indent ? top.node.children[top.node.children.length - 1] : null;
+      if (parent || !top || top.node.tag !== tag) {
+        const node = { tag, children: [] };
+        if (m[2] && m[2] !== '1') node.start = +m[2];
+        if (parent) (parent.nested = node), lists.push({ indent, node });
+        else out.push(node), (lists = [{ indent, node }]);
       }
+      list = lists[lists.length - 1].node;
       list.children.push({ tag: 'li', children: inline((item = m[3])) });
     } else if (list && /^\s/.test(line)) {
       // An indented line continues the last item.
-      list.children[list.children.length - 1].children = inline((item += '\n' + line.trim()));
+      const last = list.children[list.children.length - 1];
+      last.children = inline((item += '\n' + line.trim()));
     } else {
       list = null;
       if ((m = HEADING.exec(line))) close(), out.push({ tag: 'p', children: [{ tag: 'strong', children: inline(m[1]) }] });

@@ -36,7 +36,7 @@ export function userEl(m, t) {
 
 /**
  * @param {object} m  {text, shown, status, sources, generator, id, rating, error, retryable, offer}
- * @param {{retry(m), rate(m, r): Promise<boolean>, wholeBook(m)}} act
+ * @param {{retry(m), rate(m, r): Promise<boolean>, wholeBook(m), answers(m)}} act
  * @param {(key: string) => string} t
  * @returns {{el, paint(), paintAnswer()}}
  */
@@ -68,6 +68,7 @@ export function botEl(m, act, t) {
         st === 'error' && h('p', { class: 'err' }, m.error),
         st === 'error' && m.retryable && h('button', { class: 'btn retry', onclick: () => act.retry(m) }, t('retry')),
         end && m.offer && h('button', { class: 'btn whole', onclick: () => act.wholeBook(m) }, t('wholeBook')),
+        end && m.quiz && h('button', { class: 'btn answers', onclick: () => act.answers(m) }, t('showAnswers')),
         sources(m, t),
         end && actions(m, act, t),
       ].filter(Boolean)

@@ -3,6 +3,7 @@
 // `add`. The bubble (widget.js) opens and closes it.
 import { h, icon, iconButton } from './dom.js';
 import { pageQuestions } from './suggest.js';
+import { courseQuestions } from './course.js';
 import * as I from './icons.js';
 
 /**
@@ -106,10 +107,10 @@ export function createPanel(ctx, on) {
   }
 
   function showSuggestions() {
-    const qs = pageQuestions(document, ctx.host, t);
+    const qs = [...courseQuestions(t), ...pageQuestions(document, ctx.host, t).slice(0, 2).map((q) => ({ label: q, ask: q }))];
     suggest.replaceChildren(
       h('span', { class: 'sr' }, t('suggest')),
-      ...qs.map((q) => h('button', { type: 'button', class: 'chip', onclick: () => !busy && ask(q) }, q))
+      ...qs.map((q) => h('button', { type: 'button', class: 'chip', onclick: () => !busy && ask(q.ask) }, q.label))
     );
     suggest.hidden = !qs.length;
   }

@@ -51,5 +51,6 @@ function node(n, sources) {
   }
   if (n.tag === 'ol' && n.start > 0) el.setAttribute('start', String(n.start | 0));
   for (const c of n.children || []) el.append(node(c, sources));
+  if (n.nested) el.append(node(n.nested, sources)); // a list inside a list item
   return el;
 }
