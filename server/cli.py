@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from .cli_help import settings_epilog
-from .course.eval_options import course_options
+from .course.evaluation import course_lines, course_options, evaluate_course, format_course_report
 from .errors import TextbookChatError
 from .settings import SettingsError, load_settings
 
@@ -115,8 +115,7 @@ def pages(book_id: str | None, as_json: bool, build_dir: str | None, base: str |
     try:
         store = open_store(settings, settings.embedding_model, 0)  # reads payloads only: no model needed
         try:
-            chunks = store.all_chunks(book_id)
-            listed = pages_report(chunks, {b: store.outline(b) for b in {c.book_id for c in chunks}})
+            listed = pages_report(store.all_chunks(book_id), store.outline)
         finally:
             store.close()
     except TextbookChatError as exc:
@@ -306,7 +305,6 @@ def eval_command(questions, book_path, threshold, as_json, rows_path, min_hit_at
                  min_keyword_coverage, max_answer_words_p50, tag_refusals, **course_limits) -> None:
     """Measure retrieval and answers on a question set (JSONL) over BOOK; course questions per task."""
     from .composition import components
-    from .course.evaluation import course_lines, evaluate_course, format_course_report
     from .evaluation import calibration, evaluate, format_report, load_questions
     from .ingest.indexer import default_book_id, ingest as run_ingest
     from .ingest.site import BookError, detect_site
@@ -332,16 +330,12 @@ def eval_command(questions, book_path, threshold, as_json, rows_path, min_hit_at
     # the extractive generator, whatever GEMINI_API_KEY says: the figures must not depend on a network
     with components(eval_settings.with_overrides(gemini_api_key=None), store_check=False) as chat:
         run_ingest(site, chat.store, chat.embedder, book_id=book_id, progress=not as_json)
-        items = load_questions(questions)
-        course_items = [i for i in items if i["kind"] == "course"]
-        result = evaluate([i for i in items if i["kind"] != "course"], chat.pipeline, chat.store.all_chunks(book_id),
+        items, course = evaluate_course(load_questions(questions), chat, book_id, eval_settings.similarity_threshold)
+        result = evaluate(items, chat.pipeline, chat.store.all_chunks(book_id),
                           threshold=eval_settings.similarity_threshold, locale=site.default_locale)
-        outline = chat.store.outline(book_id)
-        course = evaluate_course(course_items, chat.pipeline, Outline.from_dict(outline) if outline else None,
-                                 threshold=eval_settings.similarity_threshold, book_id=book_id) if course_items else None
     result["calibration"] = calibration(result["top_scores"], result["gated"])
-    summary = {**result["summary"], "threshold": eval_settings.similarity_threshold, "book_id": book_id,
-               "course": course["summary"] if course else None}
+    summary = {**result["summary"], "threshold": eval_settings.similarity_threshold, "book_id": book_id}
+    summary["course"] = course and course["summary"]
     if rows_path:
         Path(rows_path).write_text(json.dumps({"summary": summary, "rows": result["rows"] + (course["rows"] if course else []),
                                                "calibration": result["calibration"],
@@ -351,10 +345,7 @@ def eval_command(questions, book_path, threshold, as_json, rows_path, min_hit_at
         click.echo(json.dumps(summary))
     else:
         title = f"{site.title} — {Path(questions).name} (threshold {summary['threshold']})"
-        if len(course_items) < len(items):
-            click.echo(format_report(title, result))
-        if course:
-            click.echo(format_course_report(title, course))
+        click.echo("\n\n".join(([format_report(title, result)] if items else []) + format_course_report(title, course)))
     lines = [  # (name, the limit, the measure, whether it must be at least the limit)
         ("hit@5", min_hit_at_5, summary["hit_at_5"], True), ("MRR", min_mrr, summary["mrr"], True),
         ("out-of-scope refusal", min_oos_refusal, summary["oos_refusal_rate"], True),

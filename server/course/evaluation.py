@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import re
 
-from ..rag.question import Page, Question
-from .outline import Outline
+import click
+
+from .outline import Outline  # light: the command line imports this module (course_options)
 
 _QUESTION_LINE = re.compile(r"^\s*\d+[.)]\s+\S", re.MULTILINE)
 
@@ -19,8 +20,21 @@ def _page_url(outline: Outline | None, source_file: str | None) -> str:
     return found.url if found else ""
 
 
-def evaluate_course(items: list[dict], pipeline, outline: Outline | None, *, threshold: float,
-                    max_chunks: int = 5, book_id: str | None = None) -> dict:
+def evaluate_course(items: list[dict], chat, book_id: str, threshold: float) -> tuple[list[dict], dict | None]:
+    """The set's other items, and the course items' result (None when it has none)."""
+    asked = [i for i in items if i["kind"] == "course"]
+    if not asked:
+        return items, None
+    stored = chat.store.outline(book_id)
+    result = run_course(asked, chat.pipeline, Outline.from_dict(stored) if stored else None, threshold=threshold,
+                        book_id=book_id)
+    return [i for i in items if i["kind"] != "course"], result
+
+
+def run_course(items: list[dict], pipeline, outline: Outline | None, *, threshold: float,
+               max_chunks: int = 5, book_id: str | None = None) -> dict:
+    from ..rag.question import Page, Question
+
     rows = []
     for item in items:
         url = _page_url(outline, item.get("page"))
@@ -68,7 +82,10 @@ def course_summary(rows: list[dict]) -> dict:
             "off_topic_refused_rate": _rate([r["ok"] for r in off]), "tasks": tasks}
 
 
-def format_course_report(title: str, result: dict) -> str:
+def format_course_report(title: str, result: dict | None) -> list[str]:
+    """The report's course section ([] without course items)."""
+    if result is None:
+        return []
     s = result["summary"]
     lines = [f"## {title}: course questions", "",
              f"- answered {s['answered']}/{s['asked']}, right {s['right']}/{s['asked']}, "
@@ -82,7 +99,7 @@ def format_course_report(title: str, result: dict) -> str:
         lines.append(f"| {row['id']} | {row['task']} | {'✓' if row['ok'] else '✗'} | {row['status']} | "
                      f"{read.get('task', 'passage')} {read.get('scope', '')} | {', '.join(row['missing_keywords']) or '—'} | "
                      f"{', '.join(row['cited'][:2]) or '—'} |")
-    return "\n".join(lines)
+    return ["\n".join(lines)]
 
 
 def course_lines(summary: dict | None, min_course_answered=None, min_course_right=None,
@@ -92,3 +109,17 @@ def course_lines(summary: dict | None, min_course_answered=None, min_course_righ
     return [("course answered", min_course_answered, s.get("answered_rate"), True),
             ("course right", min_course_right, s.get("right_rate"), True),
             ("course off-topic refused", min_course_refused, s.get("off_topic_refused_rate"), True)]
+
+
+_OPTIONS = (
+    click.option("--min-course-answered", type=float, help="Exit 1 if fewer course questions are answered."),
+    click.option("--min-course-right", type=float,
+                 help="Exit 1 if fewer course questions are right (gold page cited, every keyword, quiz questions)."),
+    click.option("--min-course-refused", type=float, help="Exit 1 if fewer off-topic course questions are refused."),
+)
+
+
+def course_options(command):
+    for option in reversed(_OPTIONS):
+        command = option(command)
+    return command

@@ -14,7 +14,7 @@ from ..models import Chunk
 from .html_text import parse_html
 
 
-def pages_report(chunks: list[Chunk], outlines: dict[str, dict | None] | None = None) -> list[dict]:
+def pages_report(chunks: list[Chunk], outline_of=lambda _book_id: None) -> list[dict]:
     """One entry per indexed page, in reading order (locales and versions apart), with its place
     in the book's outline when there is one: part, position in it, previous/next page URL,
     description."""
@@ -29,7 +29,8 @@ def pages_report(chunks: list[Chunk], outlines: dict[str, dict | None] | None = 
         if "#" in chunk.url and all(s["url"] != chunk.url for s in entry["sections"]):
             entry["sections"].append({"heading": chunk.heading, "url": chunk.url})
     out = sorted(pages.values(), key=lambda e: (e["book_id"], e.pop("_order")))
-    for book_id, data in (outlines or {}).items():
+    for book_id in {e["book_id"] for e in out}:
+        data = outline_of(book_id)
         if data:
             _place(out, book_id, Outline.from_dict(data))
     return out
