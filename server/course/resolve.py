@@ -23,12 +23,23 @@ def _path(url: str) -> str:
     return path.rstrip("/")
 
 
-def resolve_page(outline: Outline, page_url: str) -> OutlinePage | None:
+def resolve_page(outline: Outline, page_url: str, title: str = "") -> OutlinePage | None:
     """The indexed page at this URL: the same path, or (a site served under another base URL,
-    e.g. a preview deployment) the page whose path ends the URL's, the longest such."""
+    e.g. a preview deployment) the page whose path ends the URL's, the longest such; failing
+    both (a page moved since the book was indexed), the one page with the title the reader's
+    tab shows ("Sampling | Book")."""
     wanted = _path(page_url)
     if not wanted:
         return None
+    found = _by_path(outline, wanted)
+    if found is None and title.strip():
+        named = title.split(" | ")[0].strip().lower()
+        same = [p for p in outline.pages if p.title.strip().lower() == named and p.locale == outline.default_locale]
+        found = same[0] if len(same) == 1 else None
+    return found
+
+
+def _by_path(outline: Outline, wanted: str) -> OutlinePage | None:
     exact = [p for p in outline.pages if _path(p.url) == wanted]
     if exact:
         return exact[0]

@@ -81,7 +81,8 @@ class Course:
         follow = self._quiz_answers(question, vector, history, outline)
         if follow is not None:
             return follow
-        return self.reader.read(question.text, vector, outline, question.page.url, question.page.locale)
+        return self.reader.read(question.text, vector, outline, question.page.url, question.page.locale,
+                                question.page.title)
 
     def _quiz_answers(self, question: Question, vector, history, outline: Outline) -> CourseRequest | None:
         """"show the answers" right after a quiz: the answers to that quiz."""

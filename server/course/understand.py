@@ -66,7 +66,7 @@ class TaskReader:
         return {task: float(np.max(m @ vector)) for task, m in zip(TASKS, self._prototypes)}
 
     def read(self, text: str, vector: np.ndarray, outline: Outline | None, page_url: str = "",
-             locale: str | None = None) -> CourseRequest | None:
+             locale: str | None = None, page_title: str = "") -> CourseRequest | None:
         if outline is None or not outline.pages:
             return None
         lowered = text.lower()
@@ -85,7 +85,7 @@ class TaskReader:
         task = max(scores, key=scores.get)
         if scores[task] < (WITH_CUE if pointed else BARE_NOUN):
             return None
-        page = resolve_page(outline, page_url) if page_url else None
+        page = resolve_page(outline, page_url, page_title) if page_url else None
         part = numbered or titled
         scope = _scope(lowered, nouns, part, page, outline, part_nouns)
         if scope == "part" and part is None and page is not None:

@@ -200,8 +200,8 @@ def test_the_widget_on_a_docusaurus_page_keyboard_suggestions_and_what_it_sends(
     expect(bubble).to_have_attribute("aria-keyshortcuts", "Control+/")
     page.keyboard.press("Enter")
     expect(page.locator("#tc-input")).to_be_focused()
-    # Suggested questions from the page's headings (without the theme's "#" permalinks)
-    chip = page.locator("#tc-suggest button.chip").first
+    # Suggested questions: about the page itself, then from its headings (without the theme's "#" permalinks)
+    chip = page.locator("#tc-suggest button.chip").nth(2)
     expect(chip).to_have_text("Explain “The sampling theorem”")
     with page.expect_request(lambda r: r.url.endswith("/chat") and r.method == "POST") as sent:
         chip.click()
@@ -210,6 +210,44 @@ def test_the_widget_on_a_docusaurus_page_keyboard_suggestions_and_what_it_sends(
     assert body["metadata"]["locale"] == "en" and body["metadata"]["docs_version"] == "current"
     answer = page.locator("article.msg.bot").last
     expect(answer).to_have_class(re.compile(r"\bdone\b"), timeout=TIMEOUT_MS)
+    assert page.errors == [], page.errors
+
+
+def test_the_page_as_a_course_summary_quiz_with_answers_behind_a_follow_up_and_nested_contents(docusaurus, new_page):
+    page = new_page()
+    page.goto(docusaurus.url + "/sampling/")
+    page.locator("#tc-bubble").click()
+    chips = page.locator("#tc-suggest button.chip")
+    expect(chips.nth(0)).to_have_text("Summarize this page")
+    expect(chips.nth(1)).to_have_text("Quiz me on this page")
+
+    with page.expect_request(lambda r: r.url.endswith("/chat") and r.method == "POST") as sent:
+        chips.nth(1).click()
+    assert json.loads(sent.value.post_data)["question"] == "Quiz me on this page"
+    quiz = page.locator("article.msg.bot").last
+    expect(quiz).to_have_class(re.compile(r"\bdone\b"), timeout=TIMEOUT_MS)
+    questions = quiz.locator(".answer > ol > li")
+    assert questions.count() >= 2  # numbered, one per question
+    assert "show the answers" in quiz.locator(".answer").inner_text()
+    reveal = quiz.locator("button.answers")
+    expect(reveal).to_have_text("Show the answers")
+    with page.expect_request(lambda r: r.url.endswith("/chat") and r.method == "POST") as sent:
+        reveal.click()
+    body = json.loads(sent.value.post_data)
+    assert body["question"] == "Show the answers" and body["session_id"]
+    answers = page.locator("article.msg.bot").last
+    expect(answers).to_have_class(re.compile(r"\bdone\b"), timeout=TIMEOUT_MS)
+    expect(answers.locator(".answer > ol > li")).to_have_count(questions.count())
+    assert answers.locator(".answer strong").count() >= questions.count()  # each answer given
+    expect(reveal).to_have_count(0)  # asked once: the button is gone
+    assert answers.locator(".sources a.source").count() >= 1
+
+    page.locator("#tc-input").fill("What chapters are in this book?")
+    page.locator("#tc-input").press("Enter")
+    contents = page.locator("article.msg.bot").last
+    expect(contents).to_have_class(re.compile(r"\bdone\b"), timeout=TIMEOUT_MS)
+    nested = contents.locator(".answer ul > li > ul > li > a")  # a module's pages, inside the module
+    assert nested.count() >= 4
     assert page.errors == [], page.errors
 
 
@@ -224,7 +262,8 @@ def test_an_urdu_page_of_the_site_shows_urdu_strings_right_to_left(docusaurus, n
     bubble.click()
     expect(page.locator("#tc-title")).to_have_text("کتاب سے پوچھیں")
     expect(page.locator("#tc-log .empty")).to_contain_text("اس کتاب کے بارے میں")
-    expect(page.locator("#tc-suggest button.chip").first).to_have_text("“نمونہ بندی کا قضیہ” کی وضاحت کریں")
+    expect(page.locator("#tc-suggest button.chip").first).to_have_text("اس صفحے کا خلاصہ")
+    expect(page.locator("#tc-suggest button.chip").nth(2)).to_have_text("“نمونہ بندی کا قضیہ” کی وضاحت کریں")
     with page.expect_request(lambda r: r.url.endswith("/chat") and r.method == "POST") as sent:
         page.locator("#tc-input").fill(QUESTION)
         page.locator("#tc-input").press("Enter")
