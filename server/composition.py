@@ -127,6 +127,7 @@ class Components:
         self.vocabulary.warm_up()
         self.pipeline.record.pages.page_of("/")
         self.embedder.embed_query("warm-up")
+        self.pipeline.course.warm_up()  # the course path's task descriptions and the book's outline
 
     def before_fork(self) -> None:
         """In the process about to fork workers, after warming up: let go of the index shard

@@ -15,7 +15,7 @@ from .outline import Outline
 from .quiz import answers as quiz_answers, quiz
 from .understand import CourseRequest, TaskReader
 
-REFRESH_S = 5.0  # how often a book's outline is looked for again (a newer ingest may have published one)
+REFRESH_S = 30.0  # how often a book's outline is looked for again (a newer ingest may have published one)
 ANSWERS_FLOOR = 0.5  # "show the answers", read after a quiz
 _ANSWER_REQUESTS = ["show the answers", "what are the answers", "tell me the correct answers", "reveal the solutions"]
 

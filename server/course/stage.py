@@ -31,6 +31,11 @@ class CourseStage:
     def name(self) -> str:
         return self.generator.name
 
+    def warm_up(self) -> None:
+        """The task descriptions embedded and the book's outline read before the first question."""
+        self.course.reader.scores(self.course.embedder.embed_query("warm-up"))
+        self.course.library.outline(None)
+
     def prepare(self, understood: Understanding) -> tuple[Gathered, CourseJudgement] | None:
         """The answer from the structure, or None when the structure has none (the passage path answers)."""
         req = understood.course
