@@ -101,3 +101,10 @@ def test_passage_and_off_topic_questions_keep_the_passage_path(client):
     assert passage["course"] is None and passage["status"] == "completed"
     off_topic = ask(client, "is it going to rain this weekend?")
     assert off_topic["course"] is None and off_topic["status"] == "refused"
+
+
+def test_a_page_moved_since_indexing_is_found_by_the_title_its_tab_shows(client):
+    response = client.post("/chat", json={"question": "summarize this page", "metadata": {
+        "page_url": "https://new-site.example.org/sampling/", "page_title": "Sampling | Signals and Systems Primer"}})
+    data = response.get_json()
+    assert data["status"] == "completed" and cited(data)[0] == "01-foundations/01-sampling-and-aliasing.md"

@@ -26,15 +26,16 @@ def _path(url: str) -> str:
 def resolve_page(outline: Outline, page_url: str, title: str = "") -> OutlinePage | None:
     """The indexed page at this URL: the same path, or (a site served under another base URL,
     e.g. a preview deployment) the page whose path ends the URL's, the longest such; failing
-    both (a page moved since the book was indexed), the one page with the title the reader's
-    tab shows ("Sampling | Book")."""
+    both (a page moved since the book was indexed), the one page whose title or sidebar label
+    the reader's tab shows ("Sampling | Book")."""
     wanted = _path(page_url)
     if not wanted:
         return None
     found = _by_path(outline, wanted)
     if found is None and title.strip():
         named = title.split(" | ")[0].strip().lower()
-        same = [p for p in outline.pages if p.title.strip().lower() == named and p.locale == outline.default_locale]
+        same = [p for p in outline.pages if p.locale == outline.default_locale
+                and named in (p.title.strip().lower(), p.labels[-1].strip().lower() if p.labels else "")]
         found = same[0] if len(same) == 1 else None
     return found
 
