@@ -108,3 +108,74 @@ def test_a_page_moved_since_indexing_is_found_by_the_title_its_tab_shows(client)
         "page_url": "https://new-site.example.org/sampling/", "page_title": "Sampling | Signals and Systems Primer"}})
     data = response.get_json()
     assert data["status"] == "completed" and cited(data)[0] == "01-foundations/01-sampling-and-aliasing.md"
+
+
+def _gemini_client(sample_book, tmp_path):
+    from server.rag.generators.extractive import ExtractiveGenerator
+    from server.rag.generators.fallback import WithFallback
+    from server.rag.generators.gemini import GeminiClient, GeminiGenerator
+
+    settings = make_settings(tmp_path / "data", gemini_api_key="test-key", gemini_timeout_s=2.0,
+                             gemini_model="gemini-test-model")
+    generator = WithFallback(GeminiGenerator(settings, GeminiClient(settings, backoff_s=0.05)),
+                             ExtractiveGenerator(sample_book.embedder), label="Gemini")
+    return create_app(settings, components=sample_book.components(settings, generator)).test_client()
+
+
+def test_with_a_model_one_prompt_per_task_with_the_outline_and_the_same_citations(sample_book, tmp_path, fake):
+    client = _gemini_client(sample_book, tmp_path)
+    fake.script({"text": "1. What is the Nyquist rate? [1]\n2. What is aliasing? [1]\n\nAsk for the answers when ready."})
+    data = ask(client, "quiz me on this page")
+    (sent,) = fake.requests
+    assert "Pose the outline's quiz questions, numbered" in sent.system_text  # the quiz task's own instruction
+    assert "<outline>" in sent.user_text and "**Quiz: Sampling**" in sent.user_text  # the outline, fenced as data
+    assert '<passage n="1"' in sent.user_text and sent.user_text.rstrip().endswith("Question: quiz me on this page")
+    assert data["generator"] == "gemini-test-model" and data["answer"].startswith("1. What is the Nyquist rate? [1]")
+    assert cited(data) and set(cited(data)) == {"01-foundations/01-sampling-and-aliasing.md"}
+
+    fake.script({"text": "The primer [1] covers sampling and practice [2]."})
+    ask(client, "What is this book about?", page=None)
+    assert "Say what the book, part or page is about" in fake.requests[-1].system_text
+
+
+def test_when_the_model_fails_the_answer_from_the_structure_is_given(sample_book, tmp_path, fake):
+    client = _gemini_client(sample_book, tmp_path)
+    fake.script(*[{"status": 500}] * 6)
+    data = ask(client, "what are the main sections on this page?")
+    assert data["status"] == "completed" and data["fallback_reason"]
+    assert data["generator"] == "extractive" and "covers:" in data["answer"]
+    assert "](http://127.0.0.1:8000/book/docs/foundations/sampling-and-aliasing#" in data["answer"]
+
+
+def test_objectives_the_part_states_are_listed_cited(tmp_path, embedder):
+    import json as _json
+
+    from server.course.service import Course
+    from server.ingest.indexer import ingest
+    from server.ingest.site import detect_site
+    from server.rag.question import Question
+    from server.rag.retrieval import Retriever
+    from server.store import open_store
+
+    docs = tmp_path / "docs"
+    for n, topic in ((1, "Sensing"), (2, "Acting")):
+        folder = docs / f"0{n}-{topic.lower()}"
+        folder.mkdir(parents=True)
+        (folder / "_category_.json").write_text(_json.dumps({"label": f"Module {n}: {topic}", "position": n}))
+        (folder / "01-overview.md").write_text(
+            f"# Module Overview\n\nThis module is about {topic.lower()} in robots, from first ideas to a working "
+            f"example.\n\n## Learning Objectives\n\n- Explain {topic.lower()} to a friend\n- Build a small "
+            f"{topic.lower()} example\n\n## Details\n\nMore about {topic.lower()} here, with care.\n")
+    store = open_store(make_settings(tmp_path / "data"), embedder.model_name, embedder.dim)
+    try:
+        ingest(detect_site(docs), store, embedder, progress=False)
+        course = Course(store, embedder, Retriever(store, embedder))
+        question = "what will I be able to do after module 2?"
+        request = course.read(Question(question, 5, 0.3), embedder.embed_query(question), ())
+        assert (request.task, request.scope, request.part.number) == ("objectives", "part", 2)
+        answer = course.answer(request, 0.3)
+        assert "- Explain acting to a friend" in answer.text and "- Build a small acting example" in answer.text
+        assert "sensing" not in answer.text.lower()
+        assert [c.source_file for c in answer.sources] == ["02-acting/01-overview.md"]
+    finally:
+        store.close()
