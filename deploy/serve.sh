@@ -4,8 +4,9 @@
 #
 #   deploy/serve.sh /etc/textbook-chat/env [serve options, e.g. --port 8000 --workers 2]
 #
-# The process becomes `textbook-chat serve` (exec), so SIGTERM from the supervisor stops it
-# cleanly: answers in flight finish or are marked interrupted, the index replica is removed.
+# The process becomes `textbook-chat serve` (exec), so SIGTERM from the supervisor stops it as
+# Ctrl-C does: its index replica is removed; a question cut off is marked interrupted at the
+# next start.
 set -euo pipefail
 env_file="${1:?usage: serve.sh ENV_FILE [serve options]}"
 shift
