@@ -87,7 +87,8 @@ def status(as_json: bool) -> None:
         click.echo(json.dumps(state, ensure_ascii=False, indent=2))
         return
     data = state["data"]
-    click.echo(f"data folder: {data['folder']} (TEXTBOOK_CHAT_DATA_DIR), {human(data['bytes'])} on disk")
+    click.echo(f"data folder: {data['folder']} (TEXTBOOK_CHAT_DATA_DIR), "
+               + (f"{human(data['bytes'])} on disk" if Path(data["folder"]).is_dir() else "not created yet"))
     for part in data["parts"]:
         click.echo(f"  {part['name']:<24} {human(part['bytes']):>9}  {part['what']}")
     index = state["index"]
