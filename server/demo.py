@@ -15,7 +15,8 @@ from flask import Flask, Response, redirect
 from markdown_it import MarkdownIt
 
 from .ingest.anchors import Slugger
-from .ingest.pages import Page, discover_pages
+from .ingest.page import Page
+from .ingest.pages import discover_pages
 from .ingest.site import detect_site
 
 _md = MarkdownIt("commonmark", {"html": False}).enable("table")

@@ -23,8 +23,9 @@ from urllib.parse import quote, unquote, urlsplit
 from lxml import etree
 
 from .html_text import heading_text, markdown_root, page_sections, parse_html
-from .pages import Discovery, Page, SkippedFile, file_hash
+from .page import Discovery, Page, SkippedFile, file_hash
 from .site import Site
+from .sources import docusaurus_source_pages
 
 
 def _meta(document, name: str) -> str:
@@ -47,8 +48,6 @@ def _sources_by_doc(site: Site) -> dict[tuple[str, str], str]:
     """(locale, doc id) → source file, from the site's sources (read the no-build way)."""
     if site.site_dir is None or not site.content_root.is_dir() or site.content_root == site.site_dir:
         return {}
-    from .sources import docusaurus_source_pages
-
     try:
         pages = docusaurus_source_pages(replace(site, build_dir=None)).pages
     except (OSError, ValueError):

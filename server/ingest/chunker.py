@@ -19,7 +19,7 @@ from ..citation import ieee_citation, source_location
 from ..models import Chunk, chunk_uuid
 from .anchors import Slugger
 from .html_text import Heading
-from .pages import Page
+from .page import Page
 
 TokenCounter = Callable[[str], int]
 _md = MarkdownIt("commonmark").enable("table")

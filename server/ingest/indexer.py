@@ -17,7 +17,8 @@ from ..models import Chunk
 from ..store import PENDING, ChunkStore, EmbeddingMismatchError
 from .chunker import ChunkingOptions, chunk_page
 from .outline import build_outline
-from .pages import Page, SkippedFile, discover_pages
+from .page import Page, SkippedFile
+from .pages import discover_pages
 from .site import Site
 
 

@@ -9,7 +9,8 @@ from ..course.outline import Block, Outline, OutlinePage, Part, Section
 from ..rag.sentences import split_sentences
 from .blocks import block_kind, list_items, plain, question_and_answer
 from .chunker import reading_sections
-from .pages import Page, _summary
+from .mdbook import summary_items
+from .page import Page
 from .site import Site
 from .urls import is_category_index
 
@@ -50,7 +51,7 @@ def _mdbook_numbers(site: Site) -> dict[str, tuple[str, str]]:
     numbers: dict[str, tuple[str, str]] = {}
     counters: list[int] = []
     lines = (site.content_root / "SUMMARY.md").read_text(encoding="utf-8").splitlines()
-    listed = {f for _t, f, _d in _summary(site.content_root)}
+    listed = {f for _t, f, _d in summary_items(site.content_root)}
     for line in lines:
         match = re.match(r"^(\s*)[-*]\s+\[[^\]]+\]\(([^)]*)\)", line)
         if not match:

@@ -23,7 +23,7 @@ import yaml
 
 from .anchors import rendered_text, split_explicit_id
 from .clean import clean_markdown
-from .pages import Discovery, Page, SkippedFile, file_hash
+from .page import Discovery, Page, SkippedFile, file_hash
 from .sidebars import AutoDoc, SidebarUnreadable, find_sidebars, places_from_folders, places_from_sidebars, read_sidebars
 from .site import Site
 from .urls import doc_id, doc_slug, is_category_index, page_url, parse_number_prefix

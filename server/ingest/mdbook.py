@@ -1,0 +1,62 @@
+"""An mdBook's pages, in the order of its SUMMARY.md."""
+from __future__ import annotations
+
+import posixpath
+import re
+from pathlib import Path
+
+from .clean import clean_markdown
+from .page import Discovery, Page, SkippedFile, file_hash
+from .site import Site
+
+
+_SUMMARY_ITEM = re.compile(r"^(?P<indent>\s*)(?:[-*]\s+)?\[(?P<title>[^\]]+)\]\((?P<file>[^)]*)\)")
+
+
+def summary_items(root: Path) -> list[tuple[str, str, int]]:
+    """(title, file, depth) for each linked chapter of SUMMARY.md, in order."""
+    items = []
+    for line in (root / "SUMMARY.md").read_text(encoding="utf-8").splitlines():
+        match = _SUMMARY_ITEM.match(line)
+        if match and match["file"].strip():
+            depth = len(match["indent"].expandtabs(4)) // 2 if line.lstrip().startswith(("-", "*")) else 0
+            items.append((match["title"].strip(), match["file"].strip(), depth))
+    return items
+
+
+def _mdbook_url(site: Site, rel: str) -> str:
+    stem = posixpath.splitext(rel)[0]
+    if posixpath.basename(stem).lower() == "readme":
+        stem = posixpath.join(posixpath.dirname(stem), "index")
+    return f"{site.site_url}/{stem}.html"
+
+
+def mdbook_pages(site: Site) -> Discovery:
+    root = site.content_root
+    found = Discovery()
+    top_title = ""
+    for title, rel, depth in summary_items(root):
+        path = root / rel
+        if depth == 0:
+            top_title = title
+        if not path.is_file():
+            found.skipped.append(SkippedFile(rel, "listed in SUMMARY.md but missing"))
+            continue
+        raw = path.read_bytes()
+        try:
+            body = clean_markdown(raw.decode("utf-8"))
+        except UnicodeDecodeError:
+            found.skipped.append(SkippedFile(rel, "not UTF-8 text"))
+            continue
+        found.pages.append(Page(
+            source_file=rel,
+            title=title,
+            url=_mdbook_url(site, rel),
+            categories=[top_title],
+            order=len(found.pages) + 1,
+            body=body,
+            file_hash=file_hash(raw),
+            anchor_style="mdbook",
+            doc_id=posixpath.splitext(rel)[0],
+        ))
+    return found
