@@ -6,7 +6,7 @@ cached); larger libraries re-use them as further books, each copy's vectors move
 (Gaussian noise, cosine about 0.93 to the original) so that books are alike but not identical.
 Per store and size: the store's share of ingest time (writing, compacting, publishing; the
 model's time is measured on the same passages), question p50/p95 (embedding the question and
-searching, dense and hybrid), recall@5 of the served search against exact search (library-wide
+searching), recall@5 of the served search against exact search (library-wide
 and within one book), memory of a reading process, and disk after re-ingesting one book 10 times.
 
     .venv/bin/python benchmarks/library_scale.py [--sizes 1500,20000,100000] [--old-max 20000] [--from-index DIR]
@@ -159,7 +159,7 @@ def measure(kind: str, size: int, lib_chunks, lib_vectors, asked, embedder, mode
 
     ids = np.array([c.chunk_id for c in lib_chunks])
     books = np.array([c.book_id for c in lib_chunks])
-    dense, hybrid, search_only, recall_all, recall_book = [], [], [], [], []
+    dense, search_only, recall_all, recall_book = [], [], [], []
     for book, text, _ in asked:
         t0 = time.perf_counter()
         vector = embedder.embed_query(text)
@@ -168,9 +168,6 @@ def measure(kind: str, size: int, lib_chunks, lib_vectors, asked, embedder, mode
         t2 = time.perf_counter()
         dense.append((t2 - t0) * 1000)
         search_only.append((t2 - t1) * 1000)
-        t3 = time.perf_counter()
-        reader.hybrid_search(embedder.embed_query(text), text, limit=10)
-        hybrid.append((time.perf_counter() - t3) * 1000)
         scores = lib_vectors @ vector
         recall_all.append(_recall([c.chunk_id for c in found], ids, scores, np.argsort(-scores)[:5]))
         mask = np.flatnonzero(books == book)
@@ -198,8 +195,6 @@ def measure(kind: str, size: int, lib_chunks, lib_vectors, asked, embedder, mode
         "ingest_store_share_of_model": round(ingest_s / (model_s * size), 4),
         "question_p50_ms": round(percentile(dense, 0.5), 2), "question_p95_ms": round(percentile(dense, 0.95), 2),
         "search_p50_ms": round(percentile(search_only, 0.5), 2),
-        "hybrid_question_p50_ms": round(percentile(hybrid, 0.5), 2),
-        "hybrid_question_p95_ms": round(percentile(hybrid, 0.95), 2),
         "recall_at_5": round(float(np.mean(recall_all)), 4),
         "recall_at_5_one_book": round(float(np.mean(recall_book)), 4),
         "reader_memory_mb": round(rss, 1),
@@ -208,13 +203,12 @@ def measure(kind: str, size: int, lib_chunks, lib_vectors, asked, embedder, mode
 
 
 def table(rows: list[dict]) -> str:
-    head = ("| store | chunks | store share of ingest | question p50 / p95 ms | search p50 ms | hybrid p50 / p95 ms "
+    head = ("| store | chunks | store share of ingest | question p50 / p95 ms | search p50 ms "
             "| recall@5 (library / one book) | reader memory MB | disk MB after 10 re-ingests |")
-    lines = [head, "|" + "---|" * 9]
+    lines = [head, "|" + "---|" * 8]
     for r in rows:
         lines.append(f"| {r['store']} | {r['chunks']:,} | {r['ingest_store_s']} s ({r['ingest_store_share_of_model']:.1%}) "
                      f"| {r['question_p50_ms']} / {r['question_p95_ms']} | {r['search_p50_ms']} "
-                     f"| {r['hybrid_question_p50_ms']} / {r['hybrid_question_p95_ms']} "
                      f"| {r['recall_at_5']} / {r['recall_at_5_one_book']} | {r['reader_memory_mb']} "
                      f"| {r['disk_mb_after_10_reingests']} |")
     return "\n".join(lines)

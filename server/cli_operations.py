@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from .cli import _fail, _settings
+from .cli_shared import fail as _fail, settings as _settings
 from .cli_help import settings_epilog
 from .errors import TextbookChatError
 

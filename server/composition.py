@@ -12,6 +12,7 @@ from .course.stage import CourseStage
 from .embedding.embedder import Embedder, load_embedder
 from .index_size import IndexSize
 from .insights.pages import BookPages
+from .models import Chunk
 from .rag.generators.base import Generator
 from .rag.compose import Compose
 from .rag.gather import Gather
@@ -19,6 +20,7 @@ from .rag.judge import Judge
 from .rag.pipeline import ChatPipeline
 from .rag.record import Record
 from .rag.retrieval import Retriever
+from .rag.question import Question
 from .rag.understand import KnownBooks, Rewriter, Understand
 from .rag.vocabulary import StoreVocabulary
 from .sessions import SessionStore, default_server_name
@@ -70,6 +72,42 @@ def make_generator(settings: Settings, embedder: Embedder, lexicon=None) -> tupl
 
 
 @dataclass
+class BookSearch:
+    """How a question finds the book's passages, for /chat and `textbook-chat ask` alike: it is
+    understood (spelling, follow-ups), then the dense candidates are re-ranked by its words."""
+
+    size: IndexSize
+    vocabulary: StoreVocabulary
+    retriever: Retriever
+    understand: Understand
+    gather: Gather
+    course: Course | None = None  # the book as a course: its outline, the page a question is asked on
+
+    @classmethod
+    def build(cls, index: Index, rewriter: Rewriter | None = None, *, vocabulary: StoreVocabulary | None = None,
+              course: bool = False) -> "BookSearch":
+        """`vocabulary`, when given, is the one the generator reads too (one cache of the book's
+        words); `course`: questions about the book, a part or the page are told apart too."""
+        vocabulary = vocabulary or StoreVocabulary(index.store, IndexSize(index.store))
+        retriever = Retriever(index.store, index.embedder, lexicon=vocabulary.get)
+        book_course = Course(index.store, index.embedder, retriever) if course else None
+        understand = Understand(index.embedder, vocabulary, KnownBooks(index.store.count), rewriter=rewriter,
+                                course=book_course)
+        return cls(vocabulary.size, vocabulary, retriever, understand, Gather(retriever, index.embedder), book_course)
+
+    def passages(self, question: Question) -> list[Chunk]:
+        """The book's passages for a question without a conversation, best first, before any
+        gate. Raises UnknownBook."""
+        self.understand.require_book(question)
+        return list(self.gather(self.understand(question, ())).candidates)
+
+
+def open_sessions(settings: Settings) -> SessionStore:
+    return SessionStore(settings.sqlalchemy_url, server=settings.server_name or default_server_name(settings.data_dir),
+                        retention_days=settings.retention_days)
+
+
+@dataclass
 class Components:
     """Everything answering a question needs, built once per process."""
 
@@ -83,6 +121,7 @@ class Components:
     owns_index: bool = True
     bookshelf: Bookshelf = field(default=None)  # the books' outlines and pages' text (llms.txt, MCP tools)
     retriever: Retriever = field(default=None)  # the pipeline's own, for tools that only search
+    search: BookSearch = field(default=None)  # the pipeline's understanding and gathering, as `ask` uses them
 
     @classmethod
     def build(cls, settings: Settings, *, index: Index | None = None, generator: Generator | None = None,
@@ -91,17 +130,14 @@ class Components:
         replaces the configured one (and its rewriter, unless one is given too)."""
         owns_index = index is None
         index = index or open_index(settings, store_check=store_check)
-        size = IndexSize(index.store)
-        vocabulary = StoreVocabulary(index.store, size)
+        vocabulary = StoreVocabulary(index.store, IndexSize(index.store))
         if generator is None:
             generator, rewriter = make_generator(settings, index.embedder, vocabulary.get)
-        sessions = SessionStore(settings.sqlalchemy_url, server=settings.server_name or default_server_name(settings.data_dir),
-                                retention_days=settings.retention_days)
-        retriever = Retriever(index.store, index.embedder, lexicon=vocabulary.get)
-        course = Course(index.store, index.embedder, retriever)
+        sessions = open_sessions(settings)
+        search = BookSearch.build(index, rewriter, vocabulary=vocabulary, course=True)
+        size, retriever, course = search.size, search.retriever, search.course
         pipeline = ChatPipeline(
-            Understand(index.embedder, vocabulary, KnownBooks(index.store.count), rewriter=rewriter, course=course),
-            Gather(retriever, index.embedder),
+            search.understand, search.gather,
             # a language model reads borderline questions itself (it can answer NOT_IN_BOOK); the
             # extractive generator cannot tell, so the gates decide for it
             Judge(model_judges=generator.name != "extractive"),
@@ -109,7 +145,7 @@ class Components:
             Record(sessions, pages=BookPages(index.store, size), embed=index.embedder.embed_query),
             CourseStage(course, generator))
         return cls(settings, index, sessions, generator, size, vocabulary, pipeline, owns_index,
-                   bookshelf=Bookshelf(index.store), retriever=retriever)
+                   bookshelf=Bookshelf(index.store), retriever=retriever, search=search)
 
     @property
     def embedder(self) -> Embedder:

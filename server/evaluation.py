@@ -3,17 +3,16 @@ keyword coverage, refusals, and selection leaks — through the same pipeline as
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
-
-from rank_bm25 import BM25Okapi
 
 from .answer_measures import answer_summary, answer_words, keyword_coverage
 from .ingest.anchors import rendered_text
 from .models import Chunk
+from .rag.lexical import bm25_scores
 from .rag.pipeline import ChatPipeline
 from .rag.question import Page, Question, Selection, SelectionMode
+from .rag.vocabulary import BookVocabulary
 
 KS = (1, 3, 5)
 
@@ -62,18 +61,15 @@ class Ranking:
 
 
 class Bm25Baseline:
-    """Okapi BM25 over the very same chunks (what the embedding model sees)."""
+    """Okapi BM25 alone over the very same chunks (what the embedding model sees): the BM25 that
+    re-ranks the product's dense candidates (rag/lexical.py), here ranking the whole book."""
 
     def __init__(self, chunks: list[Chunk]):
         self.chunks = chunks
-        self.index = BM25Okapi([self._tokens(c.embed_text or c.content) for c in chunks])
-
-    @staticmethod
-    def _tokens(text: str) -> list[str]:
-        return re.findall(r"[a-z0-9_]+", text.lower())
+        self.book = BookVocabulary.from_texts(c.embed_text or c.content for c in chunks)
 
     def search(self, question: str, k: int = 5) -> list[Chunk]:
-        scores = self.index.get_scores(self._tokens(question))
+        scores = bm25_scores(question, self.chunks, self.book)
         order = sorted(range(len(scores)), key=lambda i: -scores[i])[:k]
         return [self.chunks[i] for i in order]
 

@@ -118,16 +118,6 @@ def test_filters_are_hard(backend, embedder, filters, expected):
     assert {_ids(chunks).index(c.chunk_id) for c in found} == expected
 
 
-def test_hybrid_search_finds_a_rare_word_and_keeps_cosine_scores(backend, embedder):
-    store, chunks, vectors = _filled(backend, embedder)
-    query = embedder.embed_query("zx81kestrel")
-    found = store.hybrid_search(query, "zx81kestrel", limit=3)
-    assert found[0].chunk_id == chunks[5].chunk_id
-    assert found[0].score == pytest.approx(float(np.dot(query, vectors[5])), abs=1e-4)
-    within = store.hybrid_search(query, "zx81kestrel", limit=3, filters=Filters(book_id="rust"))
-    assert within and {c.book_id for c in within} == {"rust"}
-
-
 def test_a_file_counts_as_stored_only_when_all_its_chunks_share_a_complete_hash(backend, embedder):
     store, chunks, vectors = _filled(backend, embedder, file_hash=PENDING + "h2")
     files = store.stored_files("robots")

@@ -233,3 +233,31 @@ def test_a_replica_searches_on_one_thread(root, embedder):
     assert len(reader.search(vectors[0], limit=3)) == 3
     assert _search_threads() - before == 1
     reader.close()
+
+
+def test_an_index_written_with_bm25_vectors_still_opens_and_takes_new_writes(root, embedder):
+    """Indexes written before sparse vectors were dropped hold a BM25 vector per chunk: they
+    are read, searched and added to as they are."""
+    from qdrant_edge import Bm25, Point, UpdateOperation
+
+    from server.store.contract import DENSE, SPARSE
+
+    old, vectors = _chunks(embedder, "old", 3)
+    writer = _store(root, embedder)
+    writer.create()
+    bm25 = Bm25()
+    writer._open_writer().update(UpdateOperation.upsert_points([  # as the previous version wrote them
+        Point(c.chunk_id, {DENSE: vectors[i].tolist(), SPARSE: bm25.embed_document(c.embed_text)}, c.payload())
+        for i, c in enumerate(old)]))
+    writer._dirty = True
+    writer.close()  # publishes
+
+    reader, writer = _store(root, embedder), _store(root, embedder)
+    found = reader.search(vectors[1], limit=1)
+    assert [c.chunk_id for c in found] == [old[1].chunk_id] and found[0].score > 0.99
+    writer.create()
+    writer.upsert(*_chunks(embedder, "new", 2, text="Quantization rounds each sample to a level"))
+    writer.close()
+    reader.refresh()
+    assert reader.books() == ["new", "old"] and reader.count() == 5
+    reader.close()

@@ -9,20 +9,16 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Callable
 
-from markdown_it import MarkdownIt
-
 from ..citation import ieee_citation, source_location
 from ..models import Chunk, chunk_uuid
-from .anchors import Slugger
-from .html_text import Heading
 from .page import Page
+from .sections import Block, Section, reading_sections
 
 TokenCounter = Callable[[str], int]
-_md = MarkdownIt("commonmark").enable("table")
 _SENTENCE_END = re.compile(r"(?<=[.!?:;])\s+(?=[A-Z0-9`*\"'(\[])")
 
 
@@ -59,74 +55,7 @@ class _Counts:
         return self._special + sum(self(t) - self._special for t in texts)
 
 
-@dataclass
-class _Block:
-    text: str
-    is_code: bool = False
-
-
-@dataclass
-class _Section:
-    headings: list[tuple[int, str, str]]  # (level, display text, anchor), outermost first
-    blocks: list[_Block] = field(default_factory=list)
-
-    @property
-    def anchor(self) -> str:
-        """The innermost heading that can be linked to (a heading without an id cannot)."""
-        return next((anchor for _, _, anchor in reversed(self.headings) if anchor), "")
-
-    @property
-    def titles(self) -> list[str]:
-        return [text for _, text, _ in self.headings]
-
-
-def _rendered_sections(page: Page) -> list[_Section]:
-    """Sections of a rendered page (html_text.py): its headings carry their real ids."""
-    stack: list[tuple[int, str, str]] = []
-    sections = [_Section(headings=[])]
-    for item in page.sections:
-        if isinstance(item, Heading):
-            if item.level == 1 and not stack and not any(s.blocks for s in sections):
-                continue  # the page title; the page itself is the section
-            stack = [h for h in stack if h[0] < item.level] + [(item.level, item.text, item.anchor)]
-            sections.append(_Section(headings=list(stack)))
-        elif item.text.strip():
-            sections[-1].blocks.append(_Block(item.text, is_code=item.is_code))
-    return [s for s in sections if s.blocks or s.headings]
-
-
-def reading_sections(page: Page) -> list[_Section]:
-    if page.sections is not None:
-        return _rendered_sections(page)
-    lines = page.body.split("\n")
-    tokens = _md.parse(page.body)
-    slugger = Slugger(page.anchor_style)
-    stack: list[tuple[int, str, str]] = []
-    sections = [_Section(headings=[])]
-    i = 0
-    while i < len(tokens):
-        token = tokens[i]
-        if token.level != 0 or token.map is None or token.nesting == -1:
-            i += 1
-            continue
-        start, end = token.map
-        if token.type == "heading_open":
-            level = int(token.tag[1])
-            display, anchor = slugger.anchor(tokens[i + 1].content)
-            if level == 1 and not stack and not any(s.blocks for s in sections):
-                i += 1
-                continue  # the page title heading; the page itself is the section
-            stack = [h for h in stack if h[0] < level] + [(level, display, anchor)]
-            sections.append(_Section(headings=list(stack)))
-        else:
-            text = "\n".join(lines[start:end]).strip("\n")
-            if text.strip():
-                sections[-1].blocks.append(_Block(text, is_code=token.type in ("fence", "code_block")))
-        i += 1
-    return [s for s in sections if s.blocks or s.headings]
-
-
-def _units(block: _Block, budget: int, count: _Counts) -> tuple[list[str], str]:
+def _units(block: Block, budget: int, count: _Counts) -> tuple[list[str], str]:
     """A too-long prose block as (units, joiner): its lines (lists, tables) or its sentences,
     each within the budget (a single enormous sentence is cut by words)."""
     lines = block.text.split("\n")
@@ -147,7 +76,7 @@ def _units(block: _Block, budget: int, count: _Counts) -> tuple[list[str], str]:
     return fitted, joiner
 
 
-def _tail(block: _Block, overlap: int, count: _Counts) -> str:
+def _tail(block: Block, overlap: int, count: _Counts) -> str:
     """The last sentences of a prose block, at most `overlap` tokens; never code."""
     if block.is_code or overlap <= 0:
         return ""
@@ -162,16 +91,16 @@ def _tail(block: _Block, overlap: int, count: _Counts) -> str:
 
 @dataclass
 class _Draft:
-    section: _Section
+    section: Section
     texts: list[str]
     has_code: bool = False
 
 
-def _header(page: Page, section: _Section) -> str:
+def _header(page: Page, section: Section) -> str:
     return " › ".join([page.title, *section.titles])
 
 
-def _pack(page: Page, section: _Section, opts: ChunkingOptions, count: _Counts) -> list[_Draft]:
+def _pack(page: Page, section: Section, opts: ChunkingOptions, count: _Counts) -> list[_Draft]:
     budget = max(32, opts.max_tokens - count(_header(page, section)) - 2)
     drafts: list[_Draft] = []
     current: list[str] = []
@@ -203,14 +132,14 @@ def _pack(page: Page, section: _Section, opts: ChunkingOptions, count: _Counts) 
         for unit in units:
             candidate = current[:-1] + [current[-1] + joiner + unit] if open_block else current + [unit]
             if current and not fits(candidate):
-                state["last"] = _Block(current[-1]) if open_block else state["last"]
+                state["last"] = Block(current[-1]) if open_block else state["last"]
                 flush()
                 if current and not fits(current + [unit]):
                     current = []
                 candidate, open_block = current + [unit], False
             current = candidate
             open_block = True
-        state["last"] = _Block(current[-1]) if current else None
+        state["last"] = Block(current[-1]) if current else None
     if current and any(t.strip() for t in current):
         drafts.append(_Draft(section, current, state["code"]))
     return drafts
@@ -219,7 +148,7 @@ def _pack(page: Page, section: _Section, opts: ChunkingOptions, count: _Counts) 
 def _merge_tiny(page: Page, drafts: list[_Draft], opts: ChunkingOptions, count: _Counts) -> list[_Draft]:
     """Fold a draft below min_tokens into the next one (or the previous, at the end)."""
 
-    def fits(section: _Section, texts: list[str]) -> bool:
+    def fits(section: Section, texts: list[str]) -> bool:
         return count.joined([_header(page, section), *texts]) <= opts.max_tokens
 
     merged: list[_Draft] = []

@@ -8,7 +8,7 @@ import re
 from ..course.outline import Block, Outline, OutlinePage, Part, Section
 from ..rag.sentences import split_sentences
 from .blocks import block_kind, list_items, plain, question_and_answer
-from .chunker import reading_sections
+from .sections import reading_sections
 from .mdbook import summary_items
 from .page import Page
 from .site import Site

@@ -14,7 +14,8 @@ import numpy as np
 from ..models import Chunk
 
 DENSE = "dense"  # the embedding model's vector of a chunk
-SPARSE = "bm25"  # BM25 term weights of the chunk's text, for lexical and hybrid search
+SPARSE = "bm25"  # declared by every collection, no longer written: indexes from before (which hold
+# BM25 term weights) and after open alike; the lexical ranking is rag/lexical.py's BM25
 SCHEMA_VERSION = 2
 # payload fields with an index: what searches filter on and what ingest looks chunks up by
 KEYWORD_FIELDS = ("book_id", "source_file", "module", "chapter", "path_prefixes", "locale", "version", "labels")
@@ -116,10 +117,6 @@ class ChunkStore(Protocol):
         """The outline stored with the chunks readers see now."""
     def search(self, vector: np.ndarray, limit: int, filters: Filters | None = None) -> list[Chunk]:
         """Nearest chunks by the dense vector, best first; score = cosine similarity."""
-    def hybrid_search(self, vector: np.ndarray, text: str, limit: int,
-                      filters: Filters | None = None) -> list[Chunk]:
-        """Dense and BM25 results fused by reciprocal rank; ranked by the fusion, each scored
-        with its cosine similarity (so similarity thresholds keep their meaning)."""
 
     # --- processes ---
     def before_fork(self) -> None:
@@ -127,24 +124,3 @@ class ChunkStore(Protocol):
     def after_fork(self) -> None:
         """In a forked child: open what this process reads from."""
     def close(self) -> None: ...
-
-
-def sparse_document(text: str):
-    """BM25 term weights of a chunk (Qdrant's own BM25, so the server applies the same IDF)."""
-    return _bm25().embed_document(text)
-
-
-def sparse_query(text: str):
-    return _bm25().embed_query(text)
-
-
-_BM25 = None
-
-
-def _bm25():
-    global _BM25
-    if _BM25 is None:
-        from qdrant_edge import Bm25
-
-        _BM25 = Bm25()
-    return _BM25

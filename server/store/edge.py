@@ -14,32 +14,20 @@ from typing import Iterable, Iterator
 
 import numpy as np
 from qdrant_edge import (
-    CountRequest, EdgeShard, FacetRequest, FieldCondition, Filter, Fusion, KeywordIndexParams, MatchValue,
-    PayloadSchemaType, Point, Prefetch, Query, QueryRequest, ScrollRequest, SearchParams, UpdateOperation,
+    CountRequest, EdgeShard, FacetRequest, Filter, KeywordIndexParams, PayloadSchemaType, Point, Query, QueryRequest,
+    ScrollRequest, SearchParams, UpdateOperation,
 )
 
 from ..errors import EmbeddingMismatch
 from ..models import Chunk
-from .contract import DENSE, KEYWORD_FIELDS, SCHEMA_VERSION, SPARSE, FILE_FIELDS, Filters, StoredFile, \
-    stored_files_of, sparse_document, sparse_query
+from .contract import DENSE, KEYWORD_FIELDS, SCHEMA_VERSION, FILE_FIELDS, Filters, StoredFile, stored_files_of
 from .errors import guarded
 from .replica import Replica
 from .snapshots import Layout
-from .tuning import SearchTuning
+from .tuning import SearchTuning, as_floats, book_filter, to_edge
 
 REFRESH_S = 1.0  # how often a reader looks for a newer published generation
 WRITE_BATCH = 512
-
-
-def to_edge(filters: Filters | None) -> Filter | None:
-    if filters is None:
-        return None
-    must = [FieldCondition(key, match=MatchValue(value)) for key, value in filters.conditions()]
-    return Filter(must=must) if must else None
-
-
-def _book(book_id: str | None) -> Filter | None:
-    return to_edge(Filters(book_id=book_id)) if book_id else None
 
 
 @guarded  # engine errors leave as StoreUnavailable (see errors.py)
@@ -91,9 +79,7 @@ class EdgeStore:
     # --- writes ---------------------------------------------------------------------------
     def upsert(self, chunks: list[Chunk], vectors: np.ndarray) -> None:
         shard = self._open_writer()
-        points = [Point(chunk.chunk_id, {DENSE: np.asarray(vectors[i], dtype=np.float32).tolist(),
-                                         SPARSE: sparse_document(chunk.embed_text or chunk.content)},
-                        chunk.payload())
+        points = [Point(chunk.chunk_id, {DENSE: np.asarray(vectors[i], dtype=np.float32).tolist()}, chunk.payload())
                   for i, chunk in enumerate(chunks)]
         for start in range(0, len(points), WRITE_BATCH):
             shard.update(UpdateOperation.upsert_points(points[start : start + WRITE_BATCH]))
@@ -112,7 +98,7 @@ class EdgeStore:
 
     def delete_book(self, book_id: str) -> None:
         if self.exists():
-            self._open_writer().update(UpdateOperation.delete_points_by_filter(_book(book_id)))
+            self._open_writer().update(UpdateOperation.delete_points_by_filter(book_filter(book_id)))
             self.save_outline(book_id, None)
             self._dirty = True
 
@@ -140,7 +126,7 @@ class EdgeStore:
 
     # --- reads ----------------------------------------------------------------------------
     def stored_files(self, book_id: str) -> dict[str, StoredFile]:
-        return stored_files_of(self._scroll(_book(book_id), FILE_FIELDS))
+        return stored_files_of(self._scroll(book_filter(book_id), FILE_FIELDS))
 
     def vectors(self, ids: list[str]) -> dict[str, list[float]]:
         with self._reading() as (shard, _):
@@ -150,11 +136,11 @@ class EdgeStore:
                     for r in shard.retrieve(list(ids), with_payload=False, with_vector=[DENSE])}
 
     def all_chunks(self, book_id: str | None = None) -> list[Chunk]:
-        return [Chunk.from_payload(str(r.id), r.payload or {}) for r in self._scroll(_book(book_id), True)]
+        return [Chunk.from_payload(str(r.id), r.payload or {}) for r in self._scroll(book_filter(book_id), True)]
 
     def count(self, book_id: str | None = None) -> int:
         with self._reading() as (shard, _):
-            return shard.count(CountRequest(exact=True, filter=_book(book_id))) if shard else 0
+            return shard.count(CountRequest(exact=True, filter=book_filter(book_id))) if shard else 0
 
     def books(self) -> list[str]:
         with self._reading() as (shard, _):
@@ -167,31 +153,13 @@ class EdgeStore:
         with self._reading() as (shard, replica):
             if shard is None:
                 return []
-            points = shard.query(QueryRequest(limit=limit, query=Query.Nearest(_floats(vector), using=DENSE),
+            points = shard.query(QueryRequest(limit=limit, query=Query.Nearest(as_floats(vector), using=DENSE),
                                               filter=to_edge(filters), with_payload=replica is None,
                                               params=SearchParams(hnsw_ef=self.tuning.hnsw_ef)))
             if replica is not None:
                 return replica.chunks([(str(p.id), float(p.score)) for p in points])
         return [Chunk.from_payload(str(p.id), p.payload or {}, score=float(p.score)) for p in points]
 
-    def hybrid_search(self, vector: np.ndarray, text: str, limit: int, filters: Filters | None = None) -> list[Chunk]:
-        query = _floats(vector)
-        flt = to_edge(filters)
-        with self._reading() as (shard, _):
-            if shard is None:
-                return []
-            points = shard.query(QueryRequest(
-                limit=limit, query=Fusion.Rrf(k=60), with_payload=True, with_vector=[DENSE],
-                prefetches=[Prefetch(limit=limit * 2, query=Query.Nearest(query, using=DENSE), filter=flt,
-                                     params=SearchParams(hnsw_ef=self.tuning.hnsw_ef)),
-                            Prefetch(limit=limit * 2, query=Query.Nearest(sparse_query(text), using=SPARSE),
-                                     filter=flt)]))
-        q = np.asarray(query, dtype=np.float32)
-        return [Chunk.from_payload(str(p.id), p.payload or {},
-                                   score=float(np.dot(q, np.asarray(p.vector[DENSE], dtype=np.float32))))
-                for p in points]
-
-    # --- processes ------------------------------------------------------------------------
     def refresh(self) -> None:
         """Read from the newest published generation now (readers also do so on their own
         within about REFRESH_S of a publication)."""
@@ -328,7 +296,3 @@ class EdgeStore:
                 yield from records
                 if offset is None:
                     return
-
-
-def _floats(vector) -> list[float]:
-    return np.asarray(vector, dtype=np.float32).tolist()

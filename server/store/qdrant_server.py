@@ -16,8 +16,7 @@ from qdrant_client import QdrantClient, models
 from ..errors import EmbeddingMismatch
 from ..models import Chunk
 from ..settings import Settings
-from .contract import DENSE, KEYWORD_FIELDS, SCHEMA_VERSION, SPARSE, FILE_FIELDS, Filters, StoredFile, \
-    stored_files_of, sparse_document, sparse_query
+from .contract import DENSE, KEYWORD_FIELDS, SCHEMA_VERSION, SPARSE, FILE_FIELDS, Filters, StoredFile, stored_files_of
 from .errors import guarded
 
 
@@ -36,10 +35,6 @@ def to_qdrant(filters: Filters | None) -> models.Filter | None:
 
 def _book(book_id: str | None) -> models.Filter | None:
     return to_qdrant(Filters(book_id=book_id)) if book_id else None
-
-
-def _sparse(vector) -> models.SparseVector:
-    return models.SparseVector(indices=list(vector.indices), values=list(vector.values))
 
 
 @guarded  # client errors leave as StoreUnavailable (see errors.py)
@@ -97,9 +92,9 @@ class QdrantServerStore:
 
     # --- writes ---------------------------------------------------------------------------
     def upsert(self, chunks: list[Chunk], vectors: np.ndarray) -> None:
-        points = [models.PointStruct(id=chunk.chunk_id, payload=chunk.payload(), vector={
-            DENSE: np.asarray(vectors[i], dtype=np.float32).tolist(),
-            SPARSE: _sparse(sparse_document(chunk.embed_text or chunk.content))}) for i, chunk in enumerate(chunks)]
+        points = [models.PointStruct(id=chunk.chunk_id, payload=chunk.payload(),
+                                     vector={DENSE: np.asarray(vectors[i], dtype=np.float32).tolist()})
+                  for i, chunk in enumerate(chunks)]
         for start in range(0, len(points), 256):
             self.client.upsert(self.collection, points=points[start : start + 256], wait=True)
 
@@ -176,20 +171,6 @@ class QdrantServerStore:
         response = self.client.query_points(self.collection, query=np.asarray(vector).tolist(), using=DENSE,
                                             limit=limit, query_filter=to_qdrant(filters), with_payload=True)
         return [Chunk.from_payload(str(p.id), p.payload or {}, score=float(p.score)) for p in response.points]
-
-    def hybrid_search(self, vector: np.ndarray, text: str, limit: int, filters: Filters | None = None) -> list[Chunk]:
-        if not self.exists():
-            return []
-        query = np.asarray(vector, dtype=np.float32)
-        flt = to_qdrant(filters)
-        response = self.client.query_points(
-            self.collection, limit=limit, with_payload=True, with_vectors=[DENSE],
-            prefetch=[models.Prefetch(query=query.tolist(), using=DENSE, limit=limit * 2, filter=flt),
-                      models.Prefetch(query=_sparse(sparse_query(text)), using=SPARSE, limit=limit * 2, filter=flt)],
-            query=models.FusionQuery(fusion=models.Fusion.RRF))
-        return [Chunk.from_payload(str(p.id), p.payload or {},
-                                   score=float(np.dot(query, np.asarray((p.vector or {})[DENSE], dtype=np.float32))))
-                for p in response.points]
 
     # --- processes ------------------------------------------------------------------------
     def refresh(self) -> None:

@@ -1,11 +1,16 @@
-"""How the embedded store builds and searches its vectors (measured in BENCHMARKS.md)."""
+"""How the embedded store builds and searches its vectors (measured in BENCHMARKS.md), and its
+filters in Qdrant Edge's terms."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from qdrant_edge import Distance, EdgeConfig, EdgeSparseVectorParams, EdgeVectorParams, HnswIndexConfig, Modifier
+import numpy as np
+from qdrant_edge import (
+    Distance, EdgeConfig, EdgeSparseVectorParams, EdgeVectorParams, FieldCondition, Filter, HnswIndexConfig,
+    MatchValue, Modifier,
+)
 
-from .contract import DENSE, SPARSE
+from .contract import DENSE, SPARSE, Filters
 
 
 @dataclass(frozen=True)
@@ -37,3 +42,18 @@ class SearchTuning:
 def _vectors(dim: int) -> dict:
     return {"vectors": {DENSE: EdgeVectorParams(size=dim, distance=Distance.Dot)},  # unit vectors: dot = cosine
             "sparse_vectors": {SPARSE: EdgeSparseVectorParams(modifier=Modifier.Idf)}}
+
+
+def to_edge(filters: Filters | None) -> Filter | None:
+    if filters is None:
+        return None
+    must = [FieldCondition(key, match=MatchValue(value)) for key, value in filters.conditions()]
+    return Filter(must=must) if must else None
+
+
+def book_filter(book_id: str | None) -> Filter | None:
+    return to_edge(Filters(book_id=book_id)) if book_id else None
+
+
+def as_floats(vector) -> list[float]:
+    return np.asarray(vector, dtype=np.float32).tolist()

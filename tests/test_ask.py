@@ -1,0 +1,37 @@
+"""`textbook-chat ask` shows the passages /chat would answer from, in the same order: both are
+built by the composition root (the book's vocabulary re-ranks, misspelt book words are fixed)."""
+from __future__ import annotations
+
+import re
+
+from click.testing import CliRunner
+
+from helpers import make_settings
+from server.cli import main
+from server.rag.question import Question
+from server.rag.retrieval import Retriever
+
+QUESTIONS = ["what is aliasng", "nyquist frequency"]  # a misspelt book word; a bare term
+_LISTED = re.compile(r"^\[(\d+)\] (\d\.\d{3})  (.+)$", re.M)
+
+
+def test_ask_ranks_the_passages_as_chat_does(sample_book, tmp_path):
+    settings = make_settings(tmp_path / "data")
+    chat = sample_book.components(settings)
+    env = {"TEXTBOOK_CHAT_DATA_DIR": str(sample_book.settings.data_dir),
+           "TEXTBOOK_CHAT_MODELS_DIR": str(sample_book.settings.models_dir)}
+    dense_only = Retriever(sample_book.store, sample_book.embedder)
+    reordered = 0
+    try:
+        for question in QUESTIONS:
+            result = CliRunner().invoke(main, ["ask", question, "--threshold", "0"], env=env)
+            assert result.exit_code == 0, result.output
+            listed = [(location, float(score)) for _, score, location in _LISTED.findall(result.output)]
+            answer = chat.pipeline.answer(Question(question, max_chunks=5, similarity_threshold=0.0))
+            assert len(listed) == 5
+            assert listed == [(c.source_location, round(c.score, 3)) for c in answer.candidates], question
+            dense = [c.source_location for c in dense_only.retrieve(question, max_chunks=5)]
+            reordered += dense != [location for location, _ in listed]
+    finally:
+        chat.close()
+    assert reordered >= 1  # the book's words change the order: a bare retriever would not match /chat
