@@ -12,7 +12,7 @@ from typing import Callable, Mapping
 
 from ..errors import SessionNotFound, TextbookChatError
 from ..insights.asked import asked_of
-from ..sessions import SessionStore
+from ..sessions import Reply, SessionStore
 from .compose import Composed
 from .context import Source
 from .events import Answer
@@ -38,12 +38,12 @@ def confidence_of(sources: tuple[Source, ...]) -> float:
     return round(min(1.0, 0.6 * scores[0] + 0.4 * sum(scores) / len(scores)), 4)
 
 
-def source_references(sources: tuple[Source, ...]) -> list[dict]:
+def source_references(sources: tuple[Source, ...]) -> tuple[dict, ...]:
     """How a conversation keeps the sources of an answer."""
-    return [{"source_file": s.chunk.source_file if s.source_type == "database" else "",
+    return tuple({"source_file": s.chunk.source_file if s.source_type == "database" else "",
              "source_location": s.chunk.source_location, "content_snippet": s.chunk.content[:240],
              "confidence": round(s.score, 4), "retrieved_content_id": s.chunk.chunk_id, "url": s.chunk.url}
-            for s in sources]
+            for s in sources)
 
 
 class Record:
@@ -64,7 +64,7 @@ class Record:
         history = tuple(self.sessions.recent_messages(session_id, limit=HISTORY_LENGTH)) if session_id else ()
         opened = self.sessions.open_turn(session_id, question.text, question.selected_text,
                                          question.selection_mode.value, book_id=question.filters.book_id)
-        return Opened(opened["session_id"], opened["query_id"], opened["user_message_id"], history)
+        return Opened(opened.session_id, opened.query_id, opened.user_message_id, history)
 
     def close(self, turn: Turn, composed: Composed, states: tuple[State, ...], timings: Mapping[str, float]) -> Answer:
         """The answer stored with the rest of the lifecycle; the Answer as the caller sees it."""
@@ -74,9 +74,9 @@ class Record:
             assistant = self.sessions.close_turn(
                 opened.query_id, [list(s) for s in states], session_id=opened.session_id,
                 user_message_id=opened.user_message_id, user_status="answered", asked=self._asked(turn, composed),
-                generator=composed.outcome.generator if composed.outcome else None, assistant={
-                    "content": composed.text, "status": "refused" if composed.refused else "completed",
-                    "source_references": source_references(composed.sources)})
+                generator=composed.outcome.generator if composed.outcome else None,
+                assistant=Reply(composed.text, "refused" if composed.refused else "completed",
+                                source_references(composed.sources)))
         finally:
             timings = {**timings, "persist": (time.perf_counter() - persisting) * 1000}
         return _answer(turn, composed, assistant["id"], timings)
@@ -105,7 +105,7 @@ class Record:
             self.sessions.close_turn(
                 opened.query_id, [list(s) for s in (*states, entered("CANCELLED"))], session_id=opened.session_id,
                 user_message_id=opened.user_message_id, user_status="received", generator=generator,
-                assistant={"content": partial.strip(), "status": "cancelled"} if partial.strip() else None)
+                assistant=Reply(partial.strip(), "cancelled") if partial.strip() else None)
         except TextbookChatError as exc:  # the reader left: nobody to tell; the question stays unfinished
             log.warning("query %s cancelled, not recorded: %s", opened.query_id, exc.message)
 

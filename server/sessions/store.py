@@ -7,18 +7,16 @@ nothing of that answer is kept.
 """
 from __future__ import annotations
 
-import fcntl
-import json
 import os
 import socket
 import time
 import uuid
 from contextlib import contextmanager
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, Iterator, TypeVar
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import delete, func, insert, select
 from sqlalchemy.engine import Connection
 
 from ..batching import Batcher
@@ -26,28 +24,18 @@ from ..errors import DatabaseUnavailable, SessionNotFound
 from ..privacy import mask
 from . import migrate, statements as sql
 from .database import answering, describe, file_problem, inode_of, make_engine, parse_url, sqlite_file
+from .interrupted import interrupt, left_by
+from .locks import CommitTogether, ProcessLock, probe_write
 from .recording import GAP_QUESTION, Asked, keep_gap, record_asked
+from .records import OpenedTurn, Reply, iso, message_dict, session_dict, utc
 from .retention import Retention
-from .schema import UNFINISHED_STATES, feedback_table, messages_table, queries_table, sessions_table
+from .schema import feedback_table, messages_table, queries_table, sessions_table
 
 Written = TypeVar("Written")
-# no answer takes this long (gunicorn gives a request 120 s): a question still unfinished after
-# it was left by a server that is gone, whichever server starts next
-ABANDONED_AFTER = timedelta(minutes=10)
 
 
 def _now() -> datetime:
     return datetime.now(timezone.utc)
-
-
-def _utc(value: datetime) -> datetime:
-    return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value  # SQLite drops the zone
-
-
-def _iso(value: datetime | None) -> str | None:
-    if value is None:
-        return None
-    return _utc(value).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def _new_id() -> str:
@@ -69,20 +57,16 @@ class SessionStore:
         self.server = server or default_server_name()
         self._writes: Batcher | None = None
         self._file = sqlite_file(parsed)
-        self._lock_path: Path | None = None
-        self._lock_fd: int | None = None
-        self._lock_pid: int | None = None
         self._failing: str | None = None  # why the last write failed, until one succeeds
         self._unclosed: dict[str, None] = {}  # questions whose last write failed: marked when writes work again
         if self._file is not None:
             self._file.parent.mkdir(parents=True, exist_ok=True)
-            self._lock_path = Path(f"{self._file}.write-lock")
+        # our own processes (`serve --workers`) take turns on a file lock
+        self._between_processes = ProcessLock(Path(f"{self._file}.write-lock") if self._file is not None else None)
         self.engine = make_engine(parsed)
         if self.dialect == "sqlite":
-            # SQLite commits one writer at a time, so writes that queue up while one commits are
-            # committed together, one transaction per batch (a burst of questions would otherwise
-            # queue 50 commits)
-            self._writes = Batcher(self._commit_together, max_size=64)
+            self._writes = Batcher(CommitTogether(self.engine, self._between_processes, self.where,
+                                                  lambda: file_problem(self._file, self._inode)), max_size=64)
         try:
             with answering(self.where), self._between_processes():
                 self.revisions = migrate.upgrade(self.engine)
@@ -94,9 +78,7 @@ class SessionStore:
 
     def close(self) -> None:
         self.engine.dispose()
-        if self._lock_fd is not None:
-            os.close(self._lock_fd)
-        self._lock_fd = self._lock_pid = None
+        self._between_processes.close()
 
     def after_fork(self) -> None:
         """Forget the parent process's pooled connections without closing them under it."""
@@ -131,46 +113,10 @@ class SessionStore:
         for query_id in ids:
             self._unclosed.pop(query_id, None)
         try:
-            self._write(lambda conn: self._interrupt(conn, queries_table.c.id.in_(ids),
-                                                     "The database did not answer when the answer was written."))
+            self._write(lambda conn: interrupt(conn, queries_table.c.id.in_(ids),
+                                               "The database did not answer when the answer was written."))
         except DatabaseUnavailable:
             self._unclosed.update(dict.fromkeys(ids))
-
-    def _commit_together(self, works: list[Callable[[Connection], object]]) -> list[object]:
-        with self._between_processes():
-            problem = file_problem(self._file, self._inode)
-            if problem:
-                raise DatabaseUnavailable(self.where, state=f"is not answering: {problem}")
-            try:
-                with self.engine.begin() as conn:
-                    return [work(conn) for work in works]
-            except Exception as exc:
-                if len(works) == 1:
-                    return [exc]
-            return [self._commit_alone(work) for work in works]  # one failed; the others must not fail with it
-
-    def _commit_alone(self, work: Callable[[Connection], object]) -> object:
-        try:
-            with self.engine.begin() as conn:
-                return work(conn)
-        except Exception as exc:
-            return exc
-
-    @contextmanager
-    def _between_processes(self) -> Iterator[None]:
-        """Our own processes (`serve --workers`) take turns on a file lock, which passes at once,
-        instead of meeting in SQLite's busy handler, which polls with sleeps of up to 100 ms."""
-        if self._lock_path is None:
-            yield
-            return
-        if self._lock_pid != os.getpid():  # a forked worker needs its own open file to lock
-            self._lock_fd = os.open(self._lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
-            self._lock_pid = os.getpid()
-        fcntl.flock(self._lock_fd, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
 
     # --- health ---------------------------------------------------------------------------
     def check(self) -> dict:
@@ -188,22 +134,15 @@ class SessionStore:
         if self.dialect == "postgresql" and row[1] == "on":
             raise DatabaseUnavailable(self.where, state="is read-only")
         if self._failing:
-            self._write(self._probe)
+            self._write(lambda conn: probe_write(conn, self.dialect))
         return {"kind": self.dialect, "latency_ms": round((time.perf_counter() - started) * 1000, 2)}
-
-    def _probe(self, conn: Connection) -> None:
-        if self.dialect == "sqlite":  # rewrites the header page: fails on a read-only or full file
-            version = conn.exec_driver_sql("PRAGMA user_version").scalar()
-            conn.exec_driver_sql(f"PRAGMA user_version = {int(version)}")
-        else:
-            conn.execute(update(sessions_table).where(sessions_table.c.id == "").values(id=""))
 
     # --- sessions -------------------------------------------------------------------------
     def create_session(self, user_id: str | None = None, book_id: str | None = None) -> dict:
         now = _now()
         row = {"id": _new_id(), "user_id": user_id, "book_id": book_id, "created_at": now, "updated_at": now}
         self._write(lambda conn: conn.execute(insert(sessions_table).values(**row)))
-        return self._session_dict(row, [])
+        return session_dict(row, [])
 
     def exists(self, session_id: str) -> bool:
         with self._reading() as conn:
@@ -216,7 +155,7 @@ class SessionStore:
                 return None
             messages = conn.execute(select(messages_table).where(messages_table.c.session_id == session_id)
                                     .order_by(messages_table.c.seq)).mappings().all()
-        return self._session_dict(dict(row), [self._message_dict(dict(m)) for m in messages])
+        return session_dict(dict(row), [message_dict(dict(m)) for m in messages])
 
     def delete_session(self, session_id: str) -> bool:
         def delete_all(conn: Connection) -> bool:
@@ -232,7 +171,7 @@ class SessionStore:
     def recent_messages(self, session_id: str, limit: int = 6) -> list[dict]:
         with self._reading() as conn:
             rows = conn.execute(sql.RECENT_MESSAGES, {"b_session": session_id, "b_limit": limit}).mappings().all()
-        return [self._message_dict(dict(r)) for r in reversed(rows)]
+        return [message_dict(dict(r)) for r in reversed(rows)]
 
     # --- messages -------------------------------------------------------------------------
     def message_exists(self, message_id: str, role: str | None = None) -> bool:
@@ -244,7 +183,7 @@ class SessionStore:
 
     # --- one question: two transactions ---------------------------------------------------
     def open_turn(self, session_id: str | None, question: str, selected_text: str | None, selection_mode: str,
-                  *, book_id: str | None = None) -> dict:
+                  *, book_id: str | None = None) -> OpenedTurn:
         """The session (created when None), the query in state CREATED and the reader's message,
         in one transaction, before any retrieval or generation. Raises SessionNotFound."""
         now = _now()
@@ -261,19 +200,19 @@ class SessionStore:
                 raise SessionNotFound(session_id)
             conn.execute(sql.ADD_QUERY, {
                 "id": query_id, "session_id": session_id, "question": question, "selected_text": selected_text,
-                "selection_mode": selection_mode, "state": "CREATED", "states": [["CREATED", _iso(now)]],
+                "selection_mode": selection_mode, "state": "CREATED", "states": [["CREATED", iso(now)]],
                 "created_at": now, "updated_at": now, "server": self.server})
             self._insert_message(conn, session_id, message_id, "user", question, now, query_id, "received", [],
                                  first=created)
         self._write(record)
-        return {"session_id": session_id, "query_id": query_id, "user_message_id": message_id, "new_session": created}
+        return OpenedTurn(session_id, query_id, message_id, created)
 
     def close_turn(self, query_id: str, states: list[list[str]], *, session_id: str, user_message_id: str,
-                   user_status: str, assistant: dict | None = None, generator: str | None = None,
+                   user_status: str, assistant: Reply | None = None, generator: str | None = None,
                    error: str | None = None, asked: Asked | None = None) -> dict | None:
         """Record the rest of the lifecycle, the reader's message status, what the insights read
-        (`asked`) and the answer (if any) in one transaction. `assistant` is {content, status,
-        source_references}. Raises
+        (`asked`) and the answer (if any) in one transaction; the assistant's message as stored,
+        if any. Raises
         SessionNotFound (and records nothing) when the conversation was deleted meanwhile."""
         now = _now()
 
@@ -292,8 +231,8 @@ class SessionStore:
                 record_asked(conn, query_id, asked, asked_at)
             if assistant is None:
                 return None
-            return self._insert_message(conn, session_id, _new_id(), "assistant", assistant["content"], now,
-                                        query_id, assistant["status"], assistant.get("source_references", []))
+            return self._insert_message(conn, session_id, _new_id(), "assistant", assistant.content, now,
+                                        query_id, assistant.status, list(assistant.source_references))
         try:
             return self._write(record)
         except DatabaseUnavailable:
@@ -308,13 +247,13 @@ class SessionStore:
         if not first:
             last = conn.execute(sql.LAST_MESSAGE, {"b_session": session_id}).first()
             if last is not None:
-                seq, now = last.seq + 1, max(now, _utc(last.timestamp))
+                seq, now = last.seq + 1, max(now, utc(last.timestamp))
         row = {"id": message_id, "session_id": session_id, "seq": seq, "role": role, "content": content,
                "timestamp": now, "query_id": query_id, "status": status, "source_references": refs}
         conn.execute(sql.ADD_MESSAGE, row)
         if not first:
             conn.execute(sql.TOUCH_SESSION, {"b_session": session_id, "updated_at": now})
-        return self._message_dict(row)
+        return message_dict(row)
 
     # --- query lifecycle ------------------------------------------------------------------
     def get_query(self, query_id: str) -> dict | None:
@@ -326,30 +265,14 @@ class SessionStore:
         """At start-up: questions this server was answering when it stopped (or that any server
         left unfinished long ago, or a version before servers were recorded) become INTERRUPTED,
         their messages `interrupted`. How many."""
-        now = _now()
-        server = queries_table.c.server
-        unfinished = (server == self.server) | server.is_(None) | (queries_table.c.created_at < now - ABANDONED_AFTER)
-        return self._write(lambda conn: self._interrupt(conn, unfinished,
-                                                        "The server stopped before the answer was written."))
-
-    @staticmethod
-    def _interrupt(conn: Connection, which, reason: str) -> int:
-        """Unfinished questions among `which` become INTERRUPTED, their messages `interrupted`."""
-        now = _now()
-        rows = conn.execute(select(queries_table.c.id, queries_table.c.states)
-                            .where(queries_table.c.state.in_(UNFINISHED_STATES) & which)).all()
-        for row in rows:
-            conn.execute(update(queries_table).where(queries_table.c.id == row.id).values(
-                state="INTERRUPTED", states=[*row.states, ["INTERRUPTED", _iso(now)]], updated_at=now, error=reason))
-            conn.execute(update(messages_table).where((messages_table.c.query_id == row.id)
-                                                      & (messages_table.c.role == "user")).values(status="interrupted"))
-        return len(rows)
+        return self._write(lambda conn: interrupt(conn, left_by(self.server),
+                                                  "The server stopped before the answer was written."))
 
     # --- feedback -------------------------------------------------------------------------
     def add_feedback(self, message_id: str, rating: str, comment: str | None) -> dict:
         row = {"id": _new_id(), "message_id": message_id, "rating": rating, "comment": mask(comment), "created_at": _now()}
         self._write(lambda conn: conn.execute(insert(feedback_table).values(**row)))
-        return {**row, "created_at": _iso(row["created_at"])}
+        return {**row, "created_at": iso(row["created_at"])}
 
     def keep_gap_vector(self, message_id: str, vector_of: Callable[[str], bytes]) -> None:
         """An answer rated down: its question's vector (`vector_of(question)`) kept for the coverage gaps."""
@@ -358,20 +281,6 @@ class SessionStore:
         if found is not None and found.gap_vector is None:
             vector = vector_of(found.question)
             self._write(lambda conn: keep_gap(conn, found.id, vector))
-
-    # --- shapes ---------------------------------------------------------------------------
-    @staticmethod
-    def _message_dict(row: dict) -> dict:
-        refs = row.get("source_references") or []
-        if isinstance(refs, str):
-            refs = json.loads(refs)
-        return {"id": row["id"], "role": row["role"], "content": row["content"], "timestamp": _iso(row["timestamp"]),
-                "query_id": row.get("query_id"), "status": row.get("status"), "source_references": refs}
-
-    @staticmethod
-    def _session_dict(row: dict, messages: list[dict]) -> dict:
-        return {"id": row["id"], "user_id": row.get("user_id"), "book_id": row.get("book_id"),
-                "created_at": _iso(row["created_at"]), "updated_at": _iso(row["updated_at"]), "messages": messages}
 
 
 def _lock_session(conn: Connection, session_id: str) -> bool:
