@@ -16,7 +16,7 @@ from sqlalchemy import select, update
 from helpers import REPO, make_app
 from server.insights.report import Window, read_insights
 from server.privacy import mask
-from server.sessions import SessionStore
+from server.sessions import Reply, SessionStore
 from server.sessions.schema import citations_table, feedback_table, messages_table, queries_table
 
 TOKEN = "author-s3cret"
@@ -196,23 +196,23 @@ def test_retention_deletes_exactly_what_is_older(tmp_path):
     now = datetime.now(timezone.utc)
     kept, old = store.open_turn(None, "kept", None, "combined"), store.open_turn(None, "old", None, "combined")
     for turn in (kept, old):
-        store.close_turn(turn["query_id"], [["COMPLETED", now.isoformat()]], session_id=turn["session_id"],
-                         user_message_id=turn["user_message_id"], user_status="answered",
-                         assistant={"content": "a", "status": "completed"})
-    answer = store.get_session(old["session_id"])["messages"][1]["id"]
+        store.close_turn(turn.query_id, [["COMPLETED", now.isoformat()]], session_id=turn.session_id,
+                         user_message_id=turn.user_message_id, user_status="answered",
+                         assistant=Reply("a", "completed"))
+    answer = store.get_session(old.session_id)["messages"][1]["id"]
     store.add_feedback(answer, "down", "no")
     long_ago, just_inside = now - timedelta(days=180, minutes=1), now - timedelta(days=179, hours=23)
     with store.engine.begin() as conn:
-        conn.execute(update(queries_table).where(queries_table.c.id == old["query_id"]).values(created_at=long_ago))
-        conn.execute(update(messages_table).where(messages_table.c.session_id == old["session_id"]).values(timestamp=long_ago))
-        conn.execute(update(queries_table).where(queries_table.c.id == kept["query_id"]).values(created_at=just_inside))
+        conn.execute(update(queries_table).where(queries_table.c.id == old.query_id).values(created_at=long_ago))
+        conn.execute(update(messages_table).where(messages_table.c.session_id == old.session_id).values(timestamp=long_ago))
+        conn.execute(update(queries_table).where(queries_table.c.id == kept.query_id).values(created_at=just_inside))
     from server.sessions.schema import sessions_table
     with store.engine.begin() as conn:
-        conn.execute(update(sessions_table).where(sessions_table.c.id == old["session_id"]).values(updated_at=long_ago))
+        conn.execute(update(sessions_table).where(sessions_table.c.id == old.session_id).values(updated_at=long_ago))
     purged = store.retention.purge(now=now)
     assert (purged.questions, purged.messages, purged.ratings, purged.conversations) == (1, 2, 1, 1)
-    assert store.get_session(old["session_id"]) is None
-    assert [m["content"] for m in store.get_session(kept["session_id"])["messages"]] == ["kept", "a"]
+    assert store.get_session(old.session_id) is None
+    assert [m["content"] for m in store.get_session(kept.session_id)["messages"]] == ["kept", "a"]
     with store.engine.connect() as conn:
         assert conn.execute(select(feedback_table)).all() == []
     store.close()
