@@ -41,9 +41,9 @@ def confidence_of(sources: tuple[Source, ...]) -> float:
 def source_references(sources: tuple[Source, ...]) -> tuple[dict, ...]:
     """How a conversation keeps the sources of an answer."""
     return tuple({"source_file": s.chunk.source_file if s.source_type == "database" else "",
-             "source_location": s.chunk.source_location, "content_snippet": s.chunk.content[:240],
-             "confidence": round(s.score, 4), "retrieved_content_id": s.chunk.chunk_id, "url": s.chunk.url}
-            for s in sources)
+                  "source_location": s.chunk.source_location, "content_snippet": s.chunk.content[:240],
+                  "confidence": round(s.score, 4), "retrieved_content_id": s.chunk.chunk_id, "url": s.chunk.url}
+                 for s in sources)
 
 
 class Record:

@@ -65,8 +65,9 @@ class SessionStore:
         self._between_processes = ProcessLock(Path(f"{self._file}.write-lock") if self._file is not None else None)
         self.engine = make_engine(parsed)
         if self.dialect == "sqlite":
-            self._writes = Batcher(CommitTogether(self.engine, self._between_processes, self.where,
-                                                  lambda: file_problem(self._file, self._inode)), max_size=64)
+            self._commit_together = CommitTogether(self.engine, self._between_processes, self.where,
+                                                   lambda: file_problem(self._file, self._inode))
+            self._writes = Batcher(self._commit_together, max_size=64)
         try:
             with answering(self.where), self._between_processes():
                 self.revisions = migrate.upgrade(self.engine)
