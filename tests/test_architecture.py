@@ -15,9 +15,11 @@ LAYERS = [
               "server.index_size", "server.privacy"]),
     ("parts", ["server.settings", "server.embedding", "server.store", "server.sessions"]),
     ("domain", ["server.ingest", "server.rag", "server.course", "server.book", "server.insights"]),
-    ("application", ["server.composition", "server.evaluation", "server.demo", "server.operations"]),
-    ("program", ["server.api", "server.app", "server.wsgi", "server.startup", "server.__main__", "server.cli",
-                 "server.cli_eval", "server.cli_help", "server.cli_llms", "server.cli_operations", "server.cli_shared"]),
+    ("application", ["server.composition", "server.evaluation", "server.answer_measures", "server.demo",
+                     "server.operations"]),
+    ("program", ["server.api", "server.app", "server.wsgi", "server.workers", "server.startup", "server.mcp_server",
+                 "server.__main__", "server.cli", "server.cli_eval", "server.cli_help", "server.cli_llms",
+                 "server.cli_mcp", "server.cli_operations", "server.cli_shared"]),
 ]
 # inside the question path, lowest first: what every stage uses, the generators, then the stages
 # in the order a question passes them, and the pipeline that only sequences them
