@@ -13,7 +13,7 @@ BOOK = BookVocabulary.from_texts([
 
 def test_one_edit_from_a_book_word_is_that_word():
     speller = Speller(BOOK.counts)
-    assert speller.correct("kinematiks") == "kinematics"  # a letter changed
+    assert speller.correct("kinematiks") == "kinematics"  # a letter changed (in a long word)
     assert speller.correct("filtr") == "filter"  # a letter dropped
     assert speller.correct("batery") == "battery"
     assert speller.correct("posiiton") == "position"  # two neighbours swapped

@@ -22,6 +22,7 @@ from wordfreq import zipf_frequency
 
 COMMON_ZIPF = 3.0  # at or above this a word is common English (e.g. "tweak" 3.3; "pwm" 2.4, "json" 2.75)
 MIN_LENGTH = 4  # shorter words are too easily one edit from a book word ("pcl" → "pc")
+SUBSTITUTION_LENGTH = 6  # a changed letter (not one added, dropped or swapped) only from here up
 _SUFFIXES = ("iness", "ness", "ishly", "ish", "ily", "ly", "iest", "ier", "ies", "ied", "ing", "ed", "er", "est",
              "es", "s", "y")
 
@@ -60,8 +61,23 @@ class English:
         return False
 
 
+def _substitution(a: str, b: str) -> bool:
+    """Two words of one length that differ by a letter changed (not two neighbours swapped)."""
+    differ = [i for i in range(len(a)) if a[i] != b[i]]
+    return len(a) == len(b) and not (len(differ) == 2 and differ[1] == differ[0] + 1
+                                     and a[differ[0]] == b[differ[1]] and a[differ[1]] == b[differ[0]])
+
+
 class Speller:
-    """Corrections against one book's words (letters only, at least MIN_LENGTH long)."""
+    """Corrections against one book's words (letters only, at least MIN_LENGTH long).
+
+    A correction must leave the question about what it asked. A typed word loses or gains a
+    letter, or swaps two, about as easily at any length; but a word with one letter *changed*
+    keeps only four of a five-letter word's letters, and an unknown five-letter term is very
+    often one changed letter from some common word of any book ("serde" from "serve", "lidar"
+    from "radar"). So a changed letter is read as a typo only in words of SUBSTITUTION_LENGTH
+    letters or more, where the letters kept say which word was meant; no list of words decides it.
+    """
 
     def __init__(self, counts: dict[str, int]):
         self.counts = counts
@@ -78,6 +94,8 @@ class Speller:
         for length in (len(word) - 1, len(word), len(word) + 1):
             for found, _, _ in extract(word, self._by_length.get(length, ()), scorer=OSA.distance,
                                        score_cutoff=1, limit=None):
+                if len(word) < SUBSTITUTION_LENGTH and _substitution(word, found):
+                    continue
                 if self.counts[found] > best_count:
                     best, best_count = found, self.counts[found]
         return best
