@@ -93,6 +93,9 @@ def test_answer_cites_sample_book_pages(client):
     assert "[1]" in data["answer"] or "[2]" in data["answer"]
     markers = {int(n) for n in re.findall(r"\[(\d+)\]", data["answer"])}
     assert markers <= set(range(1, len(data["sources"]) + 1))
+    # the sources it used: every one its markers cite, in the order first cited, and only those
+    assert data["cited_sources"] == list(dict.fromkeys(int(n) for n in re.findall(r"\[(\d+)\]", data["answer"])))
+    assert len(data["cited_sources"]) < len(data["sources"]) == 5  # retrieved, but not all quoted
     assert 0 < data["confidence"] <= 1 and data["timestamp"].endswith("Z")
     assert [c["text"] for c in data["citations"]] == [f"[{n}]" for n in range(1, len(data["sources"]) + 1)]
     assert all(s["source_type"] == "database" for s in data["sources"])

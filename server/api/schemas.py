@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, ValidationError, fields, pre_dump, pre_load, validate, validates_schema
 
+from ..rag import markers
 from ..rag.question import AnswerMode
 from .errors import STATUS
 
@@ -191,6 +192,12 @@ class ChatResponseSchema(Schema):
     course = fields.Dict(allow_none=True, metadata={
         "description": "A question about the book as a course: its task (overview, summarize, contents, locate, "
                        "order, objectives, quiz, answers), scope (book, part, page), the page and the part."})
+    cited_sources = fields.Method("_cited_sources", metadata={
+        "description": "The numbers of the sources the answer cites with [n] markers, in the order it first cites "
+                       "them: what the answer used (the other sources were retrieved but not quoted)."})
+
+    def _cited_sources(self, answer) -> list[int]:
+        return [n for n in markers.cited_in_order(answer.text) if n <= len(answer.sources)]
 
     @validates_schema
     def _rules(self, data, **kwargs):

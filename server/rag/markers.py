@@ -31,6 +31,13 @@ def map_prose(text: str, fix: Callable[[str], str]) -> str:
     return "".join(parts)
 
 
+def cited_in_order(text: str) -> list[int]:
+    """The source numbers the text's markers cite, in the order first cited (code not counted)."""
+    found: list[int] = []
+    map_prose(text, lambda prose: found.extend(int(n) for n in MARKER.findall(prose)) or prose)
+    return list(dict.fromkeys(found))
+
+
 def cited(text: str) -> set[int]:
     """The source numbers the text's markers cite (code not counted)."""
     found: set[int] = set()

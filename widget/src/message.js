@@ -2,7 +2,8 @@
 // streaming → done | refused | stopped | error.
 import { h, icon, iconButton } from './dom.js';
 import { toDom } from './render.js';
-import { parse, safeUrl } from './markdown.js';
+import { sourceList } from './source-list.js';
+import { parse } from './markdown.js';
 import * as I from './icons.js';
 
 const QUOTE_CHARS = 160;
@@ -69,7 +70,7 @@ export function botEl(m, act, t) {
         st === 'error' && m.retryable && h('button', { class: 'btn retry', onclick: () => act.retry(m) }, t('retry')),
         end && m.offer && h('button', { class: 'btn whole', onclick: () => act.wholeBook(m) }, t('wholeBook')),
         end && m.quiz && h('button', { class: 'btn answers', onclick: () => act.answers(m) }, t('showAnswers')),
-        sources(m, t),
+        sourceList(m, t),
         end && actions(m, act, t),
       ].filter(Boolean)
     );
@@ -77,24 +78,6 @@ export function botEl(m, act, t) {
 
   paint();
   return { el, paint, paintAnswer };
-}
-
-function sources(m, t) {
-  if (!m.sources || !m.sources.length) return null;
-  return h(
-    'div',
-    { class: 'sources' },
-    h('h3', null, t(m.status === 'refused' ? 'nearest' : 'sources')),
-    h(
-      'ol',
-      null,
-      m.sources.map((s) => {
-        const href = safeUrl(s.href);
-        const title = s.full || null; // the whole breadcrumb path (sources.js)
-        return h('li', null, href ? h('a', { class: 'source', href, title }, s.label) : h('span', { title }, s.label));
-      })
-    )
-  );
 }
 
 function actions(m, act, t) {

@@ -78,7 +78,7 @@ export function createPanel(ctx, on) {
       e.stopPropagation();
       close(true);
     } else if (e.key === 'Tab') {
-      const all = [...panel.querySelectorAll('a[href], button, textarea, input, [tabindex="0"]')].filter(
+      const all = [...panel.querySelectorAll('a[href], button, summary, textarea, input, [tabindex="0"]')].filter(
         (el) => el.getClientRects().length && !el.disabled && (el.type !== 'radio' || el.checked)
       );
       const at = all.indexOf(panel.getRootNode().activeElement);
