@@ -72,10 +72,11 @@ class BookVocabulary:
     def knows(self, word: str) -> bool:
         if _variants(word) & self.vocabulary:
             return True
-        # "ros1" is "ROS 1" in the book; but "px4" is not "px" and "4": a part of two letters is
-        # some abbreviation in almost any book, so it says nothing about the term
+        # "ros1" is "ROS 1" in the book, "3x3" a size written with a letter for "by"; but "px4" is
+        # not "px" and "4": two letters are some abbreviation in almost any book, which says
+        # nothing about the term
         parts = _SPLIT_DIGITS.findall(word)
-        return len(parts) > 1 and all((p.isdigit() or len(p) > 2) and _variants(p) & self.vocabulary for p in parts)
+        return len(parts) > 1 and all((p.isdigit() or len(p) != 2) and _variants(p) & self.vocabulary for p in parts)
 
     def read(self, question: str) -> Reading:
         """Corrections and unknown terms, in question order. The dictionary and the word list are
