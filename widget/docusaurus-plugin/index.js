@@ -20,6 +20,7 @@ const ATTRIBUTES = {
   selectionMode: 'data-selection-mode',
   open: 'data-open',
   shortcut: 'data-shortcut',
+  siteUrl: 'data-site-url',
 };
 
 function fail(message) {
@@ -39,7 +40,7 @@ function httpUrl(value, name) {
 
 /**
  * Validate and normalise the options. Throws a readable Error on bad input.
- * @returns {{apiUrl, scriptUrl, bookId?, title?, position?, accent?, selectionMode?, open?, shortcut?}}
+ * @returns {{apiUrl, scriptUrl, bookId?, title?, position?, accent?, selectionMode?, open?, shortcut?, siteUrl?}}
  */
 function normalizeOptions(options = {}) {
   if (options === null || typeof options !== 'object') fail('expected an object');
@@ -66,6 +67,7 @@ function normalizeOptions(options = {}) {
     if (typeof options.open !== 'boolean') fail('open must be a boolean');
     out.open = options.open;
   }
+  if (options.siteUrl != null) out.siteUrl = httpUrl(options.siteUrl, 'siteUrl') + '/';
   if (options.id != null) out.id = options.id; // Docusaurus adds it for multi-instance plugins
   return out;
 }
@@ -84,6 +86,11 @@ module.exports = function textbookChatPlugin(context, options) {
   // Default book id: the site's projectName, so two books on one origin keep separate chats.
   if (!opts.bookId && context && context.siteConfig && context.siteConfig.projectName) {
     opts.bookId = context.siteConfig.projectName;
+  }
+  // The site's own URL and base path: the widget keeps citations under it on the reader's origin
+  // (the same build served locally or on a preview deployment).
+  if (!opts.siteUrl && context && context.siteConfig && context.siteConfig.url) {
+    opts.siteUrl = context.siteConfig.url.replace(/\/+$/, '') + (context.siteConfig.baseUrl || '/');
   }
   return {
     name: 'textbook-chat',

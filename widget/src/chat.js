@@ -97,7 +97,7 @@ export function createChat(ctx, panel) {
     };
     const wake = () => (frame ||= requestAnimationFrame(tick));
     mine.signal.addEventListener('abort', () => caught && caught());
-    const sources = (list) => toSources(list, bot.page, locale, t('selected'));
+    const sources = (list) => toSources(list, bot.page, locale, t('selected'), cfg.siteUrl);
     try {
       const res = await chat(cfg.api, body, {
         signal: mine.signal,

@@ -9,6 +9,7 @@ export const DEFAULTS = {
   selectionMode: 'combined', // preselected answer scope for "Ask about this": exclusive | combined
   open: false, // data-open / data-open="true": open on load
   shortcut: 'mod+/', // mod = Ctrl, or ⌘ on macOS; "none" disables it
+  siteUrl: '', // the book's own site URL and base path: citations under it open on the reader's origin
 };
 const CHOICES = { position: ['bottom-right', 'bottom-left'], selectionMode: ['exclusive', 'combined'] };
 const ATTR = (k) => 'data-' + k.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase());

@@ -1,6 +1,7 @@
 // Server sources → what a message shows and stores: a label and a link with a text fragment.
 import { safeUrl } from './markdown.js';
 import { fragmentUrl } from './fragment.js';
+import { onReadersSite } from './site-url.js';
 
 /**
  * @param {object[]} list  ChatResponse.sources
@@ -8,11 +9,12 @@ import { fragmentUrl } from './fragment.js';
  *   and the page a "selected_text" source comes from)
  * @param {string} locale  the page's locale: a source in another one says so
  * @param {string} selectedLabel  the label of the reader's own passage, in their language
+ * @param {string} siteUrl  the book's own site URL (site-url.js): citations under it stay on the reader's site
  */
-export function toSources(list, page, locale = '', selectedLabel = 'Your selected passage') {
+export function toSources(list, page, locale = '', selectedLabel = 'Your selected passage', siteUrl = '') {
   return (Array.isArray(list) ? list : []).map((s) => {
     const selected = s.source_type === 'selected_text';
-    const raw = s.url || (selected ? page : '');
+    const raw = onReadersSite(s.url, siteUrl, page) || (selected ? page : '');
     const url = raw ? safeUrl(raw, page) : null; // no URL: a label without a link
     const out = { label: selected ? selectedLabel : '', url, href: url && fragmentUrl(url, s.content) };
     const L = s.labels || [];

@@ -26,6 +26,7 @@ test('data-* attributes are read, trimmed and validated', () => {
       selectionMode: 'exclusive',
       open: '',
       shortcut: 'ctrl+k',
+      siteUrl: 'https://books.example.org/ros/',
     },
     'https://cdn.example/widget.js',
     PAGE
@@ -39,6 +40,7 @@ test('data-* attributes are read, trimmed and validated', () => {
     selectionMode: 'exclusive',
     open: true,
     shortcut: 'ctrl+k',
+    siteUrl: 'https://books.example.org/ros/',
   });
 });
 

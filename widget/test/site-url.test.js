@@ -1,0 +1,32 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { onReadersSite } from '../src/site-url.js';
+import plugin from '../docusaurus-plugin/index.js';
+
+const SITE = 'https://books.example.org/robotics/';
+const CITED = 'https://books.example.org/robotics/docs/sensors#lidar';
+
+test('a citation under the book\'s own site URL opens on the reader\'s origin and base path', () => {
+  assert.equal(onReadersSite(CITED, SITE, 'http://127.0.0.1:3000/robotics/docs/intro'),
+    'http://127.0.0.1:3000/robotics/docs/sensors#lidar');
+  // a preview deployment that serves the build below a path of its own
+  assert.equal(onReadersSite(CITED, SITE, 'https://preview.example.net/pr-12/robotics/docs/intro'),
+    'https://preview.example.net/pr-12/robotics/docs/sensors#lidar');
+  assert.equal(onReadersSite('https://books.example.org/robotics/docs/a?x=1', 'https://books.example.org/robotics',
+    'http://localhost:3000/robotics/'), 'http://localhost:3000/robotics/docs/a?x=1');
+});
+
+test('other URLs, the production site itself and a widget without a site URL are left alone', () => {
+  assert.equal(onReadersSite('https://other.example.org/robotics/docs/x', SITE, 'http://127.0.0.1:3000/robotics/'),
+    'https://other.example.org/robotics/docs/x');
+  assert.equal(onReadersSite('https://books.example.org/blog/x', SITE, 'http://127.0.0.1:3000/robotics/'),
+    'https://books.example.org/blog/x');
+  assert.equal(onReadersSite(CITED, SITE, 'https://books.example.org/robotics/docs/intro'), CITED);
+  assert.equal(onReadersSite(CITED, '', 'http://127.0.0.1:3000/robotics/'), CITED);
+});
+
+test('the plugin tells the widget the site URL and base path from the Docusaurus config', () => {
+  const context = { siteConfig: { url: 'https://books.example.org/', baseUrl: '/robotics/', projectName: 'r' } };
+  const tags = plugin(context, { apiUrl: 'http://localhost:8000' }).injectHtmlTags().postBodyTags;
+  assert.equal(tags[0].attributes['data-site-url'], 'https://books.example.org/robotics/');
+});
