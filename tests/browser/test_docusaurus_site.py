@@ -139,7 +139,8 @@ def test_the_build_has_the_plugin_script_tag_on_every_page(docusaurus):
         scripts = _Scripts(html.read_text(encoding="utf-8")).scripts
         tags = [s for s in scripts if (s.get("src") or "").endswith("/widget.js")]
         assert len(tags) == 1, f"{html}: {scripts}"
-        assert tags[0].keys() == {"src", "defer", "data-api", "data-book-id"}, tags[0]
+        assert tags[0].keys() == {"src", "defer", "data-api", "data-book-id", "data-site-url"}, tags[0]
+        assert tags[0]["data-site-url"] == "http://127.0.0.1/"  # the config's url and baseUrl
         assert tags[0]["src"] == f"{docusaurus.api_url}/widget.js"
         assert tags[0]["data-api"] == docusaurus.api_url and tags[0]["data-book-id"] == BOOK_ID
 

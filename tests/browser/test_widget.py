@@ -346,3 +346,22 @@ def test_streamed_answer_can_be_stopped(page, scripted):
     assert scripted.generator.cancelled.wait(5)
     expect(page.locator("#tc-send")).to_be_visible()
     assert page.errors == []
+
+
+def test_citations_stay_on_the_readers_site(new_page, live):
+    # The index holds the book under its site URL (here the server's 127.0.0.1 address, standing
+    # in for a production host); the reader opens the same pages on another origin (localhost).
+    page = new_page()
+    reader = live.url.replace("127.0.0.1", "localhost")
+    page.goto(reader + "/book/docs/intro")
+    expect(page.locator("#tc-bubble")).to_be_visible()
+    page.evaluate("site => { textbookChat.config.siteUrl = site; }", live.url + "/book/")
+    page.locator("#tc-bubble").click()
+    ask(page, QUESTION)
+    answer = wait_done(page)
+    links = [*answer.locator(".answer a.cite").all(), *answer.locator(".sources a.source").all()]
+    hrefs = [link.get_attribute("href") for link in links]
+    assert hrefs and all(h.startswith(reader + "/book/docs/") for h in hrefs), hrefs
+    answer.locator(".answer a.cite").first.click()
+    page.wait_for_url(lambda url: url.startswith(reader + "/book/docs/"))
+    assert page.errors == []

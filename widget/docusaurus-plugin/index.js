@@ -90,7 +90,12 @@ module.exports = function textbookChatPlugin(context, options) {
   // The site's own URL and base path: the widget keeps citations under it on the reader's origin
   // (the same build served locally or on a preview deployment).
   if (!opts.siteUrl && context && context.siteConfig && context.siteConfig.url) {
-    opts.siteUrl = context.siteConfig.url.replace(/\/+$/, '') + (context.siteConfig.baseUrl || '/');
+    // the site's base, not a translation's (a build for locale "ur" has baseUrl "/ur/")
+    const i18n = context.i18n || {};
+    let base = context.siteConfig.baseUrl || '/';
+    if (i18n.currentLocale && i18n.currentLocale !== i18n.defaultLocale && base.endsWith(`/${i18n.currentLocale}/`))
+      base = base.slice(0, -(i18n.currentLocale.length + 1));
+    opts.siteUrl = context.siteConfig.url.replace(/\/+$/, '') + base;
   }
   return {
     name: 'textbook-chat',

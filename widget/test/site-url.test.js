@@ -30,3 +30,10 @@ test('the plugin tells the widget the site URL and base path from the Docusaurus
   const tags = plugin(context, { apiUrl: 'http://localhost:8000' }).injectHtmlTags().postBodyTags;
   assert.equal(tags[0].attributes['data-site-url'], 'https://books.example.org/robotics/');
 });
+
+test('a translation\'s build tells the site\'s base, not its own', () => {
+  const context = { siteConfig: { url: 'https://books.example.org', baseUrl: '/robotics/ur/' },
+    i18n: { currentLocale: 'ur', defaultLocale: 'en' } };
+  const tags = plugin(context, { apiUrl: 'http://localhost:8000' }).injectHtmlTags().postBodyTags;
+  assert.equal(tags[0].attributes['data-site-url'], 'https://books.example.org/robotics/');
+});
