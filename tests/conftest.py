@@ -1,6 +1,11 @@
 """Shared fixtures: the real embedding model (provisioned once per machine under data/models),
-real local Qdrant folders and SQLite files in temporary directories. Helpers that tests import
-live in `helpers`; this module holds fixtures only."""
+real local Qdrant folders and SQLite files in temporary directories, books indexed once per
+session, and the product's app over one of them (`chat_app`).
+
+What tests import lives in small modules by job: places (where things are), apps (settings, an
+indexed book, the app), sse (reading the answer stream), processes (ports, child processes,
+waiting), fake_gemini and fakes (the test doubles), built_sites (real Docusaurus builds) and,
+for browser tests only, widget_pages. Nothing here imports a browser."""
 from __future__ import annotations
 
 import shutil
@@ -8,7 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from helpers import MODELS_DIR, PHYSICAL_AI, SAMPLE_BOOK, FakeGemini, gemini_env, make_settings, index_book
+from apps import index_book, make_app, make_settings
+from fake_gemini import FakeGemini, gemini_env
+from places import MODELS_DIR, PHYSICAL_AI, SAMPLE_BOOK
 from server.embedding.embedder import load_embedder
 from server.settings import Settings
 from server.store import open_store
@@ -58,6 +65,28 @@ def sample_book(tmp_path_factory, embedder):
     book = index_book(tmp_path_factory.mktemp("sample") / "data", embedder, SAMPLE_BOOK)
     yield book
     book.index.close()
+
+
+@pytest.fixture
+def chat_app(request, tmp_path):
+    """chat_app(book=None, *, generator=None, rewriter=None, config=None, data_dir=None, **settings)
+    -> the real Flask app over `book` (the indexed sample book unless given), its sessions and
+    rate limits under `data_dir` (tmp_path/"data" unless given: a second app there is the same
+    server restarted). Settings fields go in as keywords. Its sessions store closes after the test."""
+    built = []
+
+    def make(book=None, *, generator=None, rewriter=None, config: dict | None = None, data_dir: Path | None = None,
+             **settings_overrides):
+        book = book or request.getfixturevalue("sample_book")
+        app = make_app(book, data_dir or tmp_path / "data", generator, rewriter, config, **settings_overrides)
+        built.append(app)
+        return app
+
+    yield make
+    from server.app import EXTENSION
+
+    for app in built:
+        app.extensions[EXTENSION].close()
 
 
 @pytest.fixture

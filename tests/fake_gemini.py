@@ -16,6 +16,7 @@ Any behaviour may carry "usage": {"prompt": p, "output": o} for usageMetadata.
 from __future__ import annotations
 
 import json
+import os
 import re
 import threading
 import time
@@ -24,10 +25,15 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit
 
+from places import REPO
+
 _PATH = re.compile(r"^/v1[^/]*/models/(?P<model>[^:/]+):(?P<method>generateContent|streamGenerateContent)$")
 _STATUS_NAMES = {400: "INVALID_ARGUMENT", 403: "PERMISSION_DENIED", 404: "NOT_FOUND", 408: "DEADLINE_EXCEEDED",
                  429: "RESOURCE_EXHAUSTED", 500: "INTERNAL", 503: "UNAVAILABLE", 504: "DEADLINE_EXCEEDED"}
 DEFAULT_ANSWER = "Default answer from the fake [1]."
+# Environment that would send the Gemini SDK somewhere other than the fake (or to Vertex AI).
+_GEMINI_ENV = ("GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_GENAI_USE_ENTERPRISE", "GOOGLE_API_KEY", "GEMINI_API_KEY",
+               "GOOGLE_CLOUD_PROJECT", "GOOGLE_CLOUD_LOCATION")
 
 
 @dataclass
@@ -219,3 +225,17 @@ class FakeGemini:
                 handler.wfile.flush()
         except (BrokenPipeError, ConnectionResetError):
             pass
+
+
+def gemini_env(monkeypatch, fake: FakeGemini) -> None:
+    """Point the real `google-genai` client at `fake` and clear what would send it elsewhere."""
+    for name in _GEMINI_ENV:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("GOOGLE_GEMINI_BASE_URL", fake.url)
+
+
+def gemini_subprocess_env(fake: FakeGemini, **extra: str) -> dict:
+    """The environment for a child process whose Gemini client talks to `fake`."""
+    env = {k: v for k, v in os.environ.items() if k not in _GEMINI_ENV}
+    # the `server` package of this checkout, whichever one the command's install points at
+    return {**env, "PYTHONPATH": str(REPO), "GEMINI_API_KEY": "test-key", "GOOGLE_GEMINI_BASE_URL": fake.url, **extra}

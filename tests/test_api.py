@@ -9,10 +9,10 @@ from limits.errors import ConfigurationError
 from openapi_spec_validator import validate
 from sqlalchemy import select
 
-from helpers import FailingGenerator, RecordingGenerator, make_settings, read_sse
-from server.app import create_app
+from fakes import FailingGenerator, RecordingGenerator
 from server.rag.answer_units import sentences_of
 from server.rag.blocks import split_blocks
+from sse import read_sse
 from server.rag.context import HighlightedPassage
 from server.rag.sentences import normalised
 from server.sessions import feedback_table
@@ -21,14 +21,9 @@ from server.settings import load_settings
 ERROR_KEYS = {"error", "code", "details"}
 
 
-def _app(book, tmp_path, generator=None, database_url=None, **config):
-    settings = make_settings(tmp_path / "data", database_url=database_url)
-    return create_app(settings, components=book.components(settings, generator), config=config or None)
-
-
 @pytest.fixture
-def client(sample_book, tmp_path):
-    return _app(sample_book, tmp_path).test_client()
+def client(chat_app):
+    return chat_app().test_client()
 
 
 @pytest.mark.parametrize("body, field", [
@@ -133,9 +128,9 @@ def test_extractive_answer_quotes_each_piece_from_the_source_it_cites(client):
     assert len(cited) >= 2  # the answers cite more than one source, so a wrong number shows
 
 
-def test_exclusive_selection_reaches_the_generator_alone(sample_book, tmp_path):
+def test_exclusive_selection_reaches_the_generator_alone(chat_app):
     generator = RecordingGenerator()
-    client = _app(sample_book, tmp_path, generator).test_client()
+    client = chat_app(generator=generator).test_client()
     passage = ("A sampled signal can only represent frequencies below half the sample rate. "
                "Anything above that folds back and appears as a lower frequency, which is called aliasing.")
     data = client.post("/chat", json={"question": "What happens to frequencies above half the sample rate?",
@@ -151,9 +146,9 @@ def test_exclusive_selection_reaches_the_generator_alone(sample_book, tmp_path):
     assert all(s["source_location"] == "Highlighted passage" and s["content"] in passage for s in data["sources"])
 
 
-def test_exclusive_selection_unrelated_question_is_refused_without_the_book(sample_book, tmp_path):
+def test_exclusive_selection_unrelated_question_is_refused_without_the_book(chat_app):
     generator = RecordingGenerator()
-    client = _app(sample_book, tmp_path, generator).test_client()
+    client = chat_app(generator=generator).test_client()
     data = client.post("/chat", json={"question": "What is a good recipe for lasagna?",
                                       "selected_text": "Dither is a small amount of noise added before quantization."}
                        ).get_json()
@@ -162,9 +157,9 @@ def test_exclusive_selection_unrelated_question_is_refused_without_the_book(samp
     assert "highlighted passage" in data["answer"]
 
 
-def test_combined_mode_labels_both_kinds(sample_book, tmp_path):
+def test_combined_mode_labels_both_kinds(chat_app):
     generator = RecordingGenerator()
-    client = _app(sample_book, tmp_path, generator).test_client()
+    client = chat_app(generator=generator).test_client()
     data = client.post("/chat", json={
         "question": "Why must a signal be filtered before sampling to avoid aliasing?",
         "selected_text": "Before sampling, an analog low-pass filter removes content above half the sample rate, "
@@ -176,9 +171,9 @@ def test_combined_mode_labels_both_kinds(sample_book, tmp_path):
     assert {s.source_type for s in generator.inputs[-1].sources} == kinds
 
 
-def test_refusal_names_nearest_sections_without_a_model(sample_book, tmp_path):
+def test_refusal_names_nearest_sections_without_a_model(chat_app):
     generator = RecordingGenerator()
-    client = _app(sample_book, tmp_path, generator).test_client()
+    client = chat_app(generator=generator).test_client()
     data = client.post("/chat", json={"question": "Who won the 1998 football world cup?"}).get_json()
     assert data["status"] == "refused" and data["sources"] == [] and data["confidence"] <= 0.5
     assert generator.inputs == []
@@ -190,8 +185,8 @@ def test_refusal_names_nearest_sections_without_a_model(sample_book, tmp_path):
     assert all(section in book for section in named), named
 
 
-def test_follow_up_question_retrieves_in_context(physical_ai, tmp_path):
-    client = _app(physical_ai, tmp_path).test_client()
+def test_follow_up_question_retrieves_in_context(physical_ai, chat_app):
+    client = chat_app(physical_ai).test_client()
     first = client.post("/chat", json={"question": "How do topics work in ROS 2?"}).get_json()
     follow = client.post("/chat", json={"question": "and what about services?",
                                         "session_id": first["session_id"]}).get_json()
@@ -201,8 +196,8 @@ def test_follow_up_question_retrieves_in_context(physical_ai, tmp_path):
     assert "ros" in (top["source_file"] + top["source_location"]).lower()
 
 
-def test_generator_failure_keeps_the_user_message(sample_book, tmp_path, database_url):
-    client = _app(sample_book, tmp_path, FailingGenerator(), database_url).test_client()
+def test_generator_failure_keeps_the_user_message(chat_app, database_url):
+    client = chat_app(generator=FailingGenerator(), database_url=database_url).test_client()
     response = client.post("/chat", json={"question": "What is the Nyquist rate?"})
     assert response.status_code == 500
     data = response.get_json()
@@ -214,8 +209,8 @@ def test_generator_failure_keeps_the_user_message(sample_book, tmp_path, databas
     assert state["state"] == "FAILED" and [s for s, _ in state["states"]] == ["CREATED", "RETRIEVING", "GENERATING", "FAILED"]
 
 
-def test_generator_failure_mid_stream_is_an_error_event(sample_book, tmp_path, database_url):
-    client = _app(sample_book, tmp_path, FailingGenerator(during_stream=True), database_url).test_client()
+def test_generator_failure_mid_stream_is_an_error_event(chat_app, database_url):
+    client = chat_app(generator=FailingGenerator(during_stream=True), database_url=database_url).test_client()
     response = client.post("/chat", json={"question": "What is the Nyquist rate?"},
                            headers={"Accept": "text/event-stream"})
     events = read_sse(response.get_data(as_text=True))
@@ -225,8 +220,8 @@ def test_generator_failure_mid_stream_is_an_error_event(sample_book, tmp_path, d
     assert session["messages"][0]["role"] == "user" and session["messages"][0]["status"] == "failed"
 
 
-def test_lifecycle_is_recorded(sample_book, tmp_path, database_url):
-    client = _app(sample_book, tmp_path, database_url=database_url).test_client()
+def test_lifecycle_is_recorded(chat_app, database_url):
+    client = chat_app(database_url=database_url).test_client()
     data = client.post("/chat", json={"question": "What is the Nyquist rate?"}).get_json()
     query = client.application.extensions["textbook_chat"].sessions.get_query(data["query_id"])
     assert [s for s, _ in query["states"]] == ["CREATED", "RETRIEVING", "GENERATING", "COMPLETED"]
@@ -251,8 +246,8 @@ def test_sse_events_in_order_and_done_equals_json(client):
     assert {k: v for k, v in done.items() if k not in volatile} == {k: v for k, v in plain.items() if k not in volatile}
 
 
-def test_sessions_crud_and_survive_restart(sample_book, tmp_path, database_url):
-    client = _app(sample_book, tmp_path, database_url=database_url).test_client()
+def test_sessions_crud_and_survive_restart(chat_app, database_url):
+    client = chat_app(database_url=database_url).test_client()
     created = client.post("/sessions", json={"user_id": "student-1"})
     assert created.status_code == 201
     sid = created.get_json()["id"]
@@ -260,7 +255,7 @@ def test_sessions_crud_and_survive_restart(sample_book, tmp_path, database_url):
     client.post("/chat", json={"question": "What is a digital filter?", "session_id": sid})
     client.application.extensions["textbook_chat"].sessions.close()
 
-    restarted = _app(sample_book, tmp_path, database_url=database_url).test_client()
+    restarted = chat_app(database_url=database_url).test_client()
     session = restarted.get(f"/sessions/{sid}").get_json()
     assert [m["role"] for m in session["messages"]] == ["user", "assistant", "user", "assistant"]
     assert session["messages"][0]["content"] == "What is quantization noise?"
@@ -270,8 +265,27 @@ def test_sessions_crud_and_survive_restart(sample_book, tmp_path, database_url):
     assert restarted.get(f"/sessions/{sid}").status_code == 404
 
 
-def test_feedback(sample_book, tmp_path, database_url):
-    client = _app(sample_book, tmp_path, database_url=database_url).test_client()
+def test_deleting_a_session_leaves_every_other_session_whole(chat_app, database_url):
+    client = chat_app(database_url=database_url).test_client()
+    kept = client.post("/chat", json={"question": "What is quantization noise?"}).get_json()
+    gone = client.post("/chat", json={"question": "What is a digital filter?"}).get_json()
+    assert kept["session_id"] != gone["session_id"]
+    assert client.post("/feedback", json={"message_id": kept["assistant_message_id"], "rating": "up"}).status_code == 201
+    before = client.get(f"/sessions/{kept['session_id']}").get_json()
+    assert [m["role"] for m in before["messages"]] == ["user", "assistant"]
+
+    assert client.delete(f"/sessions/{gone['session_id']}").status_code == 204
+    assert client.get(f"/sessions/{gone['session_id']}").status_code == 404
+    assert client.get(f"/sessions/{kept['session_id']}").get_json() == before  # its messages, untouched
+    sessions = client.application.extensions["textbook_chat"].sessions
+    assert sessions.get_query(kept["query_id"]) is not None and sessions.get_query(gone["query_id"]) is None
+    with sessions.engine.connect() as conn:
+        rated = [r["message_id"] for r in conn.execute(select(feedback_table)).mappings()]
+    assert rated == [kept["assistant_message_id"]]
+
+
+def test_feedback(chat_app, database_url):
+    client = chat_app(database_url=database_url).test_client()
     data = client.post("/chat", json={"question": "What is the Nyquist rate?"}).get_json()
     ok = client.post("/feedback", json={"message_id": data["assistant_message_id"], "rating": "up", "comment": "clear"})
     assert ok.status_code == 201 and ok.get_json()["rating"] == "up"
@@ -310,19 +324,17 @@ def test_cors_allows_configured_origins_only(client):
     assert "Access-Control-Allow-Origin" not in denied.headers
 
 
-def test_rate_limits_are_counted_where_rate_limit_storage_says(sample_book, tmp_path, monkeypatch):
+def test_rate_limits_are_counted_where_rate_limit_storage_says(chat_app, monkeypatch):
     monkeypatch.setenv("RATE_LIMIT_STORAGE", "memcached://127.0.0.1:1")
     settings = load_settings(env_file=None)
     assert settings.rate_limit_storage == "memcached://127.0.0.1:1"
     # the limiter takes the store it was given: here one whose client library is not installed
     with pytest.raises(ConfigurationError, match="pymemcache"):
-        limited = make_settings(tmp_path / "data", rate_limit_storage=settings.rate_limit_storage)
-        create_app(limited, components=sample_book.components(limited))
+        chat_app(rate_limit_storage=settings.rate_limit_storage)
 
 
-def test_rate_limit_is_429_with_error_shape(sample_book, tmp_path):
-    settings = make_settings(tmp_path / "data").with_overrides(rate_limit="2 per minute")
-    client = create_app(settings, components=sample_book.components(settings)).test_client()
+def test_rate_limit_is_429_with_error_shape(chat_app):
+    client = chat_app(rate_limit="2 per minute").test_client()
     codes = [client.post("/chat", json={"question": "What is aliasing?"}).status_code for _ in range(3)]
     assert codes == [200, 200, 429]
     limited = client.post("/chat", json={"question": "What is aliasing?"})

@@ -9,8 +9,6 @@ import threading
 
 import pytest
 
-from helpers import make_settings
-from server.app import create_app
 from server.wsgi import make_server
 
 LIMIT = 4096
@@ -18,9 +16,8 @@ HUGE = 100 * 1024 * 1024
 
 
 @pytest.fixture
-def app(sample_book, tmp_path):
-    settings = make_settings(tmp_path / "data", max_request_bytes=LIMIT)
-    return create_app(settings, components=sample_book.components(settings))
+def app(chat_app):
+    return chat_app(max_request_bytes=LIMIT)
 
 
 @pytest.fixture

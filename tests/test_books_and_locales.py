@@ -10,7 +10,9 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from helpers import SAMPLE_BOOK, built_site, index_book, make_client
+from apps import index_book
+from built_sites import built_site
+from places import SAMPLE_BOOK
 from server.ingest.indexer import default_book_id, ingest
 from server.ingest.site import detect_site
 
@@ -29,8 +31,8 @@ def two_books(tmp_path_factory, embedder):
 
 
 @pytest.fixture
-def client(two_books, tmp_path):
-    return make_client(two_books, tmp_path / "api")
+def client(two_books, chat_app):
+    return chat_app(two_books).test_client()
 
 
 def ask(client, question: str, **body) -> dict:

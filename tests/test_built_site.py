@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 import shutil
 import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -17,7 +18,9 @@ from urllib.parse import unquote, urlsplit
 import pytest
 from click.testing import CliRunner
 
-from helpers import EVAL, MODELS_DIR, SITES, built_site, make_settings, expected_routes, path_of
+from apps import make_settings
+from built_sites import SITES, built_site, expected_routes, path_of
+from places import EVAL, MODELS_DIR
 from server.cli import main
 from server.ingest.html_text import Heading, markdown_root, parse_html
 from server.ingest.indexer import ingest
@@ -60,6 +63,26 @@ def test_the_pages_read_from_the_build_are_exactly_the_built_doc_pages(built):
         assert [h.anchor for h in page.sections if isinstance(h, Heading) and h.anchor] == \
             [a["id"] for a in route["anchors"]], page.url
         assert all(h.text for h in page.sections if isinstance(h, Heading))
+
+
+def test_a_build_without_canonical_links_routes_its_pages_under_the_base_url(built, tmp_path):
+    """A theme or plugin may leave out `<link rel="canonical">`: each page is then at its file's
+    route under baseUrl (physical-ai-i18n's is below the root), the same pages as with the links."""
+    name, site = built
+    bare = tmp_path / "build"
+    removed = 0
+    for page in site.build_dir.rglob("*.html"):
+        html, count = re.subn(r'<link[^>]*rel="canonical"[^>]*>', "", page.read_text(encoding="utf-8"))
+        removed += count
+        target = bare / page.relative_to(site.build_dir)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(html, encoding="utf-8")
+    assert removed >= len(expected_routes(name))
+    found = discover_pages(detect_site(site.site_dir, build_dir=bare)).pages
+    base = site.base_url.rstrip("/")
+    assert all(path_of(p.url).startswith(f"{base}/") for p in found), [p.url for p in found[:3]]
+    # a file's route ends in "/" where the link's may not: the same page either way
+    assert {path_of(p.url).rstrip("/") for p in found} == {url.rstrip("/") for url in expected_routes(name)}
 
 
 def test_reading_order_follows_the_sidebar(built):

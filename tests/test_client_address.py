@@ -4,18 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import make_settings
 from server.api.client_address import PEER, ClientAddress
-from server.app import create_app
 from server.settings import SettingsError, load_settings
 
 PROXY = "10.0.0.7"
 
 
 @pytest.fixture
-def client(sample_book, tmp_path):
-    settings = make_settings(tmp_path / "data", trusted_proxies=("10.0.0.0/8", "::1")).with_overrides(rate_limit="2 per minute")
-    return create_app(settings, components=sample_book.components(settings)).test_client()
+def client(chat_app):
+    return chat_app(trusted_proxies=("10.0.0.0/8", "::1"), rate_limit="2 per minute").test_client()
 
 
 def _new_session(client, peer: str, forwarded_for: str | None = None) -> int:

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from helpers import MODELS_DIR, SAMPLE_BOOK, free_port, wait_until
+from places import MODELS_DIR, SAMPLE_BOOK
+from processes import free_port, wait_until
 
 CLI = Path(sys.executable).with_name("textbook-chat")
 

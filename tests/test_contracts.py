@@ -14,7 +14,9 @@ from pathlib import Path
 import pytest
 from marshmallow import ValidationError
 
-from helpers import MODELS_DIR, REPO, make_settings, read_sse
+from apps import make_settings
+from places import MODELS_DIR, REPO
+from sse import read_sse
 from server.api.errors import STATUS
 from server.api.schemas import ChatResponseSchema
 from server.app import create_app
@@ -42,9 +44,8 @@ def _closed_port() -> int:
                       "that folds back and appears as a lower frequency, which is called aliasing.",
      "selection_mode": "combined"},
 ])
-def test_real_responses_load_back_through_the_response_schema(sample_book, tmp_path, body):
-    settings = make_settings(tmp_path / "data")
-    client = create_app(settings, components=sample_book.components(settings)).test_client()
+def test_real_responses_load_back_through_the_response_schema(chat_app, body):
+    client = chat_app().test_client()
     plain = client.post("/chat", json=body).get_json()
     done = read_sse(client.post("/chat", json=body, headers={"Accept": "text/event-stream"}).get_data(as_text=True))[-1]
     assert done[0] == "done"
@@ -125,9 +126,8 @@ def test_serve_with_an_unreachable_store_says_so_in_one_line(tmp_path):
 
 # --- one table of error codes ------------------------------------------------------------------
 
-def test_every_error_code_is_in_the_openapi_error_schema(sample_book, tmp_path):
-    settings = make_settings(tmp_path / "data")
-    spec = create_app(settings, components=sample_book.components(settings)).test_client().get("/openapi.json").get_json()
+def test_every_error_code_is_in_the_openapi_error_schema(chat_app):
+    spec = chat_app().test_client().get("/openapi.json").get_json()
     listed = spec["components"]["schemas"]["ErrorResponse"]["properties"]["code"]["enum"]
     assert set(listed) == set(STATUS)
     expected = {StoreUnavailable: 503, DatabaseUnavailable: 503, EmbeddingMismatch: 409, UnknownBook: 404}
@@ -168,10 +168,13 @@ def test_the_pipeline_is_built_in_one_place():
     assert builders == [Path("server/composition.py")]
 
 
-# --- tests share helpers through one module ---------------------------------------------------
+# --- what tests share, and what only browser tests may import ---------------------------------
 
 TESTS = REPO / "tests"
-TEST_SUPPORT = {"helpers", "fakes", "fake_gemini", "built_sites", "widget_pages"}  # modules of tests/ that hold no tests
+# modules of tests/ that hold no tests, each with one job
+TEST_SUPPORT = {"places", "apps", "sse", "processes", "fakes", "fake_gemini", "built_sites", "backing_services",
+                "widget_pages"}
+BROWSER_ONLY = {"playwright", "widget_pages"}
 
 
 def _test_imports(path: Path) -> set[str]:
@@ -187,16 +190,33 @@ def _test_imports(path: Path) -> set[str]:
     return found
 
 
-def test_tests_import_shared_helpers_only_from_the_helpers_module():
-    local = {p.stem for p in TESTS.rglob("*.py")}
+def test_tests_share_code_only_through_the_support_modules():
+    local = {p.stem for p in TESTS.rglob("*.py") if "node_modules" not in p.parts}
     for path in TESTS.rglob("*.py"):
+        if "node_modules" in path.parts:
+            continue
+        where = path.relative_to(REPO)
         for module in _test_imports(path):
             name = module.lstrip(".").split(".")[-1] if module.startswith(".") else module.split(".")[0]
-            where = path.relative_to(REPO)
-            assert name != "conftest", f"{where} imports {module}: shared helpers live in tests/helpers.py"
+            assert name != "conftest", f"{where} imports {module}: fixtures come in by name, code from a support module"
             assert not name.startswith("test_"), f"{where} imports the test module {module}"
-            if name in local and path.stem not in TEST_SUPPORT:
-                assert name == "helpers", f"{where} imports {module}: import it through tests/helpers.py"
+            if name in local:
+                assert name in TEST_SUPPORT, f"{where} imports {module}, which is not a support module"
+            if "browser" not in where.parts:
+                assert name not in BROWSER_ONLY, f"{where} imports {module}: only tests/browser/ drives a browser"
+
+
+def test_unit_tests_run_without_a_browser():
+    """conftest, every support module but the browser's, and every test module outside
+    tests/browser/ import without Playwright."""
+    modules = ["conftest", *sorted(TEST_SUPPORT - BROWSER_ONLY), *sorted(p.stem for p in TESTS.glob("test_*.py"))]
+    script = ("import sys; sys.path[:0] = [sys.argv[1], sys.argv[2]]\n"
+              "for name in sys.argv[3:]: __import__(name)\n"
+              "print(sorted(m for m in sys.modules if m.split('.')[0] == 'playwright'))")
+    done = subprocess.run([sys.executable, "-c", script, str(TESTS), str(REPO), *modules],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.strip() == "[]", done.stdout
 
 
 def test_one_embedder_protocol_and_one_index_size_cache(sample_book, tmp_path):
@@ -210,15 +230,14 @@ def test_one_embedder_protocol_and_one_index_size_cache(sample_book, tmp_path):
     assert parts.vocabulary.size is parts.index_size  # /health, /chat and the gate ask one cache
 
 
-def test_the_app_factory_leaves_logging_to_the_program(sample_book, tmp_path):
+def test_the_app_factory_leaves_logging_to_the_program(chat_app):
     import logging
 
     root = logging.getLogger()
     kept = (root.level, root.handlers[:])
     root.handlers.clear()  # as in a program that has not configured logging (basicConfig would act)
     try:
-        settings = make_settings(tmp_path / "data")
-        create_app(settings, components=sample_book.components(settings))
+        chat_app()
         assert root.handlers == [] and root.level == kept[0]  # only `textbook-chat` configures logging
     finally:
         root.setLevel(kept[0])

@@ -10,7 +10,9 @@ import sys
 import threading
 from pathlib import Path
 
-from helpers import MODELS_DIR, free_port, make_app, read_sse
+from places import MODELS_DIR
+from processes import free_port
+from sse import read_sse
 from server.rag.generators.base import Deltas, GenerationInput, Outcome
 from server.sessions import SessionStore
 
@@ -27,9 +29,8 @@ def _health(client) -> tuple[int, dict]:
     return response.status_code, response.get_json()
 
 
-def test_postgresql_stopping_is_503_with_health_naming_it_and_starting_again_recovers(sample_book, tmp_path,
-                                                                                      own_postgres):
-    client = make_app(sample_book, tmp_path / "data", database_url=own_postgres.new_database()).test_client()
+def test_postgresql_stopping_is_503_with_health_naming_it_and_starting_again_recovers(chat_app, own_postgres):
+    client = chat_app(database_url=own_postgres.new_database()).test_client()
     first = client.post("/chat", json=QUESTION).get_json()
     assert _health(client)[1]["database"]["kind"] == "postgresql"
 
@@ -54,13 +55,12 @@ def test_postgresql_stopping_is_503_with_health_naming_it_and_starting_again_rec
     assert len(client.get(f"/sessions/{first['session_id']}").get_json()["messages"]) == 4
 
 
-def test_a_read_only_sqlite_database_is_503_and_health_says_so_after_a_failed_write(sample_book, tmp_path):
+def test_a_read_only_sqlite_database_is_503_and_health_says_so_after_a_failed_write(chat_app, tmp_path):
     database = tmp_path / "data" / "sessions.db"
     store = SessionStore(f"sqlite:///{database}")
     kept = store.create_session(user_id="reader")
     store.close()
-    client = make_app(sample_book, tmp_path / "data",
-                      database_url=f"sqlite:///file:{database}?mode=ro&uri=true").test_client()
+    client = chat_app(database_url=f"sqlite:///file:{database}?mode=ro&uri=true").test_client()
     assert client.get(f"/sessions/{kept['id']}").status_code == 200  # reading still works
     response = client.post("/chat", json=QUESTION)
     assert _unavailable(response) and "readonly" in response.get_json()["error"]
@@ -68,8 +68,8 @@ def test_a_read_only_sqlite_database_is_503_and_health_says_so_after_a_failed_wr
     assert status == 503 and health["failing"] == ["database"]
 
 
-def test_a_removed_sqlite_file_is_503(sample_book, tmp_path):
-    client = make_app(sample_book, tmp_path / "data").test_client()
+def test_a_removed_sqlite_file_is_503(chat_app, tmp_path):
+    client = chat_app().test_client()
     assert client.post("/chat", json=QUESTION).status_code == 200
     for suffix in ("", "-wal", "-shm"):
         Path(f"{tmp_path / 'data' / 'sessions.db'}{suffix}").unlink(missing_ok=True)
@@ -113,9 +113,9 @@ def _delete_while_answering(client, generator: _HeldGenerator, headers: dict) ->
     return replies[0], session
 
 
-def test_a_session_deleted_mid_answer_ends_the_json_call_with_404_and_keeps_nothing(sample_book, tmp_path):
+def test_a_session_deleted_mid_answer_ends_the_json_call_with_404_and_keeps_nothing(chat_app):
     generator = _HeldGenerator()
-    app = make_app(sample_book, tmp_path / "data", generator)
+    app = chat_app(generator=generator)
     (status, body), session = _delete_while_answering(app.test_client(), generator, {})
     assert status == 404 and json.loads(body)["code"] == "NOT_FOUND"
     assert app.test_client().get(f"/sessions/{session['id']}").status_code == 404
@@ -124,9 +124,9 @@ def test_a_session_deleted_mid_answer_ends_the_json_call_with_404_and_keeps_noth
         assert conn.exec_driver_sql("SELECT count(*) FROM chat_messages").scalar() == 0
 
 
-def test_a_session_deleted_mid_answer_ends_the_stream_with_an_error_event(sample_book, tmp_path):
+def test_a_session_deleted_mid_answer_ends_the_stream_with_an_error_event(chat_app):
     generator = _HeldGenerator()
-    app = make_app(sample_book, tmp_path / "data", generator)
+    app = chat_app(generator=generator)
     (status, body), session = _delete_while_answering(app.test_client(), generator, {"Accept": "text/event-stream"})
     events = read_sse(body)
     assert [name for name, _ in events][0] == "meta" and events[-1][0] == "error"

@@ -38,3 +38,12 @@ def test_with_a_model_borderline_passages_go_to_it():
     far = _chunk("Unrelated.", MODEL_FLOOR - 0.05)
     assert admitted("how fast is it?", [NEAR, far], 0.3, unknown_terms=[], model_judges=True) == [NEAR]
     assert admitted("how fast is it?", [NEAR, far], 0.3, unknown_terms=[], model_judges=False) == []
+
+
+def test_a_passage_exactly_at_the_threshold_passes():
+    """The threshold is the lowest score that answers: equal is enough, even for a passage
+    without the question's words and with no model to judge it."""
+    at = _chunk("Robots sense the world.", 0.3)
+    assert admitted("what is the capital of australia?", [at], 0.3, unknown_terms=[], model_judges=False) == [at]
+    below = _chunk("Robots sense the world.", 0.3 - 1e-9)
+    assert admitted("what is the capital of australia?", [below], 0.3, unknown_terms=[], model_judges=False) == []

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import make_client, make_settings
-from server.app import create_app
+from apps import make_settings
 from server.rag.generators.extractive import ExtractiveGenerator
 from server.rag.generators.fallback import WithFallback
 from server.rag.generators.gemini import GeminiClient, GeminiGenerator
@@ -41,8 +40,8 @@ def _ask(client, question: str, mode: str = "exclusive") -> dict:
     return response.get_json()
 
 
-def test_requests_about_the_passage_are_answered_from_it_without_a_model(sample_book, tmp_path):
-    client = make_client(sample_book, tmp_path / "data")
+def test_requests_about_the_passage_are_answered_from_it_without_a_model(chat_app):
+    client = chat_app().test_client()
     for question, intent in REQUESTS.items():
         data = _ask(client, question)
         assert data["status"] == "completed", (question, data["answer"])
@@ -52,13 +51,13 @@ def test_requests_about_the_passage_are_answered_from_it_without_a_model(sample_
         assert "language model" in data["answer"]  # it says plainly what it cannot do
 
 
-def test_combined_mode_explains_with_the_passage_first(sample_book, tmp_path):
-    data = _ask(make_client(sample_book, tmp_path / "data"), "explain this", mode="combined")
+def test_combined_mode_explains_with_the_passage_first(chat_app):
+    data = _ask(chat_app().test_client(), "explain this", mode="combined")
     assert data["status"] == "completed" and data["sources"][0]["source_type"] == "selected_text"
 
 
-def test_a_question_the_passage_does_not_cover_is_declined_with_the_offer_to_search(sample_book, tmp_path):
-    client = make_client(sample_book, tmp_path / "data")
+def test_a_question_the_passage_does_not_cover_is_declined_with_the_offer_to_search(chat_app):
+    client = chat_app().test_client()
     for question in ("what's the capital of France?", "how does dither turn quantization error into hiss?"):
         data = _ask(client, question)
         assert data["status"] == "refused" and data["offer_book_search"], (question, data["answer"])
@@ -67,11 +66,11 @@ def test_a_question_the_passage_does_not_cover_is_declined_with_the_offer_to_sea
     assert covered["status"] == "completed" and "22,050" in covered["answer"] and not covered["offer_book_search"]
 
 
-def test_with_gemini_requests_and_misspelt_questions_reach_the_model(sample_book, tmp_path, fake):
+def test_with_gemini_requests_and_misspelt_questions_reach_the_model(sample_book, tmp_path, fake, chat_app):
     settings = make_settings(tmp_path / "data", gemini_api_key="test-key", gemini_timeout_s=5.0)
     generator = WithFallback(GeminiGenerator(settings, GeminiClient(settings, backoff_s=0.05)),
                              ExtractiveGenerator(sample_book.embedder), label="Gemini")
-    client = create_app(settings, components=sample_book.components(settings, generator)).test_client()
+    client = chat_app(generator=generator, gemini_api_key="test-key", gemini_timeout_s=5.0).test_client()
     for question, intent in REQUESTS.items():
         fake.script({"text": "In other words, the sampler must run fast enough [1]."})
         data = _ask(client, question)

@@ -6,17 +6,14 @@ import json
 
 import pytest
 
-from helpers import make_settings
 from server.api.parser import MAX_DEPTH, UnsafeJson, parse_body
-from server.app import create_app
 
 SURROGATE = "\\ud800"  # as a client writes it in JSON text: a lone high surrogate
 
 
 @pytest.fixture
-def client(sample_book, tmp_path):
-    settings = make_settings(tmp_path / "data")
-    return create_app(settings, components=sample_book.components(settings)).test_client()
+def client(chat_app):
+    return chat_app().test_client()
 
 
 def _post(client, path: str, text: str, stream: bool = False):

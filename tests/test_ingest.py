@@ -6,7 +6,7 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from helpers import RUST_BOOK, all_chunks
+from places import RUST_BOOK
 from server.cli import main
 from server.ingest.indexer import ingest
 from server.ingest.site import detect_site
@@ -32,26 +32,26 @@ def _page_urls(chunks):
 
 
 def test_page_urls_match_docusaurus(physical_ai):
-    urls = _page_urls(all_chunks(physical_ai.store))
+    urls = _page_urls(physical_ai.store.all_chunks())
     for source_file, expected in EXPECTED_URLS.items():
         assert urls[source_file] == expected
 
 
 def test_heading_anchor_in_chunk_url(physical_ai):
-    chunks = [c for c in all_chunks(physical_ai.store) if c.source_file == "01-module-ros/02-nodes-topics-services.md"]
+    chunks = [c for c in physical_ai.store.all_chunks() if c.source_file == "01-module-ros/02-nodes-topics-services.md"]
     anchors = {c.url.split("#", 1)[1] for c in chunks if "#" in c.url}
     assert "topics-the-asynchronous-data-streams-publishsubscribe" in anchors
 
 
 def test_sample_book_routes_use_config_base_url_slug_and_id(sample_book):
-    urls = _page_urls(all_chunks(sample_book.store))
+    urls = _page_urls(sample_book.store.all_chunks())
     base = "http://127.0.0.1:8000/book/docs"
     assert urls["intro.md"] == f"{base}/intro"
     assert urls["01-foundations/index.md"] == f"{base}/foundations/"
     assert urls["01-foundations/02-quantization.md"] == f"{base}/foundations/quantization-and-bit-depth"
     assert urls["02-practice/03-working-with-audio.md"] == f"{base}/practice/audio-toolkit"
     assert urls["02-practice/02-digital-filters.mdx"] == f"{base}/practice/digital-filters"
-    assert any(c.url.endswith("#nyquist-shannon") for c in all_chunks(sample_book.store))
+    assert any(c.url.endswith("#nyquist-shannon") for c in sample_book.store.all_chunks())
 
 
 @pytest.mark.parametrize("book_fixture, mdx", [
@@ -60,7 +60,7 @@ def test_sample_book_routes_use_config_base_url_slug_and_id(sample_book):
 ])
 def test_mdx_page_has_no_jsx_noise(request, book_fixture, mdx):
     book = request.getfixturevalue(book_fixture)
-    chunks = [c for c in all_chunks(book.store) if c.source_file == mdx]
+    chunks = [c for c in book.store.all_chunks() if c.source_file == mdx]
     assert chunks
     text = "\n".join(c.content for c in chunks)
     prose = re.sub(r"```.*?```", "", text, flags=re.S)
@@ -73,29 +73,32 @@ def test_mdx_prose_inside_components_is_kept(sample_book):
     raw = (sample_book.site.content_root / "02-practice/02-digital-filters.mdx").read_text()
     inside = re.search(r"<TabItem[^>]*>\s*(.+?)\s*</TabItem>", raw, re.S).group(1)
     first_words = " ".join(inside.split()[:6])
-    text = " ".join(" ".join(c.content for c in all_chunks(sample_book.store)).split())
+    text = " ".join(" ".join(c.content for c in sample_book.store.all_chunks()).split())
     assert first_words in text
 
 
 @pytest.mark.parametrize("book_fixture", ["physical_ai", "sample_book"])
 def test_no_chunk_splits_a_code_fence(request, book_fixture):
     book = request.getfixturevalue(book_fixture)
-    for chunk in all_chunks(book.store):
+    fenced = 0
+    for chunk in book.store.all_chunks():
         fences = re.findall(r"^ {0,3}(```|~~~)", chunk.content, re.M)
         assert len(fences) % 2 == 0, (chunk.source_file, chunk.heading)
+        fenced += bool(fences)
+    assert fenced >= 3  # the books' code is in the index, fenced: there was something to split
 
 
 def test_long_code_block_stays_whole(sample_book):
     raw = (sample_book.site.content_root / "02-practice/01-frequency-analysis.md").read_text()
     longest = max(re.findall(r"```python\n(.*?)```", raw, re.S), key=len)
     assert longest.count("\n") >= 30
-    assert any(longest.strip() in c.content for c in all_chunks(sample_book.store))
+    assert any(longest.strip() in c.content for c in sample_book.store.all_chunks())
 
 
 @pytest.mark.parametrize("book_fixture", ["physical_ai", "sample_book"])
 def test_every_chunk_has_full_metadata(request, book_fixture):
     book = request.getfixturevalue(book_fixture)
-    chunks = all_chunks(book.store)
+    chunks = book.store.all_chunks()
     assert len(chunks) == book.report.chunks_total > 0
     pages = set()
     for c in chunks:
@@ -115,7 +118,7 @@ def test_every_chunk_has_full_metadata(request, book_fixture):
 
 
 def test_reading_order_follows_sidebar_positions(sample_book):
-    order = {c.source_file: c.page for c in all_chunks(sample_book.store)}
+    order = {c.source_file: c.page for c in sample_book.store.all_chunks()}
     assert order["intro.md"] == 1
     assert order["01-foundations/index.md"] < order["01-foundations/01-sampling-and-aliasing.md"] \
         < order["01-foundations/02-quantization.md"] < order["02-practice/01-frequency-analysis.md"]
@@ -124,21 +127,21 @@ def test_reading_order_follows_sidebar_positions(sample_book):
 def test_second_ingest_embeds_nothing(physical_ai, embedder):
     report = ingest(physical_ai.site, physical_ai.store, embedder, progress=False)
     assert report.chunks_embedded == 0
-    assert report.unchanged == len({c.source_file for c in all_chunks(physical_ai.store)})
+    assert report.unchanged == len({c.source_file for c in physical_ai.store.all_chunks()})
     assert (report.added, report.updated, report.removed) == (0, 0, 0)
 
 
 def test_edit_delete_and_broken_front_matter(sample_copy, store, embedder):
     site = detect_site(sample_copy)
     first = ingest(site, store, embedder, progress=False)
-    before = {c.chunk_id: c for c in all_chunks(store)}
+    before = {c.chunk_id: c for c in store.all_chunks()}
 
     edited = sample_copy / "docs/01-foundations/02-quantization.md"
     edited.write_text(edited.read_text() + "\n\n## A new closing section\n\nQuantization noise can be shaped with feedback.\n")
     report = ingest(site, store, embedder, progress=False)
     assert (report.added, report.updated, report.removed) == (0, 1, 0)
     assert report.unchanged == first.added - 1
-    after = all_chunks(store)
+    after = store.all_chunks()
     changed = [c for c in after if c.chunk_id not in before or before[c.chunk_id].content_hash != c.content_hash]
     assert changed and {c.source_file for c in changed} == {"01-foundations/02-quantization.md"}
     assert report.chunks_embedded == len(changed)
@@ -146,7 +149,7 @@ def test_edit_delete_and_broken_front_matter(sample_copy, store, embedder):
     (sample_copy / "docs/02-practice/03-working-with-audio.md").unlink()
     report = ingest(site, store, embedder, progress=False)
     assert report.removed == 1 and report.chunks_embedded == 0
-    assert not [c for c in all_chunks(store) if c.source_file == "02-practice/03-working-with-audio.md"]
+    assert not [c for c in store.all_chunks() if c.source_file == "02-practice/03-working-with-audio.md"]
 
     broken = sample_copy / "docs/02-practice/04-broken.md"
     broken.write_text("---\ntitle: [unclosed\nsidebar_position: 9\n---\n\n# Broken\n\nText.\n")

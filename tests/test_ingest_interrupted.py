@@ -5,7 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from helpers import MODELS_DIR, REPO, SAMPLE_BOOK, make_settings
+from apps import make_settings
+from places import MODELS_DIR, REPO, SAMPLE_BOOK
 from server.ingest.indexer import ingest
 from server.ingest.site import detect_site
 from server.store import open_store

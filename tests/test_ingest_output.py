@@ -11,7 +11,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from helpers import MODELS_DIR, make_settings, small_site
+from apps import make_settings, small_site
+from places import MODELS_DIR
 from server.cli import main
 from server.ingest.indexer import ingest
 from server.ingest.report import pages_report

@@ -13,7 +13,8 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from sqlalchemy import select, update
 
-from helpers import REPO, make_app
+from apps import make_app
+from places import REPO
 from server.insights.report import Window, read_insights
 from server.privacy import mask
 from server.sessions import Reply, SessionStore
@@ -161,8 +162,8 @@ def _assets(html: str) -> str:
     return " ".join(re.findall(r'(?:src|href)="([^"]+)"[^>]*>(?:</script>)?', html.split("<main>")[0] + html[html.rfind("</main>"):]))
 
 
-def test_without_a_token_configured_there_is_no_insights_page(sample_book, tmp_path):
-    client = make_app(sample_book, tmp_path / "data").test_client()
+def test_without_a_token_configured_there_is_no_insights_page(chat_app):
+    client = chat_app().test_client()
     assert client.get("/insights").status_code == 404
     assert client.get("/insights.json", headers={"Authorization": "Bearer x"}).status_code == 404
 

@@ -51,3 +51,20 @@ def test_bm25_is_okapi_bm25_over_whole_words():
         assert abs(bm25_scores("is rust rusty?", [passage], book)[0] - expected) < 1e-9
     inside = _chunk("q", "Trusty rusted crust", 0.5)
     assert bm25_scores("rust", [inside], book) == [0.0]  # a word inside another is not that word
+
+
+def test_bm25_adds_up_every_query_term():
+    """Worked by hand: a passage holding both words of a two-word question scores the sum of
+    both words' parts; one holding only the second word still scores, and ranks above none."""
+    import math
+
+    book = BookVocabulary.from_texts(["rust borrow", "borrow checker", "cargo build"])
+    both, second, neither = (_chunk(i, t, 0.5) for i, t in (("both", "rust borrow"), ("second", "borrow checker"),
+                                                               ("neither", "cargo build")))
+    idf = {t: math.log((3 - n + 0.5) / (n + 0.5) + 1) for t, n in (("rust", 1), ("borrow", 2))}
+    norm = 1.5 * (1 - 0.75 + 0.75 * 2 / 2)
+    part = {t: idf[t] * 1 * 2.5 / (1 + norm) for t in idf}
+    scores = bm25_scores("rust borrow", [both, second, neither], book)
+    assert abs(scores[0] - (part["rust"] + part["borrow"])) < 1e-9
+    assert abs(scores[1] - part["borrow"]) < 1e-9 and scores[2] == 0.0
+    assert [c.chunk_id for c in rerank("rust borrow", [neither, second, both], book)] == ["both", "second", "neither"]

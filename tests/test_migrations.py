@@ -10,7 +10,7 @@ from pathlib import Path
 
 from sqlalchemy import inspect
 
-from helpers import exit_codes_of_processes
+from processes import exit_codes_of_processes
 from server.sessions import SessionStore
 from server.sessions.migrate import head
 

@@ -12,8 +12,8 @@ import urllib.request
 
 import pytest
 
-from helpers import FakeGemini, make_settings
-from server.app import create_app
+from apps import make_settings
+from fake_gemini import FakeGemini
 from server.rag.generators.extractive import ExtractiveGenerator
 from server.rag.generators.fallback import WithFallback
 from server.rag.generators.gemini import GeminiClient, GeminiGenerator, GeminiRewriter
@@ -31,12 +31,18 @@ class Clock:
         return self.now
 
 
-def _app(book, tmp_path, breaker: CircuitBreaker, timeout_s: float = 1.5):
-    settings = make_settings(tmp_path / "data", gemini_api_key="test-key", gemini_timeout_s=timeout_s,
-                             gemini_model="gemini-test-model")
-    client = GeminiClient(settings, backoff_s=0.05, breaker=breaker)
-    generator = WithFallback(GeminiGenerator(settings, client), ExtractiveGenerator(book.embedder), label="Gemini")
-    return create_app(settings, components=book.components(settings, generator, GeminiRewriter(client)))
+@pytest.fixture
+def gemini_app(chat_app, sample_book, tmp_path):
+    """gemini_app(breaker, timeout_s=1.5) -> the app over the sample book answering with Gemini
+    (the fake) through `breaker`, the extractive generator as its fallback."""
+    def make(breaker: CircuitBreaker, timeout_s: float = 1.5):
+        overrides = {"gemini_api_key": "test-key", "gemini_timeout_s": timeout_s, "gemini_model": "gemini-test-model"}
+        settings = make_settings(tmp_path / "data", **overrides)
+        client = GeminiClient(settings, backoff_s=0.05, breaker=breaker)
+        generator = WithFallback(GeminiGenerator(settings, client), ExtractiveGenerator(sample_book.embedder),
+                                 label="Gemini")
+        return chat_app(generator=generator, rewriter=GeminiRewriter(client), **overrides)
+    return make
 
 
 # --- the breaker on its own ----------------------------------------------------------------------
@@ -91,13 +97,13 @@ def test_a_success_between_failures_starts_the_count_again():
 
 # --- through the app ---------------------------------------------------------------------------
 
-def test_refused_connection_is_not_retried_and_opens_the_circuit(sample_book, tmp_path, fake, monkeypatch, caplog):
+def test_refused_connection_is_not_retried_and_opens_the_circuit(fake, monkeypatch, caplog, gemini_app):
     caplog.set_level(logging.INFO, logger="textbook_chat")
     closed = FakeGemini()
     closed.close()  # nothing listens on its port any more
     monkeypatch.setenv("GOOGLE_GEMINI_BASE_URL", closed.url)
     clock = Clock()
-    client = _app(sample_book, tmp_path, CircuitBreaker(failures_to_open=3, cool_down_s=30, clock=clock)).test_client()
+    client = gemini_app(CircuitBreaker(failures_to_open=3, cool_down_s=30, clock=clock)).test_client()
     reasons = [client.post("/chat", json=QUESTION).get_json()["fallback_reason"] for _ in range(5)]
     assert reasons == ["unreachable"] * 3 + ["circuit_open"] * 2
     assert not [r for r in caplog.records if "failed (unreachable" in r.getMessage()], "a refused connection was retried"
@@ -105,9 +111,9 @@ def test_refused_connection_is_not_retried_and_opens_the_circuit(sample_book, tm
     assert len(opened) == 1 and "answering with the fallback at once" in opened[0]
 
 
-def test_after_the_cool_down_one_question_probes_and_a_success_closes_the_circuit(sample_book, tmp_path, fake):
+def test_after_the_cool_down_one_question_probes_and_a_success_closes_the_circuit(fake, gemini_app):
     clock = Clock()
-    client = _app(sample_book, tmp_path, CircuitBreaker(failures_to_open=2, cool_down_s=30, clock=clock),
+    client = gemini_app(CircuitBreaker(failures_to_open=2, cool_down_s=30, clock=clock),
                   timeout_s=0.6).test_client()
     fake.script(*[{"status": 503}] * 40)
     first = [client.post("/chat", json=QUESTION).get_json() for _ in range(2)]
@@ -129,10 +135,10 @@ def test_after_the_cool_down_one_question_probes_and_a_success_closes_the_circui
     assert client.post("/chat", json=QUESTION).get_json()["generator"] == "gemini-test-model"
 
 
-def test_health_is_answered_while_answers_hold_every_thread(sample_book, tmp_path, fake):
+def test_health_is_answered_while_answers_hold_every_thread(fake, gemini_app):
     threads = 4
     fake.script(*[{"stream": ["The Nyquist rate", " is twice [1]."], "hang_after": 1}] * threads)
-    app = _app(sample_book, tmp_path, CircuitBreaker(), timeout_s=60)
+    app = gemini_app(CircuitBreaker(), timeout_s=60)
     server = make_server(app, "127.0.0.1", 0, threads=threads)
     loop = threading.Thread(target=server.run, daemon=True)
     loop.start()

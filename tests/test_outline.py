@@ -6,7 +6,7 @@ import json
 
 from click.testing import CliRunner
 
-from helpers import RUST_BOOK
+from places import RUST_BOOK
 from server.cli import main
 from server.course.outline import Outline
 from server.ingest.outline import build_outline

@@ -25,7 +25,7 @@ from server.embedding.provision import (
     safe_name,
 )
 from server.embedding.provision.verify import verify_against_reference
-from helpers import REPO
+from places import REPO
 from server.settings import Settings
 
 SETTINGS = Settings(data_dir=REPO / "data")

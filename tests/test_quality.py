@@ -5,7 +5,8 @@ import json
 
 from click.testing import CliRunner
 
-from helpers import EVAL, SAMPLE_BOOK, make_settings
+from apps import make_settings
+from places import EVAL, SAMPLE_BOOK
 from server.cli import main
 from server.evaluation import calibration, evaluate, intent_summary, load_questions, tag_summary
 
@@ -30,6 +31,16 @@ def test_physical_ai_refuses_out_of_scope_and_answers_in_book(physical_ai, tmp_p
     assert [row["threshold"] for row in table] == sorted(row["threshold"] for row in table)
     assert table[0]["in_book_answered"] >= table[-1]["in_book_answered"]
     chat.close()
+
+
+def test_a_question_about_what_the_book_never_names_is_refused_for_that_reason(physical_ai, chat_app):
+    """PX4 and offboard mode appear nowhere in the book, though ROS 2 and drones do: the answer
+    names the missing topic instead of quoting the nearest passages on ROS 2."""
+    client = chat_app(physical_ai).test_client()
+    data = client.post("/chat", json={"question": "how do i fly a px4 drone in offboard mode from ros 2?"}).get_json()
+    assert data["status"] == "refused" and data["sources"] == [], data["answer"]
+    missing = data["answer"].split("never mentions", 1)
+    assert len(missing) == 2 and "px4" in missing[1].split(",")[0].lower(), data["answer"]
 
 
 def test_eval_command_prints_json_and_holds_the_line(tmp_path, monkeypatch):

@@ -7,7 +7,8 @@ import json
 
 from click.testing import CliRunner
 
-from helpers import MODELS_DIR, make_settings, small_site
+from apps import make_settings, small_site
+from places import MODELS_DIR
 from server.app import create_app
 from server.cli import main
 from server.composition import Components, Index
@@ -56,11 +57,11 @@ def _ask(client, question, session_id=None):
     return answer
 
 
-def test_backup_while_serving_restores_into_an_empty_folder(sample_book, embedder, tmp_path):
+def test_backup_while_serving_restores_into_an_empty_folder(sample_book, embedder, tmp_path, chat_app):
     questions = ["What is the Nyquist rate?", "How does quantization add noise?"]
-    serving = make_settings(sample_book.settings.data_dir, database_url=f"sqlite:///{tmp_path / 'live' / 'sessions.db'}")
     (tmp_path / "live").mkdir()
-    live = create_app(serving, components=sample_book.components(serving)).test_client()
+    live_app = chat_app(data_dir=sample_book.settings.data_dir, database_url=f"sqlite:///{tmp_path / 'live' / 'sessions.db'}")
+    serving, live = live_app.extensions["textbook_chat"].settings, live_app.test_client()
     first = _ask(live, questions[0])
     before = [first, _ask(live, questions[1], first["session_id"])]
 

@@ -18,8 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from helpers import (MODELS_DIR, SAMPLE_BOOK, FakeGemini, free_port, gemini_subprocess_env, make_app, make_settings,
-                     wait_until)
+from apps import make_settings
+from fake_gemini import FakeGemini, gemini_subprocess_env
+from places import MODELS_DIR, SAMPLE_BOOK
+from processes import free_port, wait_until
 from server.ingest.indexer import ingest
 from server.ingest.site import detect_site
 from server.store import open_store
@@ -163,8 +165,7 @@ def test_a_server_killed_mid_answer_marks_the_question_interrupted_when_it_comes
         fake.close()
 
 
-def test_with_redis_down_each_server_counts_the_limit_on_its_own(sample_book, tmp_path):
-    settings = dict(rate_limit_storage=f"redis://127.0.0.1:{free_port()}")  # nothing listens there
-    client = make_app(sample_book, tmp_path / "data", config={"RATELIMIT_DEFAULT": "3 per minute"},
-                      **settings).test_client()
+def test_with_redis_down_each_server_counts_the_limit_on_its_own(chat_app):
+    nowhere = f"redis://127.0.0.1:{free_port()}"  # nothing listens there
+    client = chat_app(config={"RATELIMIT_DEFAULT": "3 per minute"}, rate_limit_storage=nowhere).test_client()
     assert [client.post("/sessions", json={}).status_code for _ in range(5)] == [201, 201, 201, 429, 429]

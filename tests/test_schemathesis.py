@@ -8,7 +8,6 @@ import sys
 import threading
 from pathlib import Path
 
-from helpers import make_app
 from server.wsgi import make_server
 
 SCHEMATHESIS = Path(sys.executable).with_name("schemathesis")
@@ -16,8 +15,8 @@ SEED = "1"
 EXAMPLES = "20"  # per operation and phase: about a minute here
 
 
-def test_schemathesis_finds_nothing(sample_book, tmp_path):
-    app = make_app(sample_book, tmp_path / "data")
+def test_schemathesis_finds_nothing(chat_app, tmp_path):
+    app = chat_app()
     server = make_server(app, "127.0.0.1", 0, threads=8)
     loop = threading.Thread(target=server.run, daemon=True)
     loop.start()

@@ -5,16 +5,16 @@ import threading
 
 import pytest
 
-from helpers import RecordingGenerator, make_settings, open_chat_stream, read_until, stream_session_id, wait_until
-from server.app import create_app
+from fakes import RecordingGenerator
+from processes import wait_until
+from sse import open_chat_stream, read_until, stream_session_id
 from server.wsgi import make_server
 
 
 @pytest.fixture
-def served(sample_book, tmp_path):
+def served(chat_app):
     generator = RecordingGenerator(answer=" ".join(f"word{i}" for i in range(200)) + " [1].", delay_s=0.05)
-    settings = make_settings(tmp_path / "data")
-    app = create_app(settings, components=sample_book.components(settings, generator))
+    app = chat_app(generator=generator)
     server = make_server(app, "127.0.0.1", 0, threads=4)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -44,10 +44,9 @@ def test_stream_over_a_real_socket_and_stop_when_client_leaves(served):
     assert 0 < len(messages[1]["content"].split()) < 200
 
 
-def test_keep_alive_comments_while_the_generator_is_quiet(sample_book, tmp_path):
+def test_keep_alive_comments_while_the_generator_is_quiet(chat_app):
     generator = RecordingGenerator(answer="slow answer [1].", delay_s=0.8)
-    settings = make_settings(tmp_path / "data")
-    app = create_app(settings, components=sample_book.components(settings, generator), config={"SSE_KEEPALIVE_S": 0.2})
+    app = chat_app(generator=generator, config={"SSE_KEEPALIVE_S": 0.2})
     body = app.test_client().post("/chat", json={"question": "What is the Nyquist rate?"},
                                   headers={"Accept": "text/event-stream"}).get_data(as_text=True)
     assert body.count(": keep-alive") >= 2

@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 import pytest
 from sqlalchemy.exc import IntegrityError
 
-from helpers import exit_codes_of_processes
+from processes import exit_codes_of_processes
 from server.errors import DatabaseUnavailable, SessionNotFound
 from server.sessions import Reply, SessionStore, feedback_table, messages_table, queries_table, sessions_table
 

@@ -6,7 +6,7 @@ from dataclasses import fields
 
 import pytest
 
-from helpers import REPO
+from places import REPO
 from server.settings import Settings, SettingsError, environment_names, load_settings
 
 

@@ -14,7 +14,8 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from helpers import CORPORA, SITES, expected_routes, path_of
+from built_sites import SITES, expected_routes, path_of
+from places import CORPORA
 from server.ingest.chunker import chunk_page
 from server.ingest.pages import discover_pages
 from server.ingest.site import detect_site

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from helpers import make_settings
+from apps import make_settings
 from server.errors import StoreUnavailable
 from server.models import Chunk, chunk_uuid
 from server.store import open_store

@@ -16,8 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from helpers import (MODELS_DIR, SAMPLE_BOOK, FakeGemini, gemini_subprocess_env, make_settings, open_chat_stream,
-                     read_until, stream_session_id, wait_until)
+from apps import make_settings
+from fake_gemini import FakeGemini, gemini_subprocess_env
+from places import MODELS_DIR, SAMPLE_BOOK
+from processes import wait_until
+from sse import open_chat_stream, read_until, stream_session_id
 from server.ingest.indexer import ingest
 from server.ingest.site import detect_site
 from server.store import open_store

@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import socket
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,14 +19,15 @@ import pytest
 from flask import Flask, Response
 from playwright.sync_api import Browser, Page, sync_playwright
 
-from helpers import DEMO_PAGE, SAMPLE_BOOK, RecordingGenerator, make_settings
-from server.app import create_app
+from apps import index_book, make_app
+from fakes import RecordingGenerator
+from places import SAMPLE_BOOK
+from processes import free_port
 from server.demo import register_demo
-from server.ingest.indexer import default_book_id, ingest
+from server.ingest.indexer import default_book_id
 from server.ingest.site import detect_site
-from server.composition import Components, Index
-from server.store import open_store
 from server.wsgi import make_server
+from widget_pages import DEMO_PAGE
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -43,12 +43,6 @@ button { display: none !important; }
 svg, path { width: 300px !important; height: 300px !important; }
 textarea, input { visibility: hidden !important; }
 </style>"""
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @dataclass
@@ -100,31 +94,26 @@ def live_port() -> int:
 
 
 @pytest.fixture(scope="session")
-def browser_services(tmp_path_factory, embedder, live_port):
-    settings = make_settings(tmp_path_factory.mktemp("browser-index") / "data")
-    store = open_store(settings, embedder.model_name, embedder.dim)
-    ingest(detect_site(SAMPLE_BOOK, site_url=f"http://127.0.0.1:{live_port}"), store, embedder, progress=False)
-    index = Index(embedder, store)
-    yield index
-    index.close()
+def served_book(tmp_path_factory, embedder, live_port):
+    """The sample book indexed with the live server's address, so citations open its demo pages."""
+    book = index_book(tmp_path_factory.mktemp("browser-index") / "data", embedder, SAMPLE_BOOK,
+                      site_url=f"http://127.0.0.1:{live_port}")
+    yield book
+    book.index.close()
 
 
 @pytest.fixture(scope="session")
-def live(tmp_path_factory, browser_services, live_port):
+def live(tmp_path_factory, served_book, live_port):
     """The real app with the extractive generator (answers quoted from the book)."""
-    settings = make_settings(tmp_path_factory.mktemp("live") / "data")
-    app = create_app(settings, components=Components.build(settings, index=browser_services))
-    server = _start(app, live_port)
+    server = _start(make_app(served_book, tmp_path_factory.mktemp("live") / "data"), live_port)
     yield server
     server.server.close()
 
 
 @pytest.fixture(scope="session")
-def _scripted_server(tmp_path_factory, browser_services):
+def _scripted_server(tmp_path_factory, served_book):
     generator = RecordingGenerator()
-    settings = make_settings(tmp_path_factory.mktemp("scripted") / "data")
-    app = create_app(settings, components=Components.build(settings, index=browser_services, generator=generator))
-    server = _start(app, free_port(), generator)
+    server = _start(make_app(served_book, tmp_path_factory.mktemp("scripted") / "data", generator), free_port(), generator)
     yield server
     server.server.close()
 

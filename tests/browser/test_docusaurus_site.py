@@ -32,8 +32,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from helpers import make_settings
-from server.app import create_app
+from apps import make_app
 from server.wsgi import make_server
 
 SITE = Path(__file__).resolve().parents[1] / "docusaurus-site"
@@ -95,9 +94,8 @@ def docusaurus(site_packages, sample_book, tmp_path_factory):
 
     # The real app: the indexed sample book, the extractive generator (no API key in these
     # settings), and CORS open to the site's origin only.
-    settings = make_settings(tmp_path_factory.mktemp("docusaurus-api") / "data", allowed_origins=(site_url,),
-                             insights_token=INSIGHTS_TOKEN)
-    app = create_app(settings, components=sample_book.components(settings))
+    app = make_app(sample_book, tmp_path_factory.mktemp("docusaurus-api") / "data", allowed_origins=(site_url,),
+                   insights_token=INSIGHTS_TOKEN)
     api = make_server(app, "127.0.0.1", 0, threads=4)
     threading.Thread(target=api.run, daemon=True, name="docusaurus-api").start()
     api_url = f"http://127.0.0.1:{api.effective_port}"

@@ -10,9 +10,8 @@ import threading
 import pytest
 from playwright.sync_api import expect
 
-from helpers import free_port, make_settings
-from server.app import create_app
-from server.composition import Components
+from apps import make_app
+from processes import free_port
 from server.wsgi import make_server
 
 TOKEN = "the-author's-token"
@@ -27,9 +26,8 @@ QUESTIONS = [
 
 
 @pytest.fixture(scope="module")
-def insights_server(tmp_path_factory, browser_services, live_port):
-    settings = make_settings(tmp_path_factory.mktemp("insights-page") / "data", insights_token=TOKEN)
-    app = create_app(settings, components=Components.build(settings, index=browser_services))
+def insights_server(tmp_path_factory, served_book, live_port):
+    app = make_app(served_book, tmp_path_factory.mktemp("insights-page") / "data", insights_token=TOKEN)
     client = app.test_client()
     for question, passage in QUESTIONS:
         body = {"question": question, "metadata": {"page_url": f"http://127.0.0.1:{live_port}{PAGE}"}}

@@ -14,8 +14,7 @@ from sqlalchemy import select
 
 from server.sessions import feedback_table
 
-from helpers import (QUESTION, ask, bot, drag_select, focused, open_demo, overlap, phrase_points,
-                     record_bot_states, wait_done, widget_box_of)
+from widget_pages import QUESTION, ask, bot, drag_select, focused, open_demo, overlap, phrase_points, record_bot_states, wait_done, widget_box_of
 
 
 expect.set_options(timeout=15_000)

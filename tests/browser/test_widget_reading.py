@@ -13,7 +13,7 @@ import pytest
 
 from playwright.sync_api import Page, Route, expect
 
-from helpers import QUESTION, ask, bot, focused, open_demo, record_bot_states, wait_done
+from widget_pages import QUESTION, ask, bot, focused, open_demo, record_bot_states, wait_done
 
 expect.set_options(timeout=15_000)
 PHRASE = "A tone above the Nyquist frequency does not disappear."

@@ -1,0 +1,13 @@
+"""Where things are: the repository, the development books and question sets beside it, the model."""
+from __future__ import annotations
+
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared"
+CORPORA = SHARED / "corpora"
+EVAL = SHARED / "eval"
+PHYSICAL_AI = CORPORA / "physical-ai-book" / "docs"
+RUST_BOOK = CORPORA / "rust-book"
+SAMPLE_BOOK = REPO / "sample-book"
+MODELS_DIR = REPO / "data" / "models"
