@@ -171,7 +171,7 @@ def test_combined_mode_labels_both_kinds(chat_app):
     assert {s.source_type for s in generator.inputs[-1].sources} == kinds
 
 
-def test_refusal_names_nearest_sections_without_a_model(chat_app):
+def test_refusal_names_nearest_sections_without_a_model(sample_book, chat_app):
     generator = RecordingGenerator()
     client = chat_app(generator=generator).test_client()
     data = client.post("/chat", json={"question": "Who won the 1998 football world cup?"}).get_json()
