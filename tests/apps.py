@@ -1,15 +1,19 @@
 """Settings for a test, a book indexed once, and the product's app over it.
 
+A book is embedded once per test session (the `indexed_folder` fixture): a test that needs an
+index of its own, or a server process that needs a data folder, gets a copy (`copy_index`).
 Tests get the app from the `chat_app` fixture (conftest.py), which closes what it opened;
 `make_app` is for fixtures of a wider scope."""
 from __future__ import annotations
 
+import shutil
+from dataclasses import dataclass
 from pathlib import Path
 
 from places import MODELS_DIR
 from server.composition import Components, Index
-from server.ingest.indexer import ingest
-from server.ingest.site import detect_site
+from server.ingest.indexer import IngestReport, ingest
+from server.ingest.site import Site, detect_site
 from server.settings import Settings
 from server.store import ChunkStore, open_store
 
@@ -62,6 +66,39 @@ def index_book(data_dir: Path, embedder, path: Path, site_url: str | None = None
     site = detect_site(path, site_url=site_url)
     report = ingest(site, store, embedder, progress=False)
     return IndexedBook(settings, Index(embedder, store), site, report)
+
+
+@dataclass(frozen=True)
+class IndexedFolder:
+    """A data folder holding one book's published index, closed: copy it, never open it to write."""
+
+    data_dir: Path
+    site: Site
+    report: IngestReport
+
+
+def index_folder(data_dir: Path, embedder, path: Path) -> IndexedFolder:
+    store = open_store(make_settings(data_dir), embedder.model_name, embedder.dim)
+    try:
+        site = detect_site(path)
+        report = ingest(site, store, embedder, progress=False)
+    finally:
+        store.close()  # published: readers (and copies) see all of it
+    return IndexedFolder(data_dir, site, report)
+
+
+def copy_index(folder: IndexedFolder, data_dir: Path) -> Path:
+    """`data_dir` with a copy of `folder`'s index (no sessions, no process's replica)."""
+    shutil.copytree(folder.data_dir, data_dir, ignore=shutil.ignore_patterns("sessions.db*", "replicas"),
+                    dirs_exist_ok=True)
+    return data_dir
+
+
+def open_copy(folder: IndexedFolder, data_dir: Path, embedder) -> IndexedBook:
+    """A copy of `folder` in `data_dir`, open like a book indexed there."""
+    settings = make_settings(copy_index(folder, data_dir))
+    return IndexedBook(settings, Index(embedder, open_store(settings, embedder.model_name, embedder.dim)),
+                       folder.site, folder.report)
 
 
 def make_app(book: IndexedBook, data_dir: Path, generator=None, rewriter=None, config: dict | None = None,

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from apps import index_book, make_app, make_settings
+from apps import IndexedFolder, index_book, index_folder, make_app, make_settings, open_copy
 from fake_gemini import FakeGemini, gemini_env
 from places import MODELS_DIR, PHYSICAL_AI, SAMPLE_BOOK
 from server.embedding.embedder import load_embedder
@@ -61,8 +61,23 @@ def physical_ai(tmp_path_factory, embedder):
 
 
 @pytest.fixture(scope="session")
-def sample_book(tmp_path_factory, embedder):
-    book = index_book(tmp_path_factory.mktemp("sample") / "data", embedder, SAMPLE_BOOK)
+def indexed_folder(tmp_path_factory, embedder):
+    """indexed_folder(book path) -> IndexedFolder: the book embedded once per session into a
+    closed data folder, for tests to copy (apps.copy_index, apps.open_copy)."""
+    made: dict[Path, IndexedFolder] = {}
+
+    def folder(path: Path) -> IndexedFolder:
+        key = Path(path).resolve()
+        if key not in made:
+            made[key] = index_folder(tmp_path_factory.mktemp(f"indexed-{key.name}") / "data", embedder, Path(path))
+        return made[key]
+
+    return folder
+
+
+@pytest.fixture(scope="session")
+def sample_book(tmp_path_factory, embedder, indexed_folder):
+    book = open_copy(indexed_folder(SAMPLE_BOOK), tmp_path_factory.mktemp("sample") / "data", embedder)
     yield book
     book.index.close()
 

@@ -10,10 +10,10 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from apps import index_book
+from apps import open_copy
 from built_sites import built_site
 from places import SAMPLE_BOOK
-from server.ingest.indexer import default_book_id, ingest
+from server.ingest.indexer import ingest
 from server.ingest.site import detect_site
 
 BOOK_A = "physical-ai-textbook-Hackathon-1"  # physical-ai-i18n's projectName
@@ -21,11 +21,13 @@ URDU = "/physical-ai-textbook-Hackathon-1/ur/"
 
 
 @pytest.fixture(scope="module")
-def two_books(tmp_path_factory, embedder):
-    book = index_book(tmp_path_factory.mktemp("two-books") / "data", embedder, SAMPLE_BOOK)
-    site = detect_site(built_site("physical-ai-i18n"))
-    assert default_book_id(site) == BOOK_A and site.build_dir is not None
-    ingest(site, book.store, embedder, progress=False)
+def two_books(tmp_path_factory, embedder, indexed_folder):
+    """Book A's index (made once per session) with book B ingested beside it."""
+    book_a = indexed_folder(built_site("physical-ai-i18n"))
+    assert book_a.report.book_id == BOOK_A and book_a.site.build_dir is not None
+    book = open_copy(book_a, tmp_path_factory.mktemp("two-books") / "data", embedder)
+    book.site = detect_site(SAMPLE_BOOK)
+    book.report = ingest(book.site, book.store, embedder, progress=False)
     yield book
     book.index.close()
 

@@ -18,7 +18,7 @@ from urllib.parse import unquote, urlsplit
 import pytest
 from click.testing import CliRunner
 
-from apps import make_settings
+from apps import copy_index, open_copy
 from built_sites import SITES, built_site, expected_routes, path_of
 from places import EVAL, MODELS_DIR
 from server.cli import main
@@ -37,16 +37,15 @@ def built(request):
 
 
 @pytest.fixture(scope="module")
-def indexed(built, tmp_path_factory, embedder):
+def indexed(built, tmp_path_factory, embedder, indexed_folder):
     name, site = built
-    settings = make_settings(tmp_path_factory.mktemp(f"built-{name}") / "data")
-    store = open_store(settings, embedder.model_name, embedder.dim)
+    folder = indexed_folder(site.site_dir)  # the site read from its build, as `built` reads it
+    book = open_copy(folder, tmp_path_factory.mktemp(f"built-{name}") / "data", embedder)
     try:
-        report = ingest(site, store, embedder, progress=False)
-        chunks = store.all_chunks()
+        chunks = book.store.all_chunks()
     finally:
-        store.close()  # published, for `textbook-chat pages` to read
-    return name, site, settings, chunks, report
+        book.index.close()  # published, for `textbook-chat pages` to read
+    return name, site, book.settings, chunks, folder.report
 
 
 def test_the_pages_read_from_the_build_are_exactly_the_built_doc_pages(built):
@@ -148,9 +147,11 @@ def test_pages_lists_labels_locale_and_sections_as_json(indexed):
         assert all(unquote(urlsplit(s["url"]).fragment) in {a["id"] for a in route["anchors"]} for s in page["sections"])
 
 
-def test_physical_ai_i18n_through_its_build_answers_its_eval_set(tmp_path):
+def test_physical_ai_i18n_through_its_build_answers_its_eval_set(tmp_path, indexed_folder):
     """hit@5 ≥ 0.9 with retrieval as it is (from the sources alone it was 0.0: JSX chapters)."""
     site_dir = built_site("physical-ai-i18n")
+    folder = indexed_folder(site_dir)  # eval keeps a book's index under eval/<book id>: found up to date
+    copy_index(folder, tmp_path / "data" / "eval" / folder.report.book_id)
     result = CliRunner().invoke(main, ["eval", str(EVAL / "physical-ai-i18n.jsonl"), "--book", str(site_dir), "--json",
                                        "--min-hit-at-5", "0.9", "--max-in-book-refusal", "0.05"],
                                 env={"TEXTBOOK_CHAT_DATA_DIR": str(tmp_path / "data"),

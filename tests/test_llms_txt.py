@@ -18,7 +18,8 @@ from urllib.parse import unquote
 import pytest
 from click.testing import CliRunner
 
-from helpers import PHYSICAL_AI, RUST_BOOK, built_site, expected_routes, make_client, path_of
+from built_sites import built_site, expected_routes, path_of
+from places import PHYSICAL_AI, RUST_BOOK
 from server.book.llms_txt import llms_full_txt, llms_txt
 from server.book.outline import outline_of
 from server.cli import main
@@ -103,8 +104,8 @@ def test_llms_full_txt_of_each_development_book_holds_every_page_text_in_order(d
 
 
 @pytest.fixture
-def physical_ai_client(physical_ai, tmp_path):
-    return make_client(physical_ai, tmp_path / "api")
+def physical_ai_client(physical_ai, chat_app):
+    return chat_app(physical_ai).test_client()
 
 
 def test_the_served_llms_txt_lists_every_indexed_page(physical_ai, physical_ai_client):

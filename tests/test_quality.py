@@ -5,7 +5,7 @@ import json
 
 from click.testing import CliRunner
 
-from apps import make_settings
+from apps import copy_index, make_settings
 from places import EVAL, SAMPLE_BOOK
 from server.cli import main
 from server.evaluation import calibration, evaluate, intent_summary, load_questions, tag_summary
@@ -43,7 +43,9 @@ def test_a_question_about_what_the_book_never_names_is_refused_for_that_reason(p
     assert len(missing) == 2 and "px4" in missing[1].split(",")[0].lower(), data["answer"]
 
 
-def test_eval_command_prints_json_and_holds_the_line(tmp_path, monkeypatch):
+def test_eval_command_prints_json_and_holds_the_line(tmp_path, monkeypatch, indexed_folder):
+    sample = indexed_folder(SAMPLE_BOOK)  # eval keeps a book's index under eval/<book id>: found up to date
+    copy_index(sample, tmp_path / "data" / "eval" / sample.report.book_id)
     monkeypatch.setenv("TEXTBOOK_CHAT_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setenv("TEXTBOOK_CHAT_MODELS_DIR", str(make_settings(tmp_path).model_dir_root))
     runner = CliRunner()

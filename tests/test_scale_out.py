@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import socket
 import subprocess
@@ -18,13 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from apps import make_settings
+from apps import IndexedFolder, copy_index
 from fake_gemini import FakeGemini, gemini_subprocess_env
 from places import MODELS_DIR, SAMPLE_BOOK
 from processes import free_port, wait_until
-from server.ingest.indexer import ingest
-from server.ingest.site import detect_site
-from server.store import open_store
 
 CLI = Path(sys.executable).with_name("textbook-chat")
 LIMIT = 12  # POST /sessions per minute, per reader, counted in Redis
@@ -73,13 +69,9 @@ class Server:
 
 
 @pytest.fixture(scope="module")
-def book_index(tmp_path_factory, embedder) -> Path:
+def book_index(indexed_folder) -> IndexedFolder:
     """The sample book's index, made once; each server gets a copy in its own data folder."""
-    settings = make_settings(tmp_path_factory.mktemp("indexed") / "data")
-    store = open_store(settings, embedder.model_name, embedder.dim)
-    ingest(detect_site(SAMPLE_BOOK), store, embedder, progress=False)
-    store.close()
-    return settings.data_dir
+    return indexed_folder(SAMPLE_BOOK)
 
 
 @pytest.fixture(scope="module")
@@ -88,9 +80,9 @@ def shared_state(postgres, redis_server) -> dict:
             "RATE_LIMIT": f"{LIMIT} per minute"}
 
 
-def _server(tmp_path_factory, book_index: Path, shared: dict, name: str, **env) -> Server:
+def _server(tmp_path_factory, book_index: IndexedFolder, shared: dict, name: str, **env) -> Server:
     folder = tmp_path_factory.mktemp(name)
-    shutil.copytree(book_index, folder / "data", ignore=shutil.ignore_patterns("sessions.db*"))
+    copy_index(book_index, folder / "data")
     quiet = {k: v for k, v in os.environ.items() if k not in ("GEMINI_API_KEY", "GOOGLE_API_KEY")}
     environment = {**quiet, **shared, "TEXTBOOK_CHAT_DATA_DIR": str(folder / "data"),
                    "TEXTBOOK_CHAT_MODELS_DIR": str(MODELS_DIR), **env}

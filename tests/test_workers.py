@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from apps import make_settings
+from apps import copy_index, make_settings
 from fake_gemini import FakeGemini, gemini_subprocess_env
 from places import MODELS_DIR, SAMPLE_BOOK
 from processes import wait_until
@@ -57,14 +57,11 @@ def _stream_chat(port: int, body: dict) -> dict:
 
 
 @pytest.fixture
-def workers_server(request, tmp_path, embedder):
+def workers_server(request, tmp_path, indexed_folder):
     """Sessions in a SQLite file, or (parametrized "postgresql") in the throwaway PostgreSQL."""
     database = getattr(request, "param", "sqlite")
     database_url = request.getfixturevalue("postgres").new_database() if database == "postgresql" else None
-    settings = make_settings(tmp_path / "data")
-    store = open_store(settings, embedder.model_name, embedder.dim)
-    ingest(detect_site(SAMPLE_BOOK), store, embedder, progress=False)
-    store.close()
+    settings = make_settings(copy_index(indexed_folder(SAMPLE_BOOK), tmp_path / "data"))
     fake = FakeGemini()  # each test scripts its answers
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
