@@ -2,7 +2,7 @@
 cited; code when the question asks for it; quizzes and reading lists only when asked."""
 from __future__ import annotations
 
-from helpers import PHYSICAL_AI
+from places import PHYSICAL_AI
 from server.models import Chunk
 from server.rag.answers import block_answer
 from server.rag.blocks import split_blocks

@@ -18,10 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from helpers import MODELS_DIR, SAMPLE_BOOK, FakeGemini, free_port, gemini_subprocess_env, make_settings, wait_until
-from server.ingest.indexer import ingest
-from server.ingest.site import detect_site
-from server.store import open_store
+from fake_gemini import FakeGemini, gemini_subprocess_env
+from places import MODELS_DIR, SAMPLE_BOOK
+from processes import free_port, wait_until
 
 CLI = Path(sys.executable).with_name("textbook-chat")
 READ_TIMEOUT_S = 2.0
@@ -29,13 +28,9 @@ THREADS = 4
 
 
 @pytest.fixture(scope="module")
-def indexed_data(tmp_path_factory, embedder) -> Path:
+def indexed_data(indexed_folder) -> Path:
     """A data folder with the sample book indexed, copied for each server."""
-    settings = make_settings(tmp_path_factory.mktemp("indexed") / "data")
-    store = open_store(settings, embedder.model_name, embedder.dim)
-    ingest(detect_site(SAMPLE_BOOK), store, embedder, progress=False)
-    store.close()
-    return settings.data_dir
+    return indexed_folder(SAMPLE_BOOK).data_dir
 
 
 def start_server(data: Path, fake: FakeGemini, log: Path, *args: str, **env: str) -> tuple[subprocess.Popen, int]:
@@ -238,15 +233,14 @@ def test_health_is_not_queued_behind_answers(served):
     fake.forget_script()
 
 
-def test_demo_pages_carry_a_policy_that_allows_only_their_own_style_and_scripts(sample_book, tmp_path):
+def test_demo_pages_carry_a_policy_that_allows_only_their_own_style_and_scripts(chat_app):
     import base64
     import hashlib
     import re
 
-    from helpers import make_app
     from server.demo import register_demo
 
-    app = make_app(sample_book, tmp_path / "data")
+    app = chat_app()
     register_demo(app, str(SAMPLE_BOOK))
     page = app.test_client().get("/", follow_redirects=True)
     policy = page.headers["Content-Security-Policy"]

@@ -25,8 +25,8 @@ from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
-from helpers import MODELS_DIR, REPO, make_client, make_settings
-from server.app import create_app
+from apps import make_app
+from places import MODELS_DIR, REPO
 from server.wsgi import make_server
 
 LIMIT = 8  # RATE_LIMIT per minute in these tests
@@ -117,10 +117,9 @@ class _Served:
 
 @pytest.fixture(scope="module")
 def http_server(sample_book, tmp_path_factory):
-    settings = make_settings(tmp_path_factory.mktemp("mcp-http") / "data").with_overrides(
-        mcp_enabled=True, rate_limit=f"{LIMIT} per minute",
-        trusted_proxies=("127.0.0.1",))  # so that each test client can say who it is (X-Forwarded-For)
-    served = _Served(create_app(settings, components=sample_book.components(settings)))
+    served = _Served(make_app(sample_book, tmp_path_factory.mktemp("mcp-http") / "data", mcp_enabled=True,
+                              rate_limit=f"{LIMIT} per minute",
+                              trusted_proxies=("127.0.0.1",)))  # so that each test client can say who it is (X-Forwarded-For)
     yield served
     served.close()
 
@@ -262,7 +261,7 @@ def test_a_body_over_the_limit_is_refused_before_it_is_read(http_server):
     assert status == 413 and json.loads(body)["code"] == "PAYLOAD_TOO_LARGE"
 
 
-def test_serve_without_mcp_enabled_has_no_mcp(sample_book, tmp_path):
-    client = make_client(sample_book, tmp_path / "data")
+def test_serve_without_mcp_enabled_has_no_mcp(chat_app):
+    client = chat_app().test_client()
     assert client.post("/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"}).status_code == 404
     assert client.get("/mcp").status_code == 404

@@ -7,14 +7,13 @@ import re
 
 import pytest
 
-from helpers import make_app
 
 QUESTION = "What is the Nyquist rate?"
 
 
 @pytest.fixture
-def client(sample_book, tmp_path, database_url):
-    return make_app(sample_book, tmp_path / "data", database_url=database_url).test_client()
+def client(chat_app, database_url):
+    return chat_app(database_url=database_url).test_client()
 
 
 def _names(response, field: str) -> None:
