@@ -21,7 +21,8 @@ install: $(STAMP)
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
+	@# --no-compile: modules are compiled when first imported, not all of every package ahead (BENCHMARKS.md, "Test suite")
+	$(PY) -m pip install --quiet --no-compile -e '.[test]'
 	touch $@
 
 model: install ## make sure the embedding model is on disk (builds it offline if needed)
@@ -52,12 +53,16 @@ services: ## PostgreSQL, redis-server and nginx for the tests (Debian packages)
 	@(ls /usr/lib/postgresql/*/bin/initdb && command -v redis-server && (command -v nginx || ls /usr/sbin/nginx)) >/dev/null 2>&1 || \
 		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql redis-server nginx >/dev/null)
 
+# two test processes on two cores; a module's tests (and all browser tests) stay in one (conftest.py)
+TEST_WORKERS ?= 2
+PYTEST := $(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup
+
 test: install model widget chromium services ## everything CI runs
 	npm test --silent
-	$(PY) -m pytest
+	$(PYTEST)
 
 test-python: install model services
-	$(PY) -m pytest
+	$(PYTEST)
 
 screenshot: install model widget chromium ## retake docs/screenshot.png (the README's) from the live demo
 	$(PY) scripts/readme_screenshot.py

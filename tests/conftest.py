@@ -8,17 +8,30 @@ waiting), fake_gemini and fakes (the test doubles), built_sites (real Docusaurus
 for browser tests only, widget_pages. Nothing here imports a browser."""
 from __future__ import annotations
 
+import fcntl
+import hashlib
+import os
+import pickle
 import shutil
 from pathlib import Path
 
 import pytest
 
-from apps import IndexedFolder, index_book, index_folder, make_app, make_settings, open_copy
+from apps import IndexedFolder, index_folder, make_app, make_settings, open_copy
 from fake_gemini import FakeGemini, gemini_env
 from places import MODELS_DIR, PHYSICAL_AI, SAMPLE_BOOK
 from server.embedding.embedder import load_embedder
 from server.settings import Settings
 from server.store import open_store
+
+
+def pytest_collection_modifyitems(items):
+    """Under pytest-xdist (`make test`: -n 2 --dist loadgroup) a test module runs in one worker,
+    so its module fixtures (servers, indexes) are made once, and the browser tests all run in
+    one worker: one Chromium, one indexed demo book."""
+    for item in items:
+        group = "browser" if item.path.parent.name == "browser" else item.path.stem
+        item.add_marker(pytest.mark.xdist_group(group))
 
 
 @pytest.fixture(scope="session")
@@ -54,22 +67,32 @@ def tiny_copy(sample_copy) -> Path:
 
 
 @pytest.fixture(scope="session")
-def physical_ai(tmp_path_factory, embedder):
-    book = index_book(tmp_path_factory.mktemp("physical-ai") / "data", embedder, PHYSICAL_AI)
+def physical_ai(tmp_path_factory, embedder, indexed_folder):
+    book = open_copy(indexed_folder(PHYSICAL_AI), tmp_path_factory.mktemp("physical-ai") / "data", embedder)
     yield book
     book.index.close()
 
 
 @pytest.fixture(scope="session")
 def indexed_folder(tmp_path_factory, embedder):
-    """indexed_folder(book path) -> IndexedFolder: the book embedded once per session into a
-    closed data folder, for tests to copy (apps.copy_index, apps.open_copy)."""
+    """indexed_folder(book path) -> IndexedFolder: the book embedded once per test run into a
+    closed data folder, for tests to copy (apps.copy_index, apps.open_copy). Under pytest-xdist
+    the workers share it: the first to ask embeds the book, the others wait for it."""
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
     made: dict[Path, IndexedFolder] = {}
 
     def folder(path: Path) -> IndexedFolder:
         key = Path(path).resolve()
         if key not in made:
-            made[key] = index_folder(tmp_path_factory.mktemp(f"indexed-{key.name}") / "data", embedder, Path(path))
+            name = f"indexed-{key.name}-{hashlib.sha256(str(key).encode()).hexdigest()[:8]}"
+            with open(shared / f"{name}.lock", "w") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+                done = shared / name / "folder.pickle"
+                if not done.is_file():
+                    built = index_folder(shared / name / "data", embedder, Path(path))
+                    done.write_bytes(pickle.dumps(built))
+                made[key] = pickle.loads(done.read_bytes())
         return made[key]
 
     return folder

@@ -74,7 +74,9 @@ def create_build_venv(venv: Path, build_log: Path, log: Log) -> Path:
     with step(log, "[1/6] creating a throwaway build virtualenv"):
         run_logged([sys.executable, "-m", "venv", venv], build_log)
     python = venv / "bin" / "python"
-    pip = [python, "-m", "pip", "install", "--no-input", "--disable-pip-version-check"]
+    # --no-compile: the venv is thrown away after two runs, so compiling torch's thousands of
+    # modules ahead (pip's default) only costs time
+    pip = [python, "-m", "pip", "install", "--no-input", "--disable-pip-version-check", "--no-compile"]
     # torch first and pinned: left to the resolver, sentence-transformers would pull any torch.
     with step(log, f"[2/6] installing {TORCH_REQUIREMENT}"):
         run_logged(pip + [TORCH_REQUIREMENT], build_log)
