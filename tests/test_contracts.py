@@ -163,9 +163,24 @@ def test_layers_import_only_what_they_should():
         assert len(path.read_text().splitlines()) <= 400, relative
 
 
-def test_the_pipeline_is_built_in_one_place():
-    builders = [p.relative_to(REPO) for p in SERVER.rglob("*.py") if "ChatPipeline(" in p.read_text()]
-    assert builders == [Path("server/composition.py")]
+# the question path's parts: built, and wired to each other, by the composition root alone
+QUESTION_PATH = {"ChatPipeline", "Understand", "Gather", "Judge", "Compose", "Record", "Retriever", "StoreVocabulary"}
+
+
+def _constructions(path: Path) -> set[str]:
+    """The question path's classes that `path` calls, however imported or spelt (`X(`, `m.X(`)."""
+    calls = (node.func for node in ast.walk(ast.parse(path.read_text())) if isinstance(node, ast.Call))
+    names = {getattr(func, "id", None) or getattr(func, "attr", None) for func in calls}
+    return names & QUESTION_PATH
+
+
+def test_the_question_path_is_built_in_one_place(tmp_path):
+    builders = {p.relative_to(REPO): found for p in SERVER.rglob("*.py") if (found := _constructions(p))}
+    assert builders == {Path("server/composition.py"): QUESTION_PATH}
+    # the check sees every spelling of a construction, the one a second wiring would use too
+    second = tmp_path / "second_wiring.py"
+    second.write_text("from server.rag import retrieval\nr = retrieval.Retriever(s, e)\nRetriever(s, e).retrieve(q)\n")
+    assert _constructions(second) == {"Retriever"}
 
 
 # --- what tests share, and what only browser tests may import ---------------------------------
