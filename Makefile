@@ -53,9 +53,9 @@ services: ## PostgreSQL, redis-server and nginx for the tests (Debian packages)
 	@(ls /usr/lib/postgresql/*/bin/initdb && command -v redis-server && (command -v nginx || ls /usr/sbin/nginx)) >/dev/null 2>&1 || \
 		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql redis-server nginx >/dev/null)
 
-# two test processes on two cores; a module's tests (and all browser tests) stay in one (conftest.py)
+# two test processes on two cores; a module's tests stay in one, so its module fixtures are made once
 TEST_WORKERS ?= 2
-PYTEST := $(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup
+PYTEST := $(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile
 
 test: install model widget chromium services ## everything CI runs
 	npm test --silent

@@ -25,15 +25,6 @@ from server.settings import Settings
 from server.store import open_store
 
 
-def pytest_collection_modifyitems(items):
-    """Under pytest-xdist (`make test`: -n 2 --dist loadgroup) a test module runs in one worker,
-    so its module fixtures (servers, indexes) are made once, and the browser tests all run in
-    one worker: one Chromium, one indexed demo book."""
-    for item in items:
-        group = "browser" if item.path.parent.name == "browser" else item.path.stem
-        item.add_marker(pytest.mark.xdist_group(group))
-
-
 @pytest.fixture(scope="session")
 def embedder():
     return load_embedder(Settings(models_dir=MODELS_DIR))

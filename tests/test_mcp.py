@@ -10,6 +10,7 @@ counted per client until it refuses.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import json
 import os
@@ -67,6 +68,13 @@ async def exchange(client: Client) -> dict:
     return record
 
 
+
+def _run(coroutine):
+    """asyncio.run on a thread of its own: where the browser tests ran first in this process,
+    Playwright's sync API keeps an event loop running on the main thread."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
 @pytest.fixture(scope="module")
 def indexed_pages(sample_book) -> dict[str, set[str]]:
     """Each indexed page URL with the anchors of its sections."""
@@ -99,7 +107,7 @@ def stdio_record(sample_book, tmp_path_factory):
         async with Client(params) as client:
             return await exchange(client)
 
-    return asyncio.run(run())
+    return _run(run())
 
 
 class _Served:
@@ -153,7 +161,7 @@ def http_record(http_server):
         async with _connect(http_server.url, {"X-Forwarded-For": "203.0.113.1"}) as client:
             return await exchange(client)
 
-    return asyncio.run(run())
+    return _run(run())
 
 
 @pytest.fixture(params=["stdio", "http"])
@@ -238,7 +246,7 @@ def test_the_rate_limit_is_per_client(http_server, http_record):
         async with _connect(http_server.url, {"X-Forwarded-For": "203.0.113.2"}) as client:
             return await _call(client, "search_book", {"query": "sampling rate", "limit": 1})
 
-    assert asyncio.run(other_client())["error"] is False
+    assert _run(other_client())["error"] is False
 
 
 def test_a_disallowed_origin_is_refused_and_an_allowed_one_served(http_server):
@@ -246,9 +254,9 @@ def test_a_disallowed_origin_is_refused_and_an_allowed_one_served(http_server):
         async with _connect(http_server.url, {"Origin": origin}) as client:
             return [tool.name for tool in (await client.list_tools()).tools]
 
-    assert "ask" in asyncio.run(connect("http://localhost:3000"))  # in ALLOWED_ORIGINS
+    assert "ask" in _run(connect("http://localhost:3000"))  # in ALLOWED_ORIGINS
     with pytest.raises(ExceptionGroup) as refused:
-        asyncio.run(connect("https://elsewhere.example"))
+        _run(connect("https://elsewhere.example"))
     (error,) = _leaves(refused.value)
     assert isinstance(error, MCPError) and "'https://elsewhere.example' is not allowed" in str(error)
     status, body = _post(http_server.url, json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}).encode(),
