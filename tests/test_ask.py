@@ -6,7 +6,7 @@ import re
 
 from click.testing import CliRunner
 
-from helpers import make_settings
+from apps import make_settings
 from server.cli import main
 from server.rag.question import Question
 from server.rag.retrieval import Retriever

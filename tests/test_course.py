@@ -6,16 +6,14 @@ import re
 
 import pytest
 
-from helpers import make_settings
-from server.app import create_app
+from apps import make_app, make_settings
 
 PAGE = "/book/docs/foundations/sampling-and-aliasing"
 
 
 @pytest.fixture(scope="module")
 def client(sample_book, tmp_path_factory):
-    settings = make_settings(tmp_path_factory.mktemp("course") / "data")
-    return create_app(settings, components=sample_book.components(settings)).test_client()
+    return make_app(sample_book, tmp_path_factory.mktemp("course") / "data").test_client()
 
 
 def ask(client, question: str, page: str | None = PAGE, origin: str = "http://127.0.0.1:8000", **body) -> dict:
@@ -115,11 +113,11 @@ def _gemini_client(sample_book, tmp_path):
     from server.rag.generators.fallback import WithFallback
     from server.rag.generators.gemini import GeminiClient, GeminiGenerator
 
-    settings = make_settings(tmp_path / "data", gemini_api_key="test-key", gemini_timeout_s=2.0,
-                             gemini_model="gemini-test-model")
+    gemini = {"gemini_api_key": "test-key", "gemini_timeout_s": 2.0, "gemini_model": "gemini-test-model"}
+    settings = make_settings(tmp_path / "data", **gemini)
     generator = WithFallback(GeminiGenerator(settings, GeminiClient(settings, backoff_s=0.05)),
                              ExtractiveGenerator(sample_book.embedder), label="Gemini")
-    return create_app(settings, components=sample_book.components(settings, generator)).test_client()
+    return make_app(sample_book, tmp_path / "data", generator, **gemini).test_client()
 
 
 def test_with_a_model_one_prompt_per_task_with_the_outline_and_the_same_citations(sample_book, tmp_path, fake):

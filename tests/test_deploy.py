@@ -25,7 +25,10 @@ from pathlib import Path
 
 import pytest
 
-from helpers import MODELS_DIR, REPO, built_site, free_port, gemini_subprocess_env, wait_until
+from built_sites import built_site
+from fake_gemini import gemini_subprocess_env
+from places import MODELS_DIR, REPO
+from processes import free_port, wait_until
 
 DEPLOY = REPO / "deploy"
 CLI = Path(sys.executable).with_name("textbook-chat")

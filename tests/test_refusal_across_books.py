@@ -10,7 +10,8 @@ from functools import lru_cache
 
 import pytest
 
-from helpers import CORPORA, EVAL, make_settings
+from apps import make_settings
+from places import CORPORA, EVAL
 from server.rag.question import Question
 from server.rag.spelling import English
 from server.rag.vocabulary import BookVocabulary
