@@ -13,9 +13,6 @@ def chunk_uuid(book_id: str, source_file: str, heading_path: list[str], position
     return str(uuid.uuid5(_CHUNK_NAMESPACE, key))
 
 
-_INTERNAL = frozenset({"embed_text", "file_hash", "token_count", "path_prefixes", "page_key", "position"})
-
-
 @dataclass
 class Chunk:
     chunk_id: str
@@ -64,7 +61,3 @@ class Chunk:
         scored.score = score
         return scored
 
-    def public(self) -> dict:
-        """The fields an API response shows (no internal hashes or embedding text)."""
-        return {name: (list(value) if isinstance(value, list) else value)
-                for name, value in vars(self).items() if name not in _INTERNAL}

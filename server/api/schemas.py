@@ -5,6 +5,7 @@ from __future__ import annotations
 from marshmallow import Schema, ValidationError, fields, pre_dump, pre_load, validate, validates_schema
 
 from ..rag import markers
+from ..rag.context import HighlightedPassage
 from ..rag.question import AnswerMode
 from .errors import STATUS
 
@@ -116,6 +117,21 @@ class ChunkSchema(Schema):
     updated_at = fields.String()
 
 
+# a chunk's fields no API response shows: hashes, the text the model embedded, index bookkeeping
+_INTERNAL = frozenset({"embed_text", "file_hash", "token_count", "path_prefixes", "page_key", "position"})
+
+
+def _shown(piece) -> dict:
+    """The fields a response shows of a source: a book chunk's own, or those a piece of the
+    highlighted passage stands in for (it has no book, file or heading of its own)."""
+    if isinstance(piece, HighlightedPassage):
+        return {"chunk_id": piece.chunk_id, "content": piece.content, "url": piece.page_url,
+                "chapter": piece.page_title, "heading": "Highlighted passage",
+                "source_location": piece.source_location, "citation": piece.citation}
+    return {name: (list(value) if isinstance(value, list) else value)
+            for name, value in vars(piece).items() if name not in _INTERNAL}
+
+
 class SourceSchema(ChunkSchema):
     """A Source of an answer; a list of them is numbered [1]..[n] in order."""
 
@@ -126,7 +142,7 @@ class SourceSchema(ChunkSchema):
     def _flatten(self, sources, many, **kwargs):
         """Sources are numbered by their place in the list they are dumped in."""
         items = sources if many else [sources]
-        flat = [{**s.chunk.public(), "score": s.score, "source_type": s.source_type, "number": n}
+        flat = [{**_shown(s.chunk), "score": s.score, "source_type": s.source_type, "number": n}
                 for n, s in enumerate(items, 1)]
         return flat if many else flat[0]
 

@@ -45,12 +45,6 @@ class HighlightedPassage:
         return (f'Highlighted passage{f" from “{self.page_title}”" if self.page_title else ""}.'
                 + (f" Available: {self.page_url}" if self.page_url else ""))
 
-    def public(self) -> dict:
-        """The fields an API response shows for it."""
-        return {"chunk_id": self.chunk_id, "content": self.content, "url": self.page_url,
-                "chapter": self.page_title, "heading": "Highlighted passage",
-                "source_location": self.source_location, "citation": self.citation}
-
 
 @dataclass(frozen=True)
 class Source:
