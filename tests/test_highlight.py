@@ -85,3 +85,18 @@ def test_with_gemini_requests_and_misspelt_questions_reach_the_model(sample_book
         assert data["corrections"], question
         assert f"Question: {question}" in fake.requests[-1].user_text
     assert len(fake.requests) == asked + 3
+
+
+def test_combined_mode_declines_what_neither_the_passage_nor_the_book_answers(sample_book, tmp_path):
+    client = make_client(sample_book, tmp_path / "data")
+    for question in ("what's the capital of France?", "who painted the mona lisa?"):
+        data = _ask(client, question, mode="combined")
+        assert data["status"] == "refused" and not data["sources"], (question, data["answer"])
+        assert "22,050" not in data["answer"] and not data["offer_book_search"]  # the passage is not quoted
+    for question, intent in REQUESTS.items():  # requests about the passage are still answered
+        data = _ask(client, question, mode="combined")
+        assert data["status"] == "completed" and data["intent"] == intent, (question, data["answer"])
+    covered = _ask(client, "what is the nyquist frequency of cd audio?", mode="combined")
+    assert covered["status"] == "completed" and "22,050" in covered["answer"]
+    pointing = _ask(client, "why does this happen?", mode="combined")  # about the passage itself
+    assert pointing["status"] == "completed"

@@ -26,7 +26,7 @@ class Comparison:
 
     passage_sentences: tuple[str, ...]
     best_sentence: float  # the passage's best sentence (a short answer is diluted in a long piece)
-    elsewhere: tuple[Chunk, ...]  # the book's best passages (never shown or cited)
+    elsewhere: tuple[Chunk, ...]  # the book's best passages for the question alone (never shown or cited)
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,12 @@ class Gather:
             candidates = self.retriever.retrieve(text, max_chunks=question.max_chunks, similarity_threshold=0.0,
                                                  filters=question.filters, prefer_locale=question.page.locale,
                                                  prefer_version=question.page.docs_version)
-            return Gathered(pieces, tuple(candidates))
+            comparison = None
+            if selected and understood.intent is Intent.QUESTION:
+                # combined mode, a question: judged against the passage and against the book
+                # by the question's own words (the passage steered the candidates above)
+                comparison = self._compare(understood)
+            return Gathered(pieces, tuple(candidates), comparison)
         comparison = self._compare(understood) if understood.intent is Intent.QUESTION else None
         return Gathered(pieces, (), comparison)
 

@@ -86,6 +86,11 @@ _ASKS_WHAT_IT_SAYS = re.compile(
     r"\baccording to (?:this|it|the (?:passage|text))\b", re.IGNORECASE)
 
 
+def points_at_passage(question: str) -> bool:
+    """The question refers to the highlighted passage ("why does this happen?")."""
+    return bool(_POINTS_AT_PASSAGE.search(question))
+
+
 def asks_what_it_says(question: str) -> bool:
     """The question asks what the highlighted passage itself states, so the passage answers it."""
     return bool(_ASKS_WHAT_IT_SAYS.search(question))

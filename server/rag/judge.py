@@ -10,7 +10,7 @@ from .context import SELECTION_FLOOR, QueryContext, Source, database_sources, se
 from .gate import admitted
 from .gather import Comparison, Gathered
 from .highlight import PASSAGE_FLOOR, covers
-from .intent import asks_what_it_says
+from .intent import asks_what_it_says, points_at_passage
 from .question import AnswerMode
 from .sentences import normalised
 from .understand import Understanding
@@ -41,6 +41,8 @@ class Judge:
             database = tuple(database_sources(admitted(
                 understood.search_text, list(gathered.candidates), question.similarity_threshold,
                 unknown_terms=list(understood.unknown_terms), model_judges=self.model_judges)))
+            if gathered.comparison is not None and not self._either_answers(understood, gathered):
+                return Judgement((), QueryContext((), ()), gathered.nearest, False)
         elif gathered.comparison is not None and not self._passage_covers(understood, gathered):
             selected, offer = (), True
         if intent is not None and intent.about_the_passage:
@@ -53,6 +55,16 @@ class Judge:
         if context.selected and not any(s.source_type == "selected_text" for s in ranked):
             ranked = [context.selected[0], *ranked[: max_chunks - 1]]  # the highlight always takes part
         return Judgement(tuple(ranked), context, gathered.nearest, offer)
+
+    def _either_answers(self, understood: Understanding, gathered: Gathered) -> bool:
+        """Combined mode, a question: the passage covers it, or the book does by the question's
+        own words (its candidates were steered by the passage, so they would admit anything
+        near the passage: "what is the capital of France?" on a paragraph about sampling)."""
+        if points_at_passage(understood.question.text) or self._passage_covers(understood, gathered):
+            return True
+        return bool(admitted(understood.search_text, list(gathered.comparison.elsewhere),
+                             understood.question.similarity_threshold, unknown_terms=list(understood.unknown_terms),
+                             model_judges=self.model_judges))
 
     def _passage_covers(self, understood: Understanding, gathered: Gathered) -> bool:
         """Exclusive mode, a question: answered from the passage only if the passage covers it
