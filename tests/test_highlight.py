@@ -87,8 +87,8 @@ def test_with_gemini_requests_and_misspelt_questions_reach_the_model(sample_book
     assert len(fake.requests) == asked + 3
 
 
-def test_combined_mode_declines_what_neither_the_passage_nor_the_book_answers(sample_book, tmp_path):
-    client = make_client(sample_book, tmp_path / "data")
+def test_combined_mode_declines_what_neither_the_passage_nor_the_book_answers(chat_app):
+    client = chat_app().test_client()
     for question in ("what's the capital of France?", "who painted the mona lisa?"):
         data = _ask(client, question, mode="combined")
         assert data["status"] == "refused" and not data["sources"], (question, data["answer"])
