@@ -28,5 +28,5 @@ def course_input(understood: Understanding, sources, answer: CourseAnswer) -> Ge
     question = understood.question
     return GenerationInput(
         question=question.text, sources=list(sources), history=list(understood.history),
-        preferences=question.preferences.to_dict(), course_task=TASK_INSTRUCTIONS[understood.course.task],
+        preferences=question.preferences, course_task=TASK_INSTRUCTIONS[understood.course.task],
         outline=answer.text)

@@ -81,8 +81,8 @@ class Compose:
         question = understood.question
         return GenerationInput(
             question=question.text, sources=list(judged.sources), history=list(understood.history),
-            preferences=question.preferences.to_dict(), selection_only=question.selection_only,
-            selected_text=question.selected_text, intent=understood.intent.value if understood.intent else None,
+            preferences=question.preferences, selection_only=question.selection_only,
+            selected_text=question.selected_text, intent=understood.intent,
             search=None if question.selection_only else self._book_search(question))
 
     def _book_search(self, question: Question):

@@ -40,9 +40,6 @@ class Preferences:
     level: str | None = None  # "beginner" | "advanced"
     answer_length: str = "normal"  # "short" | "normal" | "detailed"
 
-    def to_dict(self) -> dict:
-        return {k: v for k, v in (("level", self.level), ("answer_length", self.answer_length)) if v}
-
 
 @dataclass(frozen=True)
 class Question:

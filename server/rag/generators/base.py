@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from typing import Callable, Generator as Stream, Protocol
 
 from ..context import Source
+from ..intent import Intent
+from ..question import Preferences
 
 Search = Callable[[str, "str | None"], list[Source]]
 
@@ -19,15 +21,14 @@ class GenerationInput:
     question: str
     sources: list[Source]  # numbered [1]..[n] in this order
     history: list[dict] = field(default_factory=list)  # [{role, content}], oldest first
-    preferences: dict = field(default_factory=dict)
+    preferences: Preferences = field(default_factory=Preferences)
     selection_only: bool = False  # exclusive mode: the passage is the only context
     selected_text: str | None = None
     # agent mode: search the book for more passages (query, module) → sources; never set in
     # exclusive selection mode, where the highlighted passage is the only context
     search: Search | None = None
-    # what the reader asks of the highlighted passage: "explain", "summarize", "simplify", "example",
-    # "define", "jargon", or "question" (see intent.py); None without a passage
-    intent: str | None = None
+    # what the reader asks of the highlighted passage (intent.py); None without a passage
+    intent: Intent | None = None
     # a question about the book as a course (course/prompts.py): the task's instruction, and the
     # outline of what is asked about, fenced as data like the passages
     course_task: str | None = None

@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 
 from ..answers import Lexicon, block_answer
 from ..highlight import passage_answer
-from ..intent import Intent
 from .base import Deltas, GenerationInput, Outcome
 
 if TYPE_CHECKING:
@@ -31,9 +30,9 @@ class ExtractiveGenerator:
         return self.lexicon(book_id) if self.lexicon is not None and book_id else None
 
     def compose(self, request: GenerationInput) -> str:
-        length = request.preferences.get("answer_length", "normal")
-        if request.intent and Intent(request.intent).about_the_passage:
-            text = passage_answer(Intent(request.intent), request.question, request.sources, length)
+        length = request.preferences.answer_length
+        if request.intent is not None and request.intent.about_the_passage:
+            text = passage_answer(request.intent, request.question, request.sources, length)
             if text:
                 return text
         return block_answer(request.question, request.sources, length, self._book(request.sources))

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 
 from ...context import Source
+from ...intent import Intent
+from ...question import Preferences
 
 REFUSAL_SENTINEL = "NOT_IN_BOOK"
 
@@ -76,9 +78,9 @@ _INTENT = {
 }
 
 
-def system_instruction(preferences: dict | None = None, *, selection_only: bool = False,
-                       agent: bool = False, intent: str | None = None, course_task: str | None = None) -> str:
-    preferences = preferences or {}
+def system_instruction(preferences: Preferences | None = None, *, selection_only: bool = False,
+                       agent: bool = False, intent: Intent | None = None, course_task: str | None = None) -> str:
+    preferences = preferences or Preferences()
     lines = [
         "You are the reading assistant of a textbook. You answer the reader's question using only "
         "the material you are given in this conversation.",
@@ -105,8 +107,8 @@ def system_instruction(preferences: dict | None = None, *, selection_only: bool 
     if selection_only:
         lines.append("- The reader asked about the highlighted text only: answer from it alone; its pieces are "
                      "the numbered passages.")
-    if intent in _INTENT:
-        lines.append(f"- {_INTENT[intent]} This request is about the highlighted text itself, so it is always "
+    if intent is not None and intent.value in _INTENT:
+        lines.append(f"- {_INTENT[intent.value]} This request is about the highlighted text itself, so it is always "
                      f"answerable: do not reply {REFUSAL_SENTINEL}.")
     if course_task:
         lines.append("- The reader asks about the book as a course. Its outline arrives inside <outline>…</outline> "
@@ -115,10 +117,10 @@ def system_instruction(preferences: dict | None = None, *, selection_only: bool 
     if agent:
         lines.append("- If the passages are not enough, you may call search_textbook to find more of the book "
                      "(a few searches at most). Cite the passages a search returns by their numbers.")
-    level = _LEVEL.get(preferences.get("level", ""))
+    level = _LEVEL.get(preferences.level or "")
     if level:
         lines.append(f"- {level}")
-    lines.append(f"- {_LENGTH.get(preferences.get('answer_length', 'normal'), _LENGTH['normal'])}")
+    lines.append(f"- {_LENGTH.get(preferences.answer_length, _LENGTH['normal'])}")
     return "\n".join(lines)
 
 
