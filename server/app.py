@@ -13,6 +13,7 @@ from .api.client_address import ClientAddress
 from .api.errors import register_error_handlers
 from .api.insights import bp as insights_pages
 from .api.llms import blp as llms_blp
+from .api.access import SCHEME as SESSION_SECRET
 from .api.headers import add_security_headers
 from .api.routes import blp
 from .api.schemas import ErrorResponseSchema
@@ -37,7 +38,8 @@ def create_app(settings: Settings | None = None, *, components: Components | Non
         API_TITLE="textbook chat", API_VERSION=__version__, OPENAPI_VERSION="3.0.3",
         OPENAPI_URL_PREFIX="/", OPENAPI_JSON_PATH="openapi.json",
         MAX_CONTENT_LENGTH=settings.max_request_bytes, JSON_SORT_KEYS=False,
-        RATELIMIT_DEFAULT=settings.rate_limit, RATELIMIT_STORAGE_URI=settings.rate_limit_storage,
+        # one budget per reader across every write (not one per endpoint)
+        RATELIMIT_APPLICATION=settings.rate_limit, RATELIMIT_STORAGE_URI=settings.rate_limit_storage,
         RATELIMIT_HEADERS_ENABLED=True, SSE_KEEPALIVE_S=10.0,
         # a shared store (Redis) that stops answering: each process counts on its own meanwhile
         RATELIMIT_SWALLOW_ERRORS=True, RATELIMIT_IN_MEMORY_FALLBACK_ENABLED=True,
@@ -47,10 +49,11 @@ def create_app(settings: Settings | None = None, *, components: Components | Non
     CORS(app, origins=list(settings.allowed_origins), supports_credentials=False,
          expose_headers=["Retry-After", "X-RateLimit-Remaining"])
     api = ChatApi(app)
+    api.spec.components.security_scheme("session_secret", SESSION_SECRET)
     add_security_headers(app)  # before the limiter (see there)
     # per reader (api/client_address.py), only where a request costs real work or storage: not
     # health checks, the script, reading a session, or the browser's CORS preflight
-    Limiter(get_remote_address, app=app, default_limits_exempt_when=_exempt_from_limits)
+    Limiter(get_remote_address, app=app, application_limits_exempt_when=_exempt_from_limits)
     refuse_large_bodies(app, settings.max_request_bytes)  # before the limiter's hook
     api.register_blueprint(blp)
     app.register_blueprint(insights_pages)  # the author's, not the readers' API: left out of the OpenAPI
@@ -70,4 +73,7 @@ LIMITED = {("POST", "/chat"), ("POST", "/feedback"), ("POST", "/sessions"), ("PO
 
 
 def _exempt_from_limits() -> bool:
+    """Every write counts (a session's secret claimed, a session deleted too); reads do not."""
+    if request.method in ("POST", "DELETE") and request.path.startswith("/sessions/"):
+        return False
     return (request.method, request.path) not in LIMITED

@@ -20,9 +20,21 @@ import pytest
 from apps import IndexedFolder, index_folder, make_app, make_settings, open_copy
 from fake_gemini import FakeGemini, gemini_env
 from places import MODELS_DIR, PHYSICAL_AI, SAMPLE_BOOK
+from readers import reader_client_class
 from server.embedding.embedder import load_embedder
 from server.settings import Settings
 from server.store import open_store
+
+
+@pytest.fixture(scope="session", autouse=True)
+def readers_keep_their_secrets():
+    """Every Flask test client keeps the secrets of the conversations it starts and shows them
+    again, as the widget does (readers.py)."""
+    from flask import Flask
+
+    Flask.test_client_class = reader_client_class()
+    yield
+    Flask.test_client_class = None
 
 
 @pytest.fixture(scope="session")

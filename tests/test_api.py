@@ -62,9 +62,10 @@ def test_body_that_is_not_an_object(client):
 
 
 def test_unknown_session_is_404(client):
-    response = client.post("/chat", json={"question": "What is aliasing?", "session_id": "nope"})
+    some = {"Authorization": "Bearer some-secret"}
+    response = client.post("/chat", json={"question": "What is aliasing?", "session_id": "nope"}, headers=some)
     assert response.status_code == 404 and response.get_json()["code"] == "NOT_FOUND"
-    assert client.get("/sessions/nope").get_json()["code"] == "NOT_FOUND"
+    assert client.get("/sessions/nope", headers=some).get_json()["code"] == "NOT_FOUND"
 
 
 def test_body_over_the_limit_is_413(client):
@@ -242,7 +243,7 @@ def test_sse_events_in_order_and_done_equals_json(client):
     assert "".join(d["text"] for e, d in events if e == "token").strip() == done["answer"]
     assert events[0][1]["sources"] == done["sources"]
     plain = client.post("/chat", json=question).get_json()
-    volatile = {"query_id", "session_id", "assistant_message_id", "timestamp"}
+    volatile = {"query_id", "session_id", "session_secret", "assistant_message_id", "timestamp"}
     assert {k: v for k, v in done.items() if k not in volatile} == {k: v for k, v in plain.items() if k not in volatile}
 
 
@@ -256,6 +257,7 @@ def test_sessions_crud_and_survive_restart(chat_app, database_url):
     client.application.extensions["textbook_chat"].sessions.close()
 
     restarted = chat_app(database_url=database_url).test_client()
+    restarted.secrets = client.secrets  # the reader still holds the conversation's secret
     session = restarted.get(f"/sessions/{sid}").get_json()
     assert [m["role"] for m in session["messages"]] == ["user", "assistant", "user", "assistant"]
     assert session["messages"][0]["content"] == "What is quantization noise?"
@@ -295,7 +297,8 @@ def test_feedback(chat_app, database_url):
     assert [(r["message_id"], r["rating"], r["comment"]) for r in rows] == [(data["assistant_message_id"], "up", "clear")]
     assert rows[0]["id"] == ok.get_json()["id"]
     assert client.post("/feedback", json={"message_id": data["assistant_message_id"], "rating": "meh"}).status_code == 400
-    assert client.post("/feedback", json={"message_id": "missing", "rating": "down"}).status_code == 404
+    assert client.post("/feedback", json={"message_id": "missing", "rating": "down"},
+                       headers={"Authorization": "Bearer some-secret"}).status_code == 404
     with sessions.engine.connect() as conn:
         assert len(conn.execute(select(feedback_table)).all()) == 1  # refused feedback is not stored
 

@@ -159,5 +159,5 @@ def test_a_server_killed_mid_answer_marks_the_question_interrupted_when_it_comes
 
 def test_with_redis_down_each_server_counts_the_limit_on_its_own(chat_app):
     nowhere = f"redis://127.0.0.1:{free_port()}"  # nothing listens there
-    client = chat_app(config={"RATELIMIT_DEFAULT": "3 per minute"}, rate_limit_storage=nowhere).test_client()
+    client = chat_app(config={"RATELIMIT_APPLICATION": "3 per minute"}, rate_limit_storage=nowhere).test_client()
     assert [client.post("/sessions", json={}).status_code for _ in range(5)] == [201, 201, 201, 429, 429]

@@ -18,6 +18,7 @@ log = logging.getLogger("textbook_chat.api")
 STATUS = {
     "VALIDATION_ERROR": 400,
     "UNAUTHORIZED": 401,
+    "UNAUTHORIZED": 401,
     "FORBIDDEN": 403,
     "NOT_FOUND": 404,
     "UNKNOWN_BOOK": 404,
@@ -75,6 +76,8 @@ def register_error_handlers(app: Flask) -> None:
             log.warning("%s: %s", exc.code, exc.diagnosis)
         response = jsonify(body)
         response.status_code = status
+        if status == 401:
+            response.headers["WWW-Authenticate"] = 'Bearer realm="session"'
         return response
 
     @app.errorhandler(HTTPException)

@@ -12,12 +12,14 @@ from .. import __version__
 from ..composition import Components
 from ..errors import DatabaseUnavailable, StoreUnavailable, TextbookChatError
 from ..insights.asked import vector_bytes
+from ..sessions.access import claim, new_secret
+from .access import SECURITY, WithSecret, authorize, authorize_message, with_secret
 from .disconnect import client_gone_check
 from .errors import ApiError, error_response
 from .parser import JsonParser, unstorable
 from .presenter import question_from, server_timing, sse_event
 from .schemas import (ChatResponseSchema, ChatSessionSchema, ErrorResponseSchema, FeedbackResultSchema,
-                      FeedbackSchema, HealthSchema, QuerySchema)
+                      FeedbackSchema, HealthSchema, QuerySchema, SessionSecretSchema)
 from .sse import format_event, sse_stream
 
 
@@ -63,7 +65,10 @@ class Chat(MethodView):
     @blp.response(200, ChatResponseSchema)
     @blp.doc(responses={200: {"links": {"RateTheAnswer": _RATE_THE_ANSWER}}})
     @blp.alt_response(400, schema=ErrorResponseSchema, description="Invalid query")
-    @blp.alt_response(404, schema=ErrorResponseSchema, description="Unknown session (NOT_FOUND) or book (UNKNOWN_BOOK)")
+    @blp.alt_response(401, schema=ErrorResponseSchema, description="`session_id` without its secret")
+    @blp.alt_response(404, schema=ErrorResponseSchema,
+                      description="Unknown session or wrong secret (NOT_FOUND), or unknown book (UNKNOWN_BOOK)")
+    @blp.doc(security=[{}, *SECURITY])
     @blp.alt_response(413, schema=ErrorResponseSchema, description="Body too large")
     @blp.alt_response(429, schema=ErrorResponseSchema, description="Rate limited")
     @blp.alt_response(500, schema=ErrorResponseSchema, description="No answer could be written (question kept)")
@@ -72,29 +77,48 @@ class Chat(MethodView):
         """Ask a question, optionally about a highlighted passage.
 
         Send `Accept: text/event-stream` to receive SSE events `meta`, `token`, `done`
-        (the same ChatResponse as the JSON reply) and `error`.
+        (the same ChatResponse as the JSON reply) and `error`. Without `session_id`, a new
+        conversation is started and the reply (`meta` and `done`) carries its `session_secret`;
+        with one, send `Authorization: Bearer <session_secret>`.
         """
         _require_index()
-        pipeline = parts().pipeline
-        turn = pipeline.begin(question_from(query, parts().settings))  # SessionNotFound, UnknownBook: 404
+        sessions, pipeline, secret = parts().sessions, parts().pipeline, None
+        if query.get("session_id"):
+            authorize(sessions, query["session_id"])
+        else:
+            secret, hashed = new_secret()
+            book_id = (query.get("filters") or {}).get("book_id")
+            query = {**query, "session_id": sessions.create_session(book_id=book_id, secret_hash=hashed)["id"]}
+        try:
+            turn = pipeline.begin(question_from(query, parts().settings))  # UnknownBook: 404
+        except TextbookChatError:
+            if secret:  # the conversation started for this question has nothing in it
+                sessions.delete_session(query["session_id"])
+            raise
         if _wants_stream():
-            return _stream_response(pipeline, turn)
+            return _stream_response(pipeline, turn, secret)
         answer = None
-        for event in pipeline.stream(turn):  # GenerationFailed: 500, the question kept
-            answer = getattr(event, "answer", answer)
-        return answer, 200, {"Server-Timing": server_timing(answer)}  # shaped by ChatResponseSchema
+        try:
+            for event in pipeline.stream(turn):  # GenerationFailed: 500, the question kept
+                answer = getattr(event, "answer", answer)
+        except TextbookChatError as exc:
+            raise with_secret(exc, secret)
+        return WithSecret(answer, secret), 200, {"Server-Timing": server_timing(answer)}  # shaped by ChatResponseSchema
 
 
-def _stream_response(pipeline, turn) -> Response:
+def _stream_response(pipeline, turn, secret: str | None) -> Response:
     client_gone = client_gone_check(request.environ)
     keepalive = current_app.config.get("SSE_KEEPALIVE_S", 10.0)
 
     def events():
         try:
             for event in pipeline.stream(turn):
-                yield format_event(*sse_event(event))
+                name, data = sse_event(event)
+                if secret and name in ("meta", "done"):
+                    data = {**data, "session_secret": secret}
+                yield format_event(name, data)
         except TextbookChatError as exc:  # no answer written, the session deleted meanwhile, the database down
-            yield format_event("error", error_response(exc)[0])
+            yield format_event("error", error_response(with_secret(exc, secret))[0])
 
     body = sse_stream(events(), keepalive_s=keepalive, client_gone=client_gone)
     return Response(stream_with_context(body), mimetype="text/event-stream", headers={
@@ -106,38 +130,69 @@ class Sessions(MethodView):
     @blp.arguments(ChatSessionSchema, required=False)
     @blp.response(201, ChatSessionSchema)
     def post(self, body):
-        """Start a conversation."""
-        return parts().sessions.create_session(user_id=body.get("user_id"), book_id=body.get("book_id"))
+        """Start a conversation. The reply's `session_secret` is asked for by every later
+        request about it (`Authorization: Bearer <session_secret>`); only its reader has it."""
+        secret, hashed = new_secret()
+        created = parts().sessions.create_session(user_id=body.get("user_id"), book_id=body.get("book_id"),
+                                                   secret_hash=hashed)
+        return {**created, "session_secret": secret}
+
+
+_SESSION_ERRORS = {400: "A session id that cannot be stored", 401: "No `Authorization: Bearer <session_secret>`",
+                   404: "Unknown session, or a secret that is not its own"}
+
+
+def _session_errors(view):
+    for status, description in _SESSION_ERRORS.items():
+        view = blp.alt_response(status, schema=ErrorResponseSchema, description=description)(view)
+    return blp.doc(security=SECURITY)(view)
 
 
 @blp.route("/sessions/<session_id>")
 class SessionById(MethodView):
     @blp.response(200, ChatSessionSchema)
-    @blp.alt_response(404, schema=ErrorResponseSchema)
+    @_session_errors
     def get(self, session_id):
         """A conversation with its messages in order."""
-        session = parts().sessions.get_session(_checked_id(session_id))
+        authorize(parts().sessions, _checked_id(session_id))
+        session = parts().sessions.get_session(session_id)
         if session is None:
             raise ApiError("NOT_FOUND", "Unknown session.", {"session_id": session_id})
         return session
 
     @blp.response(204)
-    @blp.alt_response(404, schema=ErrorResponseSchema)
+    @_session_errors
     def delete(self, session_id):
         """Forget a conversation."""
-        if not parts().sessions.delete_session(_checked_id(session_id)):
+        authorize(parts().sessions, _checked_id(session_id))
+        if not parts().sessions.delete_session(session_id):
             raise ApiError("NOT_FOUND", "Unknown session.", {"session_id": session_id})
+
+
+@blp.route("/sessions/<session_id>/secret")
+class SessionSecret(MethodView):
+    @blp.response(201, SessionSecretSchema)
+    @blp.alt_response(400, schema=ErrorResponseSchema, description="A session id that cannot be stored")
+    @blp.alt_response(404, schema=ErrorResponseSchema, description="Unknown session, or one that has a secret already")
+    def post(self, session_id):
+        """The secret of a conversation started before conversations had secrets, given once:
+        whoever claims it first holds it, and the conversation is bound like any other."""
+        return {"session_id": session_id, "session_secret": claim(parts().sessions, _checked_id(session_id))}
 
 
 @blp.route("/feedback")
 class Feedback(MethodView):
     @blp.arguments(FeedbackSchema)
     @blp.response(201, FeedbackResultSchema)
-    @blp.alt_response(404, schema=ErrorResponseSchema)
+    @blp.alt_response(401, schema=ErrorResponseSchema, description="No `Authorization: Bearer <session_secret>`")
+    @blp.alt_response(404, schema=ErrorResponseSchema,
+                      description="Unknown answer, or a secret that is not its conversation's")
+    @blp.doc(security=SECURITY)
     def post(self, body):
-        """Thumbs up or down on an assistant message."""
+        """Thumbs up or down on an assistant message (of the conversation whose secret is sent).
+        One rating per answer: a later one replaces it."""
         sessions = parts().sessions
-        if not sessions.message_exists(body["message_id"], role="assistant"):
+        if not authorize_message(sessions, body["message_id"]):
             raise ApiError("NOT_FOUND", "Unknown assistant message.", {"message_id": body["message_id"]})
         recorded = sessions.add_feedback(body["message_id"], body["rating"], body.get("comment"))
         if body["rating"] == "down":  # the question joins the coverage gaps (insights)

@@ -203,6 +203,9 @@ class ChatResponseSchema(Schema):
                        "define, jargon, or question; null without a passage."})
     corrections = fields.Dict(keys=fields.String(), values=fields.String(), metadata={
         "description": "Misspelt words of the question and the book's words that were searched for instead."})
+    session_secret = fields.String(metadata={
+        "description": "Only when this reply started the conversation: the secret every later request about "
+                       "it must send (`Authorization: Bearer <session_secret>`). Keep it; it is not shown again."})
     offer_book_search = fields.Boolean(metadata={
         "description": "The highlighted passage does not answer the question: offer to search the whole book."})
     course = fields.Dict(allow_none=True, metadata={
@@ -249,6 +252,16 @@ class ChatSessionSchema(Schema):
     created_at = fields.String(dump_only=True)
     updated_at = fields.String(dump_only=True)
     messages = fields.List(fields.Nested(ChatMessageSchema), dump_only=True)
+    session_secret = fields.String(dump_only=True, metadata={
+        "description": "Only when this reply started the conversation: the secret every later request about "
+                       "it must send (`Authorization: Bearer <session_secret>`). Keep it; it is not shown again."})
+
+
+class SessionSecretSchema(Schema):
+    """The secret claimed for a conversation started before conversations had secrets."""
+
+    session_id = fields.String(required=True)
+    session_secret = fields.String(required=True)
 
 
 class FeedbackSchema(Schema):
@@ -283,6 +296,9 @@ class SourcesEventSchema(Schema):
     query_id = fields.String(required=True)
     session_id = fields.String(required=True)
     sources = fields.Nested(SourceSchema, many=True, required=True)
+    session_secret = fields.String(metadata={
+        "description": "Only when this reply started the conversation: the secret every later request about "
+                       "it must send (`Authorization: Bearer <session_secret>`). Keep it; it is not shown again."})
 
 
 class ErrorResponseSchema(Schema):

@@ -17,6 +17,7 @@ sessions_table = Table(
     Column("book_id", String(200)),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("updated_at", DateTime(timezone=True), nullable=False),
+    Column("secret_hash", String(64)),  # of the secret its reader holds (sessions/access.py); None: made before
 )
 
 messages_table = Table(
@@ -84,7 +85,7 @@ feedback_table = Table(
     Column("rating", String(8), nullable=False),
     Column("comment", Text),
     Column("created_at", DateTime(timezone=True), nullable=False),
-    Index("ix_feedback_message_id", "message_id"),
+    Index("uq_feedback_message_id", "message_id", unique=True),  # one rating per answer: the latest
 )
 
 # a question in one of these states has not been answered yet

@@ -23,6 +23,7 @@ from ..batching import Batcher
 from ..errors import DatabaseUnavailable, SessionNotFound
 from ..privacy import mask
 from . import migrate, statements as sql
+from .access import upsert
 from .database import answering, describe, file_problem, inode_of, make_engine, parse_url, sqlite_file
 from .interrupted import interrupt, left_by
 from .locks import CommitTogether, ProcessLock, probe_write
@@ -139,10 +140,12 @@ class SessionStore:
         return {"kind": self.dialect, "latency_ms": round((time.perf_counter() - started) * 1000, 2)}
 
     # --- sessions -------------------------------------------------------------------------
-    def create_session(self, user_id: str | None = None, book_id: str | None = None) -> dict:
+    def create_session(self, user_id: str | None = None, book_id: str | None = None, *,
+                       secret_hash: str | None = None) -> dict:
+        """`secret_hash`: of the secret its reader will show (access.py)."""
         now = _now()
         row = {"id": _new_id(), "user_id": user_id, "book_id": book_id, "created_at": now, "updated_at": now}
-        self._write(lambda conn: conn.execute(insert(sessions_table).values(**row)))
+        self._write(lambda conn: conn.execute(insert(sessions_table).values(**row, secret_hash=secret_hash)))
         return session_dict(row, [])
 
     def exists(self, session_id: str) -> bool:
@@ -271,8 +274,9 @@ class SessionStore:
 
     # --- feedback -------------------------------------------------------------------------
     def add_feedback(self, message_id: str, rating: str, comment: str | None) -> dict:
+        """The reader's rating of an answer, replacing an earlier one of the same answer."""
         row = {"id": _new_id(), "message_id": message_id, "rating": rating, "comment": mask(comment), "created_at": _now()}
-        self._write(lambda conn: conn.execute(insert(feedback_table).values(**row)))
+        self._write(lambda conn: conn.execute(upsert(self.dialect, feedback_table, row, ["message_id"])))
         return {**row, "created_at": iso(row["created_at"])}
 
     def keep_gap_vector(self, message_id: str, vector_of: Callable[[str], bytes]) -> None:

@@ -50,18 +50,21 @@ async function request(url, opts, api) {
   return res;
 }
 
-const json = (body) => ({
+const json = (body, secret) => ({
   method: 'POST',
-  headers: { 'Content-Type': 'application/json' },
+  headers: { 'Content-Type': 'application/json', ...bearer(secret) },
   body: JSON.stringify(body),
 });
+
+/** The header that shows the server this conversation is ours (its `session_secret`). */
+const bearer = (secret) => (secret ? { Authorization: `Bearer ${secret}` } : {});
 
 /**
  * POST /chat, streaming. Resolves with the ChatResponse (the `done` payload). Rejects with an
  * apiError, or with the AbortError of `signal` when the user stops.
  */
-export async function chat(api, body, { signal, onMeta, onToken } = {}) {
-  const opts = json(body);
+export async function chat(api, body, { signal, onMeta, onToken, secret } = {}) {
+  const opts = json(body, secret);
   opts.headers.Accept = 'text/event-stream';
   opts.signal = signal;
   const res = await request(api + '/chat', opts, api);
@@ -99,14 +102,28 @@ export async function chat(api, body, { signal, onMeta, onToken } = {}) {
 }
 
 /** POST /feedback. Resolves true on success. */
-export function feedback(api, messageId, rating) {
-  return request(api + '/feedback', json({ message_id: messageId, rating })).then(
+export function feedback(api, messageId, rating, secret) {
+  return request(api + '/feedback', json({ message_id: messageId, rating }, secret)).then(
     () => true,
     (e) => (console.warn('[textbook-chat] feedback failed:', e.message), false)
   );
 }
 
 /** DELETE /sessions/<id>, best effort ("New chat" must work offline too). */
-export function deleteSession(api, id) {
-  return fetch(`${api}/sessions/${encodeURIComponent(id)}`, { method: 'DELETE' }).catch(() => {});
+export function deleteSession(api, id, secret) {
+  return fetch(`${api}/sessions/${encodeURIComponent(id)}`, { method: 'DELETE', headers: bearer(secret) }).catch(() => {});
+}
+
+/**
+ * POST /sessions/<id>/secret: the secret of a conversation kept from before sessions had
+ * secrets. Resolves with it, or null when the server will not give one (then start anew).
+ */
+export async function claimSession(api, id) {
+  try {
+    const res = await request(`${api}/sessions/${encodeURIComponent(id)}/secret`, json({}), api);
+    return (await res.json()).session_secret || null;
+  } catch (e) {
+    if (e.status && e.status < 500 && e.status !== 429) return null;
+    throw e;
+  }
 }

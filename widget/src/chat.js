@@ -1,6 +1,6 @@
 // Conversation state: asks the server, shows answers at a reading pace, persists the
 // conversation, and handles stop / retry / new chat / feedback / "search the whole book".
-import { chat, feedback, deleteSession } from './api.js';
+import { chat, claimSession, feedback, deleteSession } from './api.js';
 import { toSources } from './sources.js';
 import { pageContext } from './page.js';
 import { userEl, botEl } from './message.js';
@@ -29,6 +29,9 @@ export function createChat(ctx, panel) {
   const { cfg, t, store } = ctx;
   const saved = store.load();
   let sessionId = saved.sessionId || null;
+  // what shows the server the conversation is ours; a conversation kept from before secrets
+  // existed has none, and claims it before its next question
+  let sessionSecret = saved.sessionSecret || null;
   let messages = (Array.isArray(saved.messages) ? saved.messages : []).filter((m) => m && m.role);
   let ctrl = null; // AbortController of the request in flight
   const views = new Map(); // message → its view
@@ -49,7 +52,7 @@ export function createChat(ctx, panel) {
   }
 
   function save(open = panel.isOpen()) {
-    store.save({ sessionId, open, messages: messages.filter((m) => m.status !== 'streaming') });
+    store.save({ sessionId, sessionSecret, open, messages: messages.filter((m) => m.status !== 'streaming') });
   }
 
   messages.forEach(show); // saved conversations never hold a half-streamed answer (see save)
@@ -81,7 +84,6 @@ export function createChat(ctx, panel) {
     if (docsVersion) body.metadata.docs_version = docsVersion;
     // the site's book only (the plugin sets data-book-id from projectName)
     if (cfg.bookId && cfg.bookId !== 'default') body.filters = { book_id: cfg.bookId };
-    if (sessionId) body.session_id = sessionId;
     if (user.quote) (body.selected_text = user.quote), (body.selection_mode = user.mode);
 
     // Text is revealed a frame at a time at a reading pace (nextShown); `caught` resolves once
@@ -99,10 +101,15 @@ export function createChat(ctx, panel) {
     mine.signal.addEventListener('abort', () => caught && caught());
     const sources = (list) => toSources(list, bot.page, locale, t('selected'), cfg.siteUrl);
     try {
+      if (sessionId && !sessionSecret) sessionSecret = await claimSession(cfg.api, sessionId);
+      if (!sessionSecret) sessionId = null;
+      if (sessionId) body.session_id = sessionId;
       const res = await chat(cfg.api, body, {
         signal: mine.signal,
+        secret: sessionSecret,
         onMeta(d) {
           if (d.session_id) sessionId = d.session_id;
+          if (d.session_secret) sessionSecret = d.session_secret;
           if (d.sources) bot.sources = sources(d.sources);
           panel.stick(view.paint);
         },
@@ -112,6 +119,7 @@ export function createChat(ctx, panel) {
         },
       });
       sessionId = res.session_id || sessionId;
+      sessionSecret = res.session_secret || sessionSecret;
       bot.text = res.answer || bot.text;
       if (res.sources) bot.sources = sources(res.sources);
       if (bot.shown < bot.text.length && !document.hidden) await new Promise((done) => ((caught = done), wake()));
@@ -123,10 +131,10 @@ export function createChat(ctx, panel) {
       bot.quiz = posedQuiz(res);
     } catch (e) {
       if (e.name === 'AbortError') (bot.status = 'stopped'), (bot.text = bot.text.slice(0, bot.shown));
-      else if (e.status === 404 && e.code !== 'UNKNOWN_BOOK' && body.session_id && !fresh) {
-        // The server no longer knows our session (expired or deleted): start a new one, once.
+      else if ((e.status === 404 || e.status === 401) && e.code !== 'UNKNOWN_BOOK' && body.session_id && !fresh) {
+        // The server no longer knows our session (expired, deleted, or not ours): start a new one, once.
         cancelAnimationFrame(frame);
-        sessionId = null;
+        sessionId = sessionSecret = null;
         drop(bot);
         return run(user, true);
       } else {
@@ -165,7 +173,7 @@ export function createChat(ctx, panel) {
   }
 
   async function rate(m, rating) {
-    const ok = await feedback(cfg.api, m.id, rating);
+    const ok = await feedback(cfg.api, m.id, rating, sessionSecret);
     if (ok) save();
     return ok;
   }
@@ -179,8 +187,8 @@ export function createChat(ctx, panel) {
     reset() {
       ctrl?.abort();
       ctrl = null;
-      if (sessionId) deleteSession(cfg.api, sessionId);
-      sessionId = null;
+      if (sessionId) deleteSession(cfg.api, sessionId, sessionSecret);
+      sessionId = sessionSecret = null;
       messages = [];
       views.clear();
       panel.clear();

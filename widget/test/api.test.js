@@ -1,6 +1,6 @@
 import { test, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { chat, feedback, deleteSession, apiError } from '../src/api.js';
+import { chat, claimSession, feedback, deleteSession, apiError } from '../src/api.js';
 
 const realFetch = globalThis.fetch;
 const realWarn = console.warn;
@@ -131,6 +131,21 @@ test('feedback posts message id and rating; failures resolve false', async () =>
   console.warn = () => {};
   globalThis.fetch = async () => Response.json({ error: 'nope', code: 'NOT_FOUND' }, { status: 404 });
   assert.equal(await feedback('http://api', 'm1', 'down'), false);
+});
+
+test('requests about a conversation carry its secret; a kept one without a secret is claimed', async () => {
+  const seen = [];
+  globalThis.fetch = async (url, opts) => (seen.push([url, opts.method, opts.headers?.Authorization]),
+    url.endsWith('/secret') ? Response.json({ session_secret: 'fresh' }, { status: 201 }) : new Response('{}'));
+  await feedback('http://api', 'm1', 'up', 'sec');
+  await deleteSession('http://api', 's1', 'sec');
+  assert.equal(await claimSession('http://api', 's/1'), 'fresh');
+  assert.deepEqual(seen, [['http://api/feedback', 'POST', 'Bearer sec'], ['http://api/sessions/s1', 'DELETE', 'Bearer sec'],
+    ['http://api/sessions/s%2F1/secret', 'POST', undefined]]);
+  globalThis.fetch = async () => Response.json({ error: 'Unknown session.', code: 'NOT_FOUND' }, { status: 404 });
+  assert.equal(await claimSession('http://api', 's1'), null); // claimed by someone else, or gone: start anew
+  globalThis.fetch = async () => Response.json({ error: 'down', code: 'DATABASE_UNAVAILABLE' }, { status: 503 });
+  await assert.rejects(claimSession('http://api', 's1'), (e) => e.retryable);
 });
 
 test('deleteSession is best effort', async () => {

@@ -1,0 +1,54 @@
+"""The web side of binding a conversation to its reader (sessions/access.py): the secret read
+from `Authorization: Bearer …`, checked before anything about the session is read or written,
+and handed out in the response that creates the session."""
+from __future__ import annotations
+
+from flask import request
+
+from ..sessions import access
+from ..sessions.store import SessionStore
+
+SECURITY = [{"session_secret": []}]  # an operation's OpenAPI security requirement
+SCHEME = {"type": "http", "scheme": "bearer",
+          "description": "The `session_secret` of the response that created the session."}
+
+
+def presented_secret() -> str | None:
+    scheme, _, secret = (request.headers.get("Authorization") or "").strip().partition(" ")
+    return secret.strip() or None if scheme.lower() == "bearer" else None
+
+
+def authorize(sessions: SessionStore, session_id: str) -> None:
+    """401 UNAUTHORIZED without a secret, 404 NOT_FOUND with a wrong one or for no such session."""
+    access.authorize(sessions, session_id, presented_secret())
+
+
+def authorize_message(sessions: SessionStore, message_id: str) -> bool:
+    """Whether the assistant message exists; 401 or 404 as `authorize` when it is not the reader's."""
+    secret = presented_secret()
+    if secret is None:
+        raise access.SecretRequired("")
+    session_id = access.session_of_message(sessions, message_id)
+    if session_id is None:
+        return False
+    access.authorize(sessions, session_id, secret)
+    return True
+
+
+def with_secret(exc, secret: str | None):
+    """A failed question kept in a conversation it started: the error carries its secret, so
+    that the reader can see the question and ask again there."""
+    if secret and "session_id" in exc.details:
+        exc.details = {**exc.details, "session_secret": secret}
+    return exc
+
+
+class WithSecret:
+    """An answer (or any object the response schema reads) with the new session's secret."""
+
+    def __init__(self, shaped, session_secret: str | None):
+        self._shaped = shaped
+        self.session_secret = session_secret
+
+    def __getattr__(self, name):
+        return getattr(self._shaped, name)
