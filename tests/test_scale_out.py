@@ -54,18 +54,23 @@ class Server:
     def url(self, path: str) -> str:
         return f"http://127.0.0.1:{self.port}{path}"
 
-    def get(self, path: str) -> dict:
-        with urllib.request.urlopen(self.url(path), timeout=60) as response:
+    def get(self, path: str, secret: str | None = None) -> dict:
+        request = urllib.request.Request(self.url(path), headers=_bearer(secret))
+        with urllib.request.urlopen(request, timeout=60) as response:
             return json.load(response)
 
-    def post(self, path: str, body: dict) -> tuple[int, dict]:
+    def post(self, path: str, body: dict, secret: str | None = None) -> tuple[int, dict]:
         request = urllib.request.Request(self.url(path), data=json.dumps(body).encode(),
-                                         headers={"Content-Type": "application/json"})
+                                         headers={"Content-Type": "application/json", **_bearer(secret)})
         try:
             with urllib.request.urlopen(request, timeout=60) as response:
                 return response.status, json.load(response)
         except urllib.error.HTTPError as error:
             return error.code, json.load(error)
+
+
+def _bearer(secret: str | None) -> dict:
+    return {"Authorization": f"Bearer {secret}"} if secret else {}
 
 
 @pytest.fixture(scope="module")
@@ -104,11 +109,13 @@ def test_a_conversation_started_on_one_server_continues_on_the_other_with_its_hi
     status, first = one.post("/chat", {"question": "What is the Nyquist rate?"})
     assert status == 200 and first["status"] == "completed"
     # a follow-up that means nothing alone: answered from the book only with the history
-    status, follow_up = two.post("/chat", {"question": "Why does it matter?", "session_id": first["session_id"]})
+    secret = first["session_secret"]
+    status, follow_up = two.post("/chat", {"question": "Why does it matter?", "session_id": first["session_id"]}, secret)
     assert status == 200 and follow_up["session_id"] == first["session_id"]
     assert follow_up["status"] == "completed" and any("nyquist" in s["content"].lower() or "sampl" in s["content"].lower()
                                                       for s in follow_up["sources"])
-    seen_by_one, seen_by_two = one.get(f"/sessions/{first['session_id']}"), two.get(f"/sessions/{first['session_id']}")
+    seen_by_one = one.get(f"/sessions/{first['session_id']}", secret)
+    seen_by_two = two.get(f"/sessions/{first['session_id']}", secret)
     assert seen_by_one == seen_by_two
     assert [(m["role"], m["content"]) for m in seen_by_one["messages"][::2]] == [
         ("user", "What is the Nyquist rate?"), ("user", "Why does it matter?")]
@@ -121,7 +128,7 @@ def test_one_rate_limit_counts_across_both_servers(two_servers, redis_server):
     assert set(statuses[LIMIT:]) == {429}
 
 
-def _ask_and_wait_for_sources(server: Server) -> tuple[socket.socket, str]:
+def _ask_and_wait_for_sources(server: Server) -> tuple[socket.socket, str, str]:
     payload = json.dumps({"question": "What is the Nyquist rate?"}).encode()
     sock = socket.create_connection(("127.0.0.1", server.port), timeout=60)
     sock.sendall(b"POST /chat HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
@@ -132,7 +139,7 @@ def _ask_and_wait_for_sources(server: Server) -> tuple[socket.socket, str]:
         assert chunk, received
         received += chunk
     meta = json.loads(received.split(b"event: meta\ndata: ")[1].split(b"\n")[0])
-    return sock, meta["session_id"]
+    return sock, meta["session_id"], meta["session_secret"]
 
 
 def test_a_server_killed_mid_answer_marks_the_question_interrupted_when_it_comes_back(
@@ -143,15 +150,15 @@ def test_a_server_killed_mid_answer_marks_the_question_interrupted_when_it_comes
     try:
         crashing.start()
         assert crashing.get("/health")["generator"] != "extractive"
-        sock, session_id = _ask_and_wait_for_sources(crashing)
+        sock, session_id, secret = _ask_and_wait_for_sources(crashing)
         wait_until(lambda: fake.requests, 60, what="the question to reach the model")
         crashing.stop(signal.SIGKILL)
         sock.close()
         other = two_servers[0]
-        assert [m["status"] for m in other.get(f"/sessions/{session_id}")["messages"]] == ["received"]
+        assert [m["status"] for m in other.get(f"/sessions/{session_id}", secret)["messages"]] == ["received"]
         crashing.start()
         assert "1 question(s) left unanswered when the server last stopped are marked INTERRUPTED" in crashing.log.read_text()
-        assert [m["status"] for m in other.get(f"/sessions/{session_id}")["messages"]] == ["interrupted"]
+        assert [m["status"] for m in other.get(f"/sessions/{session_id}", secret)["messages"]] == ["interrupted"]
     finally:
         crashing.stop(signal.SIGKILL)
         fake.close()

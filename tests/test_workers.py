@@ -47,9 +47,14 @@ def _wait(condition, timeout: float = 60.0, what: str = "condition") -> None:
     raise AssertionError(f"timed out waiting for {what}")
 
 
-def _stream_chat(port: int, body: dict) -> dict:
+def _bearer(secret: str | None) -> dict:
+    return {"Authorization": f"Bearer {secret}"} if secret else {}
+
+
+def _stream_chat(port: int, body: dict, secret: str | None = None) -> dict:
     request = urllib.request.Request(f"http://127.0.0.1:{port}/chat", data=json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json", "Accept": "text/event-stream"})
+                                     headers={"Content-Type": "application/json", "Accept": "text/event-stream",
+                                              **_bearer(secret)})
     with urllib.request.urlopen(request, timeout=60) as response:
         text = response.read().decode()
     done = text.split("event: done\ndata: ")[1].split("\n")[0]
@@ -114,11 +119,12 @@ def test_workers_share_the_index_and_the_sessions(workers_server):
     assert all(_cpu_ticks(pid) > busy_before[pid] for pid in workers), "a worker did no work"
 
     # one conversation whose turns land on either worker: every turn sees the ones before it
-    session_id = answers[0]["session_id"]
+    session_id, secret = answers[0]["session_id"], answers[0]["session_secret"]
     for _ in range(3):
-        follow_up = _stream_chat(port, {"question": "And the sampling theorem?", "session_id": session_id})
+        follow_up = _stream_chat(port, {"question": "And the sampling theorem?", "session_id": session_id}, secret)
         assert follow_up["session_id"] == session_id
-    session = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/sessions/{session_id}", timeout=10))
+    reading = urllib.request.Request(f"http://127.0.0.1:{port}/sessions/{session_id}", headers=_bearer(secret))
+    session = json.load(urllib.request.urlopen(reading, timeout=10))
     assert [m["role"] for m in session["messages"]] == ["user", "assistant"] * 4
 
 
@@ -128,10 +134,11 @@ def test_a_reader_hanging_up_stops_the_answer_in_a_worker(workers_server):
     sock = open_chat_stream(port, {"question": "What is the Nyquist rate?"})
     received = read_until(sock, lambda got: got.count(b"event: token") >= 3)
     session_id = stream_session_id(received)
+    secret = json.loads(received.split(b"event: meta\ndata: ")[1].split(b"\n")[0])["session_secret"]
     sock.close()  # the reader closed the tab
 
     def answer_recorded():
-        url = f"http://127.0.0.1:{port}/sessions/{session_id}"
+        url = urllib.request.Request(f"http://127.0.0.1:{port}/sessions/{session_id}", headers=_bearer(secret))
         messages = json.load(urllib.request.urlopen(url, timeout=10))["messages"]
         return messages if len(messages) == 2 else None
 
