@@ -15,6 +15,7 @@ from processes import free_port
 from sse import read_sse
 from server.rag.generators.base import Deltas, GenerationInput, Outcome
 from server.sessions import SessionStore
+from server.sessions.access import new_secret
 
 CLI = Path(sys.executable).with_name("textbook-chat")
 QUESTION = {"question": "What is the Nyquist rate?"}
@@ -58,10 +59,12 @@ def test_postgresql_stopping_is_503_with_health_naming_it_and_starting_again_rec
 def test_a_read_only_sqlite_database_is_503_and_health_says_so_after_a_failed_write(chat_app, tmp_path):
     database = tmp_path / "data" / "sessions.db"
     store = SessionStore(f"sqlite:///{database}")
-    kept = store.create_session(user_id="reader")
+    secret, hashed = new_secret()
+    kept = store.create_session(user_id="reader", secret_hash=hashed)
     store.close()
     client = chat_app(database_url=f"sqlite:///file:{database}?mode=ro&uri=true").test_client()
-    assert client.get(f"/sessions/{kept['id']}").status_code == 200  # reading still works
+    reading = client.get(f"/sessions/{kept['id']}", headers={"Authorization": f"Bearer {secret}"})
+    assert reading.status_code == 200  # reading still works
     response = client.post("/chat", json=QUESTION)
     assert _unavailable(response) and "readonly" in response.get_json()["error"]
     status, health = _health(client)
@@ -116,9 +119,10 @@ def _delete_while_answering(client, generator: _HeldGenerator, headers: dict) ->
 def test_a_session_deleted_mid_answer_ends_the_json_call_with_404_and_keeps_nothing(chat_app):
     generator = _HeldGenerator()
     app = chat_app(generator=generator)
-    (status, body), session = _delete_while_answering(app.test_client(), generator, {})
+    reader = app.test_client()
+    (status, body), session = _delete_while_answering(reader, generator, {})
     assert status == 404 and json.loads(body)["code"] == "NOT_FOUND"
-    assert app.test_client().get(f"/sessions/{session['id']}").status_code == 404
+    assert reader.get(f"/sessions/{session['id']}").status_code == 404
     sessions = app.extensions["textbook_chat"].sessions
     with sessions.engine.connect() as conn:
         assert conn.exec_driver_sql("SELECT count(*) FROM chat_messages").scalar() == 0

@@ -207,6 +207,22 @@ def test_phone_width_gets_a_full_screen_panel(new_page, live):
     assert page.errors == []
 
 
+def test_a_conversation_kept_from_before_secrets_is_claimed_and_goes_on(page, live):
+    legacy = live.state.sessions.create_session()  # as the server made them before secrets
+    key = json.dumps(live.storage_key())
+    open_demo(page, live)
+    page.evaluate(f"localStorage.setItem({key}, JSON.stringify({{sessionId: {json.dumps(legacy['id'])}, open: true}}))")
+    page.reload()
+    expect(page.locator("#tc-panel")).to_be_visible()
+    with page.expect_request(lambda r: r.method == "POST" and r.url.endswith(f"/sessions/{legacy['id']}/secret")):
+        ask(page, QUESTION)
+    wait_done(page)
+    kept = page.evaluate(f"JSON.parse(localStorage.getItem({key}))")
+    assert kept["sessionId"] == legacy["id"] and kept["sessionSecret"]
+    assert [m["role"] for m in live.state.sessions.get_session(legacy["id"])["messages"]] == ["user", "assistant"]
+    assert page.errors == []
+
+
 def test_reload_keeps_the_conversation_and_new_chat_clears_it(page, live):
     open_demo(page, live)
     page.locator("#tc-bubble").click()
