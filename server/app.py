@@ -20,7 +20,8 @@ from .api.schemas import ErrorResponseSchema
 from .composition import Components
 from .settings import Settings, load_settings
 
-EXTENSION = "textbook_chat"  # app.extensions[EXTENSION] holds the Components
+EXTENSION = "textbook_chat"
+REDIS_TIMEOUT_S = 0.5  # app.extensions[EXTENSION] holds the Components
 
 
 class ChatApi(Api):
@@ -44,6 +45,11 @@ def create_app(settings: Settings | None = None, *, components: Components | Non
         # a shared store (Redis) that stops answering: each process counts on its own meanwhile
         RATELIMIT_SWALLOW_ERRORS=True, RATELIMIT_IN_MEMORY_FALLBACK_ENABLED=True,
     )
+    if settings.rate_limit_storage.startswith(("redis", "rediss")):
+        # a Redis that hangs (rather than refusing) costs a request this much before the
+        # in-memory fallback takes over; /health says it is failing
+        app.config["RATELIMIT_STORAGE_OPTIONS"] = {"socket_timeout": REDIS_TIMEOUT_S,
+                                                   "socket_connect_timeout": REDIS_TIMEOUT_S}
     app.config.update(config or {})
 
     CORS(app, origins=list(settings.allowed_origins), supports_credentials=False,

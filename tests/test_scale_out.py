@@ -19,7 +19,7 @@ import pytest
 
 from apps import IndexedFolder, copy_index
 from fake_gemini import FakeGemini, gemini_subprocess_env
-from places import MODELS_DIR, SAMPLE_BOOK
+from places import MODELS_DIR, REPO, SAMPLE_BOOK
 from processes import free_port, wait_until
 
 CLI = Path(sys.executable).with_name("textbook-chat")
@@ -89,7 +89,7 @@ def _server(tmp_path_factory, book_index: IndexedFolder, shared: dict, name: str
     folder = tmp_path_factory.mktemp(name)
     copy_index(book_index, folder / "data")
     quiet = {k: v for k, v in os.environ.items() if k not in ("GEMINI_API_KEY", "GOOGLE_API_KEY")}
-    environment = {**quiet, **shared, "TEXTBOOK_CHAT_DATA_DIR": str(folder / "data"),
+    environment = {**quiet, **shared, "PYTHONPATH": str(REPO), "TEXTBOOK_CHAT_DATA_DIR": str(folder / "data"),
                    "TEXTBOOK_CHAT_MODELS_DIR": str(MODELS_DIR), **env}
     return Server(folder / "data", environment, folder / "serve.log")
 

@@ -62,7 +62,7 @@ def test_a_conversation_from_before_secrets_is_claimed_once(app):
     claimed = reader.post(f"/sessions/{legacy['id']}/secret")
     assert claimed.status_code == 201 and claimed.get_json()["session_id"] == legacy["id"]
     assert reader.get(f"/sessions/{legacy['id']}").status_code == 200
-    assert late.post(f"/sessions/{legacy['id']}/secret").status_code == 404  # once only
+    assert late.post(f"/sessions/{legacy['id']}/secret").status_code == 409  # once only
     assert late.post("/sessions/nope/secret").status_code == 404
 
 

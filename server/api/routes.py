@@ -173,7 +173,8 @@ class SessionById(MethodView):
 class SessionSecret(MethodView):
     @blp.response(201, SessionSecretSchema)
     @blp.alt_response(400, schema=ErrorResponseSchema, description="A session id that cannot be stored")
-    @blp.alt_response(404, schema=ErrorResponseSchema, description="Unknown session, or one that has a secret already")
+    @blp.alt_response(404, schema=ErrorResponseSchema, description="Unknown session")
+    @blp.alt_response(409, schema=ErrorResponseSchema, description="The session has its secret already (CONFLICT)")
     def post(self, session_id):
         """The secret of a conversation started before conversations had secrets, given once:
         whoever claims it first holds it, and the conversation is bound like any other."""
@@ -204,7 +205,8 @@ class Feedback(MethodView):
 class Health(MethodView):
     @blp.response(200, HealthSchema)
     @blp.alt_response(503, schema=HealthSchema,
-                      description="The store or the sessions database does not answer (status `degraded`, `failing` names which)")
+                      description="The store or the sessions database does not answer (status `degraded`, `failing` names which; "
+                                  "a failing `rate_limit_storage` alone is `degraded` with 200)")
     def get(self):
         """Store, sessions database, index size, embedding model and generator."""
         chat = parts()
@@ -220,6 +222,9 @@ class Health(MethodView):
         except DatabaseUnavailable as exc:
             database, status = {"kind": chat.sessions.dialect, "error": exc.message}, "degraded"
             failing.append("database")
+        if not _rate_limits_counted():  # degraded, not down: readers are answered, counted per process
+            failing.append("rate_limit_storage")
+            status = "degraded"
         store = chat.store
         body = {
             "status": status, "failing": failing, "database": database,
@@ -230,7 +235,16 @@ class Health(MethodView):
             "embedding_model": chat.embedder.model_name,
             "generator": chat.generator.name, "version": __version__,
         }
-        return body, 503 if status == "degraded" else 200
+        return body, 503 if {"store", "database"} & set(failing) else 200
+
+
+def _rate_limits_counted() -> bool:
+    """Whether the rate limits' shared store (Redis) answers; a process's memory always does."""
+    for limiter in current_app.extensions.get("limiter", ()):
+        storage = limiter.storage
+        if storage is not None and not storage.check():
+            return False
+    return True
 
 
 WIDGET_PARTS = ("panel", "insights")  # widget/scripts/build.mjs: widget-<part>.js, loaded by widget.js

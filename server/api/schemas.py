@@ -280,7 +280,7 @@ class FeedbackResultSchema(Schema):
 
 class HealthSchema(Schema):
     status = fields.String()
-    failing = fields.List(fields.String(), metadata={"description": "The parts that do not answer: store, database"})
+    failing = fields.List(fields.String(), metadata={"description": "The parts that do not answer: store, database, rate_limit_storage"})
     store = fields.Dict()
     database = fields.Dict()
     index_size = fields.Integer()

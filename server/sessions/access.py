@@ -50,14 +50,24 @@ def authorize(store, session_id: str, secret: str | None) -> None:
         raise SessionNotFound(session_id)
 
 
+class AlreadyClaimed(TextbookChatError):
+    code = "CONFLICT"
+
+    def __init__(self, session_id: str):
+        super().__init__("This conversation has its secret already: only its reader holds it.",
+                         details={"session_id": session_id})
+
+
 def claim(store, session_id: str) -> str:
-    """A secret for a session made before secrets existed; SessionNotFound when it has one
-    already (or does not exist)."""
+    """A secret for a session made before secrets existed; AlreadyClaimed when it has one,
+    SessionNotFound when there is no such session."""
     secret, hashed = new_secret()
     claimed = store._write(lambda conn: conn.execute(
         update(sessions_table).where((sessions_table.c.id == session_id) & sessions_table.c.secret_hash.is_(None))
         .values(secret_hash=hashed)).rowcount)
     if not claimed:
+        if store.exists(session_id):
+            raise AlreadyClaimed(session_id)
         raise SessionNotFound(session_id)
     return secret
 

@@ -25,10 +25,11 @@ from ..privacy import mask
 from . import migrate, statements as sql
 from .access import upsert
 from .database import answering, describe, file_problem, inode_of, make_engine, parse_url, sqlite_file
-from .interrupted import interrupt, left_by
+from .interrupted import ABANDONED_AFTER, interrupt, left_by
 from .locks import CommitTogether, ProcessLock, probe_write
 from .recording import GAP_QUESTION, Asked, keep_gap, record_asked
 from .records import OpenedTurn, Reply, iso, message_dict, session_dict, utc
+from .abandoned import AbandonedQuestions
 from .retention import Retention
 from .schema import feedback_table, messages_table, queries_table, sessions_table
 
@@ -77,6 +78,7 @@ class SessionStore:
             raise
         self._inode = inode_of(self._file)
         self.retention = Retention(self._write, retention_days)
+        self.abandoned = AbandonedQuestions(self._interrupt_older_than, ABANDONED_AFTER)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -123,8 +125,10 @@ class SessionStore:
     # --- health ---------------------------------------------------------------------------
     def check(self) -> dict:
         """A cheap look: the file is the one opened, the tables answer, PostgreSQL takes
-        writes; after a failed write, a write. Raises DatabaseUnavailable."""
+        writes; after a failed write, a write. Raises DatabaseUnavailable. Also starts the
+        look for questions a server left unfinished and never came back for."""
         started = time.perf_counter()
+        self.abandoned.due()
         problem = file_problem(self._file, self._inode)
         if problem:
             raise DatabaseUnavailable(self.where, state=f"is not answering: {problem}")
@@ -193,6 +197,7 @@ class SessionStore:
         now = _now()
         question = mask(question)  # personal details never reach the database (privacy.py)
         self.retention.due()
+        self.abandoned.due()
         created = session_id is None
         session_id = session_id or _new_id()
         query_id, message_id = _new_id(), _new_id()
@@ -271,6 +276,11 @@ class SessionStore:
         their messages `interrupted`. How many."""
         return self._write(lambda conn: interrupt(conn, left_by(self.server),
                                                   "The server stopped before the answer was written."))
+
+    def _interrupt_older_than(self, moment: datetime) -> int:
+        """Unfinished questions asked before `moment`, by any server, become INTERRUPTED."""
+        return self._write(lambda conn: interrupt(conn, queries_table.c.created_at < moment,
+                                                  "The server answering it stopped and did not come back."))
 
     # --- feedback -------------------------------------------------------------------------
     def add_feedback(self, message_id: str, rating: str, comment: str | None) -> dict:

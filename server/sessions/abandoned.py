@@ -1,0 +1,41 @@
+"""Questions a server left unfinished and never came back for (it crashed, and the next one
+started under another name): any server marks them INTERRUPTED once they are older than any
+answer takes, in the background, at most once a minute, when a question arrives or a health
+check asks."""
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from datetime import datetime, timedelta, timezone
+from typing import Callable
+
+from ..errors import TextbookChatError
+
+log = logging.getLogger("textbook_chat.sessions")
+EVERY_S = 60.0
+
+
+class AbandonedQuestions:
+    def __init__(self, interrupt_older_than: Callable[[datetime], int], after: timedelta):
+        """`interrupt_older_than(moment)` marks the unfinished questions asked before `moment`."""
+        self._interrupt = interrupt_older_than
+        self.after = after
+        self._next = 0.0
+        self._lock = threading.Lock()
+
+    def due(self) -> None:
+        if time.monotonic() < self._next or not self._lock.acquire(blocking=False):
+            return
+        self._next = time.monotonic() + EVERY_S
+        threading.Thread(target=self._sweep, daemon=True, name="abandoned-questions").start()
+
+    def _sweep(self) -> None:
+        try:
+            count = self._interrupt(datetime.now(timezone.utc) - self.after)
+            if count:
+                log.info("%d question(s) left unfinished by a server that did not come back are marked INTERRUPTED", count)
+        except TextbookChatError as exc:  # the database is down: tried again within the minute
+            log.warning("abandoned questions: %s", exc.message)
+        finally:
+            self._lock.release()
