@@ -6,6 +6,7 @@ from flask_cors import CORS
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_smorest import Api
+from werkzeug.routing import UnicodeConverter
 
 from . import __version__
 from .api.body_limit import refuse_large_bodies
@@ -16,7 +17,7 @@ from .api.llms import blp as llms_blp
 from .api.access import SCHEME as SESSION_SECRET
 from .api.headers import add_security_headers
 from .api.routes import blp
-from .api.schemas import ErrorResponseSchema
+from .api.schemas import STORABLE, ErrorResponseSchema, storable_text
 from .composition import Components
 from .settings import Settings, load_settings
 
@@ -56,6 +57,8 @@ def create_app(settings: Settings | None = None, *, components: Components | Non
          expose_headers=["Retry-After", "X-RateLimit-Remaining"])
     api = ChatApi(app)
     api.spec.components.security_scheme("session_secret", SESSION_SECRET)
+    api.ma_plugin.converter.add_attribute_function(storable_text)
+    api.register_converter(UnicodeConverter, lambda converter: {"type": "string", "pattern": STORABLE})
     add_security_headers(app)  # before the limiter (see there)
     # per reader (api/client_address.py), only where a request costs real work or storage: not
     # health checks, the script, reading a session, or the browser's CORS preflight

@@ -121,7 +121,7 @@ def test_a_conversation_started_on_one_server_continues_on_the_other_with_its_hi
         ("user", "What is the Nyquist rate?"), ("user", "Why does it matter?")]
 
 
-def test_one_rate_limit_counts_across_both_servers(two_servers, redis_server):
+def test_one_rate_limit_counts_across_both_servers(two_servers, redis_url):  # counted from zero
     one, two = two_servers
     statuses = [(one if i % 2 else two).post("/sessions", {})[0] for i in range(2 * LIMIT + 2)]
     assert statuses.count(201) == LIMIT and statuses[:LIMIT] == [201] * LIMIT
@@ -143,7 +143,7 @@ def _ask_and_wait_for_sources(server: Server) -> tuple[socket.socket, str, str]:
 
 
 def test_a_server_killed_mid_answer_marks_the_question_interrupted_when_it_comes_back(
-        tmp_path_factory, book_index, shared_state, two_servers):
+        tmp_path_factory, book_index, shared_state, two_servers, redis_url):  # a budget of its own
     fake = FakeGemini().script({"hang": 120})  # the model is still writing when the server dies
     crashing = _server(tmp_path_factory, book_index, shared_state, "crashing",
                        **{**gemini_subprocess_env(fake), "GEMINI_TIMEOUT_S": "120"})
