@@ -34,4 +34,5 @@ def test_schemathesis_finds_nothing(chat_app, tmp_path):
     assert run.returncode == 0, report
     for phase in ("Coverage", "Fuzzing", "Stateful"):
         assert f"✅ {phase}" in report or f"✅  {phase}" in report, report
-    assert " passed" in report and "failed" not in report.split("SUMMARY")[-1], report
+    # (its warnings may say "Authentication failed": a conversation's requests need its secret)
+    assert " passed" in report and "❌" not in report and "Failures:" not in report, report
