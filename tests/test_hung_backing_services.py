@@ -10,7 +10,8 @@ from datetime import datetime, timedelta, timezone
 
 from sqlalchemy import update
 
-from helpers import make_app, wait_until
+from apps import make_app
+from processes import wait_until
 from server.sessions import SessionStore, queries_table
 from server.sessions.interrupted import ABANDONED_AFTER
 

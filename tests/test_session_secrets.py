@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import select
 
-from helpers import make_app
+from apps import make_app
 from server.sessions import feedback_table, sessions_table
 
 QUESTION = {"question": "What is the Nyquist rate?"}
