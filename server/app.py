@@ -17,7 +17,8 @@ from .api.llms import blp as llms_blp
 from .api.access import SCHEME as SESSION_SECRET
 from .api.headers import add_security_headers
 from .api.routes import blp
-from .api.schemas import STORABLE, ErrorResponseSchema, storable_text
+from .api.schemas import ErrorResponseSchema
+from .api.text import STORABLE, storable_text
 from .composition import Components
 from .settings import Settings, load_settings
 

@@ -43,17 +43,17 @@ def test_a_question_whose_server_never_returns_is_interrupted_by_another(databas
     opened = crashed.open_turn(None, "What is aliasing?", None, "exclusive")
     long_ago = datetime.now(timezone.utc) - ABANDONED_AFTER - timedelta(minutes=1)
     with crashed.engine.begin() as conn:
-        conn.execute(update(queries_table).where(queries_table.c.id == opened["query_id"]).values(created_at=long_ago))
+        conn.execute(update(queries_table).where(queries_table.c.id == opened.query_id).values(created_at=long_ago))
     fresh = crashed.open_turn(None, "What is sampling?", None, "exclusive")  # still being answered, maybe
     crashed.close()  # and it never starts again
 
     other = SessionStore(database_url, server="another host")
     try:
         other.check()  # a load balancer's health check is enough to start the look
-        wait_until(lambda: other.get_query(opened["query_id"])["state"] == "INTERRUPTED", timeout_s=30,
+        wait_until(lambda: other.get_query(opened.query_id)["state"] == "INTERRUPTED", timeout_s=30,
                    what="the abandoned question to be marked")
-        assert other.get_query(fresh["query_id"])["state"] == "CREATED"  # young: perhaps still answered
-        messages = other.get_session(opened["session_id"])["messages"]
+        assert other.get_query(fresh.query_id)["state"] == "CREATED"  # young: perhaps still answered
+        messages = other.get_session(opened.session_id)["messages"]
         assert [m["status"] for m in messages] == ["interrupted"]
     finally:
         other.close()

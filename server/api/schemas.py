@@ -8,6 +8,7 @@ from ..rag import markers
 from ..rag.context import HighlightedPassage
 from ..rag.question import AnswerMode
 from .errors import STATUS
+from .text import NOT_ONLY_WHITESPACE, Trimmed
 
 SELECTION_MODES = ("exclusive", "combined")
 SOURCE_TYPES = ("database", "selected_text")
@@ -23,32 +24,6 @@ class _Score(fields.Float):
 
     def _serialize(self, value, attr, obj, **kwargs):
         return None if value is None else round(float(value), 4)
-
-
-# What counts as white space: Python's (str.isspace, which includes the separators
-# U+001C-U+001F and U+0085) and JSON Schema's `\s` (ECMAScript's, which includes U+FEFF), so
-# that the documented pattern and the server agree on every string
-WHITESPACE = ("\t\n\v\f\r\x1c\x1d\x1e\x1f \x85\xa0\u1680" + "".join(map(chr, range(0x2000, 0x200b)))
-              + "\u2028\u2029\u202f\u205f\u3000\ufeff")
-# no NUL (api/parser.py refuses it: no database stores it), and at least one character that is
-# not white space
-STORABLE = r"^[^\u0000]*$"
-NOT_ONLY_WHITESPACE = r"^[^\u0000]*[^\s\u0000\u001c-\u001f\u0085\ufeff][^\u0000]*$"
-
-
-def storable_text(self, field, ret, **kwargs) -> dict:
-    """apispec: every documented string says what the parser refuses in any string."""
-    if isinstance(field, fields.String) and "pattern" not in ret and "enum" not in ret:
-        return {"pattern": STORABLE}
-    return {}
-
-
-class _Trimmed(fields.String):
-    """A string trimmed before validation, so "   " counts as empty."""
-
-    def _deserialize(self, value, attr, data, **kwargs):
-        text = super()._deserialize(value, attr, data, **kwargs)
-        return text.strip(WHITESPACE)
 
 
 class FiltersSchema(Schema):
@@ -78,9 +53,9 @@ class QueryMetadataSchema(Schema):
 class QuerySchema(Schema):
     """POST /chat request."""
 
-    question = _Trimmed(required=True, validate=validate.Length(1, MAX_QUESTION), metadata={
+    question = Trimmed(required=True, validate=validate.Length(1, MAX_QUESTION), metadata={
         "pattern": NOT_ONLY_WHITESPACE, "description": "trimmed; at least one character that is not white space"})
-    selected_text = _Trimmed(validate=validate.Length(max=MAX_SELECTION), allow_none=True, metadata={
+    selected_text = Trimmed(validate=validate.Length(max=MAX_SELECTION), allow_none=True, metadata={
         "description": "the highlighted passage, trimmed; white space alone counts as no selection"})
     selection_mode = fields.String(load_default="exclusive", validate=validate.OneOf(SELECTION_MODES))
     session_id = fields.String(validate=validate.Length(1, 64), allow_none=True)

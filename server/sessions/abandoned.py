@@ -11,15 +11,17 @@ from datetime import datetime, timedelta, timezone
 from typing import Callable
 
 from ..errors import TextbookChatError
+from .interrupted import interrupt
+from .schema import queries_table
 
 log = logging.getLogger("textbook_chat.sessions")
 EVERY_S = 60.0
 
 
 class AbandonedQuestions:
-    def __init__(self, interrupt_older_than: Callable[[datetime], int], after: timedelta):
-        """`interrupt_older_than(moment)` marks the unfinished questions asked before `moment`."""
-        self._interrupt = interrupt_older_than
+    def __init__(self, write: Callable, after: timedelta):
+        """`write(work)` runs `work(connection)` in a write transaction (the store's)."""
+        self._write = write
         self.after = after
         self._next = 0.0
         self._lock = threading.Lock()
@@ -32,7 +34,9 @@ class AbandonedQuestions:
 
     def _sweep(self) -> None:
         try:
-            count = self._interrupt(datetime.now(timezone.utc) - self.after)
+            before = datetime.now(timezone.utc) - self.after
+            count = self._write(lambda conn: interrupt(conn, queries_table.c.created_at < before,
+                                                       "The server answering it stopped and did not come back."))
             if count:
                 log.info("%d question(s) left unfinished by a server that did not come back are marked INTERRUPTED", count)
         except TextbookChatError as exc:  # the database is down: tried again within the minute

@@ -78,7 +78,7 @@ class SessionStore:
             raise
         self._inode = inode_of(self._file)
         self.retention = Retention(self._write, retention_days)
-        self.abandoned = AbandonedQuestions(self._interrupt_older_than, ABANDONED_AFTER)
+        self.abandoned = AbandonedQuestions(self._write, ABANDONED_AFTER)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -276,11 +276,6 @@ class SessionStore:
         their messages `interrupted`. How many."""
         return self._write(lambda conn: interrupt(conn, left_by(self.server),
                                                   "The server stopped before the answer was written."))
-
-    def _interrupt_older_than(self, moment: datetime) -> int:
-        """Unfinished questions asked before `moment`, by any server, become INTERRUPTED."""
-        return self._write(lambda conn: interrupt(conn, queries_table.c.created_at < moment,
-                                                  "The server answering it stopped and did not come back."))
 
     # --- feedback -------------------------------------------------------------------------
     def add_feedback(self, message_id: str, rating: str, comment: str | None) -> dict:
