@@ -196,12 +196,17 @@ class ChatResponseSchema(Schema):
     course = fields.Dict(allow_none=True, metadata={
         "description": "A question about the book as a course: its task (overview, summarize, contents, locate, "
                        "order, objectives, quiz, answers), scope (book, part, page), the page and the part."})
-    cited_sources = fields.Method("_cited_sources", metadata={
+    cited_sources = fields.Method("_cited_sources", "_numbers", metadata={
         "description": "The numbers of the sources the answer cites with [n] markers, in the order it first cites "
                        "them: what the answer used (the other sources were retrieved but not quoted)."})
 
     def _cited_sources(self, answer) -> list[int]:
         return [n for n in markers.cited_in_order(answer.text) if n <= len(answer.sources)]
+
+    def _numbers(self, value) -> list[int]:  # a response read back: source numbers from 1
+        if not isinstance(value, list) or not all(type(n) is int and n >= 1 for n in value):
+            raise ValidationError("a list of source numbers (1, 2, …)")
+        return value
 
     @validates_schema
     def _rules(self, data, **kwargs):
