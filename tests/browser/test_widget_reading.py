@@ -75,11 +75,12 @@ def test_suggested_questions_come_from_the_page_headings_and_ask_in_one_click(pa
     open_demo(page, live)
     page.locator("#tc-bubble").click()
     chips = page.locator("#tc-suggest button.chip")
-    expect(chips).to_have_count(3)
-    assert chips.all_inner_texts() == ["Explain “From continuous to discrete”", "Explain “The sampling theorem”",
-                                       "Explain “Aliasing”"]
+    # the page's own two (course questions), then one per section heading, two of them
+    expect(chips).to_have_count(4)
+    assert chips.all_inner_texts() == ["Summarize this page", "Quiz me on this page",
+                                       "Explain “From continuous to discrete”", "Explain “The sampling theorem”"]
     with page.expect_request(lambda r: r.url.endswith("/chat") and r.method == "POST") as sent:
-        chips.nth(1).click()
+        chips.nth(3).click()
     assert json.loads(sent.value.post_data)["question"] == "Explain “The sampling theorem”"
     expect(page.locator(".msg.user")).to_have_text(re.compile("The sampling theorem"))
     expect(wait_done(page).locator(".answer")).not_to_be_empty()
@@ -163,7 +164,8 @@ def test_an_urdu_page_gets_urdu_strings_right_to_left(page, live):
     assert box["x"] < 100, box  # mirrored: bottom left
     bubble.click()
     expect(page.locator("#tc-input")).to_have_attribute("placeholder", "سوال پوچھیں…")
-    expect(page.locator("#tc-suggest button.chip").first).to_have_text(re.compile("کی وضاحت کریں$"))
+    expect(page.locator("#tc-suggest button.chip").first).to_have_text("اس صفحے کا خلاصہ")  # summarize this page
+    expect(page.locator("#tc-suggest button.chip").nth(2)).to_have_text(re.compile("کی وضاحت کریں$"))
     with page.expect_request(lambda r: r.url.endswith("/chat") and r.method == "POST") as sent:
         ask(page, QUESTION)
     assert json.loads(sent.value.post_data)["metadata"]["locale"] == "ur"
