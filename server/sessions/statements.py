@@ -29,3 +29,9 @@ LAST_MESSAGE = (select(messages_table.c.seq, messages_table.c.timestamp)
                 .order_by(messages_table.c.seq.desc()).limit(1))
 RECENT_MESSAGES = (select(messages_table).where(messages_table.c.session_id == bindparam("b_session"))
                    .order_by(messages_table.c.seq.desc()).limit(bindparam("b_limit")))
+
+
+def lock_session(conn, session_id: str) -> bool:
+    """Whether the session exists; on PostgreSQL its row stays locked until the transaction
+    ends, so that its messages are numbered one at a time and a deletion waits for a write."""
+    return conn.execute(LOCK_SESSION, {"b_session": session_id}).first() is not None

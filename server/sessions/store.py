@@ -77,8 +77,8 @@ class SessionStore:
             self.engine.dispose()
             raise
         self._inode = inode_of(self._file)
-        self.retention = Retention(self._write, retention_days)
-        self.abandoned = AbandonedQuestions(self._write, ABANDONED_AFTER)
+        self.retention = Retention(self._sweep, retention_days)
+        self.abandoned = AbandonedQuestions(self._sweep, ABANDONED_AFTER)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -93,6 +93,12 @@ class SessionStore:
     def _reading(self) -> Iterator[Connection]:
         with answering(self.where), self.engine.connect() as conn:
             yield conn
+
+    def _sweep(self, work: Callable[[Connection], Written]) -> Written:  # a clean-up's write in the background:
+        failing = self._failing  # it may change nothing, which a read-only SQLite file takes, so proves nothing
+        result = self._write(work)
+        self._failing = self._failing or failing
+        return result
 
     def _write(self, work: Callable[[Connection], Written]) -> Written:
         """`work` inside a write transaction; with SQLite, possibly one shared with other writes."""
@@ -167,7 +173,7 @@ class SessionStore:
 
     def delete_session(self, session_id: str) -> bool:
         def delete_all(conn: Connection) -> bool:
-            if not _lock_session(conn, session_id):
+            if not sql.lock_session(conn, session_id):
                 return False
             message_ids = select(messages_table.c.id).where(messages_table.c.session_id == session_id)
             conn.execute(delete(feedback_table).where(feedback_table.c.message_id.in_(message_ids)))
@@ -205,7 +211,7 @@ class SessionStore:
         def record(conn: Connection) -> None:
             if created:
                 conn.execute(sql.ADD_SESSION, {"id": session_id, "book_id": book_id, "created_at": now, "updated_at": now})
-            elif not _lock_session(conn, session_id):
+            elif not sql.lock_session(conn, session_id):
                 raise SessionNotFound(session_id)
             conn.execute(sql.ADD_QUERY, {
                 "id": query_id, "session_id": session_id, "question": question, "selected_text": selected_text,
@@ -226,7 +232,7 @@ class SessionStore:
         now = _now()
 
         def record(conn: Connection) -> dict | None:
-            if not _lock_session(conn, session_id):
+            if not sql.lock_session(conn, session_id):
                 raise SessionNotFound(session_id)
             recorded, asked_at = conn.execute(sql.QUERY_STATES, {"b_query": query_id}).one()
             values = {"b_query": query_id, "state": states[-1][0], "states": [*recorded, *states], "updated_at": now}
@@ -291,9 +297,3 @@ class SessionStore:
         if found is not None and found.gap_vector is None:
             vector = vector_of(found.question)
             self._write(lambda conn: keep_gap(conn, found.id, vector))
-
-
-def _lock_session(conn: Connection, session_id: str) -> bool:
-    """Whether the session exists; on PostgreSQL its row stays locked until the transaction
-    ends, so that its messages are numbered one at a time and a deletion waits for a write."""
-    return conn.execute(sql.LOCK_SESSION, {"b_session": session_id}).first() is not None
