@@ -9,7 +9,7 @@ from typing import Generator as Stream
 from ..rag.compose import Composed
 from ..rag.context import QueryContext, database_sources
 from ..rag.gather import Gathered
-from ..rag.generators.base import NotAnswered, Outcome
+from ..rag.generators.base import NotAnswered, Outcome, relayed
 from ..rag.judge import Judgement
 from ..rag.understand import Understanding
 from .answers import CourseAnswer
@@ -57,14 +57,7 @@ class CourseStage:
         deltas = primary.generate(course_input(understood, judged.sources, answer))
         parts: list[str] = []
         try:
-            while True:
-                try:
-                    delta = next(deltas)
-                except StopIteration as end:
-                    outcome: Outcome = end.value
-                    break
-                parts.append(delta)
-                yield delta
+            outcome: Outcome = yield from relayed(deltas, parts)
         except NotAnswered as exc:  # nothing shown yet: the answer from the structure instead
             yield answer.text
             return Composed(answer.text, judged.sources, Outcome("extractive", fallback_reason=exc.reason))

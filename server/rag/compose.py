@@ -8,7 +8,7 @@ from typing import Generator as Stream
 
 from . import markers
 from .context import Source, database_sources
-from .generators.base import GenerationInput, Generator, Outcome
+from .generators.base import GenerationInput, Generator, Outcome, relayed
 from .judge import Judgement
 from .question import Question
 from .refusal import book_refusal, selection_refusal
@@ -56,14 +56,7 @@ class Compose:
         deltas = self.generator.generate(self.generation_input(understood, judged))
         parts: list[str] = []
         try:
-            while True:
-                try:
-                    delta = next(deltas)
-                except StopIteration as end:
-                    outcome: Outcome = end.value
-                    break
-                parts.append(delta)
-                yield delta
+            outcome: Outcome = yield from relayed(deltas, parts)
         finally:
             deltas.close()  # the reader left: the generator stops too
         text = "".join(parts)

@@ -7,7 +7,7 @@ Closing it (the reader left) cancels the work.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Generator as Stream, Protocol
+from typing import Callable, Generator as Stream, Iterator, Protocol
 
 from ..context import Source
 from ..intent import Intent
@@ -66,3 +66,14 @@ class NotAnswered(Exception):
         self.usage = usage
         self.extra_sources = extra_sources
         self.logged = logged  # the generator already said why in the log
+
+
+def relayed(deltas: Iterator[str], parts: list[str]):
+    """Yields a generator's deltas, keeping each in `parts`; returns its Outcome."""
+    while True:
+        try:
+            delta = next(deltas)
+        except StopIteration as end:
+            return end.value
+        parts.append(delta)
+        yield delta
