@@ -275,7 +275,8 @@ def _updates_without_a_restart(through, site, env, env_file, data, pid) -> None:
     published, _ = _generations(data)
     assert len(published) == 1  # older generations removed
     # the replica replaced goes once the question reading it ends (its removal may still be running)
-    wait_until(lambda: _generations(data)[1] == [f"{pid}-{published[0]}"], 30, "only the replica in use")
+    wait_until(lambda: [r.rsplit("-", 1)[0] for r in _generations(data)[1]] == [f"{pid}-{published[0]}"], 30,
+               "only the replica in use")
 
 
 def _forged_addresses_count_as_the_reader(through: Through) -> None:

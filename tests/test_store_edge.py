@@ -50,7 +50,7 @@ def test_readers_see_a_publication_whole_and_keep_theirs_during_a_rebuild(root, 
     reader.refresh()
     assert reader.books() == ["two"] and reader.count() == 3
     replicas = list((root / "replicas").iterdir())
-    assert [p.name for p in replicas] == [f"{os.getpid()}-g000002"]  # the retired one closed: no read held it
+    assert [p.name for p in replicas] == [f"{os.getpid()}-g000002-{reader.layout.reader}"]  # the retired one closed: no read held it
     assert [p.name for p in (root / "published").glob("g*")] == ["g000002"]  # nobody copies the older one
     reader.close()
     assert not list((root / "replicas").iterdir())
@@ -70,15 +70,32 @@ def test_a_replaced_replica_stays_until_the_reads_that_hold_it_end(root, embedde
         writer.publish()
         assert copying.is_dir() and copying.name == "g000002"
     reader.refresh()
-    assert sorted(p.name for p in (root / "replicas").iterdir()) == [f"{os.getpid()}-g000001", f"{os.getpid()}-g000003"]
+    assert sorted(p.name for p in (root / "replicas").iterdir()) == [f"{os.getpid()}-g000001-{reader.layout.reader}",
+                                                                          f"{os.getpid()}-g000003-{reader.layout.reader}"]
     assert len(list(scroll)) == 2  # the old read ends on the old generation, whole
-    assert [p.name for p in (root / "replicas").iterdir()] == [f"{os.getpid()}-g000003"]
+    assert [p.name for p in (root / "replicas").iterdir()] == [f"{os.getpid()}-g000003-{reader.layout.reader}"]
     assert reader.count() == 6
     writer.upsert(*_chunks(embedder, "four", 1))
     writer.close()  # the next publication removes the generation that was being copied
     assert [p.name for p in (root / "published").glob("g*")] == ["g000004"]
     assert not list((root / "published").glob(".*.lock"))[1:]  # the current one's lock at most
     reader.close()
+
+
+def test_two_readers_in_one_process_keep_their_replicas_apart(root, embedder):
+    """A command run inside a serving process (a backup, llms-txt) opens the same folder: its
+    replica, and its removal on close, must leave the server's alone."""
+    writer, serving, command = _store(root, embedder), _store(root, embedder), _store(root, embedder)
+    writer.create()
+    writer.upsert(*_chunks(embedder, "one", 3))
+    writer.save_outline("one", {"book_id": "one", "pages": []})
+    writer.close()  # publishes
+    assert serving.outline("one") == {"book_id": "one", "pages": []}
+    assert command.count() == 3
+    command.close()
+    assert serving.outline("one") == {"book_id": "one", "pages": []} and serving.count() == 3
+    assert len(list((root / "replicas").iterdir())) == 1
+    serving.close()
 
 
 def test_a_reader_picks_up_a_publication_on_its_own(root, embedder):

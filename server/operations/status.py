@@ -9,7 +9,7 @@ from sqlalchemy import func, inspect, select
 
 from ..embedding.provision import is_provisioned, safe_name
 from ..settings import Settings
-from ..store.snapshots import Layout, _alive
+from ..store.snapshots import Layout, _alive, replica_owner
 
 PARTS = {  # entry of the data folder -> what it is (README "The data folder")
     "index": "the book index (Qdrant Edge)",
@@ -52,8 +52,11 @@ def index_state(settings: Settings) -> dict:
     current = layout.current()
     replicas = []
     for folder in sorted(layout.replicas.glob("[0-9]*-g*")):
-        pid, generation = folder.name.split("-", 1)
-        replicas.append({"process": int(pid), "generation": generation, "running": _alive(int(pid)),
+        owner = replica_owner(folder.name)
+        if owner is None:
+            continue
+        pid, generation = owner
+        replicas.append({"process": pid, "generation": generation, "running": _alive(pid),
                          "bytes": disk_size(folder)})
     return {
         "folder": str(layout.root.resolve()),

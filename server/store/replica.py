@@ -14,7 +14,7 @@ from typing import Callable
 from qdrant_edge import EdgeConfig, EdgeShard
 
 from ..models import Chunk
-from .snapshots import Layout
+from .snapshots import Layout, replica_owner
 
 CACHED_CHUNKS = 20_000  # chunks a replica keeps read (a few KB each); the rest are read when found
 
@@ -22,7 +22,7 @@ CACHED_CHUNKS = 20_000  # chunks a replica keeps read (a few KB each); the rest 
 class Replica:
     def __init__(self, layout: Layout, generation: Path, config: Callable[[int], EdgeConfig]):
         self.path = layout.make_replica(generation)
-        self.generation = self.path.name.split("-", 1)[1]  # the one copied (a newer one if `generation` went)
+        self.generation = replica_owner(self.path.name)[1]  # the one copied (a newer one if `generation` went)
         self.record = Layout.read_record(self.path) or {}
         dim = self.record.get("dim")  # the index's own (a reader may not know the model's, e.g. `pages`)
         shard = str(self.path / "shard")

@@ -14,6 +14,7 @@ A generation is read only while a replica (or a backup) copies it, under a share
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 import shutil
@@ -30,6 +31,7 @@ except ImportError:  # Windows: no advisory locks; the previous generation is ke
 
 RECORD = "collection.json"  # the embedding model and vector size the chunks were made with
 OUTLINES = "outlines"  # each book's outline (course/outline.py), published with the chunks
+_READERS = itertools.count(1)  # stores in one process over one folder (a command run inside a server) keep apart
 
 
 class Layout:
@@ -38,6 +40,7 @@ class Layout:
         self.writer = root / "writer"
         self.published = root / "published"
         self.replicas = root / "replicas"
+        self.reader = next(_READERS)
 
     @property
     def writer_shard(self) -> Path:
@@ -183,7 +186,7 @@ class Layout:
             return self._copy_replica(newest)
 
     def _copy_replica(self, generation: Path) -> Path:
-        target = self.replicas / f"{os.getpid()}-{generation.name}"
+        target = self.replicas / replica_name(os.getpid(), generation.name, self.reader)
         if target.exists():
             shutil.rmtree(target)
         staging = self.replicas / f".{target.name}"
@@ -195,9 +198,19 @@ class Layout:
     def sweep_replicas(self) -> None:
         """Remove the replicas of processes that are gone (a worker that was killed)."""
         for folder in self.replicas.glob("*-g*"):
-            pid = folder.name.lstrip(".").split("-", 1)[0]
-            if pid.isdigit() and not _alive(int(pid)):
+            owner = replica_owner(folder.name)
+            if owner is not None and not _alive(owner[0]):
                 shutil.rmtree(folder, ignore_errors=True)
+
+
+def replica_name(pid: int, generation: str, reader: int) -> str:
+    return f"{pid}-{generation}-{reader}"
+
+
+def replica_owner(name: str) -> tuple[int, str] | None:
+    """The process and generation of a replica folder's name (None for anything else)."""
+    parts = name.lstrip(".").split("-")
+    return (int(parts[0]), parts[1]) if len(parts) == 3 and parts[0].isdigit() else None
 
 
 def _copy(source: Path, target: Path) -> None:
