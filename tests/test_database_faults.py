@@ -63,7 +63,7 @@ def test_a_read_only_sqlite_database_is_503_and_health_says_so_after_a_failed_wr
     kept = store.create_session(user_id="reader", secret_hash=hashed)
     store.close()
     client = chat_app(database_url=f"sqlite:///file:{database}?mode=ro&uri=true").test_client()
-    reading = client.get(f"/sessions/{kept['id']}", headers={"Authorization": f"Bearer {secret}"})
+    reading = client.get(f"/sessions/{kept.id}", headers={"Authorization": f"Bearer {secret}"})
     assert reading.status_code == 200  # reading still works
     response = client.post("/chat", json=QUESTION)
     assert _unavailable(response) and "readonly" in response.get_json()["error"]

@@ -200,7 +200,7 @@ def test_retention_deletes_exactly_what_is_older(tmp_path):
         store.close_turn(turn.query_id, [["COMPLETED", now.isoformat()]], session_id=turn.session_id,
                          user_message_id=turn.user_message_id, user_status="answered",
                          assistant=Reply("a", "completed"))
-    answer = store.get_session(old.session_id)["messages"][1]["id"]
+    answer = store.get_session(old.session_id).messages[1].id
     store.add_feedback(answer, "down", "no")
     long_ago, just_inside = now - timedelta(days=180, minutes=1), now - timedelta(days=179, hours=23)
     with store.engine.begin() as conn:
@@ -213,7 +213,7 @@ def test_retention_deletes_exactly_what_is_older(tmp_path):
     purged = store.retention.purge(now=now)
     assert (purged.questions, purged.messages, purged.ratings, purged.conversations) == (1, 2, 1, 1)
     assert store.get_session(old.session_id) is None
-    assert [m["content"] for m in store.get_session(kept.session_id)["messages"]] == ["kept", "a"]
+    assert [m.content for m in store.get_session(kept.session_id).messages] == ["kept", "a"]
     with store.engine.connect() as conn:
         assert conn.execute(select(feedback_table)).all() == []
     store.close()

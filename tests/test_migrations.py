@@ -11,7 +11,8 @@ from pathlib import Path
 from sqlalchemy import inspect
 
 from processes import exit_codes_of_processes
-from server.sessions import SessionStore
+from server.api.session_schemas import ChatSessionSchema
+from server.sessions import SessionStore, SourceReference
 from server.sessions.migrate import head
 
 BEFORE_MIGRATIONS = Path(__file__).parent / "data" / "sessions-before-migrations.db"
@@ -35,15 +36,18 @@ def test_a_database_from_before_migrations_is_upgraded_with_its_conversations(tm
     store = SessionStore(f"sqlite:///{database}")
     assert store.revisions == ("0001", head())
     session = store.get_session("91295e43-af0d-49c0-93c5-78392bb94eee")
-    assert [(m["role"], m["status"]) for m in session["messages"]] == [
+    assert [(m.role, m.status) for m in session.messages] == [
         ("user", "answered"), ("assistant", "completed"), ("user", "received")]
-    assert session["messages"][1]["source_references"] == [{"source_file": "docs/a.md"}]
+    assert session.messages[1].source_references == (SourceReference(source_file="docs/a.md"),)
+    shown = ChatSessionSchema().dump(session)  # the API shows what that version kept, and no more
+    assert shown["messages"][1]["source_references"] == [{"source_file": "docs/a.md"}]
+    assert shown["messages"][0]["timestamp"].endswith("Z") and len(shown["created_at"]) == len("2026-01-01T00:00:00.000Z")
     # the question that version left unfinished is interrupted by the first start of this one
     assert store.interrupt_unfinished() == 1
-    assert store.get_session(session["id"])["messages"][2]["status"] == "interrupted"
-    turn = store.open_turn(session["id"], "and now?", None, "combined")  # the conversation goes on
+    assert store.get_session(session.id).messages[2].status == "interrupted"
+    turn = store.open_turn(session.id, "and now?", None, "combined")  # the conversation goes on
     assert store.get_query(turn.query_id)["server"] == store.server
-    assert [m["content"] for m in store.recent_messages(session["id"])][-1] == "and now?"
+    assert [m.content for m in store.recent_messages(session.id)][-1] == "and now?"
     store.close()
 
 

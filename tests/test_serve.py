@@ -35,13 +35,13 @@ def test_stream_over_a_real_socket_and_stop_when_client_leaves(served):
     sessions = app.extensions["textbook_chat"].sessions
 
     def answer_recorded():
-        messages = sessions.get_session(session_id)["messages"]
-        return messages if len(messages) == 2 and messages[1]["status"] != "streaming" else None
+        messages = sessions.get_session(session_id).messages
+        return messages if len(messages) == 2 and messages[1].status != "streaming" else None
 
     messages = wait_until(answer_recorded, what="the cancelled answer to be recorded")
-    assert messages[0]["role"] == "user" and messages[0]["status"] == "received"
-    assert messages[1]["role"] == "assistant" and messages[1]["status"] == "cancelled"
-    assert 0 < len(messages[1]["content"].split()) < 200
+    assert messages[0].role == "user" and messages[0].status == "received"
+    assert messages[1].role == "assistant" and messages[1].status == "cancelled"
+    assert 0 < len(messages[1].content.split()) < 200
 
 
 def test_keep_alive_comments_while_the_generator_is_quiet(chat_app):

@@ -58,11 +58,11 @@ def test_only_the_holder_of_the_secret_reaches_the_conversation(app):
 def test_a_conversation_from_before_secrets_is_claimed_once(app):
     legacy = app.extensions["textbook_chat"].sessions.create_session(user_id="reader")  # no secret, as before
     reader, late = app.test_client(), app.test_client()
-    assert reader.get(f"/sessions/{legacy['id']}").status_code == 401
-    claimed = reader.post(f"/sessions/{legacy['id']}/secret")
-    assert claimed.status_code == 201 and claimed.get_json()["session_id"] == legacy["id"]
-    assert reader.get(f"/sessions/{legacy['id']}").status_code == 200
-    assert late.post(f"/sessions/{legacy['id']}/secret").status_code == 409  # once only
+    assert reader.get(f"/sessions/{legacy.id}").status_code == 401
+    claimed = reader.post(f"/sessions/{legacy.id}/secret")
+    assert claimed.status_code == 201 and claimed.get_json()["session_id"] == legacy.id
+    assert reader.get(f"/sessions/{legacy.id}").status_code == 200
+    assert late.post(f"/sessions/{legacy.id}/secret").status_code == 409  # once only
     assert late.post("/sessions/nope/secret").status_code == 404
 
 

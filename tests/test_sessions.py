@@ -16,7 +16,7 @@ from server.sessions import Reply, SessionStore, feedback_table, messages_table,
 
 def test_concurrent_turns_all_land_in_order(database_url):
     store = SessionStore(database_url)
-    shared = store.create_session()["id"]
+    shared = store.create_session().id
     errors: list[BaseException] = []
     barrier = threading.Barrier(24)
 
@@ -38,15 +38,15 @@ def test_concurrent_turns_all_land_in_order(database_url):
         t.join()
 
     assert errors == []
-    messages = store.get_session(shared)["messages"]
+    messages = store.get_session(shared).messages
     assert len(messages) == 24  # 12 questions and 12 answers, none lost
-    position = {m["content"]: i for i, m in enumerate(messages)}
+    position = {m.content: i for i, m in enumerate(messages)}
     assert set(position) == {f"{kind} {i}" for i in range(1, 24, 2) for kind in ("question", "answer")}
     # turns overlap, so their order among each other is the database's; within a turn it is fixed
     for i in range(1, 24, 2):
         assert position[f"question {i}"] < position[f"answer {i}"], f"answer {i} is listed before its question"
-    assert [m["role"] for m in messages if m["content"] in ("question 1", "answer 1")] == ["user", "assistant"]
-    times = [m["timestamp"] for m in messages]
+    assert [m.role for m in messages if m.content in ("question 1", "answer 1")] == ["user", "assistant"]
+    times = [m.timestamp for m in messages]
     assert all(earlier <= later for earlier, later in zip(times, times[1:])), "listed out of time order"
     store.close()
 
@@ -54,20 +54,20 @@ def test_concurrent_turns_all_land_in_order(database_url):
 def test_a_failing_write_does_not_take_the_writes_committed_with_it(tmp_path):
     store = SessionStore(f"sqlite:///{tmp_path / 'sessions.db'}")
     first, second = store.create_session(), store.create_session()
-    turn = store.open_turn(first["id"], "kept?", None, "combined")
+    turn = store.open_turn(first.id, "kept?", None, "combined")
     works = [
         lambda conn: conn.execute(feedback_table.insert().values(
             id="f1", message_id=turn.user_message_id, rating="up", created_at=datetime.now(timezone.utc))),
         lambda conn: conn.execute(feedback_table.insert().values(  # no such message: a foreign key error
             id="f2", message_id="missing", rating="up", created_at=datetime.now(timezone.utc))),
-        lambda conn: conn.execute(sessions_table.delete().where(sessions_table.c.id == second["id"])),
+        lambda conn: conn.execute(sessions_table.delete().where(sessions_table.c.id == second.id)),
     ]
     results = store._commit_together(works)  # as if the three had queued up together
     assert isinstance(results[1], IntegrityError)
     assert not isinstance(results[0], Exception) and not isinstance(results[2], Exception)
     with store.engine.connect() as conn:
         assert [r.id for r in conn.execute(feedback_table.select())] == ["f1"]
-    assert store.get_session(second["id"]) is None and store.get_session(first["id"]) is not None
+    assert store.get_session(second.id) is None and store.get_session(first.id) is not None
     store.close()
 
 
@@ -103,12 +103,12 @@ def _answer_in(url: str, session_id: str, tag: str, count: int) -> None:
 
 def test_one_conversation_from_several_processes_keeps_one_order_and_its_times_follow_it(database_url):
     store = SessionStore(database_url)
-    session_id = store.create_session()["id"]
+    session_id = store.create_session().id
     writers = [(database_url, session_id, f"p{n}", 15) for n in range(3)]
     assert exit_codes_of_processes(_answer_in, writers) == [0, 0, 0]
-    messages = store.get_session(session_id)["messages"]
+    messages = store.get_session(session_id).messages
     assert len(messages) == 90
-    times = [m["timestamp"] for m in messages]
+    times = [m.timestamp for m in messages]
     assert times == sorted(times), "a message is dated before the one it follows"
     store.close()
 
@@ -128,7 +128,7 @@ def test_unfinished_questions_of_a_server_that_stopped_are_interrupted_at_its_st
     assert restarted.interrupt_unfinished() == 0
     query = restarted.get_query(left.query_id)
     assert query["state"] == "INTERRUPTED" and [s for s, _ in query["states"]] == ["CREATED", "INTERRUPTED"]
-    assert [(m["content"], m["status"]) for m in restarted.get_session(left.session_id)["messages"]] == [
+    assert [(m.content, m.status) for m in restarted.get_session(left.session_id).messages] == [
         ("left mid-answer", "interrupted")]
     assert restarted.get_query(answered.query_id)["state"] == "COMPLETED"
     restarted.close()
@@ -137,7 +137,7 @@ def test_unfinished_questions_of_a_server_that_stopped_are_interrupted_at_its_st
 
 def test_a_session_deleted_during_an_answer_keeps_nothing_of_it(database_url):
     store = SessionStore(database_url)
-    session_id = store.create_session()["id"]
+    session_id = store.create_session().id
     turn = store.open_turn(session_id, "question", None, "combined")
     assert store.delete_session(session_id)
     with pytest.raises(SessionNotFound):
@@ -163,6 +163,6 @@ def test_a_question_whose_answer_could_not_be_saved_is_interrupted_once_the_data
     own_postgres.start()
     store.create_session()  # the next write that works
     assert store.get_query(turn.query_id)["state"] == "INTERRUPTED"
-    assert [(m["content"], m["status"]) for m in store.get_session(turn.session_id)["messages"]] == [
+    assert [(m.content, m.status) for m in store.get_session(turn.session_id).messages] == [
         ("saved?", "interrupted")]
     store.close()

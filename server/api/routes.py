@@ -18,8 +18,8 @@ from .disconnect import client_gone_check
 from .errors import ApiError, error_response
 from .parser import JsonParser, unstorable
 from .presenter import question_from, server_timing, sse_event
-from .schemas import (ChatResponseSchema, ChatSessionSchema, ErrorResponseSchema, FeedbackResultSchema,
-                      FeedbackSchema, HealthSchema, QuerySchema, SessionSecretSchema)
+from .schemas import ChatResponseSchema, ErrorResponseSchema, HealthSchema, QuerySchema
+from .session_schemas import ChatSessionSchema, FeedbackResultSchema, FeedbackSchema, SessionSecretSchema
 from .sse import format_event, sse_stream
 
 
@@ -88,7 +88,7 @@ class Chat(MethodView):
         else:
             secret, hashed = new_secret()
             book_id = (query.get("filters") or {}).get("book_id")
-            query = {**query, "session_id": sessions.create_session(book_id=book_id, secret_hash=hashed)["id"]}
+            query = {**query, "session_id": sessions.create_session(book_id=book_id, secret_hash=hashed).id}
         try:
             turn = pipeline.begin(question_from(query, parts().settings))  # UnknownBook: 404
         except TextbookChatError:
@@ -135,7 +135,7 @@ class Sessions(MethodView):
         secret, hashed = new_secret()
         created = parts().sessions.create_session(user_id=body.get("user_id"), book_id=body.get("book_id"),
                                                    secret_hash=hashed)
-        return {**created, "session_secret": secret}
+        return WithSecret(created, secret)  # shaped by ChatSessionSchema
 
 
 _SESSION_ERRORS = {400: "A session id that cannot be stored", 401: "No `Authorization: Bearer <session_secret>`",
@@ -158,7 +158,7 @@ class SessionById(MethodView):
         session = parts().sessions.get_session(session_id)
         if session is None:
             raise ApiError("NOT_FOUND", "Unknown session.", {"session_id": session_id})
-        return session
+        return session  # shaped by ChatSessionSchema
 
     @blp.response(204)
     @_session_errors
@@ -198,7 +198,7 @@ class Feedback(MethodView):
         recorded = sessions.add_feedback(body["message_id"], body["rating"], body.get("comment"))
         if body["rating"] == "down":  # the question joins the coverage gaps (insights)
             sessions.keep_gap_vector(body["message_id"], lambda text: vector_bytes(parts().embedder.embed_query(text)))
-        return recorded
+        return recorded  # shaped by FeedbackResultSchema
 
 
 @blp.route("/health")

@@ -216,58 +216,6 @@ class ChatResponseSchema(Schema):
             raise ValidationError("at least one source is required when confidence > 0.5", "sources")
 
 
-class SourceReferenceSchema(Schema):
-    source_file = fields.String()
-    source_location = fields.String()
-    content_snippet = fields.String()
-    confidence = fields.Float(validate=validate.Range(0.0, 1.0))
-    retrieved_content_id = fields.String()
-    url = fields.String()
-
-
-class ChatMessageSchema(Schema):
-    id = fields.String(required=True)
-    role = fields.String(required=True, validate=validate.OneOf(["user", "assistant"]))
-    content = fields.String(required=True)
-    timestamp = fields.String(required=True)
-    query_id = fields.String(allow_none=True)
-    status = fields.String(allow_none=True)
-    source_references = fields.List(fields.Nested(SourceReferenceSchema))
-
-
-class ChatSessionSchema(Schema):
-    id = fields.String(dump_only=True)
-    user_id = fields.String(allow_none=True, validate=validate.Length(max=200))
-    book_id = fields.String(allow_none=True, validate=validate.Length(max=200))
-    created_at = fields.String(dump_only=True)
-    updated_at = fields.String(dump_only=True)
-    messages = fields.List(fields.Nested(ChatMessageSchema), dump_only=True)
-    session_secret = fields.String(dump_only=True, metadata={
-        "description": "Only when this reply started the conversation: the secret every later request about "
-                       "it must send (`Authorization: Bearer <session_secret>`). Keep it; it is not shown again."})
-
-
-class SessionSecretSchema(Schema):
-    """The secret claimed for a conversation started before conversations had secrets."""
-
-    session_id = fields.String(required=True)
-    session_secret = fields.String(required=True)
-
-
-class FeedbackSchema(Schema):
-    message_id = fields.String(required=True, validate=validate.Length(1, 64))
-    rating = fields.String(required=True, validate=validate.OneOf(["up", "down"]))
-    comment = fields.String(validate=validate.Length(max=2000), allow_none=True)
-
-
-class FeedbackResultSchema(Schema):
-    id = fields.String()
-    message_id = fields.String()
-    rating = fields.String()
-    comment = fields.String(allow_none=True)
-    created_at = fields.String()
-
-
 class HealthSchema(Schema):
     status = fields.String()
     failing = fields.List(fields.String(), metadata={"description": "The parts that do not answer: store, database, rate_limit_storage"})

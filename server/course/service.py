@@ -6,8 +6,10 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import replace
+from typing import Sequence
 
 from ..rag.question import Question
+from ..sessions import Message
 from ..store import ChunkStore, Filters
 from .answers import ANSWERERS, CourseAnswer
 from .citing import BookPages, Cites
@@ -71,7 +73,7 @@ class Course:
         self.retriever = retriever
         self._answer_requests = None
 
-    def read(self, question: Question, vector, history) -> CourseRequest | None:
+    def read(self, question: Question, vector, history: Sequence[Message]) -> CourseRequest | None:
         """The course request a question makes, or None for the passage path."""
         if question.selection is not None:
             return None
@@ -84,18 +86,18 @@ class Course:
         return self.reader.read(question.text, vector, outline, question.page.url, question.page.locale,
                                 question.page.title)
 
-    def _quiz_answers(self, question: Question, vector, history, outline: Outline) -> CourseRequest | None:
+    def _quiz_answers(self, question: Question, vector, history: Sequence[Message], outline: Outline) -> CourseRequest | None:
         """"show the answers" right after a quiz: the answers to that quiz."""
-        last = next((m for m in reversed(history) if m.get("role") == "assistant"), None)
-        asked = next((m for m in reversed(history) if m.get("role") == "user"), None)
-        if last is None or asked is None or not last.get("source_references"):
+        last = next((m for m in reversed(history) if m.role == "assistant"), None)
+        asked = next((m for m in reversed(history) if m.role == "user"), None)
+        if last is None or asked is None or not last.source_references:
             return None
         if self._answer_requests is None:
             self._answer_requests = self.embedder.embed_documents(_ANSWER_REQUESTS)
         if float(max(self._answer_requests @ vector)) < ANSWERS_FLOOR:
             return None
-        url = last["source_references"][0].get("url", "")
-        before = self.reader.read(asked["content"], self.embedder.embed_query(asked["content"]), outline,
+        url = last.source_references[0].url or ""
+        before = self.reader.read(asked.content, self.embedder.embed_query(asked.content), outline,
                                   url.split("#", 1)[0], question.page.locale)
         if before is None or before.task != "quiz":
             return None

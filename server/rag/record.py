@@ -12,7 +12,7 @@ from typing import Callable, Mapping
 
 from ..errors import SessionNotFound, TextbookChatError
 from ..insights.asked import asked_of
-from ..sessions import Reply, SessionStore
+from ..sessions import Reply, SessionStore, SourceReference
 from .compose import Composed
 from .context import Source
 from .events import Answer
@@ -38,11 +38,11 @@ def confidence_of(sources: tuple[Source, ...]) -> float:
     return round(min(1.0, 0.6 * scores[0] + 0.4 * sum(scores) / len(scores)), 4)
 
 
-def source_references(sources: tuple[Source, ...]) -> tuple[dict, ...]:
+def source_references(sources: tuple[Source, ...]) -> tuple[SourceReference, ...]:
     """How a conversation keeps the sources of an answer."""
-    return tuple({"source_file": s.chunk.source_file if s.source_type == "database" else "",
-                  "source_location": s.chunk.source_location, "content_snippet": s.chunk.content[:240],
-                  "confidence": round(s.score, 4), "retrieved_content_id": s.chunk.chunk_id, "url": s.chunk.url}
+    return tuple(SourceReference(source_file=s.chunk.source_file if s.source_type == "database" else "",
+                                 source_location=s.chunk.source_location, content_snippet=s.chunk.content[:240],
+                                 confidence=round(s.score, 4), retrieved_content_id=s.chunk.chunk_id, url=s.chunk.url)
                  for s in sources)
 
 
@@ -79,7 +79,7 @@ class Record:
                                 source_references(composed.sources)))
         finally:
             timings = {**timings, "persist": (time.perf_counter() - persisting) * 1000}
-        return _answer(turn, composed, assistant["id"], timings)
+        return _answer(turn, composed, assistant.id, timings)
 
     def _asked(self, turn: Turn, composed: Composed):
         """What the author's insights keep of the question (sessions.recording.Asked)."""

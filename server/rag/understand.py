@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Callable, Mapping
 import numpy as np
 
 from ..errors import UnknownBook
+from ..sessions import Message
 from .followup import looks_like_follow_up, retrieval_query
 from .intent import Intent, detect
 from .question import AnswerMode, Question
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("textbook_chat.pipeline")
 Rewriter = Callable[[str, list], "str | None"]
-History = tuple[dict, ...]  # the conversation's last messages, oldest first: {role, content}
+History = tuple[Message, ...]  # the conversation's last messages, oldest first
 
 
 @dataclass(frozen=True)
@@ -83,7 +84,7 @@ class Understand:
     def _stand_alone(self, question: str, history: History) -> str:
         """A follow-up is rewritten into a stand-alone query by the rewriter when there is one;
         otherwise (or on any failure) the previous question is prepended."""
-        if self.rewriter is not None and any(m["role"] == "user" for m in history) and looks_like_follow_up(question):
+        if self.rewriter is not None and any(m.role == "user" for m in history) and looks_like_follow_up(question):
             try:
                 rewritten = self.rewriter(question, list(history))
             except Exception:

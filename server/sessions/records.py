@@ -1,11 +1,13 @@
 """What the sessions store takes and gives at its boundary, as typed records: a question
-opened (OpenedTurn) and the answer that closes it (Reply); and the rows of conversations and
-messages as the API shows them."""
+opened (OpenedTurn) and the answer that closes it (Reply); conversations (Session), their
+messages (Message) with the sources an answer cited (SourceReference), and a reader's rating
+(Feedback). Times are aware UTC datetimes; how the API shows them is the API's business."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, fields
 from datetime import datetime, timezone
+from typing import Mapping
 
 
 @dataclass(frozen=True)
@@ -19,12 +21,69 @@ class OpenedTurn:
 
 
 @dataclass(frozen=True)
+class SourceReference:
+    """A source an answer cited, as its conversation keeps it. Conversations kept by older
+    versions may lack any of these (None)."""
+
+    source_file: str | None = None  # "" for the highlighted passage
+    source_location: str | None = None
+    content_snippet: str | None = None  # the passage's first characters
+    confidence: float | None = None
+    retrieved_content_id: str | None = None  # the chunk's id
+    url: str | None = None
+
+    @classmethod
+    def stored(cls, value: Mapping) -> "SourceReference":
+        return cls(**{f.name: value.get(f.name) for f in fields(cls)})
+
+    def to_stored(self) -> dict:
+        """The JSON the database keeps: the fields known."""
+        return {name: value for name, value in asdict(self).items() if value is not None}
+
+
+@dataclass(frozen=True)
 class Reply:
     """The assistant's message that closes a question."""
 
     content: str
     status: str  # "completed" | "refused" | "cancelled"
-    source_references: tuple[dict, ...] = ()  # {source_file, source_location, content_snippet, confidence, …}
+    source_references: tuple[SourceReference, ...] = ()
+
+
+@dataclass(frozen=True)
+class Message:
+    """One message of a conversation: the reader's question or the assistant's answer."""
+
+    id: str
+    role: str  # "user" | "assistant"
+    content: str
+    timestamp: datetime
+    query_id: str | None = None
+    status: str | None = None  # user: received, answered, failed, interrupted; assistant: completed, refused, cancelled
+    source_references: tuple[SourceReference, ...] = ()
+
+
+@dataclass(frozen=True)
+class Session:
+    """A conversation, with its messages in order (none when just made)."""
+
+    id: str
+    user_id: str | None
+    book_id: str | None
+    created_at: datetime
+    updated_at: datetime
+    messages: tuple[Message, ...] = ()
+
+
+@dataclass(frozen=True)
+class Feedback:
+    """A reader's rating of an answer (the latest replaces an earlier one)."""
+
+    id: str
+    message_id: str
+    rating: str  # "up" | "down"
+    comment: str | None
+    created_at: datetime
 
 
 def utc(value: datetime) -> datetime:
@@ -32,19 +91,20 @@ def utc(value: datetime) -> datetime:
 
 
 def iso(value: datetime | None) -> str | None:
+    """A time as the lifecycle states store it."""
     if value is None:
         return None
     return utc(value).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-def message_dict(row: dict) -> dict:
+def message_of(row: Mapping) -> Message:
     refs = row.get("source_references") or []
     if isinstance(refs, str):
         refs = json.loads(refs)
-    return {"id": row["id"], "role": row["role"], "content": row["content"], "timestamp": iso(row["timestamp"]),
-            "query_id": row.get("query_id"), "status": row.get("status"), "source_references": refs}
+    return Message(row["id"], row["role"], row["content"], utc(row["timestamp"]), row.get("query_id"),
+                   row.get("status"), tuple(SourceReference.stored(r) for r in refs))
 
 
-def session_dict(row: dict, messages: list[dict]) -> dict:
-    return {"id": row["id"], "user_id": row.get("user_id"), "book_id": row.get("book_id"),
-            "created_at": iso(row["created_at"]), "updated_at": iso(row["updated_at"]), "messages": messages}
+def session_of(row: Mapping, messages: tuple[Message, ...] = ()) -> Session:
+    return Session(row["id"], row.get("user_id"), row.get("book_id"), utc(row["created_at"]), utc(row["updated_at"]),
+                   messages)

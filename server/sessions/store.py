@@ -28,7 +28,7 @@ from .database import answering, describe, file_problem, inode_of, make_engine, 
 from .interrupted import ABANDONED_AFTER, interrupt, left_by
 from .locks import CommitTogether, ProcessLock, probe_write
 from .recording import GAP_QUESTION, Asked, keep_gap, record_asked
-from .records import OpenedTurn, Reply, iso, message_dict, session_dict, utc
+from .records import Feedback, Message, OpenedTurn, Reply, Session, iso, message_of, session_of, utc
 from .abandoned import AbandonedQuestions
 from .retention import Retention
 from .schema import feedback_table, messages_table, queries_table, sessions_table
@@ -151,25 +151,25 @@ class SessionStore:
 
     # --- sessions -------------------------------------------------------------------------
     def create_session(self, user_id: str | None = None, book_id: str | None = None, *,
-                       secret_hash: str | None = None) -> dict:
+                       secret_hash: str | None = None) -> Session:
         """`secret_hash`: of the secret its reader will show (access.py)."""
         now = _now()
         row = {"id": _new_id(), "user_id": user_id, "book_id": book_id, "created_at": now, "updated_at": now}
         self._write(lambda conn: conn.execute(insert(sessions_table).values(**row, secret_hash=secret_hash)))
-        return session_dict(row, [])
+        return session_of(row)
 
     def exists(self, session_id: str) -> bool:
         with self._reading() as conn:
             return conn.execute(sql.SESSION, {"b_session": session_id}).first() is not None
 
-    def get_session(self, session_id: str) -> dict | None:
+    def get_session(self, session_id: str) -> Session | None:
         with self._reading() as conn:
             row = conn.execute(select(sessions_table).where(sessions_table.c.id == session_id)).mappings().first()
             if row is None:
                 return None
             messages = conn.execute(select(messages_table).where(messages_table.c.session_id == session_id)
                                     .order_by(messages_table.c.seq)).mappings().all()
-        return session_dict(dict(row), [message_dict(dict(m)) for m in messages])
+        return session_of(row, tuple(message_of(m) for m in messages))
 
     def delete_session(self, session_id: str) -> bool:
         def delete_all(conn: Connection) -> bool:
@@ -182,10 +182,10 @@ class SessionStore:
             return conn.execute(delete(sessions_table).where(sessions_table.c.id == session_id)).rowcount > 0
         return self._write(delete_all)
 
-    def recent_messages(self, session_id: str, limit: int = 6) -> list[dict]:
+    def recent_messages(self, session_id: str, limit: int = 6) -> list[Message]:
         with self._reading() as conn:
             rows = conn.execute(sql.RECENT_MESSAGES, {"b_session": session_id, "b_limit": limit}).mappings().all()
-        return [message_dict(dict(r)) for r in reversed(rows)]
+        return [message_of(r) for r in reversed(rows)]
 
     # --- messages -------------------------------------------------------------------------
     def message_exists(self, message_id: str, role: str | None = None) -> bool:
@@ -224,14 +224,14 @@ class SessionStore:
 
     def close_turn(self, query_id: str, states: list[list[str]], *, session_id: str, user_message_id: str,
                    user_status: str, assistant: Reply | None = None, generator: str | None = None,
-                   error: str | None = None, asked: Asked | None = None) -> dict | None:
+                   error: str | None = None, asked: Asked | None = None) -> Message | None:
         """Record the rest of the lifecycle, the reader's message status, what the insights read
         (`asked`) and the answer (if any) in one transaction; the assistant's message as stored,
         if any. Raises
         SessionNotFound (and records nothing) when the conversation was deleted meanwhile."""
         now = _now()
 
-        def record(conn: Connection) -> dict | None:
+        def record(conn: Connection) -> Message | None:
             if not sql.lock_session(conn, session_id):
                 raise SessionNotFound(session_id)
             recorded, asked_at = conn.execute(sql.QUERY_STATES, {"b_query": query_id}).one()
@@ -247,7 +247,7 @@ class SessionStore:
             if assistant is None:
                 return None
             return self._insert_message(conn, session_id, _new_id(), "assistant", assistant.content, now,
-                                        query_id, assistant.status, list(assistant.source_references))
+                                        query_id, assistant.status, [r.to_stored() for r in assistant.source_references])
         try:
             return self._write(record)
         except DatabaseUnavailable:
@@ -255,7 +255,7 @@ class SessionStore:
             raise
 
     def _insert_message(self, conn, session_id: str, message_id: str, role: str, content: str, now: datetime,
-                        query_id: str | None, status: str | None, refs: list[dict], *, first: bool = False) -> dict:
+                        query_id: str | None, status: str | None, refs: list[dict], *, first: bool = False) -> Message:
         """`first`: the session was created in this transaction, so it has no messages yet. A
         message's time is never before the one it follows (its clock may be another server's)."""
         seq = 1
@@ -268,7 +268,7 @@ class SessionStore:
         conn.execute(sql.ADD_MESSAGE, row)
         if not first:
             conn.execute(sql.TOUCH_SESSION, {"b_session": session_id, "updated_at": now})
-        return message_dict(row)
+        return message_of(row)
 
     # --- query lifecycle ------------------------------------------------------------------
     def get_query(self, query_id: str) -> dict | None:
@@ -284,11 +284,11 @@ class SessionStore:
                                                   "The server stopped before the answer was written."))
 
     # --- feedback -------------------------------------------------------------------------
-    def add_feedback(self, message_id: str, rating: str, comment: str | None) -> dict:
+    def add_feedback(self, message_id: str, rating: str, comment: str | None) -> Feedback:
         """The reader's rating of an answer, replacing an earlier one of the same answer."""
         row = {"id": _new_id(), "message_id": message_id, "rating": rating, "comment": mask(comment), "created_at": _now()}
         self._write(lambda conn: conn.execute(upsert(self.dialect, feedback_table, row, ["message_id"])))
-        return {**row, "created_at": iso(row["created_at"])}
+        return Feedback(**row)
 
     def keep_gap_vector(self, message_id: str, vector_of: Callable[[str], bytes]) -> None:
         """An answer rated down: its question's vector (`vector_of(question)`) kept for the coverage gaps."""

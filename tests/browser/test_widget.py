@@ -211,15 +211,15 @@ def test_a_conversation_kept_from_before_secrets_is_claimed_and_goes_on(page, li
     legacy = live.state.sessions.create_session()  # as the server made them before secrets
     key = json.dumps(live.storage_key())
     open_demo(page, live)
-    page.evaluate(f"localStorage.setItem({key}, JSON.stringify({{sessionId: {json.dumps(legacy['id'])}, open: true}}))")
+    page.evaluate(f"localStorage.setItem({key}, JSON.stringify({{sessionId: {json.dumps(legacy.id)}, open: true}}))")
     page.reload()
     expect(page.locator("#tc-panel")).to_be_visible()
-    with page.expect_request(lambda r: r.method == "POST" and r.url.endswith(f"/sessions/{legacy['id']}/secret")):
+    with page.expect_request(lambda r: r.method == "POST" and r.url.endswith(f"/sessions/{legacy.id}/secret")):
         ask(page, QUESTION)
     wait_done(page)
     kept = page.evaluate(f"JSON.parse(localStorage.getItem({key}))")
-    assert kept["sessionId"] == legacy["id"] and kept["sessionSecret"]
-    assert [m["role"] for m in live.state.sessions.get_session(legacy["id"])["messages"]] == ["user", "assistant"]
+    assert kept["sessionId"] == legacy.id and kept["sessionSecret"]
+    assert [m.role for m in live.state.sessions.get_session(legacy.id).messages] == ["user", "assistant"]
     assert page.errors == []
 
 
@@ -340,7 +340,7 @@ def test_thumbs_up_is_recorded_by_the_server(page, live):
         rows = conn.execute(select(feedback_table).where(feedback_table.c.message_id == message_id)).mappings().all()
     assert [r["rating"] for r in rows] == ["up"]
     session_id = page.evaluate(f"JSON.parse(localStorage.getItem({json.dumps(live.storage_key())})).sessionId")
-    assert message_id in [m["id"] for m in live.state.sessions.get_session(session_id)["messages"]]
+    assert message_id in [m.id for m in live.state.sessions.get_session(session_id).messages]
     assert page.errors == []
 
 

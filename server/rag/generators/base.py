@@ -7,7 +7,9 @@ Closing it (the reader left) cancels the work.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Generator as Stream, Iterator, Protocol
+from typing import Callable, Generator as Stream, Iterator, Protocol, Sequence
+
+from ...sessions import Message
 
 from ..context import Source
 from ..intent import Intent
@@ -20,7 +22,7 @@ Search = Callable[[str, "str | None"], list[Source]]
 class GenerationInput:
     question: str
     sources: list[Source]  # numbered [1]..[n] in this order
-    history: list[dict] = field(default_factory=list)  # [{role, content}], oldest first
+    history: Sequence[Message] = ()  # the conversation's last messages, oldest first
     preferences: Preferences = field(default_factory=Preferences)
     selection_only: bool = False  # exclusive mode: the passage is the only context
     selected_text: str | None = None

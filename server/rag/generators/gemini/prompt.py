@@ -9,7 +9,9 @@ fence and speak as the system.
 from __future__ import annotations
 
 import re
+from typing import Sequence
 
+from ....sessions import Message
 from ...context import Source
 from ...intent import Intent
 from ...question import Preferences
@@ -146,8 +148,8 @@ REWRITE_INSTRUCTION = (
 )
 
 
-def rewrite_message(question: str, history: list[dict]) -> str:
-    turns = "\n".join(f"{'Reader' if m['role'] == 'user' else 'Assistant'}: {' '.join(m['content'].split())[:600]}"
+def rewrite_message(question: str, history: Sequence[Message]) -> str:
+    turns = "\n".join(f"{'Reader' if m.role == 'user' else 'Assistant'}: {' '.join(m.content.split())[:600]}"
                       for m in history[-4:])
     return f"<conversation>\n{neutralise(turns)}\n</conversation>\n\nFollow-up question: {neutralise(question.strip())}"
 

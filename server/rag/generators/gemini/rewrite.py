@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 import logging
+from typing import Sequence
+
+from ....sessions import Message
 
 from . import prompt
 from .client import GeminiClient, text_of
@@ -16,7 +19,7 @@ class GeminiRewriter:
     def __init__(self, client: GeminiClient):
         self.client = client
 
-    def __call__(self, question: str, history: list[dict]) -> str | None:
+    def __call__(self, question: str, history: Sequence[Message]) -> str | None:
         """A stand-alone version of a follow-up question; None if not available (never retried)."""
         if self.client.key_rejected or not history:
             return None

@@ -27,12 +27,12 @@ class Run:
         turns: list[types.Content] = []
         history = request.history
         for i, message in enumerate(history):
-            if message["role"] == "user":
-                answered = i + 1 < len(history) and history[i + 1]["role"] == "assistant"
-                if answered and message["content"].strip():
-                    turns.append(types.Content(role="user", parts=[types.Part(text=message["content"])]))
+            if message.role == "user":
+                answered = i + 1 < len(history) and history[i + 1].role == "assistant"
+                if answered and message.content.strip():
+                    turns.append(types.Content(role="user", parts=[types.Part(text=message.content)]))
             elif turns and turns[-1].role == "user":
-                text = markers.strip(message["content"])
+                text = markers.strip(message.content)
                 turns.append(types.Content(role="model", parts=[types.Part(text=text or "…")]))
         if turns and turns[-1].role == "user":
             turns.pop()

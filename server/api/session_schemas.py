@@ -1,0 +1,74 @@
+"""The conversation's schemas: a session with its messages and the sources its answers cited,
+a session's secret claimed, and a reader's rating of an answer. Times from the sessions store
+are shown as ISO 8601 in UTC to the millisecond."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from marshmallow import Schema, fields, post_dump, validate
+
+
+class _Time(fields.String):
+    """A moment as ISO 8601 in UTC to the millisecond, e.g. 2026-11-26T10:55:06.123Z."""
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        if isinstance(value, datetime):
+            value = value.astimezone(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+        return super()._serialize(value, attr, obj, **kwargs)
+
+
+class SourceReferenceSchema(Schema):
+    source_file = fields.String()
+    source_location = fields.String()
+    content_snippet = fields.String()
+    confidence = fields.Float(validate=validate.Range(0.0, 1.0))
+    retrieved_content_id = fields.String()
+    url = fields.String()
+
+    @post_dump
+    def _known(self, data, **kwargs):
+        """A conversation kept by an older version shows the fields it kept."""
+        return {name: value for name, value in data.items() if value is not None}
+
+
+class ChatMessageSchema(Schema):
+    id = fields.String(required=True)
+    role = fields.String(required=True, validate=validate.OneOf(["user", "assistant"]))
+    content = fields.String(required=True)
+    timestamp = _Time(required=True)
+    query_id = fields.String(allow_none=True)
+    status = fields.String(allow_none=True)
+    source_references = fields.List(fields.Nested(SourceReferenceSchema))
+
+
+class ChatSessionSchema(Schema):
+    id = fields.String(dump_only=True)
+    user_id = fields.String(allow_none=True, validate=validate.Length(max=200))
+    book_id = fields.String(allow_none=True, validate=validate.Length(max=200))
+    created_at = _Time(dump_only=True)
+    updated_at = _Time(dump_only=True)
+    messages = fields.List(fields.Nested(ChatMessageSchema), dump_only=True)
+    session_secret = fields.String(dump_only=True, metadata={
+        "description": "Only when this reply started the conversation: the secret every later request about "
+                       "it must send (`Authorization: Bearer <session_secret>`). Keep it; it is not shown again."})
+
+
+class SessionSecretSchema(Schema):
+    """The secret claimed for a conversation started before conversations had secrets."""
+
+    session_id = fields.String(required=True)
+    session_secret = fields.String(required=True)
+
+
+class FeedbackSchema(Schema):
+    message_id = fields.String(required=True, validate=validate.Length(1, 64))
+    rating = fields.String(required=True, validate=validate.OneOf(["up", "down"]))
+    comment = fields.String(validate=validate.Length(max=2000), allow_none=True)
+
+
+class FeedbackResultSchema(Schema):
+    id = fields.String()
+    message_id = fields.String()
+    rating = fields.String()
+    comment = fields.String(allow_none=True)
+    created_at = _Time()
