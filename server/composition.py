@@ -30,10 +30,18 @@ from .store import ChunkStore, open_store
 
 @dataclass
 class Index:
-    """The embedding model and the store of a book's chunks."""
+    """The embedding model and the store of the books' chunks, with what every part reads of
+    the store through one cache: its size, and the books' words (the vocabulary that
+    understanding, the retriever's re-ranking and the extractive generator all read)."""
 
     embedder: Embedder
     store: ChunkStore
+    size: IndexSize = field(init=False)
+    vocabulary: StoreVocabulary = field(init=False)
+
+    def __post_init__(self):
+        self.size = IndexSize(self.store)
+        self.vocabulary = StoreVocabulary(self.store, self.size)
 
     def close(self) -> None:
         self.store.close()
@@ -56,12 +64,12 @@ def index_of(settings: Settings, *, store_check: bool = True) -> Iterator[Index]
         index.close()
 
 
-def make_generator(settings: Settings, embedder: Embedder, lexicon=None) -> tuple[Generator, Rewriter | None]:
+def make_generator(settings: Settings, index: Index) -> tuple[Generator, Rewriter | None]:
     """Gemini with the extractive generator as its fallback when a key is set; else extractive alone.
     Also the follow-up rewriter, which shares Gemini's client (and so its view of the key)."""
     from .rag.generators.extractive import ExtractiveGenerator
 
-    extractive = ExtractiveGenerator(embedder, lexicon)
+    extractive = ExtractiveGenerator(index.embedder, index.vocabulary)
     if not settings.gemini_api_key:
         return extractive, None
     from .rag.generators.fallback import WithFallback
@@ -76,24 +84,19 @@ class BookSearch:
     """How a question finds the book's passages, for /chat and `textbook-chat ask` alike: it is
     understood (spelling, follow-ups), then the dense candidates are re-ranked by its words."""
 
-    size: IndexSize
-    vocabulary: StoreVocabulary
     retriever: Retriever
     understand: Understand
     gather: Gather
     course: Course | None = None  # the book as a course: its outline, the page a question is asked on
 
     @classmethod
-    def build(cls, index: Index, rewriter: Rewriter | None = None, *, vocabulary: StoreVocabulary | None = None,
-              course: bool = False) -> "BookSearch":
-        """`vocabulary`, when given, is the one the generator reads too (one cache of the book's
-        words); `course`: questions about the book, a part or the page are told apart too."""
-        vocabulary = vocabulary or StoreVocabulary(index.store, IndexSize(index.store))
-        retriever = Retriever(index.store, index.embedder, lexicon=vocabulary.get)
+    def build(cls, index: Index, rewriter: Rewriter | None = None, *, course: bool = False) -> "BookSearch":
+        """`course`: questions about the book, a part or the page are told apart too."""
+        retriever = Retriever(index.store, index.embedder, lexicon=index.vocabulary)
         book_course = Course(index.store, index.embedder, retriever) if course else None
-        understand = Understand(index.embedder, vocabulary, KnownBooks(index.store.count), rewriter=rewriter,
+        understand = Understand(index.embedder, index.vocabulary, KnownBooks(index.store.count), rewriter=rewriter,
                                 course=book_course)
-        return cls(vocabulary.size, vocabulary, retriever, understand, Gather(retriever, index.embedder), book_course)
+        return cls(retriever, understand, Gather(retriever, index.embedder), book_course)
 
     def passages(self, question: Question) -> list[Chunk]:
         """The book's passages for a question without a conversation, best first, before any
@@ -115,8 +118,6 @@ class Components:
     index: Index
     sessions: SessionStore
     generator: Generator
-    index_size: IndexSize
-    vocabulary: StoreVocabulary
     pipeline: ChatPipeline
     owns_index: bool = True
     bookshelf: Bookshelf = field(default=None)  # the books' outlines and pages' text (llms.txt, MCP tools)
@@ -130,21 +131,20 @@ class Components:
         replaces the configured one (and its rewriter, unless one is given too)."""
         owns_index = index is None
         index = index or open_index(settings, store_check=store_check)
-        vocabulary = StoreVocabulary(index.store, IndexSize(index.store))
         if generator is None:
-            generator, rewriter = make_generator(settings, index.embedder, vocabulary.get)
+            generator, rewriter = make_generator(settings, index)
         sessions = open_sessions(settings)
-        search = BookSearch.build(index, rewriter, vocabulary=vocabulary, course=True)
-        size, retriever, course = search.size, search.retriever, search.course
+        search = BookSearch.build(index, rewriter, course=True)
+        retriever, course = search.retriever, search.course
         pipeline = ChatPipeline(
             search.understand, search.gather,
             # a language model reads borderline questions itself (it can answer NOT_IN_BOOK); the
             # extractive generator cannot tell, so the gates decide for it
             Judge(model_judges=generator.name != "extractive"),
             Compose(generator, retriever),
-            Record(sessions, pages=BookPages(index.store, size), embed=index.embedder.embed_query),
+            Record(sessions, pages=BookPages(index.store, index.size), embed=index.embedder.embed_query),
             CourseStage(course, generator))
-        return cls(settings, index, sessions, generator, size, vocabulary, pipeline, owns_index,
+        return cls(settings, index, sessions, generator, pipeline, owns_index,
                    bookshelf=Bookshelf(index.store), retriever=retriever, search=search)
 
     @property
@@ -154,6 +154,14 @@ class Components:
     @property
     def store(self) -> ChunkStore:
         return self.index.store
+
+    @property
+    def index_size(self) -> IndexSize:
+        return self.index.size
+
+    @property
+    def vocabulary(self) -> StoreVocabulary:
+        return self.index.vocabulary
 
     def warm_up(self) -> None:
         """Load what the first question would otherwise wait for: the book's vocabulary, the

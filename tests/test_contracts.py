@@ -243,6 +243,9 @@ def test_one_embedder_protocol_and_one_index_size_cache(sample_book, tmp_path):
     settings = make_settings(tmp_path / "data")
     parts = sample_book.components(settings)
     assert parts.vocabulary.size is parts.index_size  # /health, /chat and the gate ask one cache
+    # one vocabulary, built with the index, read by understanding, re-ranking and the extractive generator
+    readers = (parts.search.understand.lexicon, parts.retriever.lexicon, parts.generator.lexicon)
+    assert all(reader is sample_book.index.vocabulary for reader in readers), readers
 
 
 def test_the_app_factory_leaves_logging_to_the_program(chat_app):

@@ -396,8 +396,8 @@ def test_agent_fault_falls_back_with_the_sources_found_so_far(fake, gemini_app):
 
 def test_make_generator_uses_gemini_only_with_a_key(sample_book, tmp_path, fake, gemini_app):
     (with_key, rewriter), (without, no_rewriter) = (
-        make_generator(make_settings(tmp_path / "a", gemini_api_key="k"), sample_book.embedder),
-        make_generator(make_settings(tmp_path / "b"), sample_book.embedder))
+        make_generator(make_settings(tmp_path / "a", gemini_api_key="k"), sample_book.index),
+        make_generator(make_settings(tmp_path / "b"), sample_book.index))
     assert isinstance(with_key, WithFallback) and isinstance(with_key.primary, GeminiGenerator)
     assert isinstance(with_key.fallback, ExtractiveGenerator) and isinstance(rewriter, GeminiRewriter)
     assert isinstance(without, ExtractiveGenerator) and no_rewriter is None

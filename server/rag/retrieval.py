@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 from ..embedding.protocol import TextEmbedder
 from ..models import Chunk
@@ -10,12 +10,12 @@ from .lexical import CANDIDATES, rerank
 from ..store import ChunkStore, Filters
 
 if TYPE_CHECKING:
-    from .vocabulary import BookVocabulary
+    from .vocabulary import Lexicon
 
 
 class Retriever:
     def __init__(self, store: ChunkStore, embedder: TextEmbedder, *, candidate_factor: int = 2,
-                 lexicon: Callable[[str | None], BookVocabulary] | None = None):
+                 lexicon: Lexicon | None = None):
         """`lexicon`, when given, is a book's vocabulary by book id (None: the whole index):
         the dense candidates are then re-ranked by the question's wording too (rag/lexical.py)."""
         self.store = store

@@ -14,7 +14,7 @@ from ..sessions import Message
 from .followup import looks_like_follow_up, retrieval_query
 from .intent import Intent, detect
 from .question import AnswerMode, Question
-from .vocabulary import StoreVocabulary
+from .vocabulary import Lexicon
 
 if TYPE_CHECKING:
     from ..embedding.protocol import TextEmbedder
@@ -53,12 +53,13 @@ class KnownBooks:
 
 
 class Understand:
-    def __init__(self, embedder: TextEmbedder, vocabulary: StoreVocabulary, books: KnownBooks, *,
+    def __init__(self, embedder: TextEmbedder, lexicon: Lexicon, books: KnownBooks, *,
                  rewriter: Rewriter | None = None, course=None):
-        """`course`, when given, reads questions about the book as a course (course/service.py)."""
+        """`lexicon`: a book's words, for its misspellings and the terms it never uses;
+        `course`, when given, reads questions about the book as a course (course/service.py)."""
         self.course = course
         self.embedder = embedder
-        self.vocabulary = vocabulary
+        self.lexicon = lexicon
         self.books = books
         self.rewriter = rewriter
 
@@ -72,7 +73,7 @@ class Understand:
         unknown: tuple[str, ...] = ()
         if question.mode is not AnswerMode.SELECTION_EXCLUSIVE:
             # misspelt book words are searched for as the book spells them
-            reading = self.vocabulary.get(question.filters.book_id).read(text)
+            reading = self.lexicon(question.filters.book_id).read(text)
             text, corrections = reading.text, dict(reading.corrections)
             unknown = tuple(reading.unknown_terms) if question.mode is AnswerMode.BOOK else ()
         selected = question.selected_text

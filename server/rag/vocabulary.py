@@ -13,6 +13,7 @@ import re
 import threading
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Callable
 
 from ..index_size import IndexSize
 from .spelling import English, Speller
@@ -102,9 +103,12 @@ class BookVocabulary:
         return self.read(question).unknown_terms
 
 
+Lexicon = Callable[["str | None"], BookVocabulary]  # a book's vocabulary by book id (None: the whole index)
+
+
 class StoreVocabulary:
     """The vocabulary of each book in the store (and of the whole store), rebuilt when the index
-    size changes."""
+    size changes. A Lexicon: `vocabulary(book_id)`."""
 
     def __init__(self, store, size: IndexSize):
         self.store = store
@@ -129,3 +133,5 @@ class StoreVocabulary:
             if book_id not in self._books:
                 self._books[book_id] = BookVocabulary.from_texts(c.embed_text for c in self.store.all_chunks(book_id))
             return self._books[book_id]
+
+    __call__ = get
