@@ -3,6 +3,10 @@ measured with a real HTTP client against `textbook-chat serve` on the Rust book.
 
 The server reports its stages in the Server-Timing header (prepare = session, store user
 message, embed, search, rank; persist = store the answer). Overhead = prepare + persist.
+The server process's CPU time per request (from /proc, all threads) is reported beside it:
+two checkouts compared on a busy host differ in wall time by the host, in CPU time by the code.
+
+    PYTHONPATH=<checkout> .venv/bin/python benchmarks/chat_overhead.py [DATA_DIR]  # another checkout's server
 
     .venv/bin/python benchmarks/chat_overhead.py
 """
@@ -17,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.common import StealMeter, EVAL, MODELS_DIR, indexed_rust_book, machine, median, percentile, save_result, serving  # noqa: E402
+from benchmarks.common import StealMeter, EVAL, MODELS_DIR, cpu_ms, indexed_rust_book, machine, median, percentile, save_result, serving  # noqa: E402
 
 
 
@@ -37,17 +41,19 @@ def main(data_dir: Path | None = None) -> dict:
     env = {**os.environ, "TEXTBOOK_CHAT_DATA_DIR": str(data_dir), "TEXTBOOK_CHAT_MODELS_DIR": str(MODELS_DIR),
            "RATE_LIMIT": "100000 per minute"}
     env.pop("GEMINI_API_KEY", None)
-    with serving(env) as (_server, port):
+    with serving(env) as (server, port):
         base = f"http://127.0.0.1:{port}"
         questions = [json.loads(line)["question"] for line in open(EVAL / "rust-book.jsonl")]
         for question in questions[:3]:
             _post(base + "/chat", {"question": question})  # warm-up
-        overhead, prepare, client, generate = [], [], [], []
+        overhead, prepare, client, generate, cpu = [], [], [], [], []
         steal = StealMeter()
         for round_ in range(4):
             for question in questions:
                 # a new wording each round so the query-embedding cache does not help
+                before = cpu_ms(server.pid)
                 _data, timing, elapsed = _post(base + "/chat", {"question": f"{question} ({round_})"})
+                cpu.append(cpu_ms(server.pid) - before)
                 overhead.append(timing.get("prepare", 0) + timing.get("persist", 0))
                 prepare.append(timing.get("prepare", 0))
                 generate.append(timing.get("generate", 0))
@@ -56,6 +62,7 @@ def main(data_dir: Path | None = None) -> dict:
         "machine": machine(), "cpu_steal_share": steal.share(), "requests": len(overhead),
         "overhead_ms_p50": round(median(overhead), 2), "overhead_ms_p95": round(percentile(overhead, 0.95), 2),
         "prepare_ms_p50": round(median(prepare), 2),
+        "server_cpu_ms_p50": round(median(cpu), 2), "server_cpu_ms_mean": round(sum(cpu) / len(cpu), 2),
         "extractive_generation_ms_p50": round(median(generate), 2),
         "client_total_ms_p50": round(median(client), 2), "client_total_ms_p95": round(percentile(client, 0.95), 2),
     }

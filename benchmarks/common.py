@@ -7,6 +7,7 @@ import platform
 import socket
 import statistics
 import subprocess
+import sys
 import time
 import urllib.request
 from contextlib import contextmanager
@@ -53,11 +54,12 @@ def save_result(name: str, result) -> None:
 
 @contextmanager
 def serving(env: dict, *options: str) -> Iterator[tuple[subprocess.Popen, int]]:
-    """`textbook-chat serve` on a free port, once its /health answers; stopped afterwards."""
+    """`textbook-chat serve` on a free port, once its /health answers; stopped afterwards. The
+    server is this interpreter's `server` package, so PYTHONPATH picks the checkout measured."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    server = subprocess.Popen([str(REPO / ".venv" / "bin" / "textbook-chat"), "serve", "--port", str(port), *options],
+    server = subprocess.Popen([sys.executable, "-c", "from server.cli import main; main()", "serve", "--port", str(port), *options],
                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         for _ in range(600):
@@ -82,6 +84,13 @@ def indexed_rust_book() -> Path:
     subprocess.run([str(REPO / ".venv" / "bin" / "textbook-chat"), "ingest", str(CORPORA / "rust-book")],
                    env=env, check=True, capture_output=True)
     return data_dir
+
+
+def cpu_ms(pid: int) -> float:
+    """CPU time a process has used so far (all its threads, user and system), in ms: unlike wall
+    time it hardly moves with what else the host runs."""
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
 
 
 class StealMeter:
