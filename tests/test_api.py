@@ -207,7 +207,7 @@ def test_generator_failure_keeps_the_user_message(chat_app, database_url):
     assert [(m["role"], m["content"], m["status"]) for m in session["messages"]] == [
         ("user", "What is the Nyquist rate?", "failed")]
     state = client.application.extensions["textbook_chat"].sessions.get_query(data["details"]["query_id"])
-    assert state["state"] == "FAILED" and [s for s, _ in state["states"]] == ["CREATED", "RETRIEVING", "GENERATING", "FAILED"]
+    assert state.state == "FAILED" and [s for s, _ in state.states] == ["CREATED", "RETRIEVING", "GENERATING", "FAILED"]
 
 
 def test_generator_failure_mid_stream_is_an_error_event(chat_app, database_url):
@@ -225,10 +225,10 @@ def test_lifecycle_is_recorded(chat_app, database_url):
     client = chat_app(database_url=database_url).test_client()
     data = client.post("/chat", json={"question": "What is the Nyquist rate?"}).get_json()
     query = client.application.extensions["textbook_chat"].sessions.get_query(data["query_id"])
-    assert [s for s, _ in query["states"]] == ["CREATED", "RETRIEVING", "GENERATING", "COMPLETED"]
+    assert [s for s, _ in query.states] == ["CREATED", "RETRIEVING", "GENERATING", "COMPLETED"]
     refused = client.post("/chat", json={"question": "Best lasagna recipe with béchamel?"}).get_json()
     query = client.application.extensions["textbook_chat"].sessions.get_query(refused["query_id"])
-    assert [s for s, _ in query["states"]] == ["CREATED", "RETRIEVING", "REFUSED"]
+    assert [s for s, _ in query.states] == ["CREATED", "RETRIEVING", "REFUSED"]
 
 
 def test_sse_events_in_order_and_done_equals_json(client):

@@ -56,7 +56,7 @@ def _messages(client, session_id):
 
 
 def _stored_generator(client, data) -> str:
-    return client.application.extensions["textbook_chat"].sessions.get_query(data["query_id"])["generator"]
+    return client.application.extensions["textbook_chat"].sessions.get_query(data["query_id"]).generator
 
 
 def _lines(logs, text: str) -> list[str]:

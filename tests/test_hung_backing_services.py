@@ -50,9 +50,9 @@ def test_a_question_whose_server_never_returns_is_interrupted_by_another(databas
     other = SessionStore(database_url, server="another host")
     try:
         other.check()  # a load balancer's health check is enough to start the look
-        wait_until(lambda: other.get_query(opened.query_id)["state"] == "INTERRUPTED", timeout_s=30,
+        wait_until(lambda: other.get_query(opened.query_id).state == "INTERRUPTED", timeout_s=30,
                    what="the abandoned question to be marked")
-        assert other.get_query(fresh.query_id)["state"] == "CREATED"  # young: perhaps still answered
+        assert other.get_query(fresh.query_id).state == "CREATED"  # young: perhaps still answered
         messages = other.get_session(opened.session_id).messages
         assert [m.status for m in messages] == ["interrupted"]
     finally:

@@ -197,7 +197,7 @@ def test_retention_deletes_exactly_what_is_older(tmp_path):
     now = datetime.now(timezone.utc)
     kept, old = store.open_turn(None, "kept", None, "combined"), store.open_turn(None, "old", None, "combined")
     for turn in (kept, old):
-        store.close_turn(turn.query_id, [["COMPLETED", now.isoformat()]], session_id=turn.session_id,
+        store.close_turn(turn.query_id, [("COMPLETED", now)], session_id=turn.session_id,
                          user_message_id=turn.user_message_id, user_status="answered",
                          assistant=Reply("a", "completed"))
     answer = store.get_session(old.session_id).messages[1].id

@@ -46,7 +46,7 @@ def test_a_database_from_before_migrations_is_upgraded_with_its_conversations(tm
     assert store.interrupt_unfinished() == 1
     assert store.get_session(session.id).messages[2].status == "interrupted"
     turn = store.open_turn(session.id, "and now?", None, "combined")  # the conversation goes on
-    assert store.get_query(turn.query_id)["server"] == store.server
+    assert store.get_query(turn.query_id).server == store.server
     assert [m.content for m in store.recent_messages(session.id)][-1] == "and now?"
     store.close()
 

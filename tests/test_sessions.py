@@ -25,7 +25,7 @@ def test_concurrent_turns_all_land_in_order(database_url):
             barrier.wait()
             session_id = shared if i % 2 else None  # half in one session, half each in a new one
             turn = store.open_turn(session_id, f"question {i}", None, "combined")
-            store.close_turn(turn.query_id, [["COMPLETED", "t"]], session_id=turn.session_id,
+            store.close_turn(turn.query_id, [("COMPLETED", datetime.now(timezone.utc))], session_id=turn.session_id,
                              user_message_id=turn.user_message_id, user_status="answered",
                              assistant=Reply(f"answer {i}", "completed"))
         except BaseException as exc:  # reported below
@@ -75,7 +75,7 @@ def _ask_many(url: str, tag: str, count: int) -> None:
     store = SessionStore(url)
     for i in range(count):
         turn = store.open_turn(None, f"{tag} {i}", None, "combined")
-        store.close_turn(turn.query_id, [["COMPLETED", "t"]], session_id=turn.session_id,
+        store.close_turn(turn.query_id, [("COMPLETED", datetime.now(timezone.utc))], session_id=turn.session_id,
                          user_message_id=turn.user_message_id, user_status="answered",
                          assistant=Reply(f"answer {i}", "completed"))
     store.close()
@@ -95,7 +95,7 @@ def _answer_in(url: str, session_id: str, tag: str, count: int) -> None:
     store = SessionStore(url, server=tag)
     for i in range(count):
         turn = store.open_turn(session_id, f"{tag} {i}", None, "combined")
-        store.close_turn(turn.query_id, [["COMPLETED", "t"]], session_id=session_id,
+        store.close_turn(turn.query_id, [("COMPLETED", datetime.now(timezone.utc))], session_id=session_id,
                          user_message_id=turn.user_message_id, user_status="answered",
                          assistant=Reply(f"answer {i}", "completed"))
     store.close()
@@ -116,7 +116,7 @@ def test_one_conversation_from_several_processes_keeps_one_order_and_its_times_f
 def test_unfinished_questions_of_a_server_that_stopped_are_interrupted_at_its_start(database_url):
     first, other = SessionStore(database_url, server="host-a:/srv/data"), SessionStore(database_url, server="host-b:/srv/data")
     answered = first.open_turn(None, "answered?", None, "combined")
-    first.close_turn(answered.query_id, [["COMPLETED", "t"]], session_id=answered.session_id,
+    first.close_turn(answered.query_id, [("COMPLETED", datetime.now(timezone.utc))], session_id=answered.session_id,
                      user_message_id=answered.user_message_id, user_status="answered",
                      assistant=Reply("yes", "completed"))
     left = first.open_turn(None, "left mid-answer", None, "combined")  # then the server was killed
@@ -127,10 +127,11 @@ def test_unfinished_questions_of_a_server_that_stopped_are_interrupted_at_its_st
     assert restarted.interrupt_unfinished() == 1
     assert restarted.interrupt_unfinished() == 0
     query = restarted.get_query(left.query_id)
-    assert query["state"] == "INTERRUPTED" and [s for s, _ in query["states"]] == ["CREATED", "INTERRUPTED"]
+    assert query.state == "INTERRUPTED" and [s for s, _ in query.states] == ["CREATED", "INTERRUPTED"]
+    assert query.states[0][1] <= query.states[1][1] and query.error
     assert [(m.content, m.status) for m in restarted.get_session(left.session_id).messages] == [
         ("left mid-answer", "interrupted")]
-    assert restarted.get_query(answered.query_id)["state"] == "COMPLETED"
+    assert restarted.get_query(answered.query_id).state == "COMPLETED"
     restarted.close()
     other.close()
 
@@ -141,7 +142,7 @@ def test_a_session_deleted_during_an_answer_keeps_nothing_of_it(database_url):
     turn = store.open_turn(session_id, "question", None, "combined")
     assert store.delete_session(session_id)
     with pytest.raises(SessionNotFound):
-        store.close_turn(turn.query_id, [["COMPLETED", "t"]], session_id=session_id,
+        store.close_turn(turn.query_id, [("COMPLETED", datetime.now(timezone.utc))], session_id=session_id,
                          user_message_id=turn.user_message_id, user_status="answered",
                          assistant=Reply("the answer", "completed"))
     with pytest.raises(SessionNotFound):
@@ -157,12 +158,12 @@ def test_a_question_whose_answer_could_not_be_saved_is_interrupted_once_the_data
     turn = store.open_turn(None, "saved?", None, "combined")
     own_postgres.halt()
     with pytest.raises(DatabaseUnavailable):
-        store.close_turn(turn.query_id, [["COMPLETED", "t"]], session_id=turn.session_id,
+        store.close_turn(turn.query_id, [("COMPLETED", datetime.now(timezone.utc))], session_id=turn.session_id,
                          user_message_id=turn.user_message_id, user_status="answered",
                          assistant=Reply("lost", "completed"))
     own_postgres.start()
     store.create_session()  # the next write that works
-    assert store.get_query(turn.query_id)["state"] == "INTERRUPTED"
+    assert store.get_query(turn.query_id).state == "INTERRUPTED"
     assert [(m.content, m.status) for m in store.get_session(turn.session_id).messages] == [
         ("saved?", "interrupted")]
     store.close()

@@ -2,6 +2,8 @@
 OpenAPI document. Rules come from DESIGN.md §2 (which reconciles the seed data models)."""
 from __future__ import annotations
 
+from datetime import datetime, timezone
+
 from marshmallow import Schema, ValidationError, fields, pre_dump, pre_load, validate, validates_schema
 
 from ..rag import markers
@@ -24,6 +26,15 @@ class _Score(fields.Float):
 
     def _serialize(self, value, attr, obj, **kwargs):
         return None if value is None else round(float(value), 4)
+
+
+class UtcTime(fields.String):
+    """A moment as ISO 8601 in UTC to the millisecond, e.g. 2026-11-26T10:55:06.123Z."""
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        if isinstance(value, datetime):
+            value = value.astimezone(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+        return super()._serialize(value, attr, obj, **kwargs)
 
 
 class FiltersSchema(Schema):
@@ -177,7 +188,7 @@ class ChatResponseSchema(Schema):
     references = fields.List(fields.String())
     citations = fields.List(fields.Nested(CitationSchema))
     confidence = _Score(required=True)
-    timestamp = fields.String(required=True)
+    timestamp = UtcTime(required=True)
     mode = fields.Enum(AnswerMode, by_value=True)
     generator = fields.String()
     fallback_reason = fields.String(allow_none=True)

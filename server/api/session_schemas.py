@@ -1,20 +1,10 @@
 """The conversation's schemas: a session with its messages and the sources its answers cited,
-a session's secret claimed, and a reader's rating of an answer. Times from the sessions store
-are shown as ISO 8601 in UTC to the millisecond."""
+a session's secret claimed, and a reader's rating of an answer (the sessions store's records)."""
 from __future__ import annotations
-
-from datetime import datetime, timezone
 
 from marshmallow import Schema, fields, post_dump, validate
 
-
-class _Time(fields.String):
-    """A moment as ISO 8601 in UTC to the millisecond, e.g. 2026-11-26T10:55:06.123Z."""
-
-    def _serialize(self, value, attr, obj, **kwargs):
-        if isinstance(value, datetime):
-            value = value.astimezone(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-        return super()._serialize(value, attr, obj, **kwargs)
+from .schemas import UtcTime
 
 
 class SourceReferenceSchema(Schema):
@@ -35,7 +25,7 @@ class ChatMessageSchema(Schema):
     id = fields.String(required=True)
     role = fields.String(required=True, validate=validate.OneOf(["user", "assistant"]))
     content = fields.String(required=True)
-    timestamp = _Time(required=True)
+    timestamp = UtcTime(required=True)
     query_id = fields.String(allow_none=True)
     status = fields.String(allow_none=True)
     source_references = fields.List(fields.Nested(SourceReferenceSchema))
@@ -45,8 +35,8 @@ class ChatSessionSchema(Schema):
     id = fields.String(dump_only=True)
     user_id = fields.String(allow_none=True, validate=validate.Length(max=200))
     book_id = fields.String(allow_none=True, validate=validate.Length(max=200))
-    created_at = _Time(dump_only=True)
-    updated_at = _Time(dump_only=True)
+    created_at = UtcTime(dump_only=True)
+    updated_at = UtcTime(dump_only=True)
     messages = fields.List(fields.Nested(ChatMessageSchema), dump_only=True)
     session_secret = fields.String(dump_only=True, metadata={
         "description": "Only when this reply started the conversation: the secret every later request about "
@@ -71,4 +61,4 @@ class FeedbackResultSchema(Schema):
     message_id = fields.String()
     rating = fields.String()
     comment = fields.String(allow_none=True)
-    created_at = _Time()
+    created_at = UtcTime()

@@ -3,6 +3,7 @@ text as it is written, and the finished answer. The web layer turns these into J
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from .context import QueryContext, Source
 from .markers import marker
@@ -28,7 +29,7 @@ class Answer:
     text: str
     sources: list[Source]  # numbered [1]..[n] in this order; empty when refused
     confidence: float
-    timestamp: str
+    timestamp: datetime  # when it was finished (UTC)
     mode: AnswerMode
     generator: str  # what wrote the answer ("none" when the gate refused before any generator ran)
     fallback_reason: str | None

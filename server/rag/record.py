@@ -27,8 +27,8 @@ def entered(state: str) -> State:
     return state, _now()
 
 
-def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
 
 
 def confidence_of(sources: tuple[Source, ...]) -> float:
@@ -72,7 +72,7 @@ class Record:
         states = (*states, entered("REFUSED" if composed.refused else "COMPLETED"))
         try:
             assistant = self.sessions.close_turn(
-                opened.query_id, [list(s) for s in states], session_id=opened.session_id,
+                opened.query_id, states, session_id=opened.session_id,
                 user_message_id=opened.user_message_id, user_status="answered", asked=self._asked(turn, composed),
                 generator=composed.outcome.generator if composed.outcome else None,
                 assistant=Reply(composed.text, "refused" if composed.refused else "completed",
@@ -95,7 +95,7 @@ class Record:
 
     def failed(self, opened: Opened, states: tuple[State, ...], generator: str | None, exc: BaseException) -> None:
         log.exception("query %s failed", opened.query_id, exc_info=exc)
-        self.sessions.close_turn(opened.query_id, [list(s) for s in (*states, entered("FAILED"))],
+        self.sessions.close_turn(opened.query_id, (*states, entered("FAILED")),
                                  session_id=opened.session_id, user_message_id=opened.user_message_id,
                                  user_status="failed", generator=generator, error=f"{type(exc).__name__}: {exc}")
 
@@ -103,7 +103,7 @@ class Record:
         """The reader left while the answer was written: what was written is kept."""
         try:
             self.sessions.close_turn(
-                opened.query_id, [list(s) for s in (*states, entered("CANCELLED"))], session_id=opened.session_id,
+                opened.query_id, (*states, entered("CANCELLED")), session_id=opened.session_id,
                 user_message_id=opened.user_message_id, user_status="received", generator=generator,
                 assistant=Reply(partial.strip(), "cancelled") if partial.strip() else None)
         except TextbookChatError as exc:  # the reader left: nobody to tell; the question stays unfinished

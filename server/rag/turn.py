@@ -5,11 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping
 
+from ..sessions import Entered
 from .gather import Gathered
 from .judge import Judgement
 from .understand import History, Understanding
 
-State = tuple[str, str]  # a lifecycle state and when it was entered
+State = Entered  # a lifecycle state and when it was entered
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,6 @@
 """What the sessions store takes and gives at its boundary, as typed records: a question
-opened (OpenedTurn) and the answer that closes it (Reply); conversations (Session), their
+opened (OpenedTurn), the states it passed (Entered) and the answer that closes it (Reply); its
+lifecycle as kept (Query); conversations (Session), their
 messages (Message) with the sources an answer cited (SourceReference), and a reader's rating
 (Feedback). Times are aware UTC datetimes; how the API shows them is the API's business."""
 from __future__ import annotations
@@ -7,7 +8,9 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, fields
 from datetime import datetime, timezone
-from typing import Mapping
+from typing import Mapping, Sequence
+
+Entered = tuple[str, datetime]  # a lifecycle state and when it was entered
 
 
 @dataclass(frozen=True)
@@ -86,6 +89,23 @@ class Feedback:
     created_at: datetime
 
 
+@dataclass(frozen=True)
+class Query:
+    """A question's lifecycle: CREATED → RETRIEVING → GENERATING → COMPLETED, or REFUSED (or
+    FAILED, CANCELLED, INTERRUPTED), each state with when it was entered."""
+
+    id: str
+    session_id: str
+    question: str
+    state: str
+    states: tuple[Entered, ...]
+    generator: str | None  # what wrote the answer
+    error: str | None  # why it failed or was interrupted
+    server: str | None  # the server that answered it (None: a version before servers were recorded)
+    created_at: datetime
+    updated_at: datetime
+
+
 def utc(value: datetime) -> datetime:
     return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value  # SQLite drops the zone
 
@@ -95,6 +115,16 @@ def iso(value: datetime | None) -> str | None:
     if value is None:
         return None
     return utc(value).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def stored_states(states: Sequence[Entered]) -> list[list[str]]:
+    return [[state, iso(at)] for state, at in states]
+
+
+def query_of(row: Mapping) -> Query:
+    states = tuple((state, utc(datetime.fromisoformat(at))) for state, at in row["states"])
+    return Query(row["id"], row["session_id"], row["question"], row["state"], states, row["generator"], row["error"],
+                 row["server"], utc(row["created_at"]), utc(row["updated_at"]))
 
 
 def message_of(row: Mapping) -> Message:

@@ -14,7 +14,7 @@ import uuid
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Callable, Iterator, TypeVar
+from typing import Callable, Iterator, Sequence, TypeVar
 
 from sqlalchemy import delete, func, insert, select
 from sqlalchemy.engine import Connection
@@ -28,7 +28,8 @@ from .database import answering, describe, file_problem, inode_of, make_engine, 
 from .interrupted import ABANDONED_AFTER, interrupt, left_by
 from .locks import CommitTogether, ProcessLock, probe_write
 from .recording import GAP_QUESTION, Asked, keep_gap, record_asked
-from .records import Feedback, Message, OpenedTurn, Reply, Session, iso, message_of, session_of, utc
+from .records import (Entered, Feedback, Message, OpenedTurn, Query, Reply, Session, iso, message_of, query_of,
+                      session_of, stored_states, utc)
 from .abandoned import AbandonedQuestions
 from .retention import Retention
 from .schema import feedback_table, messages_table, queries_table, sessions_table
@@ -222,20 +223,19 @@ class SessionStore:
         self._write(record)
         return OpenedTurn(session_id, query_id, message_id, created)
 
-    def close_turn(self, query_id: str, states: list[list[str]], *, session_id: str, user_message_id: str,
+    def close_turn(self, query_id: str, states: Sequence[Entered], *, session_id: str, user_message_id: str,
                    user_status: str, assistant: Reply | None = None, generator: str | None = None,
                    error: str | None = None, asked: Asked | None = None) -> Message | None:
         """Record the rest of the lifecycle, the reader's message status, what the insights read
         (`asked`) and the answer (if any) in one transaction; the assistant's message as stored,
-        if any. Raises
-        SessionNotFound (and records nothing) when the conversation was deleted meanwhile."""
+        if any. Raises SessionNotFound (and records nothing) when the conversation was deleted meanwhile."""
         now = _now()
 
         def record(conn: Connection) -> Message | None:
             if not sql.lock_session(conn, session_id):
                 raise SessionNotFound(session_id)
             recorded, asked_at = conn.execute(sql.QUERY_STATES, {"b_query": query_id}).one()
-            values = {"b_query": query_id, "state": states[-1][0], "states": [*recorded, *states], "updated_at": now}
+            values = {"b_query": query_id, "state": states[-1][0], "states": [*recorded, *stored_states(states)], "updated_at": now}
             if generator:
                 values["generator"] = generator
             if error:
@@ -271,10 +271,10 @@ class SessionStore:
         return message_of(row)
 
     # --- query lifecycle ------------------------------------------------------------------
-    def get_query(self, query_id: str) -> dict | None:
+    def get_query(self, query_id: str) -> Query | None:
         with self._reading() as conn:
             row = conn.execute(select(queries_table).where(queries_table.c.id == query_id)).mappings().first()
-        return dict(row) if row else None
+        return query_of(row) if row else None
 
     def interrupt_unfinished(self) -> int:
         """At start-up: questions this server was answering when it stopped (or that any server
