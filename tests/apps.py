@@ -60,10 +60,11 @@ class IndexedBook:
         return Components.build(settings, index=self.index, generator=generator, rewriter=rewriter)
 
 
-def index_book(data_dir: Path, embedder, path: Path, site_url: str | None = None) -> IndexedBook:
+def index_book(data_dir: Path, embedder, path: Path, site_url: str | None = None,
+               build_dir: Path | None = None) -> IndexedBook:
     settings = make_settings(data_dir)
     store = open_store(settings, embedder.model_name, embedder.dim)
-    site = detect_site(path, site_url=site_url)
+    site = detect_site(path, site_url=site_url, build_dir=build_dir)
     report = ingest(site, store, embedder, progress=False)
     return IndexedBook(settings, Index(embedder, store), site, report)
 

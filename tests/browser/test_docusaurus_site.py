@@ -32,7 +32,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from apps import make_app
+from apps import index_book, make_app
 from server.wsgi import make_server
 
 SITE = Path(__file__).resolve().parents[1] / "docusaurus-site"
@@ -42,6 +42,7 @@ BOOK_ID = "sample-book"  # docusaurus.config.js
 QUESTION = "What is the Nyquist rate?"
 INSIGHTS_TOKEN = "the-author-of-this-site"
 TIMEOUT_MS = 30_000
+PRODUCTION = "https://textbook-chat.example.org"  # docusaurus.config.js url; the test serves the build on 127.0.0.1
 
 
 def _run(command: list[str], timeout_s: int, env: dict | None = None) -> None:
@@ -138,7 +139,7 @@ def test_the_build_has_the_plugin_script_tag_on_every_page(docusaurus):
         tags = [s for s in scripts if (s.get("src") or "").endswith("/widget.js")]
         assert len(tags) == 1, f"{html}: {scripts}"
         assert tags[0].keys() == {"src", "defer", "data-api", "data-book-id", "data-site-url"}, tags[0]
-        assert tags[0]["data-site-url"] == "http://127.0.0.1/"  # the config's url and baseUrl
+        assert tags[0]["data-site-url"] == PRODUCTION + "/"  # the config's url and baseUrl
         assert tags[0]["src"] == f"{docusaurus.api_url}/widget.js"
         assert tags[0]["data-api"] == docusaurus.api_url and tags[0]["data-book-id"] == BOOK_ID
 
@@ -248,6 +249,40 @@ def test_the_page_as_a_course_summary_quiz_with_answers_behind_a_follow_up_and_n
     nested = contents.locator(".answer ul > li > ul > li > a")  # a module's pages, inside the module
     assert nested.count() >= 4
     assert page.errors == [], page.errors
+
+
+def test_citations_of_the_sites_own_build_open_on_the_origin_it_is_served_from(docusaurus, new_page, embedder,
+                                                                               tmp_path_factory):
+    """The build's own pages indexed (their URLs on the production host its config names), the
+    build served on 127.0.0.1: every citation the reader sees, and the one clicked, stay here."""
+    book = index_book(tmp_path_factory.mktemp("own-site") / "data", embedder, SITE, build_dir=docusaurus.build_dir)
+    chunks = book.store.all_chunks()
+    assert chunks and all(c.url.startswith(PRODUCTION + "/") for c in chunks)
+    app = make_app(book, tmp_path_factory.mktemp("own-site-api") / "data", allowed_origins=(docusaurus.url,))
+    api = make_server(app, "127.0.0.1", 0, threads=2)
+    threading.Thread(target=api.run, daemon=True, name="own-site-api").start()
+    try:
+        page = new_page()
+        page.goto(docusaurus.url + "/filters/")
+        expect(page.locator("#tc-bubble")).to_be_visible(timeout=TIMEOUT_MS)
+        page.evaluate("([api, book]) => { textbookChat.config.api = api; textbookChat.config.bookId = book; }",
+                      [f"http://127.0.0.1:{api.effective_port}", chunks[0].book_id])
+        page.locator("#tc-bubble").click()
+        page.locator("#tc-input").fill(QUESTION)
+        page.locator("#tc-input").press("Enter")
+        answer = page.locator("article.msg.bot").last
+        expect(answer).to_have_class(re.compile(r"\bdone\b"), timeout=TIMEOUT_MS)
+        links = [*answer.locator(".answer a.cite").all(), *answer.locator(".sources a.source").all()]
+        hrefs = [link.get_attribute("href") for link in links]
+        assert hrefs and all(h.startswith(docusaurus.url + "/") for h in hrefs), hrefs
+        assert any(h.startswith(docusaurus.url + "/sampling") for h in hrefs), hrefs
+        answer.locator(".answer a.cite").first.click()
+        page.wait_for_url(lambda url: url.startswith(docusaurus.url + "/sampling"))
+        expect(page.locator("h1")).to_have_text("Sampling")
+        assert page.errors == [], page.errors
+    finally:
+        api.close()
+        book.index.close()
 
 
 def test_an_urdu_page_of_the_site_shows_urdu_strings_right_to_left(docusaurus, new_page):

@@ -10,7 +10,7 @@
 module.exports = {
   title: 'Textbook chat test site',
   tagline: 'A tiny book for the textbook chat plugin',
-  url: 'http://127.0.0.1',
+  url: 'https://textbook-chat.example.org', // a production host: the test serves the build on 127.0.0.1
   baseUrl: '/',
   projectName: 'docusaurus-test-site',
   onBrokenLinks: 'throw',
