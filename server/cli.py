@@ -41,9 +41,11 @@ def model() -> None:
 @click.option("--build", "run_build", is_flag=True, help="Build the site first (npm ci when node_modules is missing, then docusaurus build).")
 @click.option("--sources", "sources_only", is_flag=True, help="Read the Markdown sources even when a build exists.")
 @click.option("--full", is_flag=True, help="Re-embed every page of this book.")
+@click.option("--include-unlisted", is_flag=True,
+              help="Also index unfilled template pages and pages no reader can reach (in no sidebar, linked from no page).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def ingest(path: str, book_id: str | None, site_url: str | None, base_url: str | None, build_dir: str | None,
-           run_build: bool, sources_only: bool, full: bool, as_json: bool) -> None:
+           run_build: bool, sources_only: bool, full: bool, include_unlisted: bool, as_json: bool) -> None:
     """Index a Docusaurus site (its build when there is one), a docs/ folder or an mdBook."""
     from dataclasses import replace
 
@@ -73,7 +75,7 @@ def ingest(path: str, book_id: str | None, site_url: str | None, base_url: str |
     try:
         with index_of(settings, store_check=False) as index:
             report = run_ingest(site, index.store, index.embedder, book_id=book_id, full=full,
-                                progress=not as_json, log=log)
+                                include_unlisted=include_unlisted, progress=not as_json, log=log)
     except TextbookChatError as exc:
         _fail(exc.diagnosis, 1)
     click.echo(json.dumps(report.to_dict(), default=str, indent=2) if as_json else report.summary())

@@ -36,6 +36,13 @@ def expected_routes(name: str, corpora: Path = CORPORA) -> dict[str, dict]:
     return {e["url"]: e for e in routes}
 
 
+def reachable_routes(name: str, corpora: Path = CORPORA) -> dict[str, dict]:
+    """The doc pages of corpora/NAME a reader can reach: those a sidebar lists (they have
+    breadcrumbs). On these books the others are the starter template's tutorial pages
+    (physical-ai-i18n's tutorial-basics/, tutorial-extras/), linked from no page of the book."""
+    return {url: e for url, e in expected_routes(name, corpora).items() if e["breadcrumbs"]}
+
+
 def path_of(url: str) -> str:
     return unquote(urlsplit(url).path)
 

@@ -19,13 +19,14 @@ import pytest
 from click.testing import CliRunner
 
 from apps import copy_index, open_copy
-from built_sites import SITES, built_site, expected_routes, path_of
+from built_sites import SITES, built_site, expected_routes, path_of, reachable_routes
 from places import EVAL, MODELS_DIR
 from server.cli import main
 from server.ingest.html_text import Heading, markdown_root, parse_html
 from server.ingest.indexer import ingest
 from server.ingest.pages import discover_pages
 from server.ingest.site import detect_site
+from server.ingest.unlisted import UNREACHABLE, readers_pages
 from server.store import open_store
 
 @pytest.fixture(scope="module", params=SITES)
@@ -64,6 +65,17 @@ def test_the_pages_read_from_the_build_are_exactly_the_built_doc_pages(built):
         assert all(h.text for h in page.sections if isinstance(h, Heading))
 
 
+def test_the_pages_no_reader_can_reach_are_left_out(built):
+    """physical-ai-i18n's build still holds the Docusaurus starter's tutorial (16 pages in two
+    locales): in no sidebar, linked only from each other. Every page a reader reaches stays."""
+    name, site = built
+    kept, left_out = readers_pages(discover_pages(site).pages)
+    assert {path_of(p.url) for p in kept} == set(reachable_routes(name))
+    assert {path_of(p.url) for p in left_out} == set(expected_routes(name)) - set(reachable_routes(name))
+    assert all(p.reason == UNREACHABLE for p in left_out)
+    assert len(left_out) == (16 if name == "physical-ai-i18n" else 0)
+
+
 def test_a_build_without_canonical_links_routes_its_pages_under_the_base_url(built, tmp_path):
     """A theme or plugin may leave out `<link rel="canonical">`: each page is then at its file's
     route under baseUrl (physical-ai-i18n's is below the root), the same pages as with the links."""
@@ -98,7 +110,7 @@ def test_reading_order_follows_the_sidebar(built):
 
 def test_every_indexed_page_and_anchor_exists_in_the_build(indexed):
     name, site, settings, chunks, report = indexed
-    routes = expected_routes(name)
+    routes = reachable_routes(name)
     assert report.chunks_total == len(chunks) > 0 and not report.skipped
     for chunk in chunks:
         route = routes[path_of(chunk.url)]
@@ -116,7 +128,7 @@ def test_every_indexed_page_and_anchor_exists_in_the_build(indexed):
 def test_all_the_rendered_text_is_in_the_index(indexed):
     name, site, _, chunks, report = indexed
     rendered_words = 0
-    for page in discover_pages(site).pages:
+    for page in readers_pages(discover_pages(site).pages)[0]:
         html = parse_html((site.build_dir / _file_of(site, page.url)).read_bytes())
         rendered_words += len(markdown_root(html).text_content().split())
     indexed_words = sum(len(c.content.split()) for c in chunks)
@@ -138,7 +150,7 @@ def test_pages_lists_labels_locale_and_sections_as_json(indexed):
                                                                 "TEXTBOOK_CHAT_MODELS_DIR": str(settings.models_dir)})
     assert result.exit_code == 0, result.output
     listed = json.loads(result.stdout)
-    routes = expected_routes(name)
+    routes = reachable_routes(name)
     assert {path_of(p["url"]) for p in listed} == set(routes)
     for page in listed:
         assert set(page) >= {"url", "title", "labels", "locale", "version", "source_file", "sections"}

@@ -12,6 +12,8 @@ blog and custom pages are not. For each page:
 - source file: the doc's Markdown/MDX file, found by doc id and locale among the site's sources
   (the build's own file when the sources are not there).
 - reading order: the chains of "next" pagination links, which follow the sidebar.
+- listed / reachable: whether a sidebar lists it, and whether a reader can click their way to
+  it from the site's root or a sidebar (reach.py).
 - text: headings with their real ids, lists, tables, code, admonitions and tabs as rendered
   (html_text.py).
 """
@@ -24,6 +26,7 @@ from lxml import etree
 
 from .html_text import heading_text, markdown_root, page_sections, parse_html
 from .page import Discovery, Page, SkippedFile, file_hash
+from .reach import in_a_sidebar, reachable_files
 from .site import Site
 from .sources import docusaurus_source_pages
 
@@ -68,7 +71,9 @@ def _reading_order(pages: list[Page], next_of: dict[str, str]) -> list[Page]:
     targets = set(next_of.values())
     ordered: list[Page] = []
     seen: set[str] = set()
-    for page in pages:  # chains start at a page no other page points to, in file order
+    # chains start at a page no other page points to, in file order, a sidebar's pages first (a
+    # page in no sidebar has no pagination: it must not move the book's pages down the order)
+    for page in sorted(pages, key=lambda p: not p.listed):
         path = unquote(urlsplit(page.url).path)
         if path in targets or path in seen:
             continue
@@ -76,7 +81,7 @@ def _reading_order(pages: list[Page], next_of: dict[str, str]) -> list[Page]:
             seen.add(path)
             ordered.append(by_path[path])
             path = next_of.get(path, "")
-    ordered.extend(p for p in pages if unquote(urlsplit(p.url).path) not in seen)
+    ordered.extend(p for p in pages if unquote(urlsplit(p.url).path) not in seen)  # loops
     return ordered
 
 
@@ -86,6 +91,7 @@ def built_pages(site: Site) -> Discovery:
     sources = _sources_by_doc(site)
     pages: list[Page] = []
     next_of: dict[str, str] = {}
+    reached = reachable_files(build, site.base_url, site.site_url)
     for path in sorted(build.rglob("*.html")):
         rel = path.relative_to(build).as_posix()
         data = path.read_bytes()
@@ -139,6 +145,8 @@ def built_pages(site: Site) -> Discovery:
             key=source_file if is_default else f"{locale}@{version}:{source_file}",
             sections=sections,
             description=_meta(document, "description"),
+            listed=in_a_sidebar(data),
+            reachable=rel in reached,
         ))
     pages = _reading_order(pages, next_of)
     locales = {site.default_locale: 0}

@@ -20,6 +20,7 @@ from .outline import build_outline
 from .page import Page, SkippedFile
 from .pages import discover_pages
 from .site import Site
+from .unlisted import LeftOut, left_out_summary, readers_pages
 
 
 @dataclass
@@ -36,6 +37,7 @@ class IngestReport:
     chunks_deleted: int = 0
     skipped: list[SkippedFile] = field(default_factory=list)
     without_text: list[str] = field(default_factory=list)  # pages with nothing to index (not in `pages`)
+    left_out: list[LeftOut] = field(default_factory=list)  # templates and pages no reader can reach (unlisted.py)
     notes: list[str] = field(default_factory=list)  # what the reader could not know (printed as it goes)
     seconds: float = 0.0
 
@@ -49,7 +51,8 @@ class IngestReport:
         return (f"{self.book_title} ({self.book_id}): {self.pages} pages: {self.added} added, {self.updated} updated, "
                 f"{self.unchanged} unchanged; {self.removed} removed{empty}; "
                 f"{self.chunks_embedded} chunks embedded, {self.chunks_total} in the index; "
-                f"{len(self.skipped)} files skipped; {self.seconds:.1f} s")
+                f"{len(self.skipped)} files skipped; {self.seconds:.1f} s"
+                + (f"\n{left_out_summary(self.left_out)}" if self.left_out else ""))
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -82,6 +85,7 @@ def ingest(
     *,
     book_id: str | None = None,
     full: bool = False,
+    include_unlisted: bool = False,
     options: ChunkingOptions = ChunkingOptions(),
     progress: bool = True,
     log: Callable[[str], None] = lambda _msg: None,
@@ -89,7 +93,9 @@ def ingest(
     started = time.perf_counter()
     book_id = book_id or default_book_id(site)
     discovery = discover_pages(site)
-    report = IngestReport(book_id=book_id, book_title=site.title, skipped=discovery.skipped, notes=discovery.notes)
+    pages, left_out = readers_pages(discovery.pages, include_unlisted=include_unlisted)
+    report = IngestReport(book_id=book_id, book_title=site.title, skipped=discovery.skipped, notes=discovery.notes,
+                          left_out=left_out)
     for note in discovery.notes:
         log(f"note: {note}")
     for skipped in discovery.skipped:
@@ -109,7 +115,7 @@ def ingest(
     to_embed: list[Chunk] = []
     to_reuse: list[Chunk] = []
     current_files = set()
-    for page in discovery.pages:
+    for page in pages:
         current_files.add(page.key)
         fingerprint = _fingerprint(page, site, options, embedder.model_name)
         previous = stored.get(page.key)
@@ -144,7 +150,7 @@ def ingest(
     _write_embedded(store, files, embedder, to_embed, progress=progress)
     store.delete_ids(removed_ids)
     # the outline goes with the chunks: readers get both in the same publication
-    store.save_outline(book_id, build_outline(site, discovery.pages, book_id).to_dict())
+    store.save_outline(book_id, build_outline(site, pages, book_id).to_dict())
     store.publish()  # readers in other processes (a running server) switch to this index now
     report.chunks_embedded = len(to_embed)
     report.chunks_reused = len(to_reuse) - len(missing)

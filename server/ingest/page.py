@@ -23,6 +23,8 @@ class Page:
     key: str = ""  # unique per page in the book (source_file, with the locale/version when not the default)
     sections: list | None = None  # a rendered page's headings and blocks (html_text.py); None: parse `body`
     description: str = ""  # front matter `description` / <meta name="description">
+    listed: bool = True  # a sidebar lists it (or the reader of the book cannot tell it does not)
+    reachable: bool = True  # a reader can click their way to it (reach.py)
 
     def __post_init__(self) -> None:
         self.key = self.key or self.source_file

@@ -7,6 +7,8 @@ file under `i18n/<locale>/docusaurus-plugin-content-docs/current/` replaces the 
 file of the same path, and untranslated docs are served from the default-locale file, as the
 build does. Only the current docs version is read from sources (a build has every version).
 
+A doc in no sidebar is reachable unless nothing in the site names it (source_reach.py).
+
 What sources alone cannot know: headings written as JSX (`<h2>` in a component) get no id in
 the build, so they are not linked to; and a sidebars file that is code is not run.
 """
@@ -26,6 +28,7 @@ from .clean import clean_markdown
 from .page import Discovery, Page, SkippedFile, file_hash
 from .sidebars import AutoDoc, SidebarUnreadable, find_sidebars, places_from_folders, places_from_sidebars, read_sidebars
 from .site import Site
+from .source_reach import mark_unreachable
 from .urls import doc_id, doc_slug, is_category_index, page_url, parse_number_prefix
 
 I18N_DOCS = "docusaurus-plugin-content-docs/current"
@@ -221,5 +224,7 @@ def docusaurus_source_pages(site: Site) -> Discovery:
                 locale=locale,
                 key=source_file if is_default else f"{locale}:{source_file}",
                 description=str(meta.get("description") or ""),
+                listed=place is not None,
             ))
+    mark_unreachable(site, found.pages)
     return found
