@@ -99,6 +99,21 @@ def test_unreachable_and_template_pages_are_found_in_the_build(extended):
     assert len(readers_pages(found, include_unlisted=True)[0]) == len(found)
 
 
+def test_a_build_whose_theme_marks_no_sidebar_keeps_every_page(extended, tmp_path):
+    """Nothing tells what a sidebar lists (a theme without Docusaurus's class names): no page
+    is taken for unreachable, and ingest says why."""
+    site_dir, build = extended
+    bare = tmp_path / "build"
+    shutil.copytree(build, bare)
+    for page in bare.rglob("*.html"):
+        page.write_text(page.read_text(encoding="utf-8").replace("theme-doc-sidebar-container", "sidebar"),
+                        encoding="utf-8")
+    found = discover_pages(detect_site(site_dir, build_dir=bare))
+    assert {(p.source_file, p.reason) for p in readers_pages(found.pages)[1]} == {
+        ("docs/lab-template/index.html", "template")}
+    assert any("no page of the build shows a sidebar" in note for note in found.notes)
+
+
 def test_ingest_reports_them_leaves_them_out_and_adds_nothing_the_second_time(extended, indexed_folder, tmp_path):
     site_dir, build = extended
     folder = indexed_folder(site_dir)

@@ -148,6 +148,10 @@ def built_pages(site: Site) -> Discovery:
             listed=in_a_sidebar(data),
             reachable=rel in reached,
         ))
+    if pages and not any(p.listed for p in pages):  # a theme that marks no sidebar: nothing to go by
+        found.notes.append("no page of the build shows a sidebar: every doc page is indexed, reachable or not")
+        for page in pages:
+            page.listed = page.reachable = True
     pages = _reading_order(pages, next_of)
     locales = {site.default_locale: 0}
     pages.sort(key=lambda p: (p.version != "current", locales.get(p.locale, 1)))  # stable: keeps reading order
