@@ -42,8 +42,9 @@ class Compose:
         return self.generator.name
 
     def refusal(self, understood: Understanding, judged: Judgement) -> str:
-        if understood.question.selection_only:
-            return selection_refusal(understood.question.text)
+        if understood.question.selected_text and understood.intent is not None:
+            # declined for the passage, in either mode: the book is offered only if it may answer
+            return selection_refusal(understood.question.text, book_may_answer=judged.offer_book_search)
         nearest = list(judged.nearest)
         return book_refusal(self.book_title or (nearest[0].book_title if nearest else ""), nearest,
                             unknown_terms=list(understood.unknown_terms))

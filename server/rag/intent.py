@@ -94,3 +94,17 @@ def points_at_passage(question: str) -> bool:
 def asks_what_it_says(question: str) -> bool:
     """The question asks what the highlighted passage itself states, so the passage answers it."""
     return bool(_ASKS_WHAT_IT_SAYS.search(question))
+
+
+def about_its_words(question: str, passage: str) -> bool:
+    """The question points at the passage and names nothing but the passage's own words ("why
+    does this use a Nyquist rate?" of a passage about the Nyquist rate), or names at most one
+    thing, so that "this" is what it asks about ("why does this happen?"); a question that
+    points at it but names other things ("which package do I launch to run this on my gpu?")
+    does not."""
+    if not _POINTS_AT_PASSAGE.search(question):
+        return False
+    passage_words = set(_WORD.findall(passage.lower()))
+    asked = [w for w in _WORD.findall(_POINTS_AT_PASSAGE.sub(" ", question.lower()))
+             if len(w) > 3 and w not in _FUNCTION_WORDS]
+    return len(asked) <= 1 or all(w in passage_words for w in asked)

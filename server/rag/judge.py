@@ -1,6 +1,11 @@
 """Stage 3, judge: which of the gathered passages may answer, in the order they are cited, or
 none (the question is refused). The gates themselves live in gate.py (the book's passages) and
-highlight.py (whether a highlighted passage covers a question)."""
+highlight.py (whether a highlighted passage covers a question).
+
+A question asked of a highlighted passage is answered only when the passage covers it, in
+either mode: in combined mode the book's passages support the passage's answer, they do not
+replace it ("which ROS 2 version should I install?" on a paragraph introducing ROS 2 is declined
+in both modes, with the offer to search the whole book, which has the answer elsewhere)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -10,7 +15,7 @@ from .context import SELECTION_FLOOR, QueryContext, Source, database_sources, se
 from .gate import admitted
 from .gather import Comparison, Gathered
 from .highlight import PASSAGE_FLOOR, covers
-from .intent import asks_what_it_says, points_at_passage
+from .intent import about_its_words, asks_what_it_says
 from .question import AnswerMode
 from .sentences import normalised
 from .understand import Understanding
@@ -36,15 +41,16 @@ class Judge:
     def __call__(self, understood: Understanding, gathered: Gathered) -> Judgement:
         question, intent = understood.question, understood.intent
         max_chunks = question.max_chunks
-        selected, database, offer = gathered.selected, (), False
+        selected, database = gathered.selected, ()
+        offer = gathered.comparison is not None and self._book_may_answer(understood, gathered)
+        if gathered.comparison is not None and not self._passage_covers(understood, gathered):
+            # the passage does not answer it, in either mode: declined, never the passage repeated
+            return Judgement((), QueryContext((), ()), gathered.nearest if offer else (), offer)
         if question.mode is not AnswerMode.SELECTION_EXCLUSIVE:
+            unknown = understood.unknown_terms if question.mode is AnswerMode.BOOK else ()
             database = tuple(database_sources(admitted(
                 understood.search_text, list(gathered.candidates), question.similarity_threshold,
-                unknown_terms=list(understood.unknown_terms), model_judges=self.model_judges)))
-            if gathered.comparison is not None and not self._either_answers(understood, gathered):
-                return Judgement((), QueryContext((), ()), gathered.nearest, False)
-        elif gathered.comparison is not None and not self._passage_covers(understood, gathered):
-            selected, offer = (), True
+                unknown_terms=list(unknown), model_judges=self.model_judges)))
         if intent is not None and intent.about_the_passage:
             # a request about the passage itself: all of it, in reading order, then the book's passages
             passage = tuple(sorted(selected, key=selection_position))
@@ -56,24 +62,24 @@ class Judge:
             ranked = [context.selected[0], *ranked[: max_chunks - 1]]  # the highlight always takes part
         return Judgement(tuple(ranked), context, gathered.nearest, offer)
 
-    def _either_answers(self, understood: Understanding, gathered: Gathered) -> bool:
-        """Combined mode, a question: the passage covers it, or the book does by the question's
-        own words (its candidates were steered by the passage, so they would admit anything
-        near the passage: "what is the capital of France?" on a paragraph about sampling)."""
-        if points_at_passage(understood.question.text) or self._passage_covers(understood, gathered):
-            return True
+    def _book_may_answer(self, understood: Understanding, gathered: Gathered) -> bool:
+        """Would the book path ("Search the whole book") answer the question by its own words?
+        Only then is it offered: the book's own gates, on the book's passages for the question alone."""
         return bool(admitted(understood.search_text, list(gathered.comparison.elsewhere),
                              understood.question.similarity_threshold, unknown_terms=list(understood.unknown_terms),
                              model_judges=self.model_judges))
 
     def _passage_covers(self, understood: Understanding, gathered: Gathered) -> bool:
-        """Exclusive mode, a question: answered from the passage only if the passage covers it
-        (the book is searched only to compare; nothing found there is shown or cited). With a
-        model, a question the passage is at all near goes to the model, which may decline."""
+        """A question is answered from the passage only if the passage covers it (the book is
+        searched by the question alone only to compare). With a model, a question the passage is
+        at all near goes to the model, which may decline."""
+        text = understood.question.text
+        passage = understood.question.selected_text or ""
+        if asks_what_it_says(text) or about_its_words(text, passage):
+            return True
         comparison: Comparison = gathered.comparison
         passage_best = max(max((s.score for s in gathered.selected), default=0.0), comparison.best_sentence)
         opening = normalised(comparison.passage_sentences[0])[:60]
         elsewhere_best = max((c.score for c in comparison.elsewhere if opening not in normalised(c.content)),
                              default=0.0)
-        return passage_best >= PASSAGE_FLOOR and (covers(passage_best, elsewhere_best) or self.model_judges
-                                                 or asks_what_it_says(understood.question.text))
+        return passage_best >= PASSAGE_FLOOR and (covers(passage_best, elsewhere_best) or self.model_judges)

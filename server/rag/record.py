@@ -16,7 +16,7 @@ from ..sessions import Reply, SessionStore, SourceReference
 from .compose import Composed
 from .context import Source
 from .events import Answer
-from .question import AnswerMode, Question
+from .question import Question
 from .turn import Opened, State, Turn
 
 log = logging.getLogger("textbook_chat.pipeline")
@@ -124,6 +124,6 @@ def _answer(turn: Turn, composed: Composed, assistant_id: str, timings: dict) ->
         unknown_terms=list(understood.unknown_terms),
         timings=timings, intent=understood.intent.value if understood.intent else None,
         corrections=dict(understood.corrections),
-        # the book was searched already in combined mode: nothing more to offer there
-        offer_book_search=composed.refused and question.mode is AnswerMode.SELECTION_EXCLUSIVE,
+        # declined for the passage (either mode) while the book's own path may answer it
+        offer_book_search=composed.refused and judged.offer_book_search,
         course=understood.course.describe() if understood.course is not None else None)

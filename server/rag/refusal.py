@@ -18,10 +18,12 @@ def book_refusal(book_title: str, nearest: list[Chunk], unknown_terms: list[str]
     return text + " Try rephrasing, or ask about something the book covers."
 
 
-def selection_refusal(question: str = "", combined_available: bool = True) -> str:
+def selection_refusal(question: str = "", book_may_answer: bool = True) -> str:
     asked = " ".join(question.split())
     asked = f"“{asked[:140]}{'…' if len(asked) > 140 else ''}”" if asked else "this question"
     text = f"The highlighted passage doesn't cover {asked}."
-    if combined_available:
-        text += " Search the whole book instead (“this passage and the book”)."
+    if book_may_answer:
+        text += " The rest of the book may: search the whole book instead."
+    else:
+        text += " Nothing else in the book seems to either."
     return text

@@ -31,7 +31,7 @@ class Understanding:
     search_text: str  # what the book is searched with
     vector: np.ndarray = field(repr=False, compare=False)  # search_text's embedding
     corrections: Mapping[str, str] = field(default_factory=dict)  # misspelt word → the book word searched for
-    unknown_terms: tuple[str, ...] = ()  # specialist words the book never uses (book questions only)
+    unknown_terms: tuple[str, ...] = ()  # specialist words the book never uses
     intent: Intent | None = None  # what the reader asks of the highlighted passage; None without one
     course: object | None = None  # a question about the book as a course (course/understand.py CourseRequest)
 
@@ -70,12 +70,12 @@ class Understand:
     def __call__(self, question: Question, history: History) -> Understanding:
         text = self._stand_alone(question.text, history)
         corrections: Mapping[str, str] = {}
-        unknown: tuple[str, ...] = ()
+        reading = self.lexicon(question.filters.book_id).read(text)
         if question.mode is not AnswerMode.SELECTION_EXCLUSIVE:
             # misspelt book words are searched for as the book spells them
-            reading = self.lexicon(question.filters.book_id).read(text)
             text, corrections = reading.text, dict(reading.corrections)
-            unknown = tuple(reading.unknown_terms) if question.mode is AnswerMode.BOOK else ()
+        # (of a highlighted passage, they only decide whether the whole book may be offered)
+        unknown = tuple(reading.unknown_terms)
         selected = question.selected_text
         vector = self.embedder.embed_query(text)
         course = self.course.read(question, vector, history) if self.course is not None else None
