@@ -78,6 +78,22 @@ def _rate(hits: list[bool]) -> float | None:
     return round(sum(hits) / len(hits), 4) if hits else None
 
 
+# a highlight question is asked in each mode: from the passage alone, and from the passage and the book
+SELECTION_MODES = (SelectionMode.EXCLUSIVE, SelectionMode.COMBINED)
+
+
+def _asks(items: list[dict]):
+    """(item, selection mode) for every question to ask: each selection item once per mode."""
+    for item in items:
+        for mode in (SELECTION_MODES if item["kind"] == "selection" else (None,)):
+            yield item, mode
+
+
+def _worst(rates) -> float | None:
+    measured = [r for r in rates if r is not None]
+    return min(measured) if measured else None
+
+
 def answerable(item: dict) -> bool:
     """A selection item the passage answers (the physical-AI set has only `leak_probe`)."""
     return item.get("answerable", not item.get("leak_probe", False))
@@ -116,12 +132,12 @@ def evaluate(items: list[dict], pipeline: ChatPipeline, chunks: list[Chunk], *, 
     top_scores = {"in_book": [], "out_of_scope": []}
     gated = {"in_book": [], "out_of_scope": []}  # refused by the unknown-term gate whatever the threshold
     counts = {"in_book": 0, "out_of_scope": 0, "selection": 0}
-    wrong_refusals, oos_refused, sel_cov, leaks = 0, 0, [], 0
-    sel_answered, off_topic_declined = [], []
-    for item in items:
+    wrong_refusals, oos_refused, sel_cov = 0, 0, []
+    by_mode = {mode: {"answered": [], "declined": [], "leaks": []} for mode in SELECTION_MODES}
+    for item, mode in _asks(items):
         kind = item["kind"]
-        counts[kind] += 1
-        selection = Selection(item["selected_text"], SelectionMode.EXCLUSIVE) if kind == "selection" else None
+        counts[kind] += mode in (None, SelectionMode.EXCLUSIVE)
+        selection = Selection(item["selected_text"], mode) if kind == "selection" else None
         answer = pipeline.answer(Question(item["question"], max_chunks=max_chunks, similarity_threshold=threshold,
                                           selection=selection, page=Page(locale=locale)))
         refused = answer.refused
@@ -150,15 +166,19 @@ def evaluate(items: list[dict], pipeline: ChatPipeline, chunks: list[Chunk], *, 
             oos_refused += refused
             row["ok"] = refused
         else:
+            measured = by_mode[mode]
             leaked = any(k.lower() in answer.text.lower() for k in item.get("forbidden_keywords", []))
-            leaked = leaked or any(s.source_type == "database" for s in answer.sources)
-            leaks += leaked
+            # the book's passages may support a combined answer, never an exclusive one or a declined question
+            from_book = any(s.source_type == "database" for s in answer.sources)
+            leaked = leaked or (from_book and (mode is SelectionMode.EXCLUSIVE or not answerable(item)))
+            measured["leaks"].append(leaked)
             if answerable(item):
                 sel_cov.append(keyword_coverage(answer.text, item["answer_keywords"]))
-                sel_answered.append(not refused)
+                measured["answered"].append(not refused)
             else:
-                off_topic_declined.append(refused and not leaked)
-            row.update(leaked=leaked, intent=item.get("intent") or ("question" if answerable(item) else "off_topic"),
+                measured["declined"].append(refused and not leaked)
+            row.update(mode=mode.value, leaked=leaked, offer_book_search=answer.offer_book_search,
+                       intent=item.get("intent") or ("question" if answerable(item) else "off_topic"),
                        ok=not leaked and (not refused if answerable(item) else refused))
         rows.append(row)
     n_in, n_oos, n_sel = counts["in_book"], counts["out_of_scope"], counts["selection"]
@@ -172,9 +192,13 @@ def evaluate(items: list[dict], pipeline: ChatPipeline, chunks: list[Chunk], *, 
         "in_book_refusal_rate": round(wrong_refusals / n_in, 4) if n_in else None,
         "oos_refusal_rate": round(oos_refused / n_oos, 4) if n_oos else None,
         "selection_keyword_coverage": round(sum(sel_cov) / len(sel_cov), 4) if sel_cov else None,
-        "leak_rate": round(leaks / n_sel, 4) if n_sel else None,
-        "selection_answered_rate": _rate(sel_answered),
-        "off_topic_declined_rate": _rate(off_topic_declined),
+        # over both modes: a line holds only if it holds in each (the per-mode figures are in `modes`)
+        "leak_rate": _rate([x for m in by_mode.values() for x in m["leaks"]]),
+        "selection_answered_rate": _worst(_rate(m["answered"]) for m in by_mode.values()),
+        "off_topic_declined_rate": _worst(_rate(m["declined"]) for m in by_mode.values()),
+        "modes": {mode.value: {"selection_answered_rate": _rate(m["answered"]),
+                               "off_topic_declined_rate": _rate(m["declined"]), "leak_rate": _rate(m["leaks"])}
+                  for mode, m in by_mode.items()} if n_sel else {},
         "tags": {tag: {**m, **answers["tags"].get(tag, {})} for tag, m in tag_summary(rows).items()},
         "intents": intent_summary(rows),
         "counts": counts,
@@ -214,6 +238,8 @@ def format_report(title: str, result: dict) -> str:
               f"- selection: {s['counts']['selection']} items, keyword coverage {s['selection_keyword_coverage']}, "
               f"leak rate {s['leak_rate']}, answered (answerable) {s['selection_answered_rate']}, "
               f"off-topic declined {s['off_topic_declined_rate']}"]
+    lines += [f"  - {mode}: answered (answerable) {m['selection_answered_rate']}, off-topic declined "
+              f"{m['off_topic_declined_rate']}, leak rate {m['leak_rate']}" for mode, m in s["modes"].items()]
     if s["tags"]:
         lines += ["", "| tag | in_book items | hit@5 | keyword coverage | answer words p50 | wrongly refused |",
                   "|---|---|---|---|---|---|"]
@@ -225,6 +251,7 @@ def format_report(title: str, result: dict) -> str:
     lines += ["", "| id | kind | ok | status | doc rank | top retrieved |", "|---|---|---|---|---|---|"]
     for row in result["rows"]:
         top = row["retrieved"][0] if row["retrieved"] else "—"
-        lines.append(f"| {row['id']} | {row['kind']} | {'✓' if row['ok'] else '✗'} | {row['status']} | "
+        lines.append(f"| {row['id']}{' (' + row['mode'] + ')' if row.get('mode') else ''} | {row['kind']} | "
+                     f"{'✓' if row['ok'] else '✗'} | {row['status']} | "
                      f"{row.get('doc_rank') or '—'} | {top} |")
     return "\n".join(lines)

@@ -55,7 +55,10 @@ def test_eval_command_prints_json_and_holds_the_line(tmp_path, monkeypatch, inde
     summary = json.loads(ok.output.strip().splitlines()[-1])
     assert {"hit_at_5", "mrr", "in_book_refusal_rate", "oos_refusal_rate", "leak_rate", "counts",
             "selection_answered_rate", "off_topic_declined_rate", "tags", "intents"} <= set(summary)
-    assert summary["intents"]["off_topic"]["n"] == 1 and summary["intents"]["question"]["n"] == 1
+    # each highlight question is asked in both modes, and each mode is reported
+    assert summary["intents"]["off_topic"]["n"] == 2 and summary["intents"]["question"]["n"] == 2
+    assert set(summary["modes"]) == {"exclusive", "combined"}
+    assert all(m["off_topic_declined_rate"] is not None for m in summary["modes"].values())
     assert summary["counts"] == {"in_book": 8, "out_of_scope": 3, "selection": 2}
     strict = runner.invoke(main, ["eval", questions, "--book", str(SAMPLE_BOOK), "--json", "--min-mrr", "1.01"])
     assert strict.exit_code == 1 and "below the required line: MRR" in strict.output
