@@ -24,7 +24,7 @@ def question_from(body: dict, settings: Settings) -> Question:
         text=mask(body["question"]),  # a reader's personal details reach neither the model nor the database
         max_chunks=body.get("max_chunks", settings.max_chunks),
         similarity_threshold=body.get("similarity_threshold", settings.similarity_threshold),
-        selection=Selection(selected, mode) if selected else None,
+        selection=Selection(selected, mode, body.get("selected_code_language")) if selected else None,
         selection_mode=mode,
         filters=Filters(**(body.get("filters") or {})),
         preferences=Preferences(level=preferences.get("level"),

@@ -69,6 +69,8 @@ class QuerySchema(Schema):
     selected_text = Trimmed(validate=validate.Length(max=MAX_SELECTION), allow_none=True, metadata={
         "description": "the highlighted passage, trimmed; white space alone counts as no selection"})
     selection_mode = fields.String(load_default="exclusive", validate=validate.OneOf(SELECTION_MODES))
+    selected_code_language = fields.String(validate=validate.Regexp(r"^[A-Za-z0-9#+._-]{1,40}$"), allow_none=True,
+                                           metadata={"description": "the highlighted code's block language (`python`)"})
     session_id = fields.String(validate=validate.Length(1, 64), allow_none=True)
     max_chunks = fields.Integer(strict=True, validate=validate.Range(1, 10))
     similarity_threshold = fields.Float(validate=validate.Range(0.0, 1.0))

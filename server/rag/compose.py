@@ -77,6 +77,7 @@ class Compose:
             question=question.text, sources=list(judged.sources), history=list(understood.history),
             preferences=question.preferences, selection_only=question.selection_only,
             selected_text=question.selected_text, intent=understood.intent,
+            code_language=question.selection.language if question.selection else None,
             search=None if question.selection_only else self._book_search(question))
 
     def _book_search(self, question: Question):

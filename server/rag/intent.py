@@ -19,6 +19,8 @@ class Intent(Enum):
     EXAMPLE = "example"
     DEFINE = "define"
     JARGON = "jargon"
+    LANGUAGE = "language"  # which programming language highlighted code is in
+    CODE = "code"  # what highlighted code, or a line of it, does
     QUESTION = "question"  # anything else: the passage must answer it
 
     @property
@@ -46,17 +48,37 @@ _PATTERNS: list[tuple[Intent, re.Pattern]] = [(intent, re.compile(pattern, re.IG
 )]
 
 
+# requests about highlighted code, asked of code only ("what language is this?" of prose is a question)
+_CODE_NOUN = r"(?:line|lines|code|snippet|command|commands|statement|call|function|block|script|program|bit)"
+_CODE_PATTERNS: list[tuple[Intent, re.Pattern, bool]] = [
+    (intent, re.compile(pattern, re.IGNORECASE), code_only) for intent, pattern, code_only in (
+        (Intent.LANGUAGE, r"\b(?:what|which)\s+(?:programming\s+|coding\s+|scripting\s+|computer\s+)?"
+                          r"(?:language|lang)\b|\b(?:written|coded|programmed)\s+in\b", True),
+        (Intent.CODE, rf"\bwhat(?:'s| is| does| do| are)\s+(?:this|that|the|these|those|line\s+\d+)\s*{_CODE_NOUN}?s?"
+                      rf"\s*(?:do|doing|does|for)\b|\bwhat(?:'s| is| are)\s+(?:this|that|the|these|those)\s+{_CODE_NOUN}\b|"
+                      rf"\bhow does (?:this|that|the) {_CODE_NOUN} work\b|\bwhat does (?:it|this) do\b", True),
+        # of prose ("what does this command do?" of a sentence naming a command): explain it
+        (Intent.EXPLAIN, rf"\bwhat(?:'s| is| does| do| are)\s+(?:this|that|these|those|line\s+\d+)\s*{_CODE_NOUN}s?"
+                         rf"\s*(?:do|doing|does|for)\b|\bhow does (?:this|that) {_CODE_NOUN} work\b", False),
+    )]
+_CODE_POINTER = re.compile(rf"\b(?:this|that|it|these|those|here|above|{_CODE_NOUN})\b", re.IGNORECASE)
+
+
 # the question points at the passage ("explain this", "what does it mean", "summarize the paragraph")
 _POINTS_AT_PASSAGE = re.compile(r"\b(?:this|that|it|these|those|here|above|passage|paragraph|text|section|"
                                 r"selection|highlighted|part|bit|quote)\b", re.IGNORECASE)
 _WORD = re.compile(r"[a-z0-9]+")
 
 
-def detect(question: str, passage: str = "") -> Intent:
+def detect(question: str, passage: str = "", *, code: bool = False) -> Intent:
     """The first request about the passage the question makes, or QUESTION. A request counts
     when it points at the passage, is only a few words long, or names only words of the passage
     ("define odometry", with "odometry" in it); "explain how Nav2 plans paths" about a passage
-    that never says so is a question the passage may not answer."""
+    that never says so is a question the passage may not answer. `code`: the passage is code
+    from a block whose language is known, so it may be asked which language it is in."""
+    for intent, pattern, code_only in _CODE_PATTERNS:
+        if (code or not code_only) and pattern.search(question) and _CODE_POINTER.search(question):
+            return intent
     for intent, pattern in _PATTERNS:
         if pattern.search(question):
             return intent if _about_passage(question, pattern, passage) else Intent.QUESTION

@@ -2,6 +2,7 @@
 and how to use it, filters, preferences, and the conversation it belongs to."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -23,6 +24,19 @@ class AnswerMode(Enum):
 class Selection:
     text: str
     mode: SelectionMode = SelectionMode.EXCLUSIVE
+    code_language: str | None = None  # the passage is code from a block the book marks with this language
+
+    @property
+    def language(self) -> str | None:
+        """The passage's programming language: as the page marks its code block, or as the
+        fence of a passage pasted with its markdown (```python) says."""
+        if self.code_language:
+            return self.code_language.lower()
+        fence = _FENCE.match(self.text)
+        return fence.group(1).lower() if fence else None
+
+
+_FENCE = re.compile(r"\s*(?:```|~~~)\s*([A-Za-z0-9#+._-]+)")
 
 
 @dataclass(frozen=True)

@@ -79,8 +79,8 @@ class Understand:
         selected = question.selected_text
         vector = self.embedder.embed_query(text)
         course = self.course.read(question, vector, history) if self.course is not None else None
-        return Understanding(question, history, text, vector, corrections, unknown,
-                             detect(question.text, selected) if selected else None, course)
+        intent = detect(question.text, selected, code=bool(question.selection.language)) if selected else None
+        return Understanding(question, history, text, vector, corrections, unknown, intent, course)
 
     def _stand_alone(self, question: str, history: History) -> str:
         """A follow-up is rewritten into a stand-alone query by the rewriter when there is one;

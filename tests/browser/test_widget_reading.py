@@ -225,8 +225,9 @@ def test_an_invalid_attribute_warns_once_and_falls_back(page, live):
 
 def test_a_passage_that_does_not_cover_the_question_offers_the_whole_book(page, live):
     open_demo(page, live)
-    page.evaluate("""(text) => textbookChat.ask('What is the capital of Australia?',
-                                              {selectedText: text, mode: 'exclusive'})""", PHRASE)
+    # the book explains dither elsewhere; the highlighted sentence does not
+    page.evaluate("""(text) => textbookChat.ask('How does dither turn quantization error into hiss?',
+                                              {selectedText: text, mode: 'combined'})""", PHRASE)
     refusal = bot(page)
     expect(refusal).to_have_class(re.compile(r"\brefused\b"))
     whole = refusal.locator("button.whole")
@@ -234,8 +235,46 @@ def test_a_passage_that_does_not_cover_the_question_offers_the_whole_book(page, 
     with page.expect_request(lambda r: r.url.endswith("/chat") and r.method == "POST") as sent:
         whole.click()
     body = json.loads(sent.value.post_data)
-    assert body["selection_mode"] == "combined" and body["selected_text"] == PHRASE
+    assert "selected_text" not in body and "selection_mode" not in body  # the book's own path
     expect(page.locator("article.msg.bot")).to_have_count(2)
-    expect(bot(page)).to_have_class(re.compile(r"\b(done|refused)\b"))
+    expect(bot(page)).to_have_class(re.compile(r"\bdone\b"))
     expect(whole).to_have_count(0)  # offered once
+    # a question neither the passage nor the book answers is declined with nothing to offer
+    page.evaluate("""(text) => textbookChat.ask('What is the capital of Australia?', {selectedText: text})""", PHRASE)
+    expect(page.locator("article.msg.bot")).to_have_count(3)
+    expect(bot(page)).to_have_class(re.compile(r"\brefused\b"))
+    expect(bot(page).locator("button.whole")).to_have_count(0)
+    assert page.errors == []
+
+
+def test_highlighted_code_is_sent_with_its_blocks_language(page, live):
+    open_demo(page, live, "/book/docs/practice/digital-filters")
+    line = 'sos = signal.butter(4, cutoff, btype="lowpass", fs=fs, output="sos")'
+    page.evaluate("""(line) => {
+        for (const code of document.querySelectorAll('pre code')) {
+            const i = code.textContent.indexOf(line);
+            if (i < 0) continue;
+            const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+            for (let node, at = 0; (node = walker.nextNode()); at += node.data.length) {
+                if (at + node.data.length > i) {
+                    code.scrollIntoView({block: 'center'});
+                    return getSelection().setBaseAndExtent(node, i - at, node, i - at + line.length);
+                }
+            }
+        }
+        throw new Error('not found: ' + line);
+    }""", line)
+    page.locator("#tc-ask").click()
+    expect(page.locator("#tc-quote blockquote")).to_have_text(line)
+    with page.expect_request(lambda r: r.url.endswith("/chat") and r.method == "POST") as sent:
+        ask(page, "What programming language is used in this code?")
+    body = json.loads(sent.value.post_data)
+    assert body["selected_text"] == line and body["selected_code_language"] == "python"
+    expect(bot(page)).to_have_class(re.compile(r"\bdone\b"))
+    expect(bot(page)).to_contain_text("Python")
+    # a passage of prose carries no language
+    open_demo(page, live)
+    with page.expect_request(lambda r: r.url.endswith("/chat") and r.method == "POST") as sent:
+        page.evaluate("(text) => textbookChat.ask('explain this', {selectedText: text})", PHRASE)
+    assert "selected_code_language" not in json.loads(sent.value.post_data)
     assert page.errors == []

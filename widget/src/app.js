@@ -48,7 +48,8 @@ export function mount(cfg, partUrl, api) {
   root.append(bubble);
 
   const store = createStore(storageKey(location.origin, cfg.bookId));
-  const ctx = { cfg, t, title, lang, root, shadow, host, bubble, store };
+  // codeLanguages: passage → the language of the code block it was selected in (chat.js sends it)
+  const ctx = { cfg, t, title, lang, root, shadow, host, bubble, store, codeLanguages: new Map() };
 
   // The panel script reports back through api._define (it is a classic script as well).
   let part = null;
@@ -81,7 +82,7 @@ export function mount(cfg, partUrl, api) {
     root.style.setProperty('--on-accent', contrastText(getComputedStyle(bubble).backgroundColor));
   });
 
-  const askAbout = (text) => withPanel((p) => p.askAbout(text));
+  const askAbout = (text, language) => (language && ctx.codeLanguages.set(text, language), withPanel((p) => p.askAbout(text)));
   const selection = watchSelection(host, root, t('ask'), askAbout);
 
   // Shortcut: toggles the panel; with text selected on the page it asks about the selection.
@@ -93,7 +94,7 @@ export function mount(cfg, partUrl, api) {
       if (!(e.ctrlKey || e.metaKey || e.altKey) && editable(e.composedPath()[0])) return;
       e.preventDefault();
       const text = selection.current();
-      if (text) askAbout(text);
+      if (text) askAbout(text, selection.language());
       else withPanel((p) => (p.isOpen() && document.activeElement === host ? p.close(true) : p.open(true)));
     });
   }
@@ -115,7 +116,10 @@ export function mount(cfg, partUrl, api) {
   return {
     open: () => withPanel((p) => p.open(true)),
     close: () => panel && panel.close(false),
-    /** Ask programmatically: textbookChat.ask('What is aliasing?', {selectedText, mode}). False if an answer is running. */
+    /**
+     * Ask programmatically: textbookChat.ask('What is aliasing?', {selectedText, mode, codeLanguage}).
+     * False if an answer is running.
+     */
     ask(question, opts = {}) {
       if (panel && panel.busy()) return false;
       withPanel((p) => p.ask(String(question), opts));

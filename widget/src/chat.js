@@ -76,15 +76,21 @@ export function createChat(ctx, panel) {
     panel.setBusy(true);
 
     const { locale, docsVersion } = pageContext();
+    // (JSON leaves out what is undefined: a page without a locale or docs version sends none)
     const body = {
       question: user.text,
-      metadata: { page_url: location.href, page_title: document.title, client_time: new Date().toISOString() },
+      metadata: {
+        page_url: location.href,
+        page_title: document.title,
+        client_time: new Date().toISOString(),
+        locale,
+        docs_version: docsVersion,
+      },
     };
-    if (locale) body.metadata.locale = locale;
-    if (docsVersion) body.metadata.docs_version = docsVersion;
     // the site's book only (the plugin sets data-book-id from projectName)
     if (cfg.bookId && cfg.bookId !== 'default') body.filters = { book_id: cfg.bookId };
-    if (user.quote) (body.selected_text = user.quote), (body.selection_mode = user.mode);
+    // with the language of the code block it was selected in, if any
+    if (user.quote) (body.selected_text = user.quote), (body.selection_mode = user.mode), (body.selected_code_language = ctx.codeLanguages.get(user.quote));
 
     // Text is revealed a frame at a time at a reading pace (nextShown); `caught` resolves once
     // everything received is on screen (or at once in a background tab, where frames stop).
@@ -161,10 +167,10 @@ export function createChat(ctx, panel) {
     panel.input.focus();
   }
 
-  /** The passage did not cover the question: ask it again with the whole book as well. */
+  /** The passage did not cover the question: ask the whole book, which answers or refuses on its own. */
   function wholeBook(bot) {
     const user = messages[messages.indexOf(bot) - 1];
-    if (user && ask(user.text, user.quote, 'combined')) (bot.offer = false), views.get(bot)?.paint();
+    if (user && ask(user.text)) (bot.offer = false), views.get(bot)?.paint();
   }
 
   /** A quiz's answers, asked for in the same conversation. */

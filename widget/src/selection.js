@@ -17,6 +17,7 @@ const SETTLE_MS = 200; // wait for the selection to settle (keyboard, touch hand
  */
 export function watchSelection(host, root, label, onAsk) {
   let text = '';
+  let language = ''; // the code block's language when the selection is code
   let range = null;
   let timer = 0;
   let pointerDown = false;
@@ -33,7 +34,7 @@ export function watchSelection(host, root, label, onAsk) {
       onclick: () => {
         const t = fresh();
         hide();
-        onAsk(t);
+        onAsk(t, language);
       },
     },
     label
@@ -69,6 +70,7 @@ export function watchSelection(host, root, label, onAsk) {
       return;
     }
     text = t.length > MAX_CHARS ? t.slice(0, MAX_CHARS) : t;
+    language = selectedLanguage(r);
     range = r;
     btn.hidden = false;
     place();
@@ -98,7 +100,35 @@ export function watchSelection(host, root, label, onAsk) {
   document.addEventListener('keydown', (e) => e.key === 'Escape' && hide());
   addEventListener('scroll', () => range && place(), { passive: true, capture: true });
 
-  return { current: () => (btn.hidden ? '' : fresh()) };
+  return { current: () => (btn.hidden ? '' : fresh()), language: () => (btn.hidden ? '' : language) };
+}
+
+const LANGUAGE = /(?:^|\s)language-([\w#+.-]+)/;
+
+/**
+ * The programming language of the code block an element is in, as renderers of fenced code
+ * mark it: a `language-xxx` class on the <pre>, its <code> or the block's container
+ * (Docusaurus, mdBook, markdown-it); '' when the element is not in a code block.
+ * @param {{tagName: string, className?: string, parentElement?: object}|null} el
+ */
+export function codeLanguage(el) {
+  let inCode = false;
+  for (let e = el; e && e.tagName !== 'BODY' && e.tagName !== 'HTML'; e = e.parentElement) {
+    inCode ||= e.tagName === 'PRE' || e.tagName === 'CODE';
+    const found = inCode && LANGUAGE.exec(typeof e.className === 'string' ? e.className : '');
+    if (found) return found[1].toLowerCase();
+    if (inCode && e.tagName !== 'PRE' && e.tagName !== 'CODE' && !/code/i.test(e.className || '')) break;
+  }
+  return '';
+}
+
+/** The language of the code block a selection starts in, or of the first one it holds. */
+function selectedLanguage(range) {
+  const start = range.startContainer;
+  const own = codeLanguage(start.nodeType === 1 ? start : start.parentElement);
+  if (own) return own;
+  const inner = range.cloneContents().querySelector('pre code, pre');
+  return inner ? codeLanguage(inner.querySelector('code') || inner) : '';
 }
 
 /**

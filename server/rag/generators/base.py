@@ -31,6 +31,7 @@ class GenerationInput:
     search: Search | None = None
     # what the reader asks of the highlighted passage (intent.py); None without a passage
     intent: Intent | None = None
+    code_language: str | None = None  # the highlighted passage is code in this language (its block's mark)
     # a question about the book as a course (course/prompts.py): the task's instruction, and the
     # outline of what is asked about, fenced as data like the passages
     course_task: str | None = None

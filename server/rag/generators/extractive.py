@@ -10,12 +10,18 @@ import re
 from typing import TYPE_CHECKING
 
 from ..answers import Lexicon, block_answer
+from ..code_passage import code_answer
 from ..highlight import passage_answer
+from ..intent import Intent
 from .base import Deltas, GenerationInput, Outcome
 
 if TYPE_CHECKING:
     from ...embedding.protocol import TextEmbedder
     from ..vocabulary import BookVocabulary
+
+
+# requests about highlighted code answered from the code itself (explain it, say what it does, its language)
+CODE_REQUESTS = (Intent.LANGUAGE, Intent.CODE, Intent.EXPLAIN, Intent.SIMPLIFY)
 
 
 class ExtractiveGenerator:
@@ -32,6 +38,8 @@ class ExtractiveGenerator:
     def compose(self, request: GenerationInput) -> str:
         length = request.preferences.answer_length
         if request.intent is not None and request.intent.about_the_passage:
+            if request.code_language and request.intent in CODE_REQUESTS:
+                return code_answer(request.intent, request.sources, request.selected_text or "", request.code_language)
             text = passage_answer(request.intent, request.question, request.sources, length)
             if text:
                 return text

@@ -60,8 +60,10 @@ def fence_passages(numbered: list[tuple[int, Source]]) -> str:
     return f"<passages>\n{body}\n</passages>" if body else "<passages>\n</passages>"
 
 
-def fence_highlight(text: str) -> str:
-    return f"<highlighted_text>\n{neutralise(text.strip())}\n</highlighted_text>"
+def fence_highlight(text: str, code_language: str | None = None) -> str:
+    """The highlighted text as data; code carries the language its block in the book is marked with."""
+    language = f' code_language="{_attribute(code_language)}"' if code_language else ""
+    return f"<highlighted_text{language}>\n{neutralise(text.strip())}\n</highlighted_text>"
 
 
 # what the reader asks of the highlighted text itself (see intent.py): never refused, always from it
@@ -77,6 +79,10 @@ _INTENT = {
     "define": "The reader asks what a term of the highlighted text means: define it as the text uses it.",
     "jargon": "The reader asks what the highlighted text's technical terms mean: translate each into plain words, "
               "as the text uses it.",
+    "language": "The reader asks which programming language the highlighted code is in: say the language its "
+                "block is marked with (the code_language of <highlighted_text>).",
+    "code": "The reader asks what the highlighted code (or a line of it) does: explain it step by step from the "
+            "code itself, its comments and what the passages say about it.",
 }
 
 
@@ -127,13 +133,13 @@ def system_instruction(preferences: Preferences | None = None, *, selection_only
 
 
 def user_message(question: str, sources: list[Source], *, selected_text: str | None = None,
-                 selection_only: bool = False, outline: str = "") -> str:
+                 selection_only: bool = False, outline: str = "", code_language: str | None = None) -> str:
     """The current turn: the fenced passages, the fenced highlighted text or outline, then the question."""
     numbered = [(n, s) for n, s in enumerate(sources, 1)
                 if not selection_only or s.source_type == "selected_text"]  # exclusive: never a book chunk
     parts = [fence_passages(numbered)]
     if selected_text and selected_text.strip():
-        parts.append(fence_highlight(selected_text))
+        parts.append(fence_highlight(selected_text, code_language))
     if outline.strip():
         parts.append(f"<outline>\n{neutralise(outline.strip())}\n</outline>")
     parts.append(f"Question: {neutralise(question.strip())}")

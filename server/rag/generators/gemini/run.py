@@ -38,5 +38,6 @@ class Run:
             turns.pop()
         turns.append(types.Content(role="user", parts=[types.Part(text=prompt.user_message(
             request.question, request.sources, selected_text=request.selected_text,
-            selection_only=request.selection_only, outline=request.outline))]))
+            selection_only=request.selection_only, outline=request.outline,
+            code_language=request.code_language))]))
         return turns
