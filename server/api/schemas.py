@@ -198,7 +198,7 @@ class ChatResponseSchema(Schema):
     context = fields.Nested(QueryContextSchema)
     intent = fields.String(allow_none=True, metadata={
         "description": "What the reader asked of the highlighted passage: explain, summarize, simplify, example, "
-                       "define, jargon, or question; null without a passage."})
+                       "define, jargon, language or code (of highlighted code), or question; null without one."})
     corrections = fields.Dict(keys=fields.String(), values=fields.String(), metadata={
         "description": "Misspelt words of the question and the book's words that were searched for instead."})
     session_secret = fields.String(metadata={
