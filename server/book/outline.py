@@ -11,12 +11,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from itertools import groupby
-from urllib.parse import unquote, urlsplit
 
 from markdown_it import MarkdownIt
 
 from ..course.outline import Outline
 from ..models import Chunk
+from ..page_urls import page_path, same_page_path
 
 DESCRIPTION_CHARS = 200  # one line in a list of links
 SUMMARY_CHARS = 600  # one paragraph
@@ -63,20 +63,22 @@ class BookOutline:
         return [page for part in self.parts for page in part.pages]
 
     def find_page(self, url_or_path: str) -> OutlinePage | None:
-        """The page at a full URL, a URL path or the end of one ("/docs/intro" finds
-        ".../book/docs/intro"; the first in reading order when several end so), or a source
-        file ("intro.md"); an anchor or a trailing slash makes no difference."""
+        """The page at a full URL (on any host and base path: page_urls.py), a URL path or the
+        end of one ("/docs/intro" finds ".../book/docs/intro"; the first in reading order when
+        several end so), or a source file ("intro.md"); an anchor or a trailing slash makes no
+        difference."""
         wanted = url_or_path.strip().split("#", 1)[0]
-        wanted_path = _path(wanted)
+        named = [p for p in self.pages if wanted in (p.url, p.source_file)]
+        if named:
+            return named[0]
+        wanted_path = page_path(wanted)
+        paths: dict[str, OutlinePage] = {}
+        for page in self.pages:
+            paths.setdefault(page_path(page.url), page)
+        found = paths.get(same_page_path(paths, wanted_path) or "") if wanted_path != "/" else None
         ending = "/" + wanted_path.lstrip("/")
-        exact = [p for p in self.pages
-                 if wanted in (p.url, p.source_file) or (wanted_path and wanted_path == _path(p.url))]
-        ends = [p for p in self.pages if wanted_path.strip("/") and _path(p.url).endswith(ending)]
-        return (exact or ends or [None])[0]
-
-
-def _path(url: str) -> str:
-    return unquote(urlsplit(url).path).rstrip("/")
+        ends = [p for p in self.pages if wanted_path != "/" and page_path(p.url).endswith(ending)]
+        return found or (ends or [None])[0]
 
 
 def outline_of(book_id: str, chunks: list[Chunk], recorded: dict | None = None) -> BookOutline:

@@ -4,7 +4,9 @@ whatever the origin it is served from) and parts named in the question ("module 
 from __future__ import annotations
 
 import re
-from urllib.parse import unquote, urlsplit
+from urllib.parse import urlsplit
+
+from ..page_urls import page_path, same_page_path
 
 from .outline import Outline, OutlinePage, Part
 
@@ -15,46 +17,22 @@ what which how where when who why do does i me my you your we our about into par
 modules section sections page pages lesson lessons unit units book course one""".split())
 
 
-def _path(url: str) -> str:
-    path = unquote(urlsplit(url).path)
-    for suffix in ("/index.html", ".html"):
-        if path.endswith(suffix):
-            path = path[: -len(suffix)]
-    return path.rstrip("/")
-
-
 def resolve_page(outline: Outline, page_url: str, title: str = "") -> OutlinePage | None:
-    """The indexed page at this URL: the same path, or (a site served under another base URL,
-    e.g. a preview deployment) the page whose path ends the URL's, the longest such; failing
-    both (a page moved since the book was indexed), the one page whose title or sidebar label
-    the reader's tab shows ("Sampling | Book")."""
-    wanted = _path(page_url)
-    if not wanted:
+    """The indexed page at this URL (page_urls.py: on any host and base path); failing that (a
+    page moved since the book was indexed), the one page whose title or sidebar label the
+    reader's tab shows ("Sampling | Book")."""
+    if not urlsplit(page_url or "").path.strip("/"):
         return None
-    found = _by_path(outline, wanted)
+    paths = {}
+    for page in outline.pages:
+        paths.setdefault(page_path(page.url), page)
+    found = paths.get(same_page_path(paths, page_path(page_url)) or "")
     if found is None and title.strip():
         named = title.split(" | ")[0].strip().lower()
         same = [p for p in outline.pages if p.locale == outline.default_locale
                 and named in (p.title.strip().lower(), p.labels[-1].strip().lower() if p.labels else "")]
         found = same[0] if len(same) == 1 else None
     return found
-
-
-def _by_path(outline: Outline, wanted: str) -> OutlinePage | None:
-    exact = [p for p in outline.pages if _path(p.url) == wanted]
-    if exact:
-        return exact[0]
-    segments = wanted.split("/")
-    best: OutlinePage | None = None
-    best_len = 0
-    for page in outline.pages:
-        own = _path(page.url).split("/")
-        # the page's path without its base (its first segment or two) must end the URL's path
-        for drop in range(0, min(3, len(own) - 1)):
-            tail = own[drop:]
-            if len(tail) > best_len and len(tail) >= 2 and segments[-len(tail):] == tail:
-                best, best_len = page, len(tail)
-    return best
 
 
 def words(text: str) -> list[str]:

@@ -1,9 +1,9 @@
 """The indexed page a reader was on (from the page URL the widget sends) and the section of it
 that holds a highlighted passage.
 
-Pages are matched by their URL's path, so a page read on another host than the one the book was
-indexed for (a preview, localhost) is still found; `index.html`, `.html` and a trailing slash do
-not count. The index's pages are read once and again when the index changes size.
+Pages are matched by their URL's path (page_urls.py), so a page read on another host or base path
+than the book was indexed for (a preview, localhost) is still found; `index.html`, `.html` and a
+trailing slash do not count. The index's pages are read once and again when the index changes size.
 """
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from urllib.parse import unquote, urlsplit
 
 from ..index_size import IndexSize
+from ..page_urls import page_path, same_page_path
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 
@@ -30,14 +31,6 @@ class BookPage:
     url: str  # without an anchor
     title: str
     sections: tuple[Section, ...] = field(repr=False, compare=False, default=())
-
-
-def page_path(url: str) -> str:
-    """The part of a page URL that names the page: its path without index.html, .html or a final /."""
-    path = unquote(urlsplit(url or "").path)
-    path = re.sub(r"/index\.html?$", "/", path)
-    path = re.sub(r"\.html?$", "", path)
-    return path.rstrip("/") or "/"
 
 
 def plain_page_url(url: str) -> str | None:
@@ -64,7 +57,8 @@ class BookPages:
         """The indexed page at `url` (of `book_id` when several books have one there), or None."""
         if not url:
             return None
-        found = self._by_path().get(page_path(url), [])
+        pages = self._by_path()
+        found = pages.get(same_page_path(pages, page_path(url)) or "", [])
         return next((p for p in found if p.book_id == book_id), found[0] if found else None)
 
     @staticmethod
