@@ -158,7 +158,10 @@ def listed_site(tmp_path):
     shutil.copytree(SMALL_SITE, site, ignore=shutil.ignore_patterns("node_modules", "build", ".docusaurus"))
     (site / "sidebars.js").write_text("module.exports = { book: ['intro', 'sampling', 'filters'] };\n")
     docs = site / "docs"
-    (docs / "intro.md").write_text((docs / "intro.md").read_text() + "\nSee also the [appendix](./appendix.md).\n")
+    (docs / "intro.md").write_text((docs / "intro.md").read_text() + "\nSee also the [appendix](./appendix.md) "
+                                   "and the [recap](./recap.md).\n")
+    (docs / "recap.md").write_text("# Week 3 recap\n\n## Section 1\n\n[Summarize the week]\n\n- Item 1\n- Item 2\n\n"
+                                   "One real sentence about sampling.\n")  # linked, but mostly slots
     (docs / "appendix.md").write_text("# Appendix\n\nSampling rates for common sensors are listed here.\n")
     (docs / "scratch.md").write_text("# Scratch notes\n\nA draft about filters nobody links to.\n")
     (docs / "lesson-template.md").write_text("---\ntitle: Lesson Title\n---\n\n## Learning Objectives\n\n"
@@ -171,15 +174,16 @@ def _left_out(site) -> set[tuple[str, str]]:
 
 
 def test_from_sources_only_docs_nothing_names_are_left_out(listed_site):
-    assert _left_out(listed_site) == {("scratch.md", "unreachable"), ("lesson-template.md", "template")}
+    assert _left_out(listed_site) == {("scratch.md", "unreachable"), ("lesson-template.md", "template"),
+                                      ("recap.md", "template")}
     (listed_site / "src" / "pages").mkdir(parents=True)
     (listed_site / "src" / "pages" / "index.js").write_text(
         "import Link from '@docusaurus/Link';\nexport default () => <Link to=\"/docs/scratch\">Notes</Link>;\n")
-    assert _left_out(listed_site) == {("lesson-template.md", "template")}  # the home page links to it
+    assert _left_out(listed_site) == {("lesson-template.md", "template"), ("recap.md", "template")}  # home links it
 
 
 def test_from_sources_nothing_is_unreachable_when_the_sites_code_is_not_there(listed_site):
     """A page uses a component the folder does not hold: it could link anywhere."""
     sampling = listed_site / "docs" / "sampling.md"
     sampling.write_text("import Quiz from '@site/src/components/Quiz';\n\n" + sampling.read_text())
-    assert _left_out(listed_site) == {("lesson-template.md", "template")}
+    assert _left_out(listed_site) == {("lesson-template.md", "template"), ("recap.md", "template")}

@@ -7,10 +7,10 @@ Heading, nothing else), a numbered stand-in ("Objective 1", "Step 2" as the whol
 instruction in brackets or braces ("[Describe the objective]", "{{title}}"), or filler ("Lorem
 ipsum", "TODO", "TBD", "…"). These are forms, not a book's words.
 
-A page is a template when its title is such a placeholder and either no sidebar lists it (an
-author who put it before readers meant it) or at least half of its lines (title, headings, list
-items, paragraph lines; code aside) are placeholders too. A real page rarely has a title of
-that form, and never one with mostly placeholder lines.
+A page is a template when at least half of its lines (title, headings, list items, paragraph
+lines; code aside) are placeholders, or, when no sidebar lists it, its title alone is one. A
+page a sidebar lists needs both its title and half of its lines (an author who put it before
+readers meant it). A real page rarely has a title of that form, and never mostly such lines.
 """
 from __future__ import annotations
 
@@ -52,9 +52,10 @@ def _lines(page: Page) -> list[str]:
 
 
 def is_template(page: Page, *, listed: bool) -> bool:
-    if not is_placeholder(page.title):
-        return False
-    if not listed:
+    title = is_placeholder(page.title)
+    if title and not listed:
         return True
+    if listed and not title:
+        return False
     lines = _lines(page)
     return sum(map(is_placeholder, lines)) >= PLACEHOLDER_SHARE * len(lines)
