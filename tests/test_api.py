@@ -308,6 +308,7 @@ def test_health_reports_store_model_and_generator(client, sample_book):
     assert data["status"] == "ok" and data["index_size"] == sample_book.report.chunks_total
     assert data["embedding_model"] == "sentence-transformers/all-MiniLM-L6-v2"
     assert data["generator"] == "extractive" and data["store"]["kind"] == "local"
+    assert set(data["database"]) == {"kind", "latency_ms"} and data["database"]["kind"] in ("sqlite", "postgresql")
 
 
 def test_openapi_document_is_valid_and_generated_from_schemas(client):

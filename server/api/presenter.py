@@ -1,10 +1,12 @@
 """Between HTTP and the domain: a validated request becomes a Question, and the pipeline's
-events become JSON bodies and server-sent events (shaped by the response schemas)."""
+events become JSON bodies and server-sent events (shaped by the response schemas); the
+sessions store's records are shaped by their schemas (session_schemas.py)."""
 from __future__ import annotations
 
 from ..privacy import mask
 from ..rag.events import Answer, Delta, Event, Finished, Sources
 from ..rag.question import Page, Preferences, Question, Selection, SelectionMode
+from ..sessions import DatabaseCheck
 from ..settings import Settings
 from ..store import Filters
 from .schemas import ChatResponseSchema, SourcesEventSchema
@@ -37,6 +39,11 @@ def question_from(body: dict, settings: Settings) -> Question:
 
 def answer_body(answer: Answer) -> dict:
     return _ANSWER.dump(answer)
+
+
+def database_health(check: DatabaseCheck) -> dict:
+    """/health's `database` when it answers."""
+    return {"kind": check.kind, "latency_ms": check.latency_ms}
 
 
 def server_timing(answer: Answer) -> str:

@@ -17,7 +17,7 @@ from .access import SECURITY, WithSecret, authorize, authorize_message, with_sec
 from .disconnect import client_gone_check
 from .errors import ApiError, error_response
 from .parser import JsonParser, unstorable
-from .presenter import question_from, server_timing, sse_event
+from .presenter import database_health, question_from, server_timing, sse_event
 from .schemas import ChatResponseSchema, ErrorResponseSchema, HealthSchema, QuerySchema
 from .session_schemas import ChatSessionSchema, FeedbackResultSchema, FeedbackSchema, SessionSecretSchema
 from .sse import format_event, sse_stream
@@ -218,7 +218,7 @@ class Health(MethodView):
             size, books, status, reason = 0, [], "degraded", exc.message
         failing = ["store"] if status == "degraded" else []
         try:
-            database = chat.sessions.check()
+            database = database_health(chat.sessions.check())
         except DatabaseUnavailable as exc:
             database, status = {"kind": chat.sessions.dialect, "error": exc.message}, "degraded"
             failing.append("database")

@@ -90,6 +90,14 @@ class Feedback:
 
 
 @dataclass(frozen=True)
+class DatabaseCheck:
+    """The database answered a health check: which kind, and how fast."""
+
+    kind: str  # "sqlite" | "postgresql"
+    latency_ms: float
+
+
+@dataclass(frozen=True)
 class Query:
     """A question's lifecycle: CREATED → RETRIEVING → GENERATING → COMPLETED, or REFUSED (or
     FAILED, CANCELLED, INTERRUPTED), each state with when it was entered."""

@@ -28,7 +28,7 @@ from .database import answering, describe, file_problem, inode_of, make_engine, 
 from .interrupted import ABANDONED_AFTER, interrupt, left_by
 from .locks import CommitTogether, ProcessLock, probe_write
 from .recording import GAP_QUESTION, Asked, keep_gap, record_asked
-from .records import (Entered, Feedback, Message, OpenedTurn, Query, Reply, Session, iso, message_of, query_of,
+from .records import (DatabaseCheck, Entered, Feedback, Message, OpenedTurn, Query, Reply, Session, iso, message_of, query_of,
                       session_of, stored_states, utc)
 from .abandoned import AbandonedQuestions
 from .retention import Retention
@@ -130,7 +130,7 @@ class SessionStore:
             self._unclosed.update(dict.fromkeys(ids))
 
     # --- health ---------------------------------------------------------------------------
-    def check(self) -> dict:
+    def check(self) -> DatabaseCheck:
         """A cheap look: the file is the one opened, the tables answer, PostgreSQL takes
         writes; after a failed write, a write. Raises DatabaseUnavailable. Also starts the
         look for questions a server left unfinished and never came back for."""
@@ -148,7 +148,7 @@ class SessionStore:
             raise DatabaseUnavailable(self.where, state="is read-only")
         if self._failing:
             self._write(lambda conn: probe_write(conn, self.dialect))
-        return {"kind": self.dialect, "latency_ms": round((time.perf_counter() - started) * 1000, 2)}
+        return DatabaseCheck(self.dialect, round((time.perf_counter() - started) * 1000, 2))
 
     # --- sessions -------------------------------------------------------------------------
     def create_session(self, user_id: str | None = None, book_id: str | None = None, *,
