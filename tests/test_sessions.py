@@ -71,6 +71,30 @@ def test_a_failing_write_does_not_take_the_writes_committed_with_it(tmp_path):
     store.close()
 
 
+def test_closing_the_store_waits_for_a_write_in_progress(tmp_path):
+    """A sweep in the background may be writing when the store closes (a health check starts
+    one): the close waits for it instead of pulling the file lock from under it."""
+    store = SessionStore(f"sqlite:///{tmp_path / 'sessions.db'}")
+    inside, release, errors = threading.Event(), threading.Event(), []
+
+    def write() -> None:
+        try:
+            store._write(lambda conn: (inside.set(), release.wait(10)))
+        except BaseException as exc:  # reported below
+            errors.append(exc)
+
+    writer, closing = threading.Thread(target=write), threading.Thread(target=store.close)
+    writer.start()
+    assert inside.wait(10)
+    closing.start()
+    closing.join(0.3)
+    assert closing.is_alive(), "the store closed under a write"
+    release.set()
+    writer.join(10)
+    closing.join(10)
+    assert errors == [] and not closing.is_alive()
+
+
 def _ask_many(url: str, tag: str, count: int) -> None:
     store = SessionStore(url)
     for i in range(count):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import threading
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterator
@@ -24,25 +25,28 @@ class ProcessLock:
         self.path = path
         self._fd: int | None = None
         self._pid: int | None = None
+        self._held = threading.RLock()  # closing waits for a write in progress (a sweep in the background)
 
     @contextmanager
     def __call__(self) -> Iterator[None]:
         if self.path is None:
             yield
             return
-        if self._pid != os.getpid():  # a forked worker needs its own open file to lock
-            self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
-            self._pid = os.getpid()
-        fcntl.flock(self._fd, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(self._fd, fcntl.LOCK_UN)
+        with self._held:
+            if self._pid != os.getpid():  # a forked worker needs its own open file to lock
+                self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+                self._pid = os.getpid()
+            fcntl.flock(self._fd, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(self._fd, fcntl.LOCK_UN)
 
     def close(self) -> None:
-        if self._fd is not None:
-            os.close(self._fd)
-        self._fd = self._pid = None
+        with self._held:
+            if self._fd is not None:
+                os.close(self._fd)
+            self._fd = self._pid = None
 
 
 class CommitTogether:
