@@ -22,6 +22,7 @@ from .rag.record import Record
 from .rag.retrieval import Retriever
 from .rag.question import Question
 from .rag.understand import KnownBooks, Rewriter, Understand
+from .rag.continuation import PageOrder
 from .rag.vocabulary import StoreVocabulary
 from .sessions import SessionStore, default_server_name
 from .settings import Settings
@@ -69,7 +70,7 @@ def make_generator(settings: Settings, index: Index) -> tuple[Generator, Rewrite
     Also the follow-up rewriter, which shares Gemini's client (and so its view of the key)."""
     from .rag.generators.extractive import ExtractiveGenerator
 
-    extractive = ExtractiveGenerator(index.embedder, index.vocabulary)
+    extractive = ExtractiveGenerator(index.embedder, index.vocabulary, PageOrder(index.store, index.size).after)
     if not settings.gemini_api_key:
         return extractive, None
     from .rag.generators.fallback import WithFallback

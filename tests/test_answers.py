@@ -2,11 +2,13 @@
 cited; code when the question asks for it; quizzes and reading lists only when asked."""
 from __future__ import annotations
 
-from places import PHYSICAL_AI
+from places import PHYSICAL_AI, RUST_BOOK
+from server.index_size import IndexSize
 from server.models import Chunk
 from server.rag.answers import block_answer
 from server.rag.blocks import split_blocks
 from server.rag.context import Source
+from server.rag.continuation import PageOrder, read_on
 
 PAGE = """## Installing
 
@@ -40,8 +42,8 @@ The installer sets up three tools:
 """
 
 
-def _source(text: str, score: float = 0.6) -> Source:
-    chunk = Chunk(chunk_id="c", book_id="b", book_title="B", content=text, content_hash="", source_file="f.md",
+def _source(text: str, score: float = 0.6, chunk_id: str = "c") -> Source:
+    chunk = Chunk(chunk_id=chunk_id, book_id="b", book_title="B", content=text, content_hash="", source_file="f.md",
                   url="", module="", chapter="", section="", heading="", section_hierarchy=[], page=0,
                   source_location="", citation="", file_hash="", score=score)
     return Source(chunk, "database")
@@ -135,3 +137,50 @@ def test_quiz_questions_and_options_are_not_answers():
         "broadcasts the robot's full kinematic state over the `/tf` topic.", 0.5)])
     assert "[2]" in answer and "[1]" not in answer and "?" not in answer
     assert answer.startswith("**robot_state_publisher**")  # what "This ROS 2 package" is
+
+
+# --- a passage read on into the chunks after it on its page ----------------------------------------
+
+def _cut(text: str, line: str) -> tuple[str, str]:
+    """Two chunks of `text` cut after `line` the way the chunker cuts a long wrapped paragraph:
+    the second opens with the cut line again (its overlap), then the rest."""
+    before, after = text.split(line + "\n", 1)
+    return before + line, f"{line}\n\n{after}"
+
+
+def test_a_sentence_cut_between_two_chunks_is_read_whole():
+    page = (RUST_BOOK / "src" / "ch08-03-hash-maps.md").read_text(encoding="utf-8")
+    section = page.split("#### Adding a Key and Value Only If a Key Isn’t Present", 1)[1].split("####", 1)[0]
+    first, second = _cut(section, "The `or_insert` method on `Entry` is defined to return a mutable reference to")
+    alone = block_answer("what does or_insert return?", [_source(first)])
+    assert "mutable reference to the value" not in alone  # the sentence is cut: never quoted half
+    following = {"c": [_source(second, chunk_id="d").chunk]}
+    answer = block_answer("what does or_insert return?", [_source(first)],
+                          following=lambda chunk: following.get(chunk.chunk_id, []))
+    assert ("The `or_insert` method on `Entry` is defined to return a mutable reference to the value for the "
+            "corresponding `Entry` key if that key exists") in " ".join(answer.split())
+    assert answer.count("The `or_insert` method on") == 1  # the overlap is not read twice
+    assert read_on(_source(first).chunk, []) == first
+
+
+def test_pieces_come_from_every_passage_that_answers():
+    page = PHYSICAL_AI / "03-module-nvidia-isaac" / "04-reinforcement-learning.md"
+    limits = _section(page, "Why Simulation Environments are Critical for RL in Robotics")
+    opening = "Reinforcement Learning (RL) has emerged as a powerful paradigm for training robots"
+    answer = block_answer("why train reinforcement learning in simulation instead of on real robots? safety?",
+                          [_source(page.read_text(encoding="utf-8").split("## Fundamentals")[0], 0.6),
+                           _source(limits, 0.55)])
+    assert opening in answer and "[1]" in answer
+    assert "**Safety**: Robots can be damaged" in answer and "[2]" in answer
+
+
+def test_the_chunks_after_a_passage_are_its_pages_next_ones(sample_book):
+    chunks = sample_book.store.all_chunks()
+    pages: dict[str, list] = {}
+    for chunk in chunks:
+        pages.setdefault(chunk.page_key or chunk.source_file, []).append(chunk)
+    page = sorted(max(pages.values(), key=len), key=lambda c: c.position)
+    assert len(page) >= 3
+    order = PageOrder(sample_book.store, IndexSize(sample_book.store), count=2)
+    assert [c.chunk_id for c in order.after(page[0])] == [c.chunk_id for c in page[1:3]]
+    assert order.after(page[-1]) == []

@@ -1,7 +1,9 @@
 """The extractive answer: the sentences, list items, tables and code of the retrieved passages
 that answer the question, quoted as the book wrote them, in the book's order, each passage cited.
 
-Every piece of the passages (answer_units.py) is scored against the question:
+Each book passage is read on into the chunks after it on its page (continuation.py): a list,
+a cut sentence or a lead-in's answer often runs on past the chunk's end. Every piece of the
+passages (answer_units.py) is scored against the question:
 - by the book's BM25 over its words: the question's words weighed by how rare they are in the
   book (five-letter prefixes, so "wobbling" meets "wobble"), saturating with repeats, normalised
   by what a piece holding every asked word once would score;
@@ -10,9 +12,10 @@ Every piece of the passages (answer_units.py) is scored against the question:
 - by its passage's similarity to the question (the embedding model's judgement), relative to
   the best passage's.
 
-The passage holding the best piece answers (see _choose), up to a short reading length (code and
-tables do not count), from at most two passages; each piece with what it depends on (a
-lead-in's block, the sentence before one that refers back), under the heading it stands under.
+The best piece answers, then every piece that says something asked, best first from whichever
+passage (see _choose), up to a short reading length (code and tables do not count); each piece
+with what it depends on (a lead-in's block, the sentence before one that refers back), in the
+book's order under the heading it stands under.
 Questions (a quiz's, or the book asking the reader) are never quoted as answers; quizzes,
 exercises and reading lists only when the question asks for them. The weights were measured
 on all four development books (BENCHMARKS.md, "Answers that contain the answer"). Nothing is
@@ -29,13 +32,13 @@ from typing import Callable
 from .answer_units import Unit, units_of
 from .blocks import Block
 from .context import Source
+from .continuation import Following, read_on
 from .gate import asked_words
 from .markers import cite_end, marker
 from .vocabulary import BookVocabulary, words
 
 WORDS_BY_LENGTH = {"short": 45, "normal": 90, "detailed": 180}  # reading length of prose and lists
 CODE_ASKED = 0.3
-SECOND_PASSAGE = 0.3  # another passage's pieces join when it scores this close to the best
 HEADING_WEIGHT = 0.5
 PASSAGE_WEIGHT = 1.0
 K1, B, AVERAGE_WORDS = 1.2, 0.75, 20  # BM25 over sentences (about twenty words each)
@@ -117,11 +120,18 @@ class _Scored:
         self.unit, self.relevance, self.score = unit, relevance, score  # relevance: by its words alone
 
 
-def _score(question: str, sources: list[Source], book: BookVocabulary | None, *, everything: bool) -> list[_Scored]:
+def _text(source: Source, following: Following | None) -> str:
+    if following is None or source.source_type != "database":
+        return source.chunk.content
+    return read_on(source.chunk, following(source.chunk))
+
+
+def _score(question: str, sources: list[Source], book: BookVocabulary | None, *, everything: bool,
+           following: Following | None = None) -> list[_Scored]:
     wants_code = everything or bool(WANTS_CODE.search(question))
     units, seen = [], set()
     for number, source in enumerate(sources, 1):
-        for unit in units_of(source.chunk.content, number, _page_material(source)):
+        for unit in units_of(_text(source, following), number, _page_material(source)):
             said = " ".join(unit.plain.lower().split())
             if said in seen:  # passages overlap, and some books repeat a page
                 continue
@@ -157,31 +167,16 @@ def _with_dependencies(unit: Unit, by_key: dict[tuple, Unit]) -> list[Unit]:
     return found
 
 
-def _passage_scores(scored: list[_Scored]) -> dict[int, float]:
-    """How well each passage answers: by its best piece."""
-    best: dict[int, float] = {}
-    for s in scored:
-        best[s.unit.source] = max(best.get(s.unit.source, s.score), s.score)
-    return best
-
-
 def _choose(scored: list[_Scored], budget: int, wants_code: bool) -> list[Unit]:
-    """The passage whose best piece is best: its pieces that say something asked, best first;
-    then those of the next passage if its best piece is nearly as good; then the rest of the
-    first passage in reading order; each while it fits the reading length (and, unless code
-    is asked for, one code block at most)."""
+    """The best piece, then every piece that says something asked, best first, whichever passage
+    holds it, each while it fits the reading length (and, unless code is asked for, one code
+    block at most)."""
     by_key = {s.unit.key: s.unit for s in scored}
-    passages = _passage_scores(scored)
-    order = sorted(passages, key=passages.get, reverse=True)
-    main = order[0]
     ranked = sorted(scored, key=lambda s: s.score, reverse=True)
-    own = [s for s in ranked if s.unit.source == main]
-    relevant = [s for s in own if s is own[0] or s.relevance > 0]
-    second = [s for s in ranked if len(order) > 1 and s.unit.source == order[1] and s.relevance > 0
-              and passages[order[1]] >= SECOND_PASSAGE * passages[main]]
-    rest = sorted((s for s in own if s not in relevant and not _has_code(s.unit)), key=lambda s: s.unit.key)
     chosen: dict[tuple, Unit] = {}
-    for candidate in relevant + second + rest:
+    for candidate in ranked:
+        if chosen and candidate.relevance <= 0:
+            continue
         adding = [u for u in _with_dependencies(candidate.unit, by_key) if u.key not in chosen]
         length = sum(_reading_words(u) for u in [*chosen.values(), *adding])
         code = sum(_has_code(u) for u in [*chosen.values(), *adding])
@@ -222,11 +217,13 @@ def _render(units: list[Unit]) -> str:
 
 
 def block_answer(question: str, sources: list[Source], answer_length: str = "normal",
-                 book: BookVocabulary | None = None) -> str:
+                 book: BookVocabulary | None = None, following: Following | None = None) -> str:
     """The answer quoted from `sources` (best first), or "" when they hold nothing to quote.
-    `book`: the book's vocabulary, for how rare each asked word is (else the passages')."""
+    `book`: the book's vocabulary, for how rare each asked word is (else the passages');
+    `following`: the chunks after a book passage on its page, read with it (continuation.py)."""
     wants_code = bool(WANTS_CODE.search(question))
-    scored = _score(question, sources, book, everything=False) or _score(question, sources, book, everything=True)
+    scored = (_score(question, sources, book, everything=False, following=following)
+              or _score(question, sources, book, everything=True, following=following))
     if not scored:
         return ""
     return _render(_choose(scored, WORDS_BY_LENGTH.get(answer_length, 70), wants_code))

@@ -1,8 +1,9 @@
 """The offline generator: the passages' own words, cited.
 
-A question about the book gets the best block(s) of the retrieved passages as the book wrote
-them (answers.py); a request about a highlighted passage ("explain this", "summarize this")
-gets the passage's key sentences (highlight.py). Nothing here runs a model.
+A question about the book gets the pieces of the retrieved passages (read on into the chunks
+after them on their page) that answer it, as the book wrote them (answers.py); a request about
+a highlighted passage ("explain this", "summarize this") gets the passage's key sentences
+(highlight.py). Nothing here runs a model.
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from .base import Deltas, GenerationInput, Outcome
 
 if TYPE_CHECKING:
     from ...embedding.protocol import TextEmbedder
+    from ..continuation import Following
     from ..vocabulary import BookVocabulary
 
 
@@ -27,9 +29,11 @@ CODE_REQUESTS = (Intent.LANGUAGE, Intent.CODE, Intent.EXPLAIN, Intent.SIMPLIFY)
 class ExtractiveGenerator:
     name = "extractive"
 
-    def __init__(self, embedder: "TextEmbedder | None" = None, lexicon: "Lexicon | None" = None):
+    def __init__(self, embedder: "TextEmbedder | None" = None, lexicon: "Lexicon | None" = None,
+                 following: "Following | None" = None):
         self.embedder = embedder  # not needed to answer; kept so callers build it as any generator
         self.lexicon = lexicon  # a book's vocabulary by book id: how rare each asked word is in it
+        self.following = following  # the chunks after a passage on its page, read on into
 
     def _book(self, sources) -> "BookVocabulary | None":
         book_id = next((s.chunk.book_id for s in sources if s.source_type == "database"), None)
@@ -43,7 +47,7 @@ class ExtractiveGenerator:
             text = passage_answer(request.intent, request.question, request.sources, length)
             if text:
                 return text
-        return block_answer(request.question, request.sources, length, self._book(request.sources))
+        return block_answer(request.question, request.sources, length, self._book(request.sources), self.following)
 
     def generate(self, request: GenerationInput) -> Deltas:
         text = self.compose(request)

@@ -1,0 +1,127 @@
+"""Where the answer keywords of in-book questions are, and how much of them an answer composer
+quotes: the retrieved passages of each question are recorded once (the same pipeline as `eval`),
+then the composer re-runs over them in milliseconds.
+
+    python benchmarks/answer_sources.py capture SET.jsonl --book BOOK --out FILE.pkl
+    python benchmarks/answer_sources.py diagnose FILE.pkl [FILE.pkl ...]
+
+`diagnose` reads each in-book item's missing keywords and says where they are: (a) in the passage
+the answer quotes, (b) in another retrieved passage, (c) in a neighbouring chunk of a retrieved
+passage's page, (d) nowhere retrieved; and the coverage / length the composer reaches now.
+"""
+from __future__ import annotations
+
+import pickle
+import sys
+from pathlib import Path
+from statistics import median
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from server.answer_measures import answer_words, keyword_coverage  # noqa: E402
+from server.rag.answers import block_answer  # noqa: E402
+from server.rag.context import Source  # noqa: E402
+from server.rag.vocabulary import BookVocabulary  # noqa: E402
+
+
+def capture(questions: str, book_path: str, out: str) -> None:
+    from server.cli_shared import settings as _settings
+    from server.composition import components
+    from server.evaluation import load_questions
+    from server.ingest.indexer import default_book_id, ingest
+    from server.ingest.site import detect_site
+    from server.rag.generators.extractive import ExtractiveGenerator
+    from server.rag.question import Page, Question
+
+    site = detect_site(book_path)
+    book_id = default_book_id(site)
+    settings = _settings()
+    settings = settings.with_overrides(data_dir=settings.data_dir / "eval" / book_id,
+                                       models_dir=settings.model_dir_root, gemini_api_key=None)
+    seen: list = []
+    original = ExtractiveGenerator.compose
+
+    def recording(self, request):
+        seen.append(request)
+        return original(self, request)
+
+    ExtractiveGenerator.compose = recording
+    records = []
+    with components(settings, store_check=False) as chat:
+        ingest(site, chat.store, chat.embedder, book_id=book_id, progress=False)
+        chunks = chat.store.all_chunks(book_id)
+        for item in load_questions(questions):
+            if item["kind"] != "in_book":
+                continue
+            seen.clear()
+            answer = chat.pipeline.answer(Question(item["question"], max_chunks=5,
+                                                  similarity_threshold=settings.similarity_threshold,
+                                                  page=Page(locale=site.default_locale)))
+            request = seen[-1] if seen else None
+            records.append({"item": item, "answer": answer.text, "refused": answer.refused,
+                            "question": request.question if request else item["question"],
+                            "sources": [(s.chunk, s.source_type) for s in request.sources] if request else []})
+    with open(out, "wb") as handle:
+        pickle.dump({"book": book_path, "chunks": chunks, "records": records}, handle)
+    print(f"{len(records)} in-book items recorded in {out}")
+
+
+def _has(text: str, keyword: str) -> bool:
+    return keyword.lower() in text.lower()
+
+
+def _neighbours(chunk, by_page: dict) -> list:
+    page = by_page.get(chunk.source_file, [])
+    return [c for c in page if abs(c.position - chunk.position) == 1]
+
+
+def diagnose(paths: list[str], compose=block_answer, verbose: bool = True) -> dict:
+    totals = {}
+    for path in paths:
+        with open(path, "rb") as handle:
+            data = pickle.load(handle)
+        book = BookVocabulary.from_texts(c.embed_text for c in data["chunks"])
+        by_page: dict = {}
+        for chunk in data["chunks"]:
+            by_page.setdefault(chunk.source_file, []).append(chunk)
+        classes = {"quoted": 0, "a": 0, "b": 0, "c": 0, "d": 0}
+        coverage, lengths = [], []
+        for record in data["records"]:
+            item = record["item"]
+            sources = [Source(c, t) for c, t in record["sources"]]
+            text = compose(record["question"], sources, "normal", book) if sources else ""
+            coverage.append(keyword_coverage(text, item["answer_keywords"]))
+            lengths.append(answer_words(text))
+            cited = {int(n) for n in __import__("re").findall(r"\[(\d+)\]", text)}
+            lines = []
+            for keyword in item["answer_keywords"]:
+                if _has(text, keyword):
+                    classes["quoted"] += 1
+                    continue
+                where = "d"
+                if any(_has(sources[n - 1].chunk.content, keyword) for n in cited if n <= len(sources)):
+                    where = "a"
+                elif any(_has(s.chunk.content, keyword) for s in sources):
+                    where = "b"
+                elif any(_has(c.content, keyword) for s in sources for c in _neighbours(s.chunk, by_page)):
+                    where = "c"
+                classes[where] += 1
+                lines.append(f"    {where}: {keyword!r}")
+            if lines and verbose:
+                print(f"  {item['id']} {item['question']!r} cov {coverage[-1]:.2f} words {lengths[-1]} "
+                      f"cites {sorted(cited)} gold {item['gold_docs'][0]} › {item['gold_heading']}")
+                for n, s in enumerate(sources, 1):
+                    print(f"    [{n}] {s.chunk.source_file} › {s.chunk.heading} ({s.score:.2f})")
+                print("\n".join(lines))
+        name = Path(path).stem
+        totals[name] = (round(sum(coverage) / len(coverage), 3), median(lengths), classes)
+        print(f"{name}: coverage {totals[name][0]}, words p50 {totals[name][1]}, keywords {classes}")
+    return totals
+
+
+if __name__ == "__main__":
+    command, *rest = sys.argv[1:]
+    if command == "capture":
+        capture(rest[0], rest[rest.index("--book") + 1], rest[rest.index("--out") + 1])
+    else:
+        diagnose([p for p in rest if not p.startswith("-")], verbose="-q" not in rest)
