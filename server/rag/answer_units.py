@@ -9,8 +9,10 @@ what it depends on.
 """
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
+from functools import cached_property
 
 from .blocks import Block, split_blocks
 from .sentences import strip_markdown
@@ -39,7 +41,7 @@ class Unit:
     def key(self) -> tuple[int, int, int]:
         return self.source, self.block, self.index
 
-    @property
+    @cached_property  # read several times while scoring; a unit's text never changes
     def plain(self) -> str:
         return self.text if self.kind == "code" else strip_markdown(self.text)
 
@@ -99,9 +101,11 @@ def _cut(blocks: list[Block], i: int, sentences: list[str]) -> tuple[int, int]:
 _COMMENT = re.compile(r"^\[[^\]]*\]:\s*#.*$", re.MULTILINE)  # "[comment]: # (…)", markdown's hidden line
 
 
-def units_of(markdown: str, source: int, context: str = "prose") -> list[Unit]:
+@functools.lru_cache(maxsize=512)
+def units_of(markdown: str, source: int, context: str = "prose") -> tuple[Unit, ...]:
     """The passage's pieces. `context`: the material its page's headings make it (a quiz page's
-    passage is quiz material even where the passage shows none of them)."""
+    passage is quiz material even where the passage shows none of them). Kept for the passages
+    asked about again (the units are immutable)."""
     blocks = split_blocks(_COMMENT.sub("", markdown))
     units: list[Unit] = []
     taken = -1
@@ -134,4 +138,4 @@ def units_of(markdown: str, source: int, context: str = "prose") -> list[Unit]:
                 units.append(Unit(source, i, k, "item", item, block.heading, material))
         else:  # a table or a code block, whole
             units.append(Unit(source, i, 0, block.kind, block.text, block.heading, material))
-    return units
+    return tuple(units)

@@ -120,18 +120,27 @@ class _Scored:
         self.unit, self.relevance, self.score = unit, relevance, score  # relevance: by its words alone
 
 
-def _text(source: Source, following: Following | None) -> str:
-    if following is None or source.source_type != "database":
-        return source.chunk.content
-    return read_on(source.chunk, following(source.chunk))
+def _texts(sources: list[Source], following: Following | None) -> list[str]:
+    """Each passage's text, a book passage read on into the chunks after it on its page; a chunk
+    that a passage before it has read is left out (retrieved passages are often neighbours)."""
+    read: set[str] = set()
+    texts = []
+    for source in sources:
+        if following is None or source.source_type != "database":
+            texts.append(source.chunk.content)
+            continue
+        unread = [c for c in [source.chunk, *following(source.chunk)] if c.chunk_id not in read]
+        read.update(c.chunk_id for c in unread)
+        texts.append(read_on(unread[0], unread[1:]) if unread else "")
+    return texts
 
 
 def _score(question: str, sources: list[Source], book: BookVocabulary | None, *, everything: bool,
            following: Following | None = None) -> list[_Scored]:
     wants_code = everything or bool(WANTS_CODE.search(question))
     units, seen = [], set()
-    for number, source in enumerate(sources, 1):
-        for unit in units_of(_text(source, following), number, _page_material(source)):
+    for number, (source, text) in enumerate(zip(sources, _texts(sources, following)), 1):
+        for unit in units_of(text, number, _page_material(source)):
             said = " ".join(unit.plain.lower().split())
             if said in seen:  # passages overlap, and some books repeat a page
                 continue
@@ -174,15 +183,16 @@ def _choose(scored: list[_Scored], budget: int, wants_code: bool) -> list[Unit]:
     by_key = {s.unit.key: s.unit for s in scored}
     ranked = sorted(scored, key=lambda s: s.score, reverse=True)
     chosen: dict[tuple, Unit] = {}
+    length = code = 0
     for candidate in ranked:
         if chosen and candidate.relevance <= 0:
             continue
         adding = [u for u in _with_dependencies(candidate.unit, by_key) if u.key not in chosen]
-        length = sum(_reading_words(u) for u in [*chosen.values(), *adding])
-        code = sum(_has_code(u) for u in [*chosen.values(), *adding])
-        if chosen and (length > budget or (code > 1 and not wants_code)):
+        more_length, more_code = sum(map(_reading_words, adding)), sum(map(_has_code, adding))
+        if chosen and (length + more_length > budget or (code + more_code > 1 and not wants_code)):
             continue
         chosen.update((u.key, u) for u in adding)
+        length, code = length + more_length, code + more_code
     if wants_code and not any(u.kind == "code" or u.introduces == "code" for u in chosen.values()):
         code = next((s.unit for s in ranked if s.unit.kind == "code"), None)
         if code is not None:
