@@ -6,8 +6,8 @@ then the composer re-runs over them in milliseconds.
     python benchmarks/answer_sources.py diagnose FILE.pkl [FILE.pkl ...]
 
 `diagnose` reads each in-book item's missing keywords and says where they are: (a) in the passage
-the answer quotes, (b) in another retrieved passage, (c) in a neighbouring chunk of a retrieved
-passage's page, (d) nowhere retrieved; and the coverage / length the composer reaches now.
+the answer quotes, (b) in another retrieved passage, (c) in a chunk just before or after a retrieved
+passage on its page, (d) nowhere retrieved; and the coverage / length the composer reaches now.
 """
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from server.answer_measures import answer_words, keyword_coverage  # noqa: E402
 from server.rag.answers import block_answer  # noqa: E402
 from server.rag.context import Source  # noqa: E402
+from server.rag.continuation import READ_ON  # noqa: E402
 from server.rag.vocabulary import BookVocabulary  # noqa: E402
 
 
@@ -71,8 +72,20 @@ def _has(text: str, keyword: str) -> bool:
 
 
 def _neighbours(chunk, by_page: dict) -> list:
-    page = by_page.get(chunk.source_file, [])
+    page = by_page.get(chunk.page_key or chunk.source_file, [])
     return [c for c in page if abs(c.position - chunk.position) == 1]
+
+
+def page_order(chunks, count: int = READ_ON):
+    """What PageOrder.after answers, over recorded chunks."""
+    pages: dict = {}
+    for chunk in chunks:
+        pages.setdefault(chunk.page_key or chunk.source_file, []).append(chunk)
+    places = {}
+    for page in pages.values():
+        page.sort(key=lambda c: c.position)
+        places.update((c.chunk_id, (page, i)) for i, c in enumerate(page))
+    return lambda chunk: (lambda page, i: page[i + 1:i + 1 + count])(*places.get(chunk.chunk_id, ([], 0)))
 
 
 def diagnose(paths: list[str], compose=block_answer, verbose: bool = True) -> dict:
@@ -83,13 +96,14 @@ def diagnose(paths: list[str], compose=block_answer, verbose: bool = True) -> di
         book = BookVocabulary.from_texts(c.embed_text for c in data["chunks"])
         by_page: dict = {}
         for chunk in data["chunks"]:
-            by_page.setdefault(chunk.source_file, []).append(chunk)
+            by_page.setdefault(chunk.page_key or chunk.source_file, []).append(chunk)
+        following = page_order(data["chunks"])
         classes = {"quoted": 0, "a": 0, "b": 0, "c": 0, "d": 0}
         coverage, lengths = [], []
         for record in data["records"]:
             item = record["item"]
             sources = [Source(c, t) for c, t in record["sources"]]
-            text = compose(record["question"], sources, "normal", book) if sources else ""
+            text = compose(record["question"], sources, "normal", book, following) if sources else ""
             coverage.append(keyword_coverage(text, item["answer_keywords"]))
             lengths.append(answer_words(text))
             cited = {int(n) for n in __import__("re").findall(r"\[(\d+)\]", text)}

@@ -184,3 +184,12 @@ def test_the_chunks_after_a_passage_are_its_pages_next_ones(sample_book):
     order = PageOrder(sample_book.store, IndexSize(sample_book.store), count=2)
     assert [c.chunk_id for c in order.after(page[0])] == [c.chunk_id for c in page[1:3]]
     assert order.after(page[-1]) == []
+
+
+def test_a_name_and_its_number_are_one_word_whichever_way_they_are_written():
+    ros = PHYSICAL_AI / "01-module-ros"
+    advantages = _section(ros / "01-intro-to-ros2.md", "Advantages of ROS 2 over ROS 1")
+    package = _section(ros / "intro-to-ros2-personalized.mdx", "1. Create a ROS 2 Package")
+    answer = block_answer("why would i use ros2 instead of ros1?", [_source(advantages, 0.65), _source(package, 0.6)])
+    assert "**Security**: DDS provides built-in security features" in answer and "[1]" in answer
+    assert "ros2 pkg create" not in answer

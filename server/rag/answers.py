@@ -48,13 +48,25 @@ _ASKS = {"quiz": re.compile(r"\b(?:quiz|test (?:myself|yourself)|self-check|ques
          "exercise": re.compile(r"\b(?:exercises?|practice|homework|assignments?|try)\b", re.IGNORECASE),
          "references": re.compile(r"\b(?:reading|resources|references|links|books|papers|learn more)\b",
                                   re.IGNORECASE)}
+_NAME_NUMBER = re.compile(r"^([a-z]+)([0-9]+)$")
 _HEADING_ID = re.compile(r"\{#[^}]*\}\s*$")
 Lexicon = Callable[["str | None"], BookVocabulary]
 _PREFIX_FREQUENCY: "weakref.WeakKeyDictionary[BookVocabulary, tuple[Counter, int]]" = weakref.WeakKeyDictionary()
 
 
+def _terms(text: str) -> list[str]:
+    """The text's words; a name followed by its number also as one word ("ROS 2" is "ros2")."""
+    found = words(text)
+    return found + [a + b for a, b in zip(found, found[1:]) if a.isalpha() and b.isdigit()]
+
+
 def _prefixes(text: str) -> list[str]:
-    return [w[:5] for w in words(text)]
+    return [w[:5] for w in _terms(text)]
+
+
+def _asked(question: str) -> list[str]:
+    joined = {w for w in _terms(question)[len(words(question)):] if len(w) > 2}
+    return list(dict.fromkeys(w[:5] for w in [*asked_words(question), *sorted(joined)]))
 
 
 def _book_frequency(book: BookVocabulary) -> tuple[Counter, int]:
@@ -75,8 +87,15 @@ def _weights(asked: list[str], units: list[Unit], book: BookVocabulary | None) -
     else:
         frequency = Counter(p for u in units for p in set(_prefixes(u.plain)))
         documents = len(units)
-    return {p: math.log((documents - min(frequency[p], documents) + 0.5) / (min(frequency[p], documents) + 0.5) + 1)
-            for p in asked}
+    found = {}
+    for p in asked:
+        name_number = _NAME_NUMBER.match(p)
+        # a joined name and number ("ros2") is in at most the passages holding both its parts
+        count = max(frequency[p], min(frequency[name_number[1][:5]], frequency[name_number[2]])) if name_number \
+            else frequency[p]
+        count = min(count, documents)
+        found[p] = math.log((documents - count + 0.5) / (count + 0.5) + 1)
+    return found
 
 
 def _bm25(prefixes: list[str], weights: dict[str, float]) -> float:
@@ -146,7 +165,7 @@ def _score(question: str, sources: list[Source], book: BookVocabulary | None, *,
                 continue
             seen.add(said)
             units.append(unit)
-    asked = list(dict.fromkeys(p for w in asked_words(question) for p in [w[:5]]))
+    asked = _asked(question)
     weights = _weights(asked, units, book)
     full = sum(weights.values()) or 1.0
     best_passage = max((s.score for s in sources), default=0.0)
