@@ -7,7 +7,7 @@ from server.index_size import IndexSize
 from server.models import Chunk
 from server.rag.answers import block_answer
 from server.rag.blocks import split_blocks
-from server.rag.context import Source
+from server.rag.context import HighlightedPassage, Source
 from server.rag.continuation import PageOrder, read_on
 
 PAGE = """## Installing
@@ -193,3 +193,13 @@ def test_a_name_and_its_number_are_one_word_whichever_way_they_are_written():
     answer = block_answer("why would i use ros2 instead of ros1?", [_source(advantages, 0.65), _source(package, 0.6)])
     assert "**Security**: DDS provides built-in security features" in answer and "[1]" in answer
     assert "ros2 pkg create" not in answer
+
+
+def test_a_question_about_a_highlighted_passage_reads_the_passage_on_in_its_order():
+    page = PHYSICAL_AI / "01-module-ros" / "02-nodes-topics-services.md"
+    highlighted = " ".join(_section(page, "Conclusion").splitlines()[1:]).strip()
+    assert highlighted.startswith("Nodes, Topics, and Services are the fundamental building blocks")
+    answer = block_answer("what's the difference between the two ways of talking mentioned here?",
+                          [Source(HighlightedPassage(0, highlighted, 0.5), "selected_text")])
+    assert "Topics facilitate continuous data streams in an asynchronous manner" in answer
+    assert answer.index("fundamental building blocks") < answer.index("Topics facilitate")

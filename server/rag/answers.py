@@ -195,17 +195,19 @@ def _with_dependencies(unit: Unit, by_key: dict[tuple, Unit]) -> list[Unit]:
     return found
 
 
-def _choose(scored: list[_Scored], budget: int, wants_code: bool) -> list[Unit]:
+def _choose(scored: list[_Scored], budget: int, wants_code: bool, highlighted: dict[int, int]) -> list[Unit]:
     """The best piece, then every piece that says something asked, best first, whichever passage
-    holds it, each while it fits the reading length (and, unless code is asked for, one code
-    block at most)."""
+    holds it, then the rest of the highlighted passage in its order (`highlighted`: its pieces'
+    numbers among the sources, and their places in it); each while it fits the reading length
+    (and, unless code is asked for, one code block at most)."""
     by_key = {s.unit.key: s.unit for s in scored}
     ranked = sorted(scored, key=lambda s: s.score, reverse=True)
+    relevant = [s for s in ranked if s is ranked[0] or s.relevance > 0]
+    rest = sorted((s for s in ranked if s.unit.source in highlighted and s.relevance <= 0 and not _has_code(s.unit)),
+                  key=lambda s: (highlighted[s.unit.source], s.unit.key))
     chosen: dict[tuple, Unit] = {}
     length = code = 0
-    for candidate in ranked:
-        if chosen and candidate.relevance <= 0:
-            continue
+    for candidate in relevant + rest:
         adding = [u for u in _with_dependencies(candidate.unit, by_key) if u.key not in chosen]
         more_length, more_code = sum(map(_reading_words, adding)), sum(map(_has_code, adding))
         if chosen and (length + more_length > budget or (code + more_code > 1 and not wants_code)):
@@ -255,4 +257,6 @@ def block_answer(question: str, sources: list[Source], answer_length: str = "nor
               or _score(question, sources, book, everything=True, following=following))
     if not scored:
         return ""
-    return _render(_choose(scored, WORDS_BY_LENGTH.get(answer_length, 70), wants_code))
+    highlighted = {n: getattr(s.chunk, "position", 0) for n, s in enumerate(sources, 1)
+                   if s.source_type == "selected_text"}
+    return _render(_choose(scored, WORDS_BY_LENGTH.get(answer_length, 70), wants_code, highlighted))
