@@ -197,17 +197,20 @@ def _with_dependencies(unit: Unit, by_key: dict[tuple, Unit]) -> list[Unit]:
 
 def _choose(scored: list[_Scored], budget: int, wants_code: bool, highlighted: dict[int, int]) -> list[Unit]:
     """The best piece, then every piece that says something asked, best first, whichever passage
-    holds it, then the rest of the highlighted passage in its order (`highlighted`: its pieces'
-    numbers among the sources, and their places in it); each while it fits the reading length
-    (and, unless code is asked for, one code block at most)."""
+    holds it; then the sentence or item right after each of those in its paragraph or list (the
+    rest of the thought); then the rest of the highlighted passage in its order (`highlighted`:
+    its pieces' numbers among the sources, and their places in it). Each while it fits the
+    reading length (and, unless code is asked for, one code block at most)."""
     by_key = {s.unit.key: s.unit for s in scored}
     ranked = sorted(scored, key=lambda s: s.score, reverse=True)
     relevant = [s for s in ranked if s is ranked[0] or s.relevance > 0]
-    rest = sorted((s for s in ranked if s.unit.source in highlighted and s.relevance <= 0 and not _has_code(s.unit)),
-                  key=lambda s: (highlighted[s.unit.source], s.unit.key))
+    answering = {s.unit.key for s in relevant}
+    unasked = sorted((s for s in ranked if s.relevance <= 0 and not _has_code(s.unit)), key=lambda s: s.unit.key)
+    after = [s for s in unasked if (s.unit.source, s.unit.block, s.unit.index - 1) in answering]
+    rest = sorted((s for s in unasked if s.unit.source in highlighted), key=lambda s: highlighted[s.unit.source])
     chosen: dict[tuple, Unit] = {}
     length = code = 0
-    for candidate in relevant + rest:
+    for candidate in relevant + after + rest:
         adding = [u for u in _with_dependencies(candidate.unit, by_key) if u.key not in chosen]
         more_length, more_code = sum(map(_reading_words, adding)), sum(map(_has_code, adding))
         if chosen and (length + more_length > budget or (code + more_code > 1 and not wants_code)):
@@ -253,8 +256,11 @@ def block_answer(question: str, sources: list[Source], answer_length: str = "nor
     `book`: the book's vocabulary, for how rare each asked word is (else the passages');
     `following`: the chunks after a book passage on its page, read with it (continuation.py)."""
     wants_code = bool(WANTS_CODE.search(question))
-    scored = (_score(question, sources, book, everything=False, following=following)
-              or _score(question, sources, book, everything=True, following=following))
+    scored = _score(question, sources, book, everything=False, following=following)
+    if not any(s.relevance > 0 for s in scored):  # nothing asked in the prose: quizzes, exercises too
+        everything = _score(question, sources, book, everything=True, following=following)
+        if not scored or any(s.relevance > 0 for s in everything):
+            scored = everything
     if not scored:
         return ""
     highlighted = {n: getattr(s.chunk, "position", 0) for n, s in enumerate(sources, 1)
