@@ -5,13 +5,15 @@ then the composer re-runs over them in milliseconds.
     python benchmarks/answer_sources.py capture SET.jsonl --book BOOK --out FILE.pkl
     python benchmarks/answer_sources.py diagnose FILE.pkl [FILE.pkl ...]
 
-`diagnose` reads each in-book item's missing keywords and says where they are: (a) in the passage
-the answer quotes, (b) in another retrieved passage, (c) in a chunk just before or after a retrieved
-passage on its page, (d) nowhere retrieved; and the coverage / length the composer reaches now.
+`diagnose` reads each in-book item's missing keywords and says where they are: (a) in a passage
+the answer quotes (as read on), (b) in another retrieved passage (as read on), (c) in a chunk just
+before or after a retrieved passage on its page, (d) nowhere retrieved; and the coverage and
+length the composer reaches.
 """
 from __future__ import annotations
 
 import pickle
+import re
 import sys
 from pathlib import Path
 from statistics import median
@@ -19,7 +21,7 @@ from statistics import median
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from server.answer_measures import answer_words, keyword_coverage  # noqa: E402
-from server.rag.answers import block_answer  # noqa: E402
+from server.rag.answers import _texts, block_answer  # noqa: E402
 from server.rag.context import Source  # noqa: E402
 from server.rag.continuation import READ_ON  # noqa: E402
 from server.rag.vocabulary import BookVocabulary  # noqa: E402
@@ -106,16 +108,17 @@ def diagnose(paths: list[str], compose=block_answer, verbose: bool = True) -> di
             text = compose(record["question"], sources, "normal", book, following) if sources else ""
             coverage.append(keyword_coverage(text, item["answer_keywords"]))
             lengths.append(answer_words(text))
-            cited = {int(n) for n in __import__("re").findall(r"\[(\d+)\]", text)}
+            cited = {int(n) for n in re.findall(r"\[(\d+)\]", text)}
+            read = _texts(sources, following)  # each passage as the composer read it
             lines = []
             for keyword in item["answer_keywords"]:
                 if _has(text, keyword):
                     classes["quoted"] += 1
                     continue
                 where = "d"
-                if any(_has(sources[n - 1].chunk.content, keyword) for n in cited if n <= len(sources)):
+                if any(_has(read[n - 1], keyword) for n in cited if n <= len(sources)):
                     where = "a"
-                elif any(_has(s.chunk.content, keyword) for s in sources):
+                elif any(_has(passage, keyword) for passage in read):
                     where = "b"
                 elif any(_has(c.content, keyword) for s in sources for c in _neighbours(s.chunk, by_page)):
                     where = "c"
