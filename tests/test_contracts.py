@@ -248,6 +248,22 @@ def test_one_embedder_protocol_and_one_index_size_cache(sample_book, tmp_path):
     assert all(reader is sample_book.index.vocabulary for reader in readers), readers
 
 
+def test_the_sessions_store_gives_typed_records_not_wire_shapes():
+    """What the store returns is a record of the domain (dates as datetimes); how the API shows
+    it (ISO strings, its keys) is the schemas' business."""
+    import dataclasses
+    import inspect
+
+    from server.sessions import SessionStore, records
+
+    returns = {name: inspect.signature(method).return_annotation for name, method in vars(SessionStore).items()
+               if inspect.isfunction(method) and not name.startswith("_")}
+    assert [name for name, shape in returns.items() if "dict" in str(shape)] == []
+    assert returns["get_session"] == "Session | None" and returns["add_feedback"] == "Feedback"
+    kept = [records.Session, records.Message, records.SourceReference, records.Feedback, records.Query]
+    assert all(dataclasses.is_dataclass(r) and r.__dataclass_params__.frozen for r in kept)
+
+
 def test_the_app_factory_leaves_logging_to_the_program(chat_app):
     import logging
 
