@@ -2,7 +2,8 @@
 at a fixed pace. Reports the time the server adds before the first token (client time to first
 token minus the fake model's own delay before its first chunk), errors, and server memory.
 
-    .venv/bin/python benchmarks/concurrency.py [--streams 50] [--workers 1 2] [--repeats 3]
+    .venv/bin/python benchmarks/concurrency.py [--streams 50] [--workers 1 2] [--repeats 3] [--data-dir DIR]
+    PYTHONPATH=<checkout> ... --data-dir DIR  # another checkout's server, on an index it built
 
 `--repeats` runs per server process count (`serve --workers N`), interleaved; the summary
 gives the median of the runs' figures.
@@ -147,8 +148,8 @@ def _children(pid: int) -> list[int]:
     return [int(p) for p in open(f"/proc/{pid}/task/{pid}/children").read().split()]
 
 
-def run(workers: int, streams: int, spread_s: float) -> dict:
-    data_dir = indexed_rust_book()
+def run(workers: int, streams: int, spread_s: float, data_dir: Path | None = None) -> dict:
+    data_dir = data_dir or indexed_rust_book()
     context = multiprocessing.get_context("spawn")
     ready, ready_child = context.Pipe()
     calls, calls_child = context.Pipe()
@@ -205,8 +206,9 @@ def _medians(runs: list[dict], workers: tuple[int, ...], scenarios: tuple[str, .
     return summary
 
 
-def main(streams: int = 50, spread_s: float = 1.5, workers: tuple[int, ...] = (1, 2), repeats: int = 3) -> dict:
-    runs = [run(n, streams, spread_s) for _ in range(repeats) for n in workers]  # interleaved: noise hits both
+def main(streams: int = 50, spread_s: float = 1.5, workers: tuple[int, ...] = (1, 2), repeats: int = 3,
+         data_dir: Path | None = None) -> dict:
+    runs = [run(n, streams, spread_s, data_dir) for _ in range(repeats) for n in workers]  # interleaved: noise hits both
     result = {
         "machine": machine(), "streams": streams, "repeats": repeats,
         "fake_model": f"its own process; first chunk after {FIRST_CHUNK_DELAY_S * 1000:.0f} ms, {CHUNKS} chunks "
@@ -224,5 +226,6 @@ if __name__ == "__main__":
     parser.add_argument("--spread", type=float, default=1.5, help="seconds over which the streams start")
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2], help="server processes, one run each")
     parser.add_argument("--repeats", type=int, default=3, help="runs per process count")
+    parser.add_argument("--data-dir", type=Path, help="a data folder holding the Rust book's index (default: built here)")
     args = parser.parse_args()
-    main(args.streams, args.spread, tuple(args.workers), args.repeats)
+    main(args.streams, args.spread, tuple(args.workers), args.repeats, args.data_dir)
