@@ -11,7 +11,7 @@ from .context import Source, selection_sources
 from .intent import Intent
 from .question import AnswerMode
 from .retrieval import Retriever
-from .sentences import split_sentences
+from .sentences import normalised, split_sentences
 from .understand import Understanding
 
 if TYPE_CHECKING:
@@ -22,11 +22,15 @@ ELSEWHERE_LIMIT = 8  # the book's passages a highlighted passage is compared wit
 
 @dataclass(frozen=True)
 class Comparison:
-    """Exclusive mode, a question: how close the passage and the rest of the book come to it."""
+    """A question asked of a highlighted passage: how close the passage and the rest of the book
+    come to it, and how alike the passage and the closest other passage are (what a difference
+    between the two is measured against)."""
 
     passage_sentences: tuple[str, ...]
     best_sentence: float  # the passage's best sentence (a short answer is diluted in a long piece)
     elsewhere: tuple[Chunk, ...]  # the book's best passages for the question alone (never shown or cited)
+    elsewhere_best: float = 0.0  # the closest of them that is not the passage's own
+    kinship: float = 0.0  # cosine between the passage and that closest other passage
 
 
 @dataclass(frozen=True)
@@ -68,10 +72,18 @@ class Gather:
         return Gathered(pieces, (), comparison)
 
     def _compare(self, understood: Understanding) -> Comparison | None:
-        sentences = split_sentences(understood.question.selected_text or "")
+        passage = understood.question.selected_text or ""
+        sentences = split_sentences(passage)
         if not sentences:
             return None
-        best = float(max(self.embedder.embed_documents(sentences) @ understood.vector))
         elsewhere = self.retriever.retrieve(understood.search_text, max_chunks=ELSEWHERE_LIMIT,
                                             filters=understood.question.filters)
-        return Comparison(tuple(sentences), best, tuple(elsewhere))
+        opening = normalised(sentences[0])[:60]
+        other = next((c for c in elsewhere if opening not in normalised(c.content)), None)  # not its own chunk
+        vectors = self.embedder.embed_documents(
+            sentences + ([passage, other.embed_text or other.content] if other is not None else []))
+        best = float(max(vectors[: len(sentences)] @ understood.vector))
+        if other is None:
+            return Comparison(tuple(sentences), best, tuple(elsewhere))
+        kinship = float(vectors[-2] @ vectors[-1])
+        return Comparison(tuple(sentences), best, tuple(elsewhere), other.score, kinship)

@@ -11,7 +11,12 @@ request about it, and whether it covers a question at all.
 A question the passage does not cover is declined: it is "covered" when the passage is about as
 close to the question as the best passage anywhere else in the book (a selection about ROS 2 in
 general does not answer "which ROS 2 version should I install?" when the book's installation
-page is closer).
+page is closer). "About as close" is measured against how far apart the two passages are: two
+passages on the same topic (the highlighted introduction to ROS 2 and the paragraph naming its
+versions, cosine 0.8) differ in a question's score by a little when it asks what only one of
+them says, two passages on different topics differ by a lot for no reason of the question's.
+The figures are calibrated on the selection sets of three development books, read from their
+sources and their builds (BENCHMARKS.md, "Highlight questions").
 """
 from __future__ import annotations
 
@@ -24,7 +29,8 @@ from .sentences import split_sentences
 
 # a question the passage is less similar to than this is not about it at all
 PASSAGE_FLOOR = 0.15
-# the passage covers a question unless a passage elsewhere in the book is closer by more than this
+# the passage covers a question unless a passage elsewhere in the book is closer by more than
+# this share of the distance (1 - cosine) between the two passages
 ELSEWHERE_MARGIN = 0.05
 
 MODEL_NOTE = ("*These are the passage's own key sentences: no language model is configured here, "
@@ -45,9 +51,10 @@ def _content(text: str) -> set[str]:
     return {w for w in _WORD.findall(text.lower()) if w not in _STOP and len(w) > 2}
 
 
-def covers(passage_best: float, elsewhere_best: float) -> bool:
-    """Does the highlighted passage answer the question (scores are cosine to the question)?"""
-    return passage_best >= PASSAGE_FLOOR and passage_best >= elsewhere_best - ELSEWHERE_MARGIN
+def covers(passage_best: float, elsewhere_best: float, kinship: float = 0.0) -> bool:
+    """Does the highlighted passage answer the question? Scores are cosine to the question;
+    `kinship` is the cosine between the passage and the best passage elsewhere."""
+    return passage_best >= PASSAGE_FLOOR and passage_best >= elsewhere_best - ELSEWHERE_MARGIN * (1.0 - kinship)
 
 
 def key_sentences(sentences: list[str], limit: int) -> list[int]:

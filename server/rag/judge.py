@@ -17,7 +17,6 @@ from .gather import Comparison, Gathered
 from .highlight import PASSAGE_FLOOR, covers
 from .intent import about_its_words, asks_what_it_says
 from .question import AnswerMode
-from .sentences import normalised
 from .understand import Understanding
 
 
@@ -79,7 +78,5 @@ class Judge:
             return True
         comparison: Comparison = gathered.comparison
         passage_best = max(max((s.score for s in gathered.selected), default=0.0), comparison.best_sentence)
-        opening = normalised(comparison.passage_sentences[0])[:60]
-        elsewhere_best = max((c.score for c in comparison.elsewhere if opening not in normalised(c.content)),
-                             default=0.0)
-        return passage_best >= PASSAGE_FLOOR and (covers(passage_best, elsewhere_best) or self.model_judges)
+        return passage_best >= PASSAGE_FLOOR and (
+            covers(passage_best, comparison.elsewhere_best, comparison.kinship) or self.model_judges)
