@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from apps import make_settings
 from places import SAMPLE_BOOK
+from server.rag.generators.extractive import ExtractiveGenerator
+from server.rag.generators.fallback import WithFallback
+from server.rag.generators.gemini import GeminiClient, GeminiGenerator
 from server.rag.code_passage import comments, language_name
 from server.rag.intent import Intent, detect
 
@@ -78,3 +82,16 @@ def test_a_code_language_that_is_not_a_name_is_a_clear_error(chat_app):
         "question": "which language?", "selected_text": LINE, "selected_code_language": "<script>"})
     assert response.status_code == 400
     assert "selected_code_language" in str(response.get_json()["details"])
+
+
+def test_with_gemini_the_code_goes_with_its_language(sample_book, tmp_path, fake, chat_app):
+    settings = make_settings(tmp_path / "data", gemini_api_key="test-key", gemini_timeout_s=5.0)
+    generator = WithFallback(GeminiGenerator(settings, GeminiClient(settings, backoff_s=0.05)),
+                             ExtractiveGenerator(sample_book.embedder), label="Gemini")
+    client = chat_app(generator=generator, gemini_api_key="test-key", gemini_timeout_s=5.0).test_client()
+    fake.script({"text": "It designs a 4th-order Butterworth low-pass filter [1]."})
+    data = _ask(client, "what does this line do?", LINE, "exclusive", selected_code_language="python")
+    assert data["status"] == "completed" and data["intent"] == "code", data["answer"]
+    sent = fake.requests[-1]
+    assert '<highlighted_text code_language="python">' in sent.user_text and LINE in sent.user_text
+    assert "what the highlighted code" in sent.system_text and "not reply NOT_IN_BOOK" in sent.system_text
