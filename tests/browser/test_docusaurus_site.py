@@ -213,6 +213,34 @@ def test_the_widget_on_a_docusaurus_page_keyboard_suggestions_and_what_it_sends(
     assert page.errors == [], page.errors
 
 
+def test_a_line_of_a_docusaurus_code_block_is_asked_about_with_the_blocks_language(docusaurus, new_page):
+    page = new_page()
+    page.goto(docusaurus.url + "/filters/")
+    expect(page.locator("#tc-bubble")).to_be_visible(timeout=TIMEOUT_MS)
+    line = 'return np.convolve(x, np.ones(n) / n, mode="valid")'
+    # the theme splits a highlighted line into token spans: the selection starts inside one of them
+    page.evaluate("""(line) => {
+        const el = [...document.querySelectorAll('pre code .token-line')].find((l) => l.textContent.trim() === line);
+        const range = document.createRange();
+        range.setStart(el.querySelector('.token').firstChild, 0);
+        range.setEnd(el.lastChild.firstChild || el.lastChild, (el.lastChild.firstChild || el.lastChild).length);
+        el.scrollIntoView({block: 'center'});
+        getSelection().removeAllRanges();
+        getSelection().addRange(range);
+    }""", line)
+    page.locator("#tc-ask").click()
+    expect(page.locator("#tc-quote blockquote")).to_contain_text("np.convolve")
+    with page.expect_request(lambda r: r.url.endswith("/chat") and r.method == "POST") as sent:
+        page.locator("#tc-input").fill("What programming language is used in this code?")
+        page.locator("#tc-input").press("Enter")
+    body = json.loads(sent.value.post_data)
+    assert "np.convolve" in body["selected_text"] and body["selected_code_language"] == "python", body
+    answer = page.locator("article.msg.bot").last
+    expect(answer).to_have_class(re.compile(r"\bdone\b"), timeout=TIMEOUT_MS)
+    expect(answer).to_contain_text("Python")
+    assert page.errors == [], page.errors
+
+
 def test_the_page_as_a_course_summary_quiz_with_answers_behind_a_follow_up_and_nested_contents(docusaurus, new_page):
     page = new_page()
     page.goto(docusaurus.url + "/sampling/")
