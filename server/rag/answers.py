@@ -7,10 +7,11 @@ passages (answer_units.py) is scored against the question:
 - by the book's BM25 over its words: the question's words weighed by how rare they are in the
   book (five-letter prefixes, so "wobbling" meets "wobble"), saturating with repeats, normalised
   by what a piece holding every asked word once would score;
-- by the heading it stands under, on the same scale at half weight (the answer to "what is
-  Warp?" is the section headed "Warp");
+- by the heading it stands under, on the same scale at three quarters' weight (the answer to
+  "what is Warp?" is the section headed "Warp");
 - by its passage's similarity to the question (the embedding model's judgement), relative to
-  the best passage's.
+  the best passage's, at 1.5 times (a paraphrase shares no word with the sentences that answer
+  it, but its passage is near it).
 
 The best piece answers, then every piece that says something asked, best first from whichever
 passage (see _choose), up to a short reading length (code and tables do not count); each piece
@@ -39,8 +40,8 @@ from .vocabulary import BookVocabulary, words
 
 WORDS_BY_LENGTH = {"short": 45, "normal": 90, "detailed": 180}  # reading length of prose and lists
 CODE_ASKED = 0.3
-HEADING_WEIGHT = 0.5
-PASSAGE_WEIGHT = 1.0
+HEADING_WEIGHT = 0.75
+PASSAGE_WEIGHT = 1.5
 K1, B, AVERAGE_WORDS = 1.2, 0.75, 20  # BM25 over sentences (about twenty words each)
 WANTS_CODE = re.compile(r"\b(?:code|commands?|snippet|syntax|script|terminal|shell|cli|run|install|compile|"
                         r"implement|write|type|example program|show me)\b", re.IGNORECASE)
