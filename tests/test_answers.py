@@ -203,3 +203,12 @@ def test_a_question_about_a_highlighted_passage_reads_the_passage_on_in_its_orde
                           [Source(HighlightedPassage(0, highlighted, 0.5), "selected_text")])
     assert "Topics facilitate continuous data streams in an asynchronous manner" in answer
     assert answer.index("fundamental building blocks") < answer.index("Topics facilitate")
+
+
+def test_a_short_identifier_with_a_digit_is_an_asked_word():
+    src = RUST_BOOK / "src"
+    move = _section(src / "ch04-01-what-is-ownership.md", "Variables and Data Interacting with Move")
+    indexing = _section(src / "ch08-02-strings.md", "Indexing into Strings")
+    answer = block_answer("why do i get an error using s1 after let s2 = s1; when s1 is a String?",
+                          [_source(indexing, 0.51), _source(move, 0.48)])
+    assert "Rust considers `s1` as no longer valid" in answer and "[2]" in answer

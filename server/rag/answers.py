@@ -66,8 +66,12 @@ def _prefixes(text: str) -> list[str]:
 
 
 def _asked(question: str) -> list[str]:
-    joined = {w for w in _terms(question)[len(words(question)):] if len(w) > 2}
-    return list(dict.fromkeys(w[:5] for w in [*asked_words(question), *sorted(joined)]))
+    """The question's content words; short names with a digit too ("s1", "x86": identifiers,
+    as specific as any long word)."""
+    found = words(question)
+    named = {w for w in found if len(w) >= 2 and not w.isalpha() and not w.isdigit()}
+    joined = {w for w in _terms(question)[len(found):] if len(w) > 2}
+    return list(dict.fromkeys(w[:5] for w in [*asked_words(question), *sorted(named | joined)]))
 
 
 def _book_frequency(book: BookVocabulary) -> tuple[Counter, int]:
