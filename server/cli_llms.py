@@ -18,16 +18,11 @@ from .settings import SettingsError, load_settings
 def llms_txt_command(out_dir: str, book_id: str | None) -> None:
     """Write the book's llms.txt (pages as links, by part) and llms-full.txt (every page's text)."""
     from .book.llms_txt import FULL_TEXT_NAME, llms_full_txt, llms_txt
-    from .book.shelf import Bookshelf
-    from .store import open_store
+    from .composition import bookshelf_of
 
     try:
-        settings = load_settings()
-        store = open_store(settings, settings.embedding_model, 0)  # reads payloads only: no model needed
-        try:
-            outline = Bookshelf(store).outline(book_id)
-        finally:
-            store.close()
+        with bookshelf_of(load_settings()) as shelf:
+            outline = shelf.outline(book_id)
     except (SettingsError, TextbookChatError) as exc:
         click.echo(f"error: {getattr(exc, 'message', exc)}", err=True)
         sys.exit(1)

@@ -7,11 +7,12 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 from .book.shelf import Bookshelf
+from .course.published import PublishedOutlines
 from .course.service import Course
 from .course.stage import CourseStage
 from .embedding.embedder import Embedder, load_embedder
 from .index_size import IndexSize
-from .insights.pages import BookPages
+from .insights.pages import PageFinder
 from .models import Chunk
 from .rag.generators.base import Generator
 from .rag.compose import Compose
@@ -32,17 +33,20 @@ from .store import ChunkStore, open_store
 @dataclass
 class Index:
     """The embedding model and the store of the books' chunks, with what every part reads of
-    the store through one cache: its size, and the books' words (the vocabulary that
-    understanding, the retriever's re-ranking and the extractive generator all read)."""
+    the store through one cache: its size, the books' words (the vocabulary that
+    understanding, the retriever's re-ranking and the extractive generator all read) and the
+    books' outlines as published (the course path and the book tools)."""
 
     embedder: Embedder
     store: ChunkStore
     size: IndexSize = field(init=False)
     vocabulary: StoreVocabulary = field(init=False)
+    outlines: PublishedOutlines = field(init=False)
 
     def __post_init__(self):
         self.size = IndexSize(self.store)
         self.vocabulary = StoreVocabulary(self.store, self.size)
+        self.outlines = PublishedOutlines(self.store)
 
     def close(self) -> None:
         self.store.close()
@@ -63,6 +67,16 @@ def index_of(settings: Settings, *, store_check: bool = True) -> Iterator[Index]
         yield index
     finally:
         index.close()
+
+
+@contextmanager
+def bookshelf_of(settings: Settings) -> Iterator[Bookshelf]:
+    """The indexed books' outlines alone, from the index's payloads (no model is loaded)."""
+    store = open_store(settings, settings.embedding_model, 0)
+    try:
+        yield Bookshelf(PublishedOutlines(store))
+    finally:
+        store.close()
 
 
 def make_generator(settings: Settings, index: Index) -> tuple[Generator, Rewriter | None]:
@@ -94,7 +108,7 @@ class BookSearch:
     def build(cls, index: Index, rewriter: Rewriter | None = None, *, course: bool = False) -> "BookSearch":
         """`course`: questions about the book, a part or the page are told apart too."""
         retriever = Retriever(index.store, index.embedder, lexicon=index.vocabulary)
-        book_course = Course(index.store, index.embedder, retriever) if course else None
+        book_course = Course(index.outlines, index.embedder, retriever) if course else None
         understand = Understand(index.embedder, index.vocabulary, KnownBooks(index.store.count), rewriter=rewriter,
                                 course=book_course)
         return cls(retriever, understand, Gather(retriever, index.embedder), book_course)
@@ -143,10 +157,10 @@ class Components:
             # extractive generator cannot tell, so the gates decide for it
             Judge(model_judges=generator.name != "extractive"),
             Compose(generator, retriever),
-            Record(sessions, pages=BookPages(index.store, index.size), embed=index.embedder.embed_query),
+            Record(sessions, pages=PageFinder(index.store, index.size), embed=index.embedder.embed_query),
             CourseStage(course, generator))
         return cls(settings, index, sessions, generator, pipeline, owns_index,
-                   bookshelf=Bookshelf(index.store), retriever=retriever, search=search)
+                   bookshelf=Bookshelf(index.outlines), retriever=retriever, search=search)
 
     @property
     def embedder(self) -> Embedder:

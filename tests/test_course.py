@@ -148,6 +148,7 @@ def test_when_the_model_fails_the_answer_from_the_structure_is_given(sample_book
 def test_objectives_the_part_states_are_listed_cited(tmp_path, embedder):
     import json as _json
 
+    from server.course.published import PublishedOutlines
     from server.course.service import Course
     from server.ingest.indexer import ingest
     from server.ingest.site import detect_site
@@ -167,7 +168,7 @@ def test_objectives_the_part_states_are_listed_cited(tmp_path, embedder):
     store = open_store(make_settings(tmp_path / "data"), embedder.model_name, embedder.dim)
     try:
         ingest(detect_site(docs), store, embedder, progress=False)
-        course = Course(store, embedder, Retriever(store, embedder))
+        course = Course(PublishedOutlines(store), embedder, Retriever(store, embedder))
         question = "what will I be able to do after module 2?"
         request = course.read(Question(question, 5, 0.3), embedder.embed_query(question), ())
         assert (request.task, request.scope, request.part.number) == ("objectives", "part", 2)

@@ -8,7 +8,7 @@ from server.book.outline import outline_of
 from server.course.outline import Outline
 from server.course.resolve import resolve_page
 from server.index_size import IndexSize
-from server.insights.pages import BookPages
+from server.insights.pages import PageFinder
 from server.page_urls import page_path, same_page_path
 
 INDEXED = "http://127.0.0.1:8000/book/docs/foundations/sampling-and-aliasing"
@@ -45,5 +45,5 @@ def test_course_insights_and_book_tools_find_the_same_page(pages, sample_book, u
     chunks, recorded = pages
     book_id = chunks[0].book_id
     assert resolve_page(Outline.from_dict(recorded), url).url == INDEXED
-    assert BookPages(sample_book.store, IndexSize(sample_book.store)).page_of(url, book_id).url == INDEXED
+    assert PageFinder(sample_book.store, IndexSize(sample_book.store)).page_of(url, book_id).url == INDEXED
     assert outline_of(book_id, chunks, recorded).find_page(url).url == INDEXED

@@ -1,12 +1,10 @@
-"""The indexed books' outlines, read from the store once and kept a little while (a book
-changes only when it is ingested again)."""
+"""The indexed books for the book tools (llms.txt, MCP): a book named or implied by a request
+resolved (or refused with the reason), and its outline as the index publishes it now
+(course/published.py keeps it, for the course path too)."""
 from __future__ import annotations
 
-import threading
-import time
-
+from ..course.published import PublishedBook, PublishedOutlines
 from ..errors import TextbookChatError, UnknownBook
-from ..store import ChunkStore
 from .outline import BookOutline, outline_of
 
 
@@ -20,18 +18,27 @@ class IndexEmpty(TextbookChatError):
     code = "INDEX_EMPTY"
 
 
-class Bookshelf:
-    def __init__(self, store: ChunkStore, fresh_s: float = 30.0):
-        self.store = store
-        self.fresh_s = fresh_s
-        self._lock = threading.Lock()
-        self._outlines: dict[str, tuple[float, BookOutline]] = {}
+def book_outline(book: PublishedBook) -> BookOutline:
+    return outline_of(book.book_id, list(book.chunks), book.recorded)
 
-    def book_id(self, book_id: str | None = None) -> str:
-        """`book_id` if the index holds it; none given, the index's only book."""
-        books = self.store.books()
+
+class Bookshelf:
+    def __init__(self, outlines: PublishedOutlines):
+        self.outlines = outlines
+
+    def books(self, fresh: bool = False) -> list[str]:
+        """Every indexed book's id. Raises IndexEmpty."""
+        books = self.outlines.books(fresh)
         if not books:
             raise IndexEmpty("The book index is empty: run `textbook-chat ingest PATH` first.")
+        return books
+
+    def book_id(self, book_id: str | None = None) -> str:
+        """`book_id` if the index holds it; none given, the index's only book. Raises
+        IndexEmpty, BookNotChosen, UnknownBook."""
+        books = self.books()
+        if (book_id not in books) if book_id is not None else len(books) > 1:
+            books = self.books(fresh=True)  # the list is kept a while: a book may have come or gone since
         if book_id is None:
             if len(books) > 1:
                 raise BookNotChosen(f"The index holds {len(books)} books; name one with book_id.",
@@ -42,13 +49,4 @@ class Bookshelf:
         return book_id
 
     def outline(self, book_id: str | None = None) -> BookOutline:
-        book_id = self.book_id(book_id)
-        now = time.monotonic()
-        with self._lock:
-            kept = self._outlines.get(book_id)
-        if kept and now - kept[0] < self.fresh_s:
-            return kept[1]
-        outline = outline_of(book_id, self.store.all_chunks(book_id), self.store.outline(book_id))
-        with self._lock:
-            self._outlines[book_id] = (now, outline)
-        return outline
+        return self.outlines.book(self.book_id(book_id)).view(book_outline)

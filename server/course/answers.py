@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from ..models import Chunk
 from ..rag.sentences import split_sentences
-from .citing import BookPages, Cites
+from .citing import CitablePages, Cites
 from .outline import Outline, OutlinePage, Part
 from .resolve import numbered_part, words
 from .understand import CourseRequest
@@ -96,7 +96,7 @@ def _pages_list(outline: Outline, part: Part, cite: Cites, described: bool = Tru
     return lines
 
 
-def overview(req: CourseRequest, cite: Cites, pages: BookPages, search) -> str:
+def overview(req: CourseRequest, cite: Cites, pages: CitablePages, search) -> str:
     outline = req.outline
     if req.scope == "page" and req.page is not None:
         page = req.page
@@ -114,7 +114,7 @@ def overview(req: CourseRequest, cite: Cites, pages: BookPages, search) -> str:
     return "\n".join(lines)
 
 
-def summarize(req: CourseRequest, cite: Cites, pages: BookPages, search) -> str:
+def summarize(req: CourseRequest, cite: Cites, pages: CitablePages, search) -> str:
     text = overview(req, cite, pages, search)
     page = req.page if req.scope == "page" else part_head(req.outline, req.part) if req.part else None
     if page is not None:
@@ -123,7 +123,7 @@ def summarize(req: CourseRequest, cite: Cites, pages: BookPages, search) -> str:
     return text
 
 
-def contents(req: CourseRequest, cite: Cites, pages: BookPages, search) -> str:
+def contents(req: CourseRequest, cite: Cites, pages: CitablePages, search) -> str:
     outline = req.outline
     if req.scope == "page" and req.page is not None:
         page = req.page
@@ -150,7 +150,7 @@ def contents(req: CourseRequest, cite: Cites, pages: BookPages, search) -> str:
     return "\n".join(lines)
 
 
-def locate(req: CourseRequest, cite: Cites, pages: BookPages, search) -> str:
+def locate(req: CourseRequest, cite: Cites, pages: CitablePages, search) -> str:
     outline = req.outline
     found = search(req)
     if not found:
@@ -174,7 +174,7 @@ def locate(req: CourseRequest, cite: Cites, pages: BookPages, search) -> str:
     return "\n".join(["The book covers it here, best match first:", *lines])
 
 
-def _mentions(outline: Outline, page: OutlinePage, pages: BookPages, own: Part | None) -> list[str]:
+def _mentions(outline: Outline, page: OutlinePage, pages: CitablePages, own: Part | None) -> list[str]:
     """Sentences of the page that send the reader to earlier parts ("builds on Chapter 16 …",
     "you've learned ROS 2, Gazebo and Isaac")."""
     earlier = [p for p in outline.parts_in(page.locale) if own is None or p.position < own.position]
@@ -191,7 +191,7 @@ def _mentions(outline: Outline, page: OutlinePage, pages: BookPages, own: Part |
     return found[:2]
 
 
-def order(req: CourseRequest, cite: Cites, pages: BookPages, search) -> str:
+def order(req: CourseRequest, cite: Cites, pages: CitablePages, search) -> str:
     outline = req.outline
     lines: list[str] = []
     if req.scope == "page" and req.page is not None:
@@ -233,7 +233,7 @@ def order(req: CourseRequest, cite: Cites, pages: BookPages, search) -> str:
     return "\n".join(x for x in lines if x is not None)
 
 
-def objectives(req: CourseRequest, cite: Cites, pages: BookPages, search) -> str:
+def objectives(req: CourseRequest, cite: Cites, pages: CitablePages, search) -> str:
     outline = req.outline
     if req.scope == "page" and req.page is not None:
         scope_pages = [req.page]

@@ -6,10 +6,16 @@ from dataclasses import dataclass, field
 
 from ..models import Chunk
 from .outline import Outline, OutlinePage
+from .published import PublishedBook
 
 
-class BookPages:
+class CitablePages:
     """A book's chunks by page, to cite a page (its opening passage) or one of its sections."""
+
+    @classmethod
+    def of(cls, book: PublishedBook) -> "CitablePages | None":
+        """The published book's pages, or None when it has no outline to name them by."""
+        return cls(book.outline, list(book.chunks)) if book.outline else None
 
     def __init__(self, outline: Outline, chunks: list[Chunk]):
         self.outline = outline
@@ -34,7 +40,7 @@ class BookPages:
 
 @dataclass
 class Cites:
-    pages: BookPages
+    pages: CitablePages
     chunks: list[Chunk] = field(default_factory=list)
     limit: int = 10
 

@@ -1,73 +1,28 @@
-"""The course path beside the passage path: a book's outline and pages kept per published index
-generation, a question read as a course request (understand), and its answer from the
-structure (extractive) or from a model with the task's prompt (compose: prompts.py)."""
+"""The course path beside the passage path: a question read as a course request against the
+book's outline as the index publishes it now (understand), and its answer from the structure
+(extractive) or from a model with the task's prompt (compose: prompts.py)."""
 from __future__ import annotations
 
-import threading
-import time
 from dataclasses import replace
 from typing import Sequence
 
 from ..rag.question import Question
 from ..sessions import Message
-from ..store import ChunkStore, Filters
+from ..store import Filters
 from .answers import ANSWERERS, CourseAnswer
-from .citing import BookPages, Cites
+from .citing import CitablePages, Cites
 from .outline import Outline
+from .published import PublishedOutlines
 from .quiz import answers as quiz_answers, quiz
 from .understand import CourseRequest, TaskReader
 
-REFRESH_S = 30.0  # how often a book's outline is looked for again (a newer ingest may have published one)
 ANSWERS_FLOOR = 0.5  # "show the answers", read after a quiz
 _ANSWER_REQUESTS = ["show the answers", "what are the answers", "tell me the correct answers", "reveal the solutions"]
 
 
-class Library:
-    """Each book's outline and cited pages, as the index now publishes them."""
-
-    def __init__(self, store: ChunkStore):
-        self.store = store
-        self._books: dict[str, tuple[float, dict | None, Outline | None, BookPages | None]] = {}
-        self._lock = threading.Lock()
-        self._ids: tuple[float, list[str]] = (0.0, [])
-
-    def book_ids(self) -> list[str]:
-        checked, ids = self._ids
-        if time.monotonic() - checked > REFRESH_S:
-            ids = self.store.books()
-            self._ids = (time.monotonic(), ids)
-        return ids
-
-    def outline(self, book_id: str | None) -> Outline | None:
-        return self._entry(book_id)[0]
-
-    def pages(self, book_id: str) -> BookPages | None:
-        return self._entry(book_id)[1]
-
-    def _entry(self, book_id: str | None) -> tuple[Outline | None, BookPages | None]:
-        if book_id is None:
-            ids = self.book_ids()
-            if len(ids) != 1:
-                return None, None
-            book_id = ids[0]
-        now = time.monotonic()
-        known = self._books.get(book_id)
-        if known is None or now - known[0] > REFRESH_S:
-            data = self.store.outline(book_id)
-            if known is not None and data == known[1]:
-                self._books[book_id] = (now, *known[1:])
-            else:
-                outline = Outline.from_dict(data) if data else None
-                pages = BookPages(outline, self.store.all_chunks(book_id)) if outline else None
-                with self._lock:
-                    self._books[book_id] = (now, data, outline, pages)
-            known = self._books[book_id]
-        return known[2], known[3]
-
-
 class Course:
-    def __init__(self, store: ChunkStore, embedder, retriever):
-        self.library = Library(store)
+    def __init__(self, outlines: PublishedOutlines, embedder, retriever):
+        self.outlines = outlines
         self.reader = TaskReader(embedder)
         self.embedder = embedder
         self.retriever = retriever
@@ -77,7 +32,7 @@ class Course:
         """The course request a question makes, or None for the passage path."""
         if question.selection is not None:
             return None
-        outline = self.library.outline(question.filters.book_id)
+        outline = self.outline(question.filters.book_id)
         if outline is None:
             return None
         follow = self._quiz_answers(question, vector, history, outline)
@@ -85,6 +40,11 @@ class Course:
             return follow
         return self.reader.read(question.text, vector, outline, question.page.url, question.page.locale,
                                 question.page.title)
+
+    def outline(self, book_id: str | None) -> Outline | None:
+        """The book's outline (the index's only book when none is named), None when there is none."""
+        book = self.outlines.book(book_id)
+        return book.outline if book else None
 
     def _quiz_answers(self, question: Question, vector, history: Sequence[Message], outline: Outline) -> CourseRequest | None:
         """"show the answers" right after a quiz: the answers to that quiz."""
@@ -104,7 +64,8 @@ class Course:
         return replace(before, task="answers")
 
     def answer(self, req: CourseRequest, threshold: float) -> CourseAnswer:
-        pages = self.library.pages(req.outline.book_id)
+        book = self.outlines.book(req.outline.book_id)
+        pages = book.view(CitablePages.of) if book else None
         if req.page_unknown and req.scope == "page" or pages is None:
             return CourseAnswer(f"The page you are on ({req.page_url}) is not in this book's index, so I cannot "
                                 "answer about it. Ask about the book or one of its chapters instead.", ())

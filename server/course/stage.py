@@ -34,7 +34,7 @@ class CourseStage:
     def warm_up(self) -> None:
         """The task descriptions embedded and the book's outline read before the first question."""
         self.course.reader.scores(self.course.embedder.embed_query("warm-up"))
-        self.course.library.outline(None)
+        self.course.outline(None)
 
     def prepare(self, understood: Understanding) -> tuple[Gathered, CourseJudgement] | None:
         """The answer from the structure, or None when the structure has none (the passage path answers)."""

@@ -11,13 +11,13 @@ import numpy as np
 
 from ..rag.question import Question
 from ..sessions.recording import Asked, Cited, Passage
-from .pages import BookPages, plain_page_url, words_of
+from .pages import PageFinder, plain_page_url, words_of
 
 MAX_WORDS = 10  # a passage's line this short is found whole (textStart); longer: its first and last words
 EDGE_WORDS = 6
 
 
-def asked_of(question: Question, pages: BookPages, *, refused: bool, sources: Iterable, nearest: Iterable,
+def asked_of(question: Question, pages: PageFinder, *, refused: bool, sources: Iterable, nearest: Iterable,
              fallback_reason: str | None, vector: np.ndarray | None) -> Asked:
     """`sources`: what the answer cites; `nearest`: the book's nearest chunks; `vector`: the
     question's (kept only when the book did not answer it)."""

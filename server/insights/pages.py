@@ -45,7 +45,9 @@ def words_of(text: str) -> list[str]:
     return _WORD.findall((text or "").lower())
 
 
-class BookPages:
+class PageFinder:
+    """Finds the indexed page a URL names, and the section of it a passage is in."""
+
     def __init__(self, store, size: IndexSize):
         self.store = store
         self.size = size

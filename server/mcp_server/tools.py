@@ -71,17 +71,14 @@ class BookTools:
 
     def _check_book(self, book_id: str | None) -> None:
         """An empty index or an unknown book is said so, never answered from elsewhere."""
-        if book_id is not None or not self.parts.store.books():
+        if book_id is not None:
             self.parts.bookshelf.book_id(book_id)
+        else:
+            self.parts.bookshelf.books()
 
     def _outlines(self, book_id: str | None) -> list[BookOutline]:
         shelf = self.parts.bookshelf
-        if book_id is not None:
-            return [shelf.outline(book_id)]
-        books = self.parts.store.books()
-        if not books:
-            shelf.book_id(None)  # says the index is empty
-        return [shelf.outline(book) for book in books]
+        return [shelf.outline(book) for book in ([book_id] if book_id is not None else shelf.books())]
 
 
 def _page_result(outline: BookOutline, page: OutlinePage) -> dict:

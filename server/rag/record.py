@@ -48,7 +48,7 @@ def source_references(sources: tuple[Source, ...]) -> tuple[SourceReference, ...
 
 class Record:
     def __init__(self, sessions: SessionStore, *, pages=None, embed: Callable | None = None):
-        """`pages` (insights.pages.BookPages) finds the page a question was asked on; `embed`
+        """`pages` (insights.pages.PageFinder) finds the page a question was asked on; `embed`
         gives a question the book did not answer its vector, as the reader put it (for the insights)."""
         self.sessions = sessions
         self.pages = pages

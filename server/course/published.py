@@ -1,0 +1,74 @@
+"""Each book as the index publishes it now: the outline ingest recorded and the book's chunks,
+read from the store and read again every `REFRESH_S` seconds (a newer ingest may have published
+another). The course path and the book tools (llms.txt, MCP) read their views of a book from
+here: each view is built once per published book and kept while the book stays as it is."""
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Callable, TypeVar
+
+from ..models import Chunk
+from ..store import ChunkStore
+from .outline import Outline
+
+REFRESH_S = 30.0  # how often the store is asked again for the books and for a book's outline
+View = TypeVar("View")
+
+
+@dataclass(frozen=True, eq=False)
+class PublishedBook:
+    book_id: str
+    recorded: dict | None  # the outline ingest recorded (its JSON form); None in an index written before outlines
+    chunks: tuple[Chunk, ...]  # in the store's order
+    outline: Outline | None = field(init=False)
+    _views: dict = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "outline", Outline.from_dict(self.recorded) if self.recorded else None)
+
+    def view(self, build: Callable[["PublishedBook"], View]) -> View:
+        """`build(self)`, built on the first call and kept with this book."""
+        if build not in self._views:
+            self._views[build] = build(self)
+        return self._views[build]
+
+
+class PublishedOutlines:
+    def __init__(self, store: ChunkStore, refresh_s: float = REFRESH_S):
+        self.store = store
+        self.refresh_s = refresh_s
+        self._lock = threading.Lock()
+        self._books: dict[str, tuple[float, PublishedBook]] = {}
+        self._ids: tuple[float, list[str]] = (0.0, [])
+
+    def books(self, fresh: bool = False) -> list[str]:
+        """The indexed books' ids; while there are none, the store is asked on every call."""
+        checked, ids = self._ids
+        if fresh or not ids or time.monotonic() - checked > self.refresh_s:
+            ids = self.store.books()
+            self._ids = (time.monotonic(), ids)
+        return ids
+
+    def book(self, book_id: str | None) -> PublishedBook | None:
+        """The book `book_id` as now published (no outline and no chunks when the index does not
+        hold it); no id given, the index's only book, or None when it holds several or none."""
+        if book_id is None:
+            ids = self.books()
+            if len(ids) != 1:
+                return None
+            book_id = ids[0]
+        now = time.monotonic()
+        with self._lock:
+            kept = self._books.get(book_id)
+        if kept is not None and now - kept[0] <= self.refresh_s:
+            return kept[1]
+        recorded, chunks = self.store.outline(book_id), tuple(self.store.all_chunks(book_id))
+        if kept is not None and (recorded, chunks) == (kept[1].recorded, kept[1].chunks):
+            book = kept[1]  # unchanged: its views stay
+        else:
+            book = PublishedBook(book_id, recorded, chunks)
+        with self._lock:
+            self._books[book_id] = (now, book)
+        return book
