@@ -276,3 +276,13 @@ def test_the_app_factory_leaves_logging_to_the_program(chat_app):
     finally:
         root.setLevel(kept[0])
         root.handlers[:] = kept[1]
+
+
+def test_one_cache_of_the_books_outlines_for_the_course_path_and_the_book_tools(sample_book, tmp_path):
+    parts = sample_book.components(make_settings(tmp_path / "data"))
+    outlines = sample_book.index.outlines
+    assert parts.search.course.outlines is outlines and parts.bookshelf.outlines is outlines
+    published = outlines.book(None)
+    assert parts.search.course.outline(None) is published.outline is not None
+    assert parts.bookshelf.outline() is parts.bookshelf.outline(published.book_id)  # built once per published book
+    assert [page.url for page in parts.bookshelf.outline().pages] == [page.url for page in published.outline.pages]

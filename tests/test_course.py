@@ -168,7 +168,8 @@ def test_objectives_the_part_states_are_listed_cited(tmp_path, embedder):
     store = open_store(make_settings(tmp_path / "data"), embedder.model_name, embedder.dim)
     try:
         ingest(detect_site(docs), store, embedder, progress=False)
-        course = Course(PublishedOutlines(store), embedder, Retriever(store, embedder))
+        # read again on every call here (it is kept 30 s in the product): a newer ingest is seen at once
+        course = Course(PublishedOutlines(store, refresh_s=0.0), embedder, Retriever(store, embedder))
         question = "what will I be able to do after module 2?"
         request = course.read(Question(question, 5, 0.3), embedder.embed_query(question), ())
         assert (request.task, request.scope, request.part.number) == ("objectives", "part", 2)
@@ -176,5 +177,15 @@ def test_objectives_the_part_states_are_listed_cited(tmp_path, embedder):
         assert "- Explain acting to a friend" in answer.text and "- Build a small acting example" in answer.text
         assert "sensing" not in answer.text.lower()
         assert [c.source_file for c in answer.sources] == ["02-acting/01-overview.md"]
+        published = course.outlines.book(None)
+        assert course.outlines.book(None) is published  # read again and unchanged: kept, with the pages it cites
+        folder = docs / "03-seeing"
+        folder.mkdir()
+        (folder / "_category_.json").write_text(_json.dumps({"label": "Module 3: Seeing", "position": 3}))
+        (folder / "01-overview.md").write_text("# Seeing\n\nThis module is about cameras in robots, from lenses "
+                                               "to images a robot can read.\n")
+        ingest(detect_site(docs), store, embedder, progress=False)
+        assert [part.number for part in course.outline(None).parts] == [1, 2, 3]
+        assert course.outlines.book(None) is not published
     finally:
         store.close()
