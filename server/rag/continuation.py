@@ -17,6 +17,7 @@ from ..index_size import IndexSize
 from ..models import Chunk
 
 READ_ON = 3  # chunks read after a retrieved one (measured: BENCHMARKS.md, "Answers that contain the answer")
+MIN_OVERLAP = 12  # characters: a shorter opening ("1.", "}") that ends the chunk before is no overlap
 Following = Callable[[Chunk], list[Chunk]]
 _ENDED = re.compile(r"[.!?:;)\]\"”’*_`$|>]\s*$")
 
@@ -30,7 +31,7 @@ def joined(before: str, after: str) -> str:
     repeated), a sentence cut between them joined with a space."""
     paragraphs = after.split("\n\n")
     opening = _plain(paragraphs[0])
-    if opening and _plain(before).endswith(opening):
+    if len(opening) >= MIN_OVERLAP and _plain(before).endswith(opening):
         after = "\n\n".join(paragraphs[1:]).lstrip("\n")
     if not _ENDED.search(before) and after[:1].islower():
         return f"{before.rstrip()} {after.lstrip()}"
