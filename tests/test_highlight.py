@@ -23,6 +23,7 @@ REQUESTS = {"explain this": "explain", "summarize this in one line": "summarize"
     *REQUESTS.items(), ("explain this like i'm new to it", "explain"), ("tl;dr", "summarize"),
     ("what does all this jargon mean?", "jargon"), ("define the nyquist rate", "define"),
     ("what's the capital of France?", "question"), ("explain how nav2 plans a path", "question"),
+    ("why does this happen?", "explain"), ("why is this important?", "explain"), ("who invented this?", "question"),
     ("which sample rate do cds use?", "question")])
 def test_requests_about_the_passage_are_told_from_questions(question, intent):
     assert detect(question, PASSAGE) is Intent(intent)
@@ -100,5 +101,9 @@ def test_combined_mode_declines_what_neither_the_passage_nor_the_book_answers(ch
         assert data["status"] == "completed" and data["intent"] == intent, (question, data["answer"])
     covered = _ask(client, "what is the nyquist frequency of cd audio?", mode="combined")
     assert covered["status"] == "completed" and "22,050" in covered["answer"]
-    pointing = _ask(client, "why does this happen?", mode="combined")  # about the passage itself
-    assert pointing["status"] == "completed"
+    for mode in ("exclusive", "combined"):
+        pointing = _ask(client, "why does this happen?", mode=mode)  # about the passage itself
+        assert pointing["status"] == "completed" and pointing["intent"] == "explain"
+        # pointing at the passage does not make any question about it: it names what it does not say
+        elsewhere = _ask(client, "who invented this?", mode=mode)
+        assert elsewhere["status"] == "refused" and "Nyquist" not in elsewhere["answer"], elsewhere["answer"]

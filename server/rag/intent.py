@@ -44,7 +44,10 @@ _PATTERNS: list[tuple[Intent, re.Pattern]] = [(intent, re.compile(pattern, re.IG
     (Intent.EXPLAIN, r"\bexplain|\belaborate\b|\bwhat does (?:this|that|it) (?:mean|say)\b|"
                      r"\b(?:don'?t|do not|doesn'?t) (?:get|understand)\b|\bhelp me understand\b|"
                      r"\bwalk me through\b|\bbreak (?:it|this|that) down\b|\bwhat(?:'s| is) (?:this|that) about\b|"
-                     r"\bunpack (?:this|that|it)\b|\bclarify\b|\bmake sense of\b|\bconfus"),
+                     r"\bunpack (?:this|that|it)\b|\bclarify\b|\bmake sense of\b|\bconfus|"
+                     r"\bwhy (?:does|do|did|would|is|are) (?:this|that|it|these|those) (?:happen|matter|work|occur|hold)s?\b|"
+                     r"\bwhy (?:is|are) (?:this|that|it|these|those) (?:so )?(?:important|needed|necessary|useful|true|"
+                     r"the case)\b|\bhow (?:does|do) (?:this|that|it|these|those) work\b"),
 )]
 
 
@@ -120,13 +123,12 @@ def asks_what_it_says(question: str) -> bool:
 
 def about_its_words(question: str, passage: str) -> bool:
     """The question points at the passage and names nothing but the passage's own words ("why
-    does this use a Nyquist rate?" of a passage about the Nyquist rate), or names at most one
-    thing, so that "this" is what it asks about ("why does this happen?"); a question that
-    points at it but names other things ("which package do I launch to run this on my gpu?")
-    does not."""
+    does this use a Nyquist rate?" of a passage about the Nyquist rate); a question that points
+    at it but names something else ("which package do I launch to run this on my gpu?", "who
+    invented this?") does not."""
     if not _POINTS_AT_PASSAGE.search(question):
         return False
     passage_words = set(_WORD.findall(passage.lower()))
     asked = [w for w in _WORD.findall(_POINTS_AT_PASSAGE.sub(" ", question.lower()))
              if len(w) > 3 and w not in _FUNCTION_WORDS]
-    return len(asked) <= 1 or all(w in passage_words for w in asked)
+    return all(w in passage_words for w in asked)
