@@ -3,6 +3,12 @@
 The book is taken to lack a topic only when the evidence is clear:
 - the question names a specialist term the book never uses (not English, and not one edit from
   a book word, see vocabulary.py), and no passage is very close anyway; or
+- the passages that reach the threshold name none of the words the question asks about (by
+  their first five letters: "robots" names "robot"), and none is very close anyway: "what is
+  quantum computing?" near a book's introduction to AI (0.32) or "what is blockchain?" near the
+  Rust book's hash maps (0.30) are about what the book never discusses, while every in-book
+  question of the four development sets shares a word with its passages, everyday and
+  paraphrased ones included ("why is my camera so laggy" and the passage's "camera"); or
 - no passage reaches the similarity threshold, and none near it has every word the question
   asks about (a short question about a named idea, "what is the embodiment hypothesis?", can
   score low with a small embedding model while its passage names it word for word). With a
@@ -28,6 +34,8 @@ def admitted(question: str, candidates: list[Chunk], threshold: float, *, unknow
         return []  # it asks about something the book never names
     passing = [c for c in candidates if c.score >= threshold]
     if passing:
+        if not model_judges and top < UNKNOWN_TERM_CEILING and not names_any_asked(question, passing):
+            return []  # close in meaning, but about none of what it asks
         return passing
     near = [c for c in candidates if c.score >= MODEL_FLOOR]
     if model_judges:
@@ -46,3 +54,12 @@ mean means thing things work works way ways use used using tell know want need""
 def asked_words(question: str) -> set[str]:
     """The words that say what a question is about: longer than three letters, not function words."""
     return {w for w in words(question) if len(w) > 3 and w not in _STOP}
+
+
+def names_any_asked(question: str, passages: list[Chunk]) -> bool:
+    """Does any passage name a word the question asks about (first five letters alike)? A
+    question that asks about nothing in particular ("how does it work?") is not judged by it."""
+    asked = {w[:5] for w in asked_words(question)}
+    if not asked:
+        return True
+    return any(asked & {w[:5] for w in words(c.embed_text or c.content)} for c in passages)
