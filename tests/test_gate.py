@@ -41,9 +41,21 @@ def test_with_a_model_borderline_passages_go_to_it():
 
 
 def test_a_passage_exactly_at_the_threshold_passes():
-    """The threshold is the lowest score that answers: equal is enough, even for a passage
-    without the question's words and with no model to judge it."""
+    """The threshold is the lowest score that answers: equal is enough, with no model to judge it."""
     at = _chunk("Robots sense the world.", 0.3)
-    assert admitted("what is the capital of australia?", [at], 0.3, unknown_terms=[], model_judges=False) == [at]
+    assert admitted("how does a robot see things?", [at], 0.3, unknown_terms=[], model_judges=False) == [at]
     below = _chunk("Robots sense the world.", 0.3 - 1e-9)
-    assert admitted("what is the capital of australia?", [below], 0.3, unknown_terms=[], model_judges=False) == []
+    assert admitted("how does a robot see things?", [below], 0.3, unknown_terms=[], model_judges=False) == []
+
+
+def test_passages_that_name_nothing_the_question_asks_about_do_not_answer_it():
+    """Close in meaning is not enough when the passages name none of what is asked ("robots"
+    names "robot" by its first five letters), unless one is very close; a model judges itself."""
+    intro = _chunk("Physical AI is artificial intelligence that acts in the world through a body.", 0.32)
+    assert admitted("what is quantum computing?", [intro], 0.3, unknown_terms=[], model_judges=False) == []
+    assert admitted("what is quantum computing?", [intro], 0.3, unknown_terms=[], model_judges=True) == [intro]
+    assert admitted("why is my robots' intelligence so laggy?", [intro], 0.3, unknown_terms=[],
+                    model_judges=False) == [intro]
+    close = _chunk(intro.content, 0.75)
+    assert admitted("what is quantum computing?", [close], 0.3, unknown_terms=[], model_judges=False) == [close]
+    assert admitted("how does it work?", [intro], 0.3, unknown_terms=[], model_judges=False) == [intro]

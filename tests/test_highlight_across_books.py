@@ -76,3 +76,7 @@ def test_a_question_about_something_else_is_declined_on_a_highlighted_sentence(b
             answer = _ask(chat, locale, question, sentence, mode)
             assert answer.refused and not answer.sources, (name, question, mode.value, answer.text[:160])
             assert sentence[:40] not in answer.text  # the passage is never repeated as an answer
+            assert not answer.offer_book_search, (name, question, mode.value)
+        # and "Search the whole book" would refuse it too: the book's own path
+        alone = _ask(chat, locale, question)
+        assert alone.refused, (name, question, alone.text[:160])

@@ -27,14 +27,18 @@ MODEL_FLOOR = 0.2  # with a model, passages from here up go to it when none reac
 
 
 def admitted(question: str, candidates: list[Chunk], threshold: float, *, unknown_terms: list[str],
-             model_judges: bool) -> list[Chunk]:
-    """The candidates (best first) that go on to generation; none means the question is refused."""
+             model_judges: bool, about_a_passage: bool = False) -> list[Chunk]:
+    """The candidates (best first) that go on to generation; none means the question is refused.
+    `about_a_passage`: asked of a highlighted passage with the book beside it, the passage is
+    what the question names ("what does this line do?"), so the book's passages are not held to
+    the question's own words."""
     top = max((c.score for c in candidates), default=0.0)
     if unknown_terms and top < UNKNOWN_TERM_CEILING:
         return []  # it asks about something the book never names
     passing = [c for c in candidates if c.score >= threshold]
     if passing:
-        if not model_judges and top < UNKNOWN_TERM_CEILING and not names_any_asked(question, passing):
+        if not (model_judges or about_a_passage) and top < UNKNOWN_TERM_CEILING and \
+                not names_any_asked(question, passing):
             return []  # close in meaning, but about none of what it asks
         return passing
     near = [c for c in candidates if c.score >= MODEL_FLOOR]

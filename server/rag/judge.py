@@ -49,7 +49,8 @@ class Judge:
             unknown = understood.unknown_terms if question.mode is AnswerMode.BOOK else ()
             database = tuple(database_sources(admitted(
                 understood.search_text, list(gathered.candidates), question.similarity_threshold,
-                unknown_terms=list(unknown), model_judges=self.model_judges)))
+                unknown_terms=list(unknown), model_judges=self.model_judges,
+                about_a_passage=question.mode is AnswerMode.SELECTION_COMBINED)))
         if intent is not None and intent.about_the_passage:
             # a request about the passage itself: all of it, in reading order, then the book's passages
             passage = tuple(sorted(selected, key=selection_position))
