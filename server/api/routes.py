@@ -12,6 +12,7 @@ from .. import __version__
 from ..composition import Components
 from ..errors import DatabaseUnavailable, StoreUnavailable, TextbookChatError
 from ..insights.asked import vector_bytes
+from ..sessions import NewSession
 from ..sessions.access import claim, new_secret
 from .access import SECURITY, WithSecret, authorize, authorize_message, with_secret
 from .disconnect import client_gone_check
@@ -82,18 +83,17 @@ class Chat(MethodView):
         with one, send `Authorization: Bearer <session_secret>`.
         """
         _require_index()
-        sessions, pipeline, secret = parts().sessions, parts().pipeline, None
+        sessions, pipeline, secret, started = parts().sessions, parts().pipeline, None, None
         if query.get("session_id"):
             authorize(sessions, query["session_id"])
-        else:
+        else:  # the conversation is made with the question, in one transaction
             secret, hashed = new_secret()
-            book_id = (query.get("filters") or {}).get("book_id")
-            query = {**query, "session_id": sessions.create_session(book_id=book_id, secret_hash=hashed).id}
+            started = NewSession(secret_hash=hashed)
         try:
-            turn = pipeline.begin(question_from(query, parts().settings))  # UnknownBook: 404
+            turn = pipeline.begin(question_from(query, parts().settings), started)  # UnknownBook: 404
         except TextbookChatError:
-            if secret:  # the conversation started for this question has nothing in it
-                sessions.delete_session(query["session_id"])
+            if started is not None:  # its reader is not given its secret: the conversation is not kept
+                sessions.delete_session(started.id)
             raise
         if _wants_stream():
             return _stream_response(pipeline, turn, secret)

@@ -11,6 +11,7 @@ from dataclasses import replace
 from typing import Iterator
 
 from ..errors import GenerationFailed
+from ..sessions import NewSession
 from .compose import Compose, Composed
 from .events import Answer, Delta, Event, Finished, Sources
 from .gather import Gather
@@ -45,12 +46,12 @@ class ChatPipeline:
                 return event.answer
         raise AssertionError("the pipeline ended without an answer")
 
-    def begin(self, question: Question) -> Turn:
-        """Record the question and judge its evidence. Raises SessionNotFound, UnknownBook."""
+    def begin(self, question: Question, new_session: NewSession | None = None) -> Turn:
+        """Record the question and judge its evidence. `new_session`: the conversation a question
+        without `session_id` starts (made with the question). Raises UnknownBook, SessionNotFound."""
         started = time.perf_counter()
-        self.record.require_session(question)
         self.understand.require_book(question)
-        opened = self.record.open(question)
+        opened = self.record.open(question, new_session)
         states = (entered("RETRIEVING"),)
         try:
             understood = self.understand(question, opened.history)

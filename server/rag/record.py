@@ -10,9 +10,9 @@ import time
 from datetime import datetime, timezone
 from typing import Callable, Mapping
 
-from ..errors import SessionNotFound, TextbookChatError
+from ..errors import TextbookChatError
 from ..insights.asked import asked_of
-from ..sessions import Reply, SessionStore, SourceReference
+from ..sessions import NewSession, Reply, SessionStore, SourceReference
 from .compose import Composed
 from .context import Source
 from .events import Answer
@@ -54,17 +54,13 @@ class Record:
         self.pages = pages
         self.embed = embed
 
-    def require_session(self, question: Question) -> None:
-        if question.session_id and not self.sessions.exists(question.session_id):
-            raise SessionNotFound(question.session_id)
-
-    def open(self, question: Question) -> Opened:
-        """The question stored (and its conversation, when new). Raises SessionNotFound."""
-        session_id = question.session_id
-        history = tuple(self.sessions.recent_messages(session_id, limit=HISTORY_LENGTH)) if session_id else ()
-        opened = self.sessions.open_turn(session_id, question.text, question.selected_text,
-                                         question.selection_mode.value, book_id=question.filters.book_id)
-        return Opened(opened.session_id, opened.query_id, opened.user_message_id, history)
+    def open(self, question: Question, new_session: NewSession | None = None) -> Opened:
+        """The question stored, with its conversation's history: in `question.session_id`, or in
+        the conversation it starts (`new_session`, or one made here). Raises SessionNotFound."""
+        opened = self.sessions.open_turn(question.session_id or new_session, question.text, question.selected_text,
+                                         question.selection_mode.value, book_id=question.filters.book_id,
+                                         history=HISTORY_LENGTH)
+        return Opened(opened.session_id, opened.query_id, opened.user_message_id, opened.history)
 
     def close(self, turn: Turn, composed: Composed, states: tuple[State, ...], timings: Mapping[str, float]) -> Answer:
         """The answer stored with the rest of the lifecycle; the Answer as the caller sees it."""

@@ -52,14 +52,17 @@ _UPDATE = update(queries_table).where(queries_table.c.id == bindparam("b_query")
 _CITE = insert(citations_table)
 
 
-def record_asked(conn: Connection, query_id: str, asked: Asked, asked_at) -> None:
+def asked_columns(asked: Asked) -> dict:
+    """The query's columns the insights read, set by the statement that closes the question."""
     passage = asked.passage
-    conn.execute(_UPDATE, {
-        "b_query": query_id, "book_id": asked.book_id, "page_url": asked.page_url, "page_title": asked.page_title,
-        "passage_fingerprint": passage.fingerprint if passage else None,
-        "passage_section": passage.section if passage else None, "passage_url": passage.url if passage else None,
-        "outcome": asked.outcome, "gap_vector": asked.gap_vector,
-        "nearest": [{"section": n.section, "url": n.section_url} for n in asked.nearest] or None})
+    return {"book_id": asked.book_id, "page_url": asked.page_url, "page_title": asked.page_title,
+            "passage_fingerprint": passage.fingerprint if passage else None,
+            "passage_section": passage.section if passage else None, "passage_url": passage.url if passage else None,
+            "outcome": asked.outcome, "gap_vector": asked.gap_vector,
+            "nearest": [{"section": n.section, "url": n.section_url} for n in asked.nearest] or None}
+
+
+def record_cited(conn: Connection, query_id: str, asked: Asked, asked_at) -> None:
     if asked.cited:
         conn.execute(_CITE, [{"query_id": query_id, "page_url": c.page_url, "section": c.section,
                               "section_url": c.section_url, "book_id": asked.book_id, "created_at": asked_at}

@@ -1,12 +1,13 @@
-"""What the sessions store takes and gives at its boundary, as typed records: a question
-opened (OpenedTurn), the states it passed (Entered) and the answer that closes it (Reply); its
+"""What the sessions store takes and gives at its boundary, as typed records: a conversation a
+question starts (NewSession), a question opened (OpenedTurn), the states it passed (Entered) and the answer that closes it (Reply); its
 lifecycle as kept (Query); conversations (Session), their
 messages (Message) with the sources an answer cited (SourceReference), and a reader's rating
 (Feedback). Times are aware UTC datetimes; how the API shows them is the API's business."""
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, fields
+import uuid
+from dataclasses import asdict, dataclass, field, fields
 from datetime import datetime, timezone
 from typing import Mapping, Sequence
 
@@ -14,13 +15,23 @@ Entered = tuple[str, datetime]  # a lifecycle state and when it was entered
 
 
 @dataclass(frozen=True)
+class NewSession:
+    """A conversation a question starts: made in the transaction that stores the question."""
+
+    id: str = field(default_factory=lambda: str(uuid.uuid4()))
+    secret_hash: str | None = None  # of the secret its reader will show (access.py)
+
+
+@dataclass(frozen=True)
 class OpenedTurn:
-    """A question stored with its conversation, before it is answered."""
+    """A question stored with its conversation, before it is answered, and the conversation's
+    last messages before it (as many as were asked for)."""
 
     session_id: str
     query_id: str
     user_message_id: str
     new_session: bool
+    history: tuple["Message", ...] = ()
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ Bound names that are not columns are prefixed `b_` (a column's own name is its S
 """
 from __future__ import annotations
 
-from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy import bindparam, case, insert, select, update
 
 from .schema import messages_table, queries_table, sessions_table
 
@@ -18,7 +18,12 @@ ADD_MESSAGE = insert(messages_table)
 SESSION = select(sessions_table.c.id).where(sessions_table.c.id == bindparam("b_session"))
 # on PostgreSQL the row stays locked until the transaction ends
 LOCK_SESSION = SESSION.with_for_update()
-TOUCH_SESSION = update(sessions_table).where(sessions_table.c.id == bindparam("b_session"))
+_updated, _now = sessions_table.c.updated_at, bindparam("b_now", type_=sessions_table.c.updated_at.type)
+# a write to the session: its updated_at moved on (never back: another server's clock may be
+# ahead), and on PostgreSQL its row locked until the transaction ends, as LOCK_SESSION does; no
+# row updated: no such session
+TOUCH_SESSION = (update(sessions_table).where(sessions_table.c.id == bindparam("b_session"))
+                 .values(updated_at=case((_updated > _now, _updated), else_=_now)))
 
 QUERY_STATES = select(queries_table.c.states, queries_table.c.created_at).where(queries_table.c.id == bindparam("b_query"))
 UPDATE_QUERY = update(queries_table).where(queries_table.c.id == bindparam("b_query"))
@@ -29,6 +34,11 @@ LAST_MESSAGE = (select(messages_table.c.seq, messages_table.c.timestamp)
                 .order_by(messages_table.c.seq.desc()).limit(1))
 RECENT_MESSAGES = (select(messages_table).where(messages_table.c.session_id == bindparam("b_session"))
                    .order_by(messages_table.c.seq.desc()).limit(bindparam("b_limit")))
+
+
+def touch_session(conn, session_id: str, now) -> bool:
+    """Whether the session exists; it is locked as by `lock_session`, and its updated_at is now."""
+    return conn.execute(TOUCH_SESSION, {"b_session": session_id, "b_now": now}).rowcount > 0
 
 
 def lock_session(conn, session_id: str) -> bool:

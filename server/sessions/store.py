@@ -27,12 +27,13 @@ from .access import upsert
 from .database import answering, describe, file_problem, inode_of, make_engine, parse_url, sqlite_file
 from .interrupted import ABANDONED_AFTER, interrupt, left_by
 from .locks import CommitTogether, ProcessLock, probe_write
-from .recording import GAP_QUESTION, Asked, keep_gap, record_asked
-from .records import (DatabaseCheck, Entered, Feedback, Message, OpenedTurn, Query, Reply, Session, iso, message_of, query_of,
-                      session_of, stored_states, utc)
+from .recording import GAP_QUESTION, Asked, keep_gap
+from .records import (DatabaseCheck, Entered, Feedback, Message, NewSession, OpenedTurn, Query, Reply, Session, message_of,
+                      query_of, session_of)
 from .abandoned import AbandonedQuestions
 from .retention import Retention
 from .schema import feedback_table, messages_table, queries_table, sessions_table
+from .turns import Closing, Opening, close_question, history_of, open_question
 
 Written = TypeVar("Written")
 
@@ -196,32 +197,22 @@ class SessionStore:
         with self._reading() as conn:
             return conn.execute(query).first() is not None
 
-    # --- one question: two transactions ---------------------------------------------------
-    def open_turn(self, session_id: str | None, question: str, selected_text: str | None, selection_mode: str,
-                  *, book_id: str | None = None) -> OpenedTurn:
-        """The session (created when None), the query in state CREATED and the reader's message,
-        in one transaction, before any retrieval or generation. Raises SessionNotFound."""
+    # --- one question: two transactions (turns.py) --------------------------------------
+    def open_turn(self, session: str | NewSession | None, question: str, selected_text: str | None,
+                  selection_mode: str, *, book_id: str | None = None, history: int = 0) -> OpenedTurn:
+        """The session (created when a NewSession or None), the query in state CREATED and the
+        reader's message, in one transaction, before any retrieval or generation; with the
+        conversation's last `history` messages before it. Raises SessionNotFound."""
         now = _now()
-        question = mask(question)  # personal details never reach the database (privacy.py)
         self.retention.due()
         self.abandoned.due()
-        created = session_id is None
-        session_id = session_id or _new_id()
-        query_id, message_id = _new_id(), _new_id()
-
-        def record(conn: Connection) -> None:
-            if created:
-                conn.execute(sql.ADD_SESSION, {"id": session_id, "book_id": book_id, "created_at": now, "updated_at": now})
-            elif not sql.lock_session(conn, session_id):
-                raise SessionNotFound(session_id)
-            conn.execute(sql.ADD_QUERY, {
-                "id": query_id, "session_id": session_id, "question": question, "selected_text": selected_text,
-                "selection_mode": selection_mode, "state": "CREATED", "states": [["CREATED", iso(now)]],
-                "created_at": now, "updated_at": now, "server": self.server})
-            self._insert_message(conn, session_id, message_id, "user", question, now, query_id, "received", [],
-                                 first=created)
-        self._write(record)
-        return OpenedTurn(session_id, query_id, message_id, created)
+        session = NewSession() if session is None else session
+        opening = Opening(session, _new_id(), _new_id(), mask(question),  # personal details never reach the database
+                          selected_text, selection_mode, book_id, self.server, history)
+        rows = self._write(lambda conn: open_question(conn, opening, now))
+        created = isinstance(session, NewSession)
+        return OpenedTurn(session.id if created else session, opening.query_id, opening.message_id, created,
+                          history_of(rows))
 
     def close_turn(self, query_id: str, states: Sequence[Entered], *, session_id: str, user_message_id: str,
                    user_status: str, assistant: Reply | None = None, generator: str | None = None,
@@ -229,46 +220,14 @@ class SessionStore:
         """Record the rest of the lifecycle, the reader's message status, what the insights read
         (`asked`) and the answer (if any) in one transaction; the assistant's message as stored,
         if any. Raises SessionNotFound (and records nothing) when the conversation was deleted meanwhile."""
+        closing = Closing(query_id, states, session_id, user_message_id, user_status, assistant, _new_id(),
+                          generator, error, asked)
         now = _now()
-
-        def record(conn: Connection) -> Message | None:
-            if not sql.lock_session(conn, session_id):
-                raise SessionNotFound(session_id)
-            recorded, asked_at = conn.execute(sql.QUERY_STATES, {"b_query": query_id}).one()
-            values = {"b_query": query_id, "state": states[-1][0], "states": [*recorded, *stored_states(states)], "updated_at": now}
-            if generator:
-                values["generator"] = generator
-            if error:
-                values["error"] = error
-            conn.execute(sql.UPDATE_QUERY, values)
-            conn.execute(sql.UPDATE_MESSAGE, {"b_message": user_message_id, "status": user_status})
-            if asked is not None:
-                record_asked(conn, query_id, asked, asked_at)
-            if assistant is None:
-                return None
-            return self._insert_message(conn, session_id, _new_id(), "assistant", assistant.content, now,
-                                        query_id, assistant.status, [r.to_stored() for r in assistant.source_references])
         try:
-            return self._write(record)
+            return self._write(lambda conn: close_question(conn, closing, now))
         except DatabaseUnavailable:
             self._unclosed[query_id] = None
             raise
-
-    def _insert_message(self, conn, session_id: str, message_id: str, role: str, content: str, now: datetime,
-                        query_id: str | None, status: str | None, refs: list[dict], *, first: bool = False) -> Message:
-        """`first`: the session was created in this transaction, so it has no messages yet. A
-        message's time is never before the one it follows (its clock may be another server's)."""
-        seq = 1
-        if not first:
-            last = conn.execute(sql.LAST_MESSAGE, {"b_session": session_id}).first()
-            if last is not None:
-                seq, now = last.seq + 1, max(now, utc(last.timestamp))
-        row = {"id": message_id, "session_id": session_id, "seq": seq, "role": role, "content": content,
-               "timestamp": now, "query_id": query_id, "status": status, "source_references": refs}
-        conn.execute(sql.ADD_MESSAGE, row)
-        if not first:
-            conn.execute(sql.TOUCH_SESSION, {"b_session": session_id, "updated_at": now})
-        return message_of(row)
 
     # --- query lifecycle ------------------------------------------------------------------
     def get_query(self, query_id: str) -> Query | None:
