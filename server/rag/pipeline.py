@@ -11,13 +11,12 @@ from dataclasses import replace
 from typing import Iterator
 
 from ..errors import GenerationFailed
-from ..sessions import NewSession
 from .compose import Compose, Composed
 from .events import Answer, Delta, Event, Finished, Sources
 from .gather import Gather
 from .judge import Judge
 from .question import Question
-from .record import Record, entered
+from .record import NewSession, Record, entered
 from .turn import Turn
 from .understand import Understand
 

@@ -182,7 +182,10 @@ class SessionStore:
             conn.execute(delete(messages_table).where(messages_table.c.session_id == session_id))
             conn.execute(delete(queries_table).where(queries_table.c.session_id == session_id))
             return conn.execute(delete(sessions_table).where(sessions_table.c.id == session_id)).rowcount > 0
-        return self._write(delete_all)
+        failing = self._failing
+        deleted = self._write(delete_all)
+        self._failing = self._failing or (None if deleted else failing)  # nothing written proves nothing
+        return deleted
 
     def recent_messages(self, session_id: str, limit: int = 6) -> list[Message]:
         with self._reading() as conn:
