@@ -21,7 +21,8 @@ from statistics import median
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from server.answer_measures import answer_words, keyword_coverage  # noqa: E402
-from server.rag.answers import _texts, block_answer  # noqa: E402
+from server.rag.answers import block_answer  # noqa: E402
+from server.rag.continuation import passage_texts  # noqa: E402
 from server.rag.context import Source  # noqa: E402
 from server.rag.continuation import READ_ON  # noqa: E402
 from server.rag.vocabulary import BookVocabulary  # noqa: E402
@@ -109,7 +110,7 @@ def diagnose(paths: list[str], compose=block_answer, verbose: bool = True) -> di
             coverage.append(keyword_coverage(text, item["answer_keywords"]))
             lengths.append(answer_words(text))
             cited = {int(n) for n in re.findall(r"\[(\d+)\]", text)}
-            read = _texts(sources, following)  # each passage as the composer read it
+            read = passage_texts(sources, following)  # each passage as the composer read it
             lines = []
             for keyword in item["answer_keywords"]:
                 if _has(text, keyword):

@@ -91,7 +91,8 @@ def test_answer_cites_sample_book_pages(client):
     assert markers <= set(range(1, len(data["sources"]) + 1))
     # the sources it used: every one its markers cite, in the order first cited, and only those
     assert data["cited_sources"] == list(dict.fromkeys(int(n) for n in re.findall(r"\[(\d+)\]", data["answer"])))
-    assert len(data["cited_sources"]) < len(data["sources"]) == 5  # retrieved, but not all quoted
+    # retrieved (5), and the chunks read on after them that a piece is quoted from, numbered after them
+    assert len(data["cited_sources"]) < len(data["sources"]) and len(data["sources"]) >= 5
     assert 0 < data["confidence"] <= 1 and data["timestamp"].endswith("Z")
     assert [c["text"] for c in data["citations"]] == [f"[{n}]" for n in range(1, len(data["sources"]) + 1)]
     assert all(s["source_type"] == "database" for s in data["sources"])
@@ -118,8 +119,8 @@ def test_extractive_answer_quotes_each_piece_from_the_source_it_cites(client):
             source = data["sources"][number - 1]["content"]
             # quoted as the book wrote it: sentences, list items, a table or a code block of that source
             for block in split_blocks(text):
-                if block.kind == "code":
-                    assert block.text in source, f"[{number}] cites code it does not hold: {block.text!r}"
+                if block.kind in ("code", "table"):
+                    assert block.text in source, f"[{number}] cites a {block.kind} it does not hold: {block.text!r}"
                     continue
                 pieces = sentences_of(block.text) if block.kind == "paragraph" else block.text.splitlines()
                 for piece in pieces:

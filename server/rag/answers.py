@@ -28,12 +28,13 @@ import math
 import re
 import weakref
 from collections import Counter
-from typing import Callable
+from typing import Callable, NamedTuple
 
 from .answer_units import Unit, units_of
 from .blocks import Block
+from ..models import Chunk
 from .context import Source
-from .continuation import Following, read_on
+from .continuation import Following, cited_where_read, read_passages
 from .gate import asked_words
 from .markers import cite_end, marker
 from .vocabulary import BookVocabulary, words
@@ -144,26 +145,11 @@ class _Scored:
         self.unit, self.relevance, self.score = unit, relevance, score  # relevance: by its words alone
 
 
-def _texts(sources: list[Source], following: Following | None) -> list[str]:
-    """Each passage's text, a book passage read on into the chunks after it on its page; a chunk
-    that a passage before it has read is left out (retrieved passages are often neighbours)."""
-    read: set[str] = set()
-    texts = []
-    for source in sources:
-        if following is None or source.source_type != "database":
-            texts.append(source.chunk.content)
-            continue
-        unread = [c for c in [source.chunk, *following(source.chunk)] if c.chunk_id not in read]
-        read.update(c.chunk_id for c in unread)
-        texts.append(read_on(unread[0], unread[1:]) if unread else "")
-    return texts
-
-
 def _score(question: str, sources: list[Source], book: BookVocabulary | None, *, everything: bool,
-           following: Following | None = None) -> list[_Scored]:
+           read: list[tuple[str, list[Chunk]]]) -> list[_Scored]:
     wants_code = everything or bool(WANTS_CODE.search(question))
     units, seen = [], set()
-    for number, (source, text) in enumerate(zip(sources, _texts(sources, following)), 1):
+    for number, (source, (text, _)) in enumerate(zip(sources, read), 1):
         for unit in units_of(text, number, _page_material(source)):
             said = " ".join(unit.plain.lower().split())
             if said in seen:  # passages overlap, and some books repeat a page
@@ -255,19 +241,33 @@ def _render(units: list[Unit]) -> str:
     return "\n\n".join(out)
 
 
-def block_answer(question: str, sources: list[Source], answer_length: str = "normal",
-                 book: BookVocabulary | None = None, following: Following | None = None) -> str:
-    """The answer quoted from `sources` (best first), or "" when they hold nothing to quote.
-    `book`: the book's vocabulary, for how rare each asked word is (else the passages');
-    `following`: the chunks after a book passage on its page, read with it (continuation.py)."""
+class Quoted(NamedTuple):
+    text: str  # "" when the sources hold nothing to quote
+    extra_sources: tuple[Chunk, ...] = ()  # chunks read on that pieces are cited from, numbered after the sources
+
+
+def quoted_answer(question: str, sources: list[Source], answer_length: str = "normal",
+                  book: BookVocabulary | None = None, following: Following | None = None) -> Quoted:
+    """The answer quoted from `sources` (best first). `book`: the book's vocabulary, for how
+    rare each asked word is (else the passages'); `following`: the chunks after a book passage
+    on its page, read with it (continuation.py), a piece from them cited where it is."""
     wants_code = bool(WANTS_CODE.search(question))
-    scored = _score(question, sources, book, everything=False, following=following)
+    read = read_passages(sources, following)
+    scored = _score(question, sources, book, everything=False, read=read)
     if not any(s.relevance > 0 for s in scored):  # nothing asked in the prose: quizzes, exercises too
-        everything = _score(question, sources, book, everything=True, following=following)
+        everything = _score(question, sources, book, everything=True, read=read)
         if not scored or any(s.relevance > 0 for s in everything):
             scored = everything
     if not scored:
-        return ""
+        return Quoted("")
     highlighted = {n: getattr(s.chunk, "position", 0) for n, s in enumerate(sources, 1)
                    if s.source_type == "selected_text"}
-    return _render(_choose(scored, WORDS_BY_LENGTH.get(answer_length, 70), wants_code, highlighted))
+    units, extra = cited_where_read(_choose(scored, WORDS_BY_LENGTH.get(answer_length, 70), wants_code, highlighted),
+                                     sources, read)
+    return Quoted(_render(units), tuple(extra))
+
+
+def block_answer(question: str, sources: list[Source], answer_length: str = "normal",
+                 book: BookVocabulary | None = None, following: Following | None = None) -> str:
+    """The text of quoted_answer."""
+    return quoted_answer(question, sources, answer_length, book, following).text

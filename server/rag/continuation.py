@@ -11,10 +11,16 @@ from __future__ import annotations
 
 import re
 import threading
-from typing import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING, Callable
 
 from ..index_size import IndexSize
 from ..models import Chunk
+from .sentences import normalised
+
+if TYPE_CHECKING:
+    from .answer_units import Unit
+    from .context import Source
 
 READ_ON = 3  # chunks read after a retrieved one (measured: BENCHMARKS.md, "Answers that contain the answer")
 MIN_OVERLAP = 12  # characters: a shorter opening ("1.", "}") that ends the chunk before is no overlap
@@ -47,6 +53,78 @@ def read_on(chunk: Chunk, following: list[Chunk]) -> str:
     for after in following:
         text = joined(text, after.content)
     return text
+
+
+def holder(piece: str, chunks: list[Chunk]) -> Chunk | None:
+    """Which of a passage's chunks (the retrieved one, then those read on) holds a piece quoted
+    from it: the first holding it whole, else (a sentence the chunker cut in two) the one holding
+    its opening. A piece is cited where a reader finds it."""
+    if not chunks:
+        return None
+    raw = piece.strip()
+    as_written = next((c for c in chunks if raw and raw in c.content), None)  # code, tables: as the book wrote them
+    if as_written is not None:
+        return as_written
+    wanted = normalised(piece)
+    if not wanted:
+        return None
+    texts = [normalised(c.content) for c in chunks]
+    whole = next((c for c, text in zip(chunks, texts) if wanted in text), None)
+    if whole is not None:
+        return whole
+    opening = " ".join(wanted.split()[:6])
+    return next((c for c, text in zip(chunks, texts) if opening in text), None)
+
+
+def read_passages(sources: list[Source], following: Following | None) -> list[tuple[str, list[Chunk]]]:
+    """Each passage's text and the chunks it was read from: a book passage read on into the
+    chunks after it on its page; a chunk that a passage before it has read is left out
+    (retrieved passages are often neighbours)."""
+    read: set[str] = set()
+    texts = []
+    for source in sources:
+        if following is None or source.source_type != "database":
+            texts.append((source.chunk.content, []))
+            continue
+        unread = [c for c in [source.chunk, *following(source.chunk)] if c.chunk_id not in read]
+        read.update(c.chunk_id for c in unread)
+        texts.append((read_on(unread[0], unread[1:]) if unread else "", unread))
+    return texts
+
+
+def passage_texts(sources: list[Source], following: Following | None) -> list[str]:
+    return [text for text, _ in read_passages(sources, following)]
+
+
+def cited_where_read(units: list[Unit], sources: list[Source],
+                      read: list[tuple[str, list[Chunk]]]) -> tuple[list[Unit], list[Chunk]]:
+    """Each piece read on from a later chunk of its passage's page cited as that chunk: one of the
+    sources when it is one, else a source of its own numbered after them (the chunks returned)."""
+    numbers = {s.chunk.chunk_id: n for n, s in enumerate(sources, 1) if s.source_type == "database"}
+    extra: list[Chunk] = []
+    cited = []
+    def number(chunk: Chunk) -> int:
+        if chunk.chunk_id not in numbers:
+            extra.append(chunk)
+            numbers[chunk.chunk_id] = len(sources) + len(extra)
+        return numbers[chunk.chunk_id]
+
+    for unit in units:
+        chunks = read[unit.source - 1][1]  # the passage's chunk first, unless a passage before it read it
+        if not chunks or [c.chunk_id for c in chunks] == [sources[unit.source - 1].chunk.chunk_id]:
+            cited.append(unit)
+            continue
+        lead, _, block = unit.text.partition("\n\n")
+        if unit.introduces and block and not any(normalised(unit.text) in normalised(c.content) for c in chunks):
+            # a lead-in on one chunk, the list, table or code it introduces on the next: each cited where it is
+            parts = [replace(unit, text=lead, introduces=""), replace(unit, text=block, kind=unit.introduces,
+                                                                            introduces="")]
+        else:
+            parts = [unit]
+        for part in parts:
+            found = holder(part.text, chunks)
+            cited.append(part if found is None else replace(part, source=number(found)))
+    return cited, extra
 
 
 class PageOrder:

@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from ..answers import Lexicon, block_answer
+from ..answers import Lexicon, Quoted, quoted_answer
+from ..context import database_sources
 from ..code_passage import code_answer
 from ..highlight import passage_answer
 from ..intent import Intent
@@ -40,19 +41,23 @@ class ExtractiveGenerator:
         return self.lexicon(book_id) if self.lexicon is not None and book_id else None
 
     def compose(self, request: GenerationInput) -> str:
+        return self.quote(request).text
+
+    def quote(self, request: GenerationInput) -> Quoted:
         length = request.preferences.answer_length
         if request.intent is not None and request.intent.about_the_passage:
             if request.code_language and request.intent in CODE_REQUESTS:
-                return code_answer(request.intent, request.sources, request.selected_text or "", request.code_language)
+                return Quoted(code_answer(request.intent, request.sources, request.selected_text or "",
+                                          request.code_language))
             text = passage_answer(request.intent, request.question, request.sources, length)
             if text:
-                return text
-        return block_answer(request.question, request.sources, length, self._book(request.sources), self.following)
+                return Quoted(text)
+        return quoted_answer(request.question, request.sources, length, self._book(request.sources), self.following)
 
     def generate(self, request: GenerationInput) -> Deltas:
-        text = self.compose(request)
+        text, extra = self.quote(request)
         if not text:
             return Outcome(self.name, refused=True)
         for piece in re.findall(r"\S+\s*", text):
             yield piece
-        return Outcome(self.name)
+        return Outcome(self.name, extra_sources=tuple(database_sources(list(extra))))
