@@ -11,10 +11,14 @@ import hashlib
 import hmac
 import secrets
 
-from sqlalchemy import select, update
+from sqlalchemy import bindparam, select, update
 
 from ..errors import SessionNotFound, TextbookChatError
 from .schema import messages_table, sessions_table
+
+
+# asked for with every follow-up question: built once (statements.py says why)
+_SECRET_HASH = select(sessions_table.c.secret_hash).where(sessions_table.c.id == bindparam("b_session"))
 
 
 class SecretRequired(TextbookChatError):
@@ -43,7 +47,7 @@ def authorize(store, session_id: str, secret: str | None) -> None:
     """Nothing when `secret` is the session's; SecretRequired without one; SessionNotFound for
     a wrong one, as for a session that does not exist (so a guess tells nothing)."""
     with store._reading() as conn:
-        row = conn.execute(select(sessions_table.c.secret_hash).where(sessions_table.c.id == session_id)).first()
+        row = conn.execute(_SECRET_HASH, {"b_session": session_id}).first()
     if secret is None:
         raise SecretRequired(session_id, claimable=row is not None and row.secret_hash is None)
     if row is None or row.secret_hash is None or not hmac.compare_digest(row.secret_hash, hash_of(secret)):
