@@ -10,9 +10,12 @@ import sys
 import threading
 from pathlib import Path
 
+import pytest
+
 from places import MODELS_DIR
 from processes import free_port
 from sse import read_sse
+from server.errors import DatabaseUnavailable
 from server.rag.generators.base import Deltas, GenerationInput, Outcome
 from server.sessions import SessionStore
 from server.sessions.access import new_secret
@@ -69,6 +72,25 @@ def test_a_read_only_sqlite_database_is_503_and_health_says_so_after_a_failed_wr
     assert _unavailable(response) and "readonly" in response.get_json()["error"]
     status, health = _health(client)
     assert status == 503 and health["failing"] == ["database"]
+
+
+def test_a_clean_up_that_writes_nothing_does_not_hide_a_failed_write(tmp_path):
+    database = tmp_path / "sessions.db"
+    SessionStore(f"sqlite:///{database}").close()
+    store = SessionStore(f"sqlite:///file:{database}?mode=ro&uri=true")
+    try:
+        with pytest.raises(DatabaseUnavailable):  # the question also starts the look for abandoned questions …
+            store.open_turn(None, "kept?", None, "combined")
+        for thread in threading.enumerate():
+            if thread.name == "abandoned-questions":
+                thread.join()  # … which a read-only file takes, finding nothing to mark, whenever it ends
+        with pytest.raises(DatabaseUnavailable):
+            store.check()
+        assert store.delete_session("no-such-session") is False  # nor does a deletion that finds nothing
+        with pytest.raises(DatabaseUnavailable):
+            store.check()
+    finally:
+        store.close()
 
 
 def test_a_removed_sqlite_file_is_503(chat_app, tmp_path):

@@ -97,13 +97,13 @@ class SessionStore:
             yield conn
 
     def _sweep(self, work: Callable[[Connection], Written]) -> Written:  # a clean-up's write in the background:
-        failing = self._failing  # it may change nothing, which a read-only SQLite file takes, so proves nothing
-        result = self._write(work)
-        self._failing = self._failing or failing
-        return result
+        return self._write(work, proves=lambda _: False)  # it may change nothing, which a read-only file takes
 
-    def _write(self, work: Callable[[Connection], Written]) -> Written:
-        """`work` inside a write transaction; with SQLite, possibly one shared with other writes."""
+    def _write(self, work: Callable[[Connection], Written], *,
+               proves: Callable[[Written], bool] | None = None) -> Written:
+        """`work` inside a write transaction; with SQLite, possibly one shared with other writes.
+        A write that succeeds shows the database takes writes again, unless `proves(result)` says
+        it wrote nothing (a read-only SQLite file takes those)."""
         try:
             with answering(self.where):
                 if self._writes is not None:
@@ -114,7 +114,8 @@ class SessionStore:
         except DatabaseUnavailable as exc:
             self._failing = exc.message
             raise
-        self._failing = None
+        if proves is None or proves(result):
+            self._failing = None
         if self._unclosed:
             self._interrupt_unclosed()
         return result
@@ -182,10 +183,7 @@ class SessionStore:
             conn.execute(delete(messages_table).where(messages_table.c.session_id == session_id))
             conn.execute(delete(queries_table).where(queries_table.c.session_id == session_id))
             return conn.execute(delete(sessions_table).where(sessions_table.c.id == session_id)).rowcount > 0
-        failing = self._failing
-        deleted = self._write(delete_all)
-        self._failing = self._failing or (None if deleted else failing)  # nothing written proves nothing
-        return deleted
+        return self._write(delete_all, proves=lambda deleted: deleted)
 
     def recent_messages(self, session_id: str, limit: int = 6) -> list[Message]:
         with self._reading() as conn:
