@@ -86,6 +86,17 @@ def test_batching_does_not_change_vectors(embedder):
     np.testing.assert_allclose(batched, one_by_one, atol=1e-5)
 
 
+def test_texts_of_unlike_lengths_are_embedded_apart_in_their_order(embedder):
+    from server.embedding.embedder import _alike_lengths
+
+    sentence, paragraph = "Sampling makes time discrete.", "Quantization makes amplitude discrete. " * 20
+    texts = [paragraph, sentence, "Aliasing folds high tones down.", paragraph + " More."]
+    assert _alike_lengths(texts) == [[1, 2], [0, 3]]  # the sentences apart from the paragraphs
+    together = embedder.embed_documents(texts)
+    alone = np.vstack([embedder.embed_documents([t]) for t in texts])
+    assert np.allclose(together, alone, atol=1e-5)
+
+
 def test_count_tokens_is_not_truncated(embedder):
     assert embedder.count_tokens("hello world") == 4  # [CLS] hello world [SEP]
     assert embedder.count_tokens(LONG_TEXT) > 256

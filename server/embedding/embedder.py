@@ -59,8 +59,11 @@ class Embedder:
         texts = list(texts)
         if not texts:
             return np.empty((0, self.dim), dtype=np.float32)
-        vectors = self._model.passage_embed(texts, batch_size=self.batch_size)
-        return _normalise(np.stack(list(vectors)))
+        rows = np.empty((len(texts), self.dim), dtype=np.float32)
+        for group in _alike_lengths(texts):
+            vectors = self._model.passage_embed([texts[i] for i in group], batch_size=self.batch_size)
+            rows[group] = np.stack(list(vectors))
+        return _normalise(rows)
 
     def embed_query(self, text: str) -> np.ndarray:
         """Embed one query: a (dim,) float32 unit vector. Repeated queries come from a cache."""
@@ -76,6 +79,23 @@ class Embedder:
 
     def __repr__(self) -> str:
         return f"Embedder({self.model_name!r}, {str(self.model_dir)!r}, batch_size={self.batch_size})"
+
+
+LENGTH_SPREAD = 2  # texts embedded together are at most this many times as long as the shortest (+ a sentence)
+
+
+def _alike_lengths(texts: list[str]) -> list[list[int]]:
+    """The texts' indices in groups of alike length, shortest first. A batch is padded to its
+    longest text: five sentences embedded with the paragraph they come from cost as much as six
+    paragraphs (measured: 131 ms together, 55 ms apart, the same vectors)."""
+    order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+    groups: list[list[int]] = []
+    for i in order:
+        if groups and len(texts[i]) <= LENGTH_SPREAD * len(texts[groups[-1][0]]) + 80:
+            groups[-1].append(i)
+        else:
+            groups.append([i])
+    return groups
 
 
 def load_embedder(settings: Settings, *, log: Callable[[str], None] = print) -> Embedder:

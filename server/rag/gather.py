@@ -80,10 +80,14 @@ class Gather:
                                             filters=understood.question.filters)
         opening = normalised(sentences[0])[:60]
         other = next((c for c in elsewhere if opening not in normalised(c.content)), None)  # not its own chunk
-        vectors = self.embedder.embed_documents(
-            sentences + ([passage, other.embed_text or other.content] if other is not None else []))
+        # the other passage's vector is the index's own (embedding it again was most of this cost)
+        stored = self.retriever.stored_vector(other) if other is not None else None
+        texts = sentences + ([passage] if other is not None else [])
+        vectors = self.embedder.embed_documents(texts + ([other.embed_text or other.content] if other is not None
+                                                         and stored is None else []))
         best = float(max(vectors[: len(sentences)] @ understood.vector))
         if other is None:
             return Comparison(tuple(sentences), best, tuple(elsewhere))
-        kinship = float(vectors[-2] @ vectors[-1])
+        other_vector = stored if stored is not None else vectors[-1]
+        kinship = float(vectors[len(sentences)] @ other_vector)
         return Comparison(tuple(sentences), best, tuple(elsewhere), other.score, kinship)

@@ -4,6 +4,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from ..embedding.protocol import TextEmbedder
 from ..models import Chunk
 from .lexical import CANDIDATES, rerank
@@ -62,6 +64,11 @@ class Retriever:
                 if len(ranked) == max_chunks:
                     return ranked
         return ranked
+
+    def stored_vector(self, chunk: Chunk) -> np.ndarray | None:
+        """The vector the index holds for a chunk (its embed_text's, from ingest), None if it holds none."""
+        found = self.store.vectors([chunk.chunk_id]).get(chunk.chunk_id)
+        return None if found is None else np.asarray(found, dtype=np.float32)
 
     def _candidates(self, question: str, vector, limit: int, filters: Filters) -> list[Chunk]:
         if self.lexicon is None:
