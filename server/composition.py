@@ -84,7 +84,8 @@ def make_generator(settings: Settings, index: Index) -> tuple[Generator, Rewrite
     Also the follow-up rewriter, which shares Gemini's client (and so its view of the key)."""
     from .rag.generators.extractive import ExtractiveGenerator
 
-    extractive = ExtractiveGenerator(index.embedder, index.vocabulary, PageOrder(index.store, index.size).after)
+    extractive = ExtractiveGenerator(index.embedder, index.vocabulary,
+                                     PageOrder(lambda book_id: index.outlines.book(book_id).chunks).after)
     if not settings.gemini_api_key:
         return extractive, None
     from .rag.generators.fallback import WithFallback

@@ -12,9 +12,8 @@ from __future__ import annotations
 import re
 import threading
 from dataclasses import replace
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Sequence
 
-from ..index_size import IndexSize
 from ..models import Chunk
 from .sentences import normalised
 
@@ -128,36 +127,35 @@ def cited_where_read(units: list[Unit], sources: list[Source],
 
 
 class PageOrder:
-    """The chunks of each page in reading order, read from the store once per index size, so that
-    a passage can be read on into the chunks after it."""
+    """The chunks of each page in reading order, so that a passage can be read on into the chunks
+    after it. `book_chunks(book_id)` gives a book's chunks as the index publishes them (the
+    composition root hands it the one cache of published books); the pages are ordered again
+    only when it gives other chunks."""
 
-    def __init__(self, store, size: IndexSize, count: int = READ_ON):
-        self.store = store
-        self.size = size
+    def __init__(self, book_chunks: Callable[[str], Sequence[Chunk]], count: int = READ_ON):
+        self.book_chunks = book_chunks
         self.count = count
         self._lock = threading.Lock()
-        self._size = -1
-        self._places: dict[str, tuple[list[Chunk], int]] = {}
-        self._books: set[str] = set()
+        self._books: dict[str, tuple[Sequence[Chunk], dict[str, tuple[list[Chunk], int]]]] = {}
 
-    def _load(self, book_id: str) -> None:
+    @staticmethod
+    def _places(chunks: Sequence[Chunk]) -> dict[str, tuple[list[Chunk], int]]:
         pages: dict[str, list[Chunk]] = {}
-        for chunk in self.store.all_chunks(book_id):
+        for chunk in chunks:
             pages.setdefault(chunk.page_key or chunk.source_file, []).append(chunk)
+        places = {}
         for page in pages.values():
             page.sort(key=lambda c: c.position)
-            self._places.update((c.chunk_id, (page, i)) for i, c in enumerate(page))
-        self._books.add(book_id)
+            places.update((c.chunk_id, (page, i)) for i, c in enumerate(page))
+        return places
 
     def after(self, chunk: Chunk) -> list[Chunk]:
         """The next chunks of the chunk's page (none for a chunk the index does not hold)."""
-        size = self.size.get()
+        chunks = self.book_chunks(chunk.book_id)
         with self._lock:
-            if size != self._size:
-                self._places.clear()
-                self._books.clear()
-                self._size = size
-            if chunk.book_id not in self._books:
-                self._load(chunk.book_id)
-            page, i = self._places.get(chunk.chunk_id, ([], 0))
+            read, places = self._books.get(chunk.book_id, ((), {}))
+            if read is not chunks:
+                places = self._places(chunks)
+                self._books[chunk.book_id] = (chunks, places)
+        page, i = places.get(chunk.chunk_id, ([], 0))
         return page[i + 1:i + 1 + self.count]
