@@ -13,19 +13,20 @@ SCHEME = {"type": "http", "scheme": "bearer",
           "description": "The `session_secret` of the response that created the session."}
 
 
-def presented_secret() -> str | None:
+def bearer_token() -> str | None:
+    """The token of the request's `Authorization: Bearer …` header, if it has one."""
     scheme, _, secret = (request.headers.get("Authorization") or "").strip().partition(" ")
     return secret.strip() or None if scheme.lower() == "bearer" else None
 
 
 def authorize(sessions: SessionStore, session_id: str) -> None:
     """401 UNAUTHORIZED without a secret, 404 NOT_FOUND with a wrong one or for no such session."""
-    access.authorize(sessions, session_id, presented_secret())
+    access.authorize(sessions, session_id, bearer_token())
 
 
 def authorize_message(sessions: SessionStore, message_id: str) -> bool:
     """Whether the assistant message exists; 401 or 404 as `authorize` when it is not the reader's."""
-    secret = presented_secret()
+    secret = bearer_token()
     if secret is None:
         raise access.SecretRequired("")
     session_id = access.session_of_message(sessions, message_id)

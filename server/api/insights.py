@@ -18,6 +18,7 @@ from ..insights.charts import questions_chart, refusal_chart
 from ..insights.on_page import read_page
 from ..insights.pages import plain_page_url
 from ..insights.report import SinceError, Window, parse_since, read_insights
+from .access import bearer_token
 from .errors import ApiError
 
 bp = Blueprint("insights", __name__)
@@ -42,14 +43,9 @@ def _cookie_value(token: str) -> str:
     return hmac.new(token.encode(), b"textbook-chat insights page", hashlib.sha256).hexdigest()
 
 
-def _bearer() -> str | None:
-    scheme, _, value = (request.headers.get("Authorization") or "").partition(" ")
-    return value.strip() if scheme.lower() == "bearer" and value.strip() else None
-
-
 def _check(token: str, *, cookie: bool) -> str | None:
     """None when the request carries the token; else "missing" or "wrong"."""
-    given = _bearer()
+    given = bearer_token()
     if given is not None:
         return None if hmac.compare_digest(given.encode(), token.encode()) else "wrong"
     if cookie and request.cookies.get(COOKIE):
