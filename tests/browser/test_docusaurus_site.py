@@ -219,7 +219,7 @@ def test_a_line_of_a_docusaurus_code_block_is_asked_about_with_the_blocks_langua
     expect(page.locator("#tc-bubble")).to_be_visible(timeout=TIMEOUT_MS)
     line = 'return np.convolve(x, np.ones(n) / n, mode="valid")'
     # the theme splits a highlighted line into token spans: the selection starts inside one of them
-    page.evaluate("""(line) => {
+    select = """(line) => {
         const el = [...document.querySelectorAll('pre code .token-line')].find((l) => l.textContent.trim() === line);
         const range = document.createRange();
         range.setStart(el.querySelector('.token').firstChild, 0);
@@ -227,8 +227,16 @@ def test_a_line_of_a_docusaurus_code_block_is_asked_about_with_the_blocks_langua
         el.scrollIntoView({block: 'center'});
         getSelection().removeAllRanges();
         getSelection().addRange(range);
-    }""", line)
-    page.locator("#tc-ask").click()
+    }"""
+    ask = page.locator("#tc-ask")
+    for _ in range(3):  # React's hydration may replace the block's nodes, and with them the selection, once
+        page.evaluate(select, line)
+        try:
+            expect(ask).to_be_visible(timeout=5_000)
+            break
+        except AssertionError:
+            continue
+    ask.click()
     expect(page.locator("#tc-quote blockquote")).to_contain_text("np.convolve")
     with page.expect_request(lambda r: r.url.endswith("/chat") and r.method == "POST") as sent:
         page.locator("#tc-input").fill("What programming language is used in this code?")
