@@ -114,6 +114,24 @@ def test_a_build_whose_theme_marks_no_sidebar_keeps_every_page(extended, tmp_pat
     assert any("no page of the build shows a sidebar" in note for note in found.notes)
 
 
+def test_a_page_a_redirect_leads_to_is_reached(extended, tmp_path):
+    """A page that moved leaves a redirect behind (`<meta http-equiv="refresh">`, as Docusaurus's
+    client-redirects plugin writes it): a reader following a link to the old address arrives."""
+    site_dir, build = extended
+    moved = tmp_path / "build"
+    shutil.copytree(build, moved)
+    (moved / "docs" / "old-notes").mkdir()
+    (moved / "docs" / "old-notes" / "index.html").write_text(
+        '<!DOCTYPE html><html><head><meta charset="UTF-8">'
+        '<meta http-equiv="refresh" content="0; url=/docs/orphan-notes"></head></html>', encoding="utf-8")
+    home = moved / "index.html"
+    link = '<a href="/docs/old-notes">Notes</a></footer>'
+    home.write_text(home.read_text(encoding="utf-8").replace("</footer>", link, 1), encoding="utf-8")
+    found = discover_pages(detect_site(site_dir, build_dir=moved)).pages
+    assert {(p.source_file, p.reason) for p in readers_pages(found)[1]} == {
+        ("docs/lab-template/index.html", "template")}  # orphan-notes and the appendix it links to are reached
+
+
 def test_ingest_reports_them_leaves_them_out_and_adds_nothing_the_second_time(extended, indexed_folder, tmp_path):
     site_dir, build = extended
     folder = indexed_folder(site_dir)

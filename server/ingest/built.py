@@ -26,7 +26,7 @@ from lxml import etree
 
 from .html_text import heading_text, markdown_root, page_sections, parse_html
 from .page import Discovery, Page, SkippedFile, file_hash
-from .reach import in_a_sidebar, reachable_files
+from .reach import in_a_sidebar, links_of, reachable_files
 from .site import Site
 from .sources import docusaurus_source_pages
 
@@ -90,18 +90,24 @@ def built_pages(site: Site) -> Discovery:
     found = Discovery()
     sources = _sources_by_doc(site)
     pages: list[Page] = []
+    files_of_pages: list[str] = []
     next_of: dict[str, str] = {}
-    reached = reachable_files(build, site.base_url, site.site_url)
+    links: dict[str, list[str]] = {}  # every HTML file of the build → where it leads (for reach.py)
+    in_sidebars: list[str] = []
     for path in sorted(build.rglob("*.html")):
         rel = path.relative_to(build).as_posix()
         data = path.read_bytes()
-        if b"docs-doc-page" not in data:
-            continue
+        links[rel] = []
         try:
             document = parse_html(data)
         except (etree.ParserError, ValueError) as exc:
-            found.skipped.append(SkippedFile(rel, f"not readable HTML: {exc}"))
+            if b"docs-doc-page" in data:
+                found.skipped.append(SkippedFile(rel, f"not readable HTML: {exc}"))
             continue
+        links[rel] = links_of(document)
+        listed = in_a_sidebar(document)
+        if listed:
+            in_sidebars.append(rel)
         classes = (document.get("class") or "").split()
         if "docs-doc-page" not in classes:
             continue
@@ -145,9 +151,12 @@ def built_pages(site: Site) -> Discovery:
             key=source_file if is_default else f"{locale}@{version}:{source_file}",
             sections=sections,
             description=_meta(document, "description"),
-            listed=in_a_sidebar(data),
-            reachable=rel in reached,
+            listed=listed,
         ))
+        files_of_pages.append(rel)
+    reached = reachable_files(links, in_sidebars, site.base_url, site.site_url)
+    for page, rel in zip(pages, files_of_pages):
+        page.reachable = rel in reached
     if pages and not any(p.listed for p in pages):  # a theme that marks no sidebar: nothing to go by
         found.notes.append("no page of the build shows a sidebar: every doc page is indexed, reachable or not")
         for page in pages:

@@ -8,22 +8,29 @@ locale menu) and a redirect's target. A page no such walk arrives at (a starter 
 tutorial left in `docs/`, a draft copied into the build, an unfilled template) is not part of
 the book a reader sees. The walk runs over every HTML file of the build, so a generated
 category index, a blog post or a custom page can lead to a doc too.
+
+The pages are parsed once, by whoever reads the build (built.py): each page's links are taken
+from its parsed document (`links_of`), and the walk runs over those.
 """
 from __future__ import annotations
 
-import html
 import re
-from pathlib import Path
+from collections.abc import Iterable
 from urllib.parse import unquote, urljoin, urlsplit
 
-_LINK = re.compile(rb"""<a\b[^>]*?\bhref\s*=\s*["']([^"']*)["']""", re.IGNORECASE)
-_REFRESH = re.compile(rb"""http-equiv=["']refresh["'][^>]*content=["'][^"']*url=([^"']+)["']""", re.IGNORECASE)
-_SIDEBAR = b"theme-doc-sidebar-container"
+_REFRESH_URL = re.compile(r"""url\s*=\s*["']?([^"']+)""", re.IGNORECASE)  # `content="0; url=/docs/a"`
 
 
-def in_a_sidebar(data: bytes) -> bool:
+def in_a_sidebar(document) -> bool:
     """A doc page that a sidebar lists renders that sidebar (and breadcrumbs) beside it."""
-    return _SIDEBAR in data
+    return bool(document.xpath('//*[contains(@class, "theme-doc-sidebar-container")]'))
+
+
+def links_of(document) -> list[str]:
+    """Where a parsed page leads a reader: its links' hrefs and its redirect's target."""
+    refreshes = document.xpath('//meta[translate(@http-equiv, "REFSH", "refsh") = "refresh"]/@content')
+    targets = [m.group(1) for m in map(_REFRESH_URL.search, refreshes) if m]
+    return [str(href) for href in document.xpath("//a/@href")] + targets
 
 
 def _route(rel: str, base_url: str) -> str:
@@ -33,8 +40,8 @@ def _route(rel: str, base_url: str) -> str:
 
 
 class _Build:
-    def __init__(self, build_dir: Path, base_url: str, site_url: str):
-        self.dir = build_dir
+    def __init__(self, files: Iterable[str], base_url: str, site_url: str):
+        self.files = set(files)
         self.base = "/" + base_url.strip("/")
         self.host = urlsplit(site_url).netloc
 
@@ -42,7 +49,7 @@ class _Build:
         """The build files a link on FROM_REL may open, when it is to a page of this site. A
         relative link is read from the page's route with and without its trailing slash (static
         hosts serve `a/index.html` at either), so no page it may lead to is missed."""
-        href = html.unescape(href.strip())
+        href = href.strip()
         if not href or href.startswith(("#", "mailto:", "tel:", "javascript:", "data:")):
             return []
         route = _route(from_rel, self.base)
@@ -63,27 +70,20 @@ class _Build:
         candidates = [f"{rest}/index.html" if rest else "index.html"]
         if rest and not path.endswith("/"):
             candidates.insert(0, rest if rest.endswith(".html") else f"{rest}.html")
-        return next((c for c in candidates if (self.dir / c).is_file()), None)
+        return next((c for c in candidates if c in self.files), None)
 
 
-def reachable_files(build_dir: Path, base_url: str, site_url: str) -> set[str]:
-    """The build's HTML files (paths relative to BUILD_DIR) a reader can reach."""
-    build = _Build(build_dir, base_url, site_url)
-    links: dict[str, list[bytes]] = {}
-    seeds: list[str] = ["index.html"] if (build_dir / "index.html").is_file() else []
-    for path in build_dir.rglob("*.html"):
-        rel = path.relative_to(build_dir).as_posix()
-        data = path.read_bytes()
-        links[rel] = _LINK.findall(data) + _REFRESH.findall(data)
-        if in_a_sidebar(data):
-            seeds.append(rel)
+def reachable_files(links: dict[str, list[str]], in_sidebars: Iterable[str], base_url: str, site_url: str) -> set[str]:
+    """The build's HTML files a reader can reach, from LINKS (every HTML file of the build, as a
+    path relative to the build folder → where it leads, `links_of`) and the files IN_SIDEBARS."""
+    build = _Build(links, base_url, site_url)
     reached: set[str] = set()
-    todo = list(seeds)
+    todo = (["index.html"] if "index.html" in links else []) + list(in_sidebars)
     while todo:
         rel = todo.pop()
         if rel in reached:
             continue
         reached.add(rel)
         for href in links.get(rel, []):
-            todo.extend(t for t in build.files_of(href.decode("utf-8", "replace"), rel) if t not in reached)
+            todo.extend(t for t in build.files_of(href, rel) if t not in reached)
     return reached
