@@ -29,7 +29,7 @@ def authorize_message(sessions: SessionStore, message_id: str) -> bool:
     secret = bearer_token()
     if secret is None:
         raise access.SecretRequired("")
-    session_id = access.session_of_message(sessions, message_id)
+    session_id = sessions.session_of_message(message_id)
     if session_id is None:
         return False
     access.authorize(sessions, session_id, secret)

@@ -34,6 +34,8 @@ LAST_MESSAGE = (select(messages_table.c.seq, messages_table.c.timestamp)
                 .order_by(messages_table.c.seq.desc()).limit(1))
 RECENT_MESSAGES = (select(messages_table).where(messages_table.c.session_id == bindparam("b_session"))
                    .order_by(messages_table.c.seq.desc()).limit(bindparam("b_limit")))
+# asked for with every follow-up question (access.py)
+SECRET_HASH = select(sessions_table.c.secret_hash).where(sessions_table.c.id == bindparam("b_session"))
 
 
 def touch_session(conn, session_id: str, now) -> bool:
@@ -45,3 +47,14 @@ def lock_session(conn, session_id: str) -> bool:
     """Whether the session exists; on PostgreSQL its row stays locked until the transaction
     ends, so that its messages are numbered one at a time and a deletion waits for a write."""
     return conn.execute(LOCK_SESSION, {"b_session": session_id}).first() is not None
+
+
+def upsert(dialect: str, table, row: dict, keys: list[str]):
+    """INSERT `row`, or on a row with the same `keys` (a unique index), UPDATE it to `row` (built
+    for each row: a rare write, the reader's rating of an answer)."""
+    if dialect == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert
+    else:
+        from sqlalchemy.dialects.sqlite import insert
+    statement = insert(table).values(**row)
+    return statement.on_conflict_do_update(index_elements=keys, set_={k: v for k, v in row.items() if k not in keys})

@@ -16,14 +16,13 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, Iterator, Sequence, TypeVar
 
-from sqlalchemy import delete, func, insert, select
+from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Connection
 
 from ..batching import Batcher
 from ..errors import DatabaseUnavailable, SessionNotFound
 from ..privacy import mask
 from . import migrate, statements as sql
-from .access import upsert
 from .database import answering, describe, file_problem, inode_of, make_engine, parse_url, sqlite_file
 from .interrupted import ABANDONED_AFTER, interrupt, left_by
 from .locks import CommitTogether, ProcessLock, probe_write
@@ -185,6 +184,20 @@ class SessionStore:
             return conn.execute(delete(sessions_table).where(sessions_table.c.id == session_id)).rowcount > 0
         return self._write(delete_all, proves=lambda deleted: deleted)
 
+    # --- the secret that binds a session to its reader (access.py) ------------------------
+    def secret_hash(self, session_id: str) -> tuple[bool, str | None]:
+        """Whether the session exists, and the hash of its secret (None: made before secrets)."""
+        with self._reading() as conn:
+            row = conn.execute(sql.SECRET_HASH, {"b_session": session_id}).first()
+        return row is not None, row.secret_hash if row is not None else None
+
+    def claim_secret(self, session_id: str, secret_hash: str) -> bool:
+        """A session made before secrets gets its secret's hash; False when it has one already
+        or there is no such session."""
+        unclaimed = (sessions_table.c.id == session_id) & sessions_table.c.secret_hash.is_(None)
+        claiming = update(sessions_table).where(unclaimed).values(secret_hash=secret_hash)
+        return self._write(lambda conn: conn.execute(claiming).rowcount > 0)
+
     def recent_messages(self, session_id: str, limit: int = 6) -> list[Message]:
         with self._reading() as conn:
             rows = conn.execute(sql.RECENT_MESSAGES, {"b_session": session_id, "b_limit": limit}).mappings().all()
@@ -197,6 +210,11 @@ class SessionStore:
             query = query.where(messages_table.c.role == role)
         with self._reading() as conn:
             return conn.execute(query).first() is not None
+
+    def session_of_message(self, message_id: str, role: str = "assistant") -> str | None:
+        with self._reading() as conn:
+            return conn.execute(select(messages_table.c.session_id).where(
+                (messages_table.c.id == message_id) & (messages_table.c.role == role))).scalar()
 
     # --- one question: two transactions (turns.py) --------------------------------------
     def open_turn(self, session: str | NewSession | None, question: str, selected_text: str | None,
@@ -247,7 +265,7 @@ class SessionStore:
     def add_feedback(self, message_id: str, rating: str, comment: str | None) -> Feedback:
         """The reader's rating of an answer, replacing an earlier one of the same answer."""
         row = {"id": _new_id(), "message_id": message_id, "rating": rating, "comment": mask(comment), "created_at": _now()}
-        self._write(lambda conn: conn.execute(upsert(self.dialect, feedback_table, row, ["message_id"])))
+        self._write(lambda conn: conn.execute(sql.upsert(self.dialect, feedback_table, row, ["message_id"])))
         return Feedback(**row)
 
     def keep_gap_vector(self, message_id: str, vector_of: Callable[[str], bytes]) -> None:
