@@ -4,11 +4,17 @@ then the composer re-runs over them in milliseconds.
 
     python benchmarks/answer_sources.py capture SET.jsonl --book BOOK --out FILE.pkl
     python benchmarks/answer_sources.py diagnose FILE.pkl [FILE.pkl ...]
+    python benchmarks/answer_sources.py ceiling FILE.pkl [FILE.pkl ...] [--words 90]
 
 `diagnose` reads each in-book item's missing keywords and says where they are: (a) in a passage
 the answer quotes (as read on), (b) in another retrieved passage (as read on), (c) in a chunk just
 before or after a retrieved passage on its page, (d) nowhere retrieved; and the coverage and
 length the composer reaches.
+
+`ceiling` is what a composer that knew the keywords would reach in the same pieces and the same
+reading length: it takes, again and again, the piece holding the most missing keywords per
+reading word, while the answer fits. No real composer reaches it; it says what is left to gain
+by choosing pieces, and what only retrieval can still give.
 """
 from __future__ import annotations
 
@@ -137,9 +143,45 @@ def diagnose(paths: list[str], compose=block_answer, verbose: bool = True) -> di
     return totals
 
 
+def ceiling(paths: list[str], budget: int = 90) -> dict:
+    from server.rag.answer_units import units_of
+    from server.rag.continuation import read_passages
+    from server.rag.piece_scores import reading_words
+    found = {}
+    for path in paths:
+        with open(path, "rb") as handle:
+            data = pickle.load(handle)
+        following = page_order(data["chunks"])
+        coverage = []
+        for record in data["records"]:
+            sources = [Source(c, t) for c, t in record["sources"]]
+            read = read_passages(sources, following) if sources else []
+            units = [u for n, (text, _) in enumerate(read, 1) for u in units_of(text, n)]
+            keywords = [k.lower() for k in record["item"]["answer_keywords"]]
+            have, length, text = set(), 0, ""
+            while True:
+                best = None
+                for unit in units:
+                    new = {k for k in keywords if k not in have and k in unit.text.lower()}
+                    words = reading_words(unit)
+                    if new and length + words <= budget and (best is None or len(new) / max(words, 1) > best[0]):
+                        best = (len(new) / max(words, 1), unit, new)
+                if best is None:
+                    break
+                have |= best[2]
+                length += reading_words(best[1])
+                text += "\n" + best[1].text
+            coverage.append(keyword_coverage(text, record["item"]["answer_keywords"]))
+        found[Path(path).stem] = round(sum(coverage) / len(coverage), 3)
+        print(f"{Path(path).stem}: ceiling {found[Path(path).stem]} at {budget} reading words")
+    return found
+
+
 if __name__ == "__main__":
     command, *rest = sys.argv[1:]
     if command == "capture":
         capture(rest[0], rest[rest.index("--book") + 1], rest[rest.index("--out") + 1])
+    elif command == "ceiling":
+        ceiling([p for p in rest if p.endswith(".pkl")], int(rest[rest.index("--words") + 1]) if "--words" in rest else 90)
     else:
         diagnose([p for p in rest if not p.startswith("-")], verbose="-q" not in rest)
