@@ -11,8 +11,8 @@ MAX_LINES = 300
 
 # lowest first: a module imports from its own layer and the layers below it, never above
 LAYERS = [
-    ("base", ["server", "server.errors", "server.models", "server.citation", "server.batching", "server.pump",
-              "server.index_size", "server.privacy", "server.page_urls"]),
+    ("base", ["server", "server.errors", "server.models", "server.outline", "server.citation", "server.batching",
+              "server.pump", "server.index_size", "server.privacy", "server.page_urls"]),
     ("parts", ["server.settings", "server.embedding", "server.store", "server.sessions"]),
     ("domain", ["server.ingest", "server.rag", "server.course", "server.book", "server.insights"]),
     ("application", ["server.composition", "server.evaluation", "server.answer_measures", "server.demo",

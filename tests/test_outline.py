@@ -8,10 +8,10 @@ from click.testing import CliRunner
 
 from places import RUST_BOOK
 from server.cli import main
-from server.course.outline import Outline
 from server.ingest.outline import build_outline
 from server.ingest.pages import discover_pages
 from server.ingest.site import detect_site
+from server.outline import Outline
 from server.store import open_store
 
 

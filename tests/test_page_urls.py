@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from server.book.outline import outline_of
-from server.course.outline import Outline
 from server.course.resolve import resolve_page
 from server.index_size import IndexSize
 from server.insights.pages import PageFinder
+from server.outline import Outline
 from server.page_urls import page_path, same_page_path
 
 INDEXED = "http://127.0.0.1:8000/book/docs/foundations/sampling-and-aliasing"

@@ -6,7 +6,8 @@ llms-full.txt: the same title and summary, then every page's text in reading ord
 """
 from __future__ import annotations
 
-from .outline import BookOutline, Part
+from ..outline import Part
+from .outline import BookOutline
 from .page_text import page_markdown
 
 FULL_TEXT_NAME = "llms-full.txt"
@@ -21,7 +22,7 @@ def llms_txt(outline: BookOutline) -> str:
             f"{FULL_TEXT_NAME} beside this file holds the text of every page.", ""]
     for part in outline.parts:
         out += [f"## {_part_title(part, outline)}", ""]
-        for page in part.pages:
+        for page in outline.pages_of(part):
             item = f"- [{_link_text(page.title)}]({_destination(page.url)})"
             if page.description:
                 item += f": {_one_line(page.description)}"
@@ -35,15 +36,16 @@ def llms_full_txt(outline: BookOutline) -> str:
     if outline.summary:
         out += [f"> {_one_line(outline.summary)}", ""]
     for page in outline.pages:
-        out.append(page_markdown(page, level=2))
+        out.append(page_markdown(page, outline.passages_of(page), level=2))
     return "\n".join(out)
 
 
 def _part_title(part: Part, outline: BookOutline) -> str:
     """The part's label; a translation or an older docs version says which."""
-    extra = [x for x in (part.locale if part.locale != outline.default_locale else "",
-                         part.version if part.version != "current" else "") if x]
-    return _one_line(part.title) + (f" ({', '.join(extra)})" if extra else "")
+    locale, version = outline.locale_and_version(part)
+    extra = [x for x in (locale if locale != outline.default_locale else "", version if version != "current" else "")
+             if x]
+    return _one_line(part.name) + (f" ({', '.join(extra)})" if extra else "")
 
 
 def _one_line(text: str) -> str:

@@ -1,21 +1,24 @@
-"""A book's outline for readers' AI tools: its parts and pages in reading order, each page with
-its sections, a one-line description and its passages in order.
+"""A book's outline for readers' AI tools: the book's outline (server/outline.py) of the pages
+the index holds, in reading order, each page with its passages in order, and the book's summary.
 
-The outline recorded at ingest (course/outline.py) gives the parts, pages, names and
-descriptions; an index written before there was one falls back to the pages' labels (the
-breadcrumbs a reader sees: a part is a page's first label) and first sentences. What reads
-an outline here (the MCP tools, llms.txt) sees only `BookOutline`.
+The outline recorded at ingest gives the parts, pages, names, descriptions and sections; an
+index written before there was one falls back to the pages' labels (the breadcrumbs a reader
+sees: a part is a page's first label) and first sentences. Here every page is listed in a part:
+a run of pages outside any part (the book's intro) is one, named by the first of them; a part's
+position and its pages' order, position, previous and next are those of this listing. What
+reads an outline here (the MCP tools, llms.txt) sees only `BookOutline`.
 """
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field, replace
 from itertools import groupby
 
 from markdown_it import MarkdownIt
 
-from ..course.outline import Outline
 from ..models import Chunk
+from ..outline import Outline, OutlinePage, Part, Section
 from ..page_urls import page_path, same_page_path
 
 DESCRIPTION_CHARS = 200  # one line in a list of links
@@ -23,44 +26,16 @@ SUMMARY_CHARS = 600  # one paragraph
 
 
 @dataclass(frozen=True)
-class Section:
-    heading: str
-    url: str  # the page's URL with the section's anchor
+class BookOutline(Outline):
+    summary: str = ""
+    passages: dict[str, tuple[Chunk, ...]] = field(default_factory=dict)  # page key → its chunks in reading order
 
+    def passages_of(self, page: OutlinePage) -> tuple[Chunk, ...]:
+        return self.passages.get(page.key, ())
 
-@dataclass(frozen=True)
-class OutlinePage:
-    title: str
-    url: str  # without an anchor
-    labels: tuple[str, ...]  # breadcrumbs, ending with the page's own label
-    locale: str
-    version: str
-    description: str
-    sections: tuple[Section, ...]
-    passages: tuple[Chunk, ...]  # the page's chunks in reading order
-    source_file: str = ""
-    key: str = ""  # the page's key in the index
-
-
-@dataclass(frozen=True)
-class Part:
-    title: str
-    locale: str
-    version: str
-    pages: tuple[OutlinePage, ...]
-
-
-@dataclass(frozen=True)
-class BookOutline:
-    book_id: str
-    title: str
-    summary: str
-    default_locale: str
-    parts: tuple[Part, ...]
-
-    @property
-    def pages(self) -> list[OutlinePage]:
-        return [page for part in self.parts for page in part.pages]
+    def locale_and_version(self, part: Part) -> tuple[str, str]:
+        first = self.pages_of(part)[0]
+        return first.locale, first.version
 
     def find_page(self, url_or_path: str) -> OutlinePage | None:
         """The page at a full URL (on any host and base path: page_urls.py), a URL path or the
@@ -91,9 +66,18 @@ def outline_of(book_id: str, chunks: list[Chunk], recorded: dict | None = None) 
     placed = {page.key for _, page in grouped}
     grouped += [((page.labels[0], page.locale, page.version), page)  # not in a recorded outline
                 for page in (_page(passages) for key, passages in by_page.items() if key not in placed)]
-    pages = [page for _, page in grouped]
-    default_locale = pages[0].locale if pages else "en"
-    parts, seen = [], set()
+    parts, pages = _listing(grouped)
+    title = chunks[0].book_title if chunks else book_id
+    return BookOutline(book_id, title or book_id, tuple(parts), tuple(_in_order(pages)),
+                       summary=_summary(pages, by_page), passages={key: tuple(p) for key, p in by_page.items()})
+
+
+def _listing(grouped: list) -> tuple[list[Part], list[OutlinePage]]:
+    """The parts to list, one a run of pages of a part (or of none), and the pages placed in them."""
+    parts: list[Part] = []
+    pages: list[OutlinePage] = []
+    seen: set[tuple[str, str, str]] = set()
+    parts_in: Counter[tuple[str, str]] = Counter()  # parts so far of each locale and version
     for (title, locale, version), run in groupby(grouped, key=lambda item: item[0]):
         run = [page for _, page in run]
         title = title or run[0].labels[-1]  # pages outside any part: named by the first of them
@@ -102,9 +86,11 @@ def outline_of(book_id: str, chunks: list[Chunk], recorded: dict | None = None) 
             n += 1
             named = f"{title} ({n})"
         seen.add((named, locale, version))
-        parts.append(Part(named, locale, version, tuple(run)))
-    title = chunks[0].book_title if chunks else book_id
-    return BookOutline(book_id, title or book_id, _summary(pages), default_locale, tuple(parts))
+        parts_in[(locale, version)] += 1
+        parts.append(Part(id=str(len(parts) + 1), label=title, name=named, noun="", number=None,
+                          position=parts_in[(locale, version)], index_page=None, pages=tuple(page.key for page in run)))
+        pages += [replace(page, part=parts[-1].id, position=k) for k, page in enumerate(run, 1)]
+    return parts, pages
 
 
 def _recorded_parts(outline: Outline, by_page: dict[str, list[Chunk]]) -> list:
@@ -115,11 +101,9 @@ def _recorded_parts(outline: Outline, by_page: dict[str, list[Chunk]]) -> list:
         if not passages:
             continue
         page = _page(passages)
-        page = OutlinePage(
-            title=recorded.title, url=page.url, labels=recorded.labels or page.labels, locale=recorded.locale,
-            version=recorded.version, description=recorded.description or page.description,
-            sections=tuple(Section(s.heading, s.url) for s in recorded.sections) or page.sections,
-            passages=page.passages, source_file=recorded.source_file, key=recorded.key)
+        page = replace(recorded, url=page.url, labels=recorded.labels or page.labels,
+                       description=recorded.description or page.description,
+                       sections=recorded.sections or page.sections)
         part = outline.part_of(recorded)
         found.append(((part.name if part else None, recorded.locale, recorded.version), page))
     return found
@@ -130,18 +114,32 @@ def _page(passages: list[Chunk]) -> OutlinePage:
     sections: dict[str, Section] = {}
     for chunk in passages:
         if "#" in chunk.url and chunk.url not in sections:
-            sections[chunk.url] = Section(chunk.heading, chunk.url)
+            sections[chunk.url] = Section(chunk.heading, chunk.url, level=len(chunk.section_hierarchy), key_point="")
+    labels = tuple(first.labels) or (first.chapter,)
     return OutlinePage(
-        title=first.chapter, url=first.url.split("#", 1)[0], labels=tuple(first.labels) or (first.chapter,),
-        locale=first.locale, version=first.version, description=_first_words(passages, DESCRIPTION_CHARS, 1),
-        sections=tuple(sections.values()), passages=tuple(passages), source_file=first.source_file,
-        key=first.page_key or first.source_file)
+        key=first.page_key or first.source_file, source_file=first.source_file, url=first.url.split("#", 1)[0],
+        title=first.chapter, labels=labels, name=labels[-1], part=None, order=0, position=0, prev=None, next=None,
+        description=_first_words(passages, DESCRIPTION_CHARS, 1), locale=first.locale, version=first.version,
+        sections=tuple(sections.values()))
 
 
-def _summary(pages: list[OutlinePage]) -> str:
+def _in_order(pages: list[OutlinePage]) -> list[OutlinePage]:
+    """The pages, each with its order, previous and next page among those of its locale and version."""
+    runs: dict[tuple[str, str], list[OutlinePage]] = {}
+    for page in pages:
+        runs.setdefault((page.locale, page.version), []).append(page)
+    placed: dict[str, OutlinePage] = {}
+    for run in runs.values():
+        for n, page in enumerate(run):
+            placed[page.key] = replace(page, order=n + 1, prev=run[n - 1].key if n else None,
+                                       next=run[n + 1].key if n + 1 < len(run) else None)
+    return [placed[page.key] for page in pages]
+
+
+def _summary(pages: list[OutlinePage], passages: dict[str, list[Chunk]]) -> str:
     """The first paragraph of the book's first page that says something."""
     for page in pages[:3]:
-        text = _first_words(page.passages, SUMMARY_CHARS, 3)
+        text = _first_words(passages[page.key], SUMMARY_CHARS, 3)
         if text:
             return text
     return ""

@@ -3,15 +3,17 @@ section's heading linked to the section, and the text once (a passage repeats th
 sentences of the one before it in the same section, see ingest/chunker.py)."""
 from __future__ import annotations
 
-from .outline import OutlinePage
+from ..models import Chunk
+from ..outline import OutlinePage
 
 
-def page_markdown(page: OutlinePage, *, level: int = 1) -> str:
-    """`level`: the Markdown heading level of the page's title (sections go deeper)."""
+def page_markdown(page: OutlinePage, passages: tuple[Chunk, ...], *, level: int = 1) -> str:
+    """PASSAGES: the page's chunks in reading order; `level`: the Markdown heading level of the
+    page's title (sections go deeper)."""
     out = [f"{'#' * level} {page.title}", "", f"Source: {page.url}"]
     previous = None
     text = ""
-    for passage in page.passages:
+    for passage in passages:
         titles = passage.section_hierarchy[1:]
         same_section = previous is not None and previous.url == passage.url and previous.heading == passage.heading
         if not same_section:

@@ -7,9 +7,9 @@ import re
 from dataclasses import dataclass
 
 from ..models import Chunk
+from ..outline import Outline, OutlinePage, Part
 from ..rag.sentences import split_sentences
 from .citing import CitablePages, Cites
-from .outline import Outline, OutlinePage, Part
 from .resolve import numbered_part, words
 from .understand import CourseRequest
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..models import Chunk
-from .outline import Outline, OutlinePage
+from ..outline import Outline, OutlinePage
 from .published import PublishedBook
 
 

@@ -8,7 +8,7 @@ import re
 
 import click
 
-from .outline import Outline  # light: the command line imports this module (course_options)
+from ..outline import Outline  # light: the command line imports this module (course_options)
 
 _QUESTION_LINE = re.compile(r"^\s*\d+[.)]\s+\S", re.MULTILINE)
 

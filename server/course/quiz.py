@@ -4,10 +4,10 @@ statements. Answers are not shown with the questions; asked for next in the same
 they are given from the same page, cited."""
 from __future__ import annotations
 
+from ..outline import Outline, OutlinePage
 from ..rag.sentences import normalised
 from .answers import link, part_pages
 from .citing import Cites
-from .outline import Outline, OutlinePage
 from .understand import CourseRequest
 
 MAX_QUESTIONS = 5

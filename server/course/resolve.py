@@ -6,9 +6,8 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
+from ..outline import Outline, OutlinePage, Part
 from ..page_urls import page_path, same_page_path
-
-from .outline import Outline, OutlinePage, Part
 
 _WORD = re.compile(r"[a-z0-9]+(?:[+#][a-z0-9+#]*)?")
 # words that name no part by themselves

@@ -6,12 +6,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Sequence
 
+from ..outline import Outline
 from ..rag.question import Question
 from ..sessions import Message
 from ..store import Filters
 from .answers import ANSWERERS, CourseAnswer
 from .citing import CitablePages, Cites
-from .outline import Outline
 from .published import PublishedOutlines
 from .quiz import answers as quiz_answers, quiz
 from .understand import CourseRequest, TaskReader

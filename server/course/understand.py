@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .outline import Outline, OutlinePage, Part
+from ..outline import Outline, OutlinePage, Part
 from .resolve import NOUNS_OF_PARTS, numbered_part, resolve_page, titled_part
 from .tasks import PROTOTYPES, TASKS
 

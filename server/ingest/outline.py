@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from ..course.outline import Block, Outline, OutlinePage, Part, Section
+from ..outline import Block, Outline, OutlinePage, Part, Section
 from ..rag.sentences import split_sentences
 from .blocks import block_kind, list_items, plain, question_and_answer
 from .sections import reading_sections

@@ -9,8 +9,8 @@ from urllib.parse import unquote, urlsplit
 
 from lxml import etree
 
-from ..course.outline import Outline
 from ..models import Chunk
+from ..outline import Outline
 from .html_text import parse_html
 
 

@@ -8,10 +8,11 @@ the answer and its citations.
 """
 from __future__ import annotations
 
-from ..book.outline import BookOutline, OutlinePage
+from ..book.outline import BookOutline
 from ..book.page_text import page_markdown
 from ..composition import Components
 from ..errors import TextbookChatError
+from ..outline import OutlinePage
 from ..rag.question import Question
 from ..store import Filters
 
@@ -53,9 +54,9 @@ class BookTools:
         with _refusals():
             outline = self.parts.bookshelf.outline(book_id)
         return {"book_id": outline.book_id, "title": outline.title, "summary": outline.summary,
-                "parts": [{"title": part.title, "locale": part.locale, "version": part.version,
+                "parts": [{"title": part.name, **dict(zip(("locale", "version"), outline.locale_and_version(part))),
                            "pages": [{"title": p.title, "url": p.url, "description": p.description}
-                                     for p in part.pages]} for part in outline.parts]}
+                                     for p in outline.pages_of(part)]} for part in outline.parts]}
 
     def ask(self, question: str, book_id: str | None = None) -> dict:
         question = _words(question, "question")
@@ -82,11 +83,11 @@ class BookTools:
 
 
 def _page_result(outline: BookOutline, page: OutlinePage) -> dict:
-    part = next((p.title for p in outline.parts if page in p.pages), None)
+    part = outline.part_of(page)
     return {"book_id": outline.book_id, "title": page.title, "url": page.url, "labels": list(page.labels),
-            "part": part, "description": page.description,
+            "part": part.name if part else None, "description": page.description,
             "sections": [{"heading": s.heading, "url": s.url} for s in page.sections],
-            "markdown": page_markdown(page)}
+            "markdown": page_markdown(page, outline.passages_of(page))}
 
 
 def _words(text: str, name: str) -> str:

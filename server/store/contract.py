@@ -103,7 +103,7 @@ class ChunkStore(Protocol):
     def delete_ids(self, ids: Iterable[str]) -> None: ...
     def delete_book(self, book_id: str) -> None: ...
     def save_outline(self, book_id: str, outline: dict | None) -> None:
-        """Keep the book's outline (course/outline.py) with its chunks; None removes it."""
+        """Keep the book's outline (server/outline.py) with its chunks; None removes it."""
     def publish(self) -> None:
         """Compact and make the writes so far visible to readers in other processes."""
 
