@@ -211,3 +211,25 @@ def test_a_short_identifier_with_a_digit_is_an_asked_word():
     answer = block_answer("why do i get an error using s1 after let s2 = s1; when s1 is a String?",
                           [_source(indexing, 0.51), _source(move, 0.48)])
     assert "Rust considers `s1` as no longer valid" in answer and "[2]" in answer
+
+
+def test_a_lead_in_is_scored_with_the_code_it_introduces():
+    page = """## Joints
+
+Joints connect the links of a robot, and each joint has a type of its own.
+
+This is how one joint definition looks in the description file of the robot:
+
+```xml
+<joint name="neck_joint" type="revolute">
+  <limit lower="-1.57" upper="1.57"/>
+</joint>
+```
+
+A joint's limits keep a simulated robot from bending further than the real one can bend.
+Every joint of a humanoid needs limits: shoulders, elbows, wrists, hips, knees and ankles alike.
+Limits that are too wide let a planner choose poses that the real joint cannot reach at all.
+Limits that are too narrow keep a joint from poses that the real robot could reach safely.
+"""
+    answer = block_answer("what are the limits on the neck joint?", [_source(page)], "short")
+    assert '<limit lower="-1.57" upper="1.57"/>' in answer  # only the code names the neck

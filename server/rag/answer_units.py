@@ -43,7 +43,12 @@ class Unit:
 
     @cached_property  # read several times while scoring; a unit's text never changes
     def plain(self) -> str:
-        return self.text if self.kind == "code" else strip_markdown(self.text)
+        if self.kind == "code":
+            return self.text
+        if self.introduces == "code":  # the lead-in's words and the code's (its names are what is asked)
+            lead_in, _, code = self.text.partition("\n\n")
+            return f"{strip_markdown(lead_in)}\n{code}"
+        return strip_markdown(self.text)
 
     @property
     def asks(self) -> bool:

@@ -95,6 +95,12 @@ def passage_texts(sources: list[Source], following: Following | None) -> list[st
     return [text for text, _ in read_passages(sources, following)]
 
 
+def _holds(chunk: Chunk, lead: str, block: str) -> bool:
+    """Does the chunk hold a lead-in and its block together (the block as written: the words of
+    code are not in a chunk's normalised text)?"""
+    return normalised(lead) in normalised(chunk.content) and block.strip() in chunk.content
+
+
 def cited_where_read(units: list[Unit], sources: list[Source],
                       read: list[tuple[str, list[Chunk]]]) -> tuple[list[Unit], list[Chunk]]:
     """Each piece read on from a later chunk of its passage's page cited as that chunk: one of the
@@ -114,7 +120,7 @@ def cited_where_read(units: list[Unit], sources: list[Source],
             cited.append(unit)
             continue
         lead, _, block = unit.text.partition("\n\n")
-        if unit.introduces and block and not any(normalised(unit.text) in normalised(c.content) for c in chunks):
+        if unit.introduces and block and not any(_holds(c, lead, block) for c in chunks):
             # a lead-in on one chunk, the list, table or code it introduces on the next: each cited where it is
             parts = [replace(unit, text=lead, introduces=""), replace(unit, text=block, kind=unit.introduces,
                                                                             introduces="")]
