@@ -233,3 +233,13 @@ Limits that are too narrow keep a joint from poses that the real robot could rea
 """
     answer = block_answer("what are the limits on the neck joint?", [_source(page)], "short")
     assert '<limit lower="-1.57" upper="1.57"/>' in answer  # only the code names the neck
+
+
+def test_a_list_longer_than_the_answer_does_not_open_it():
+    long_list = "The pipeline meets these problems at every one of its stages:\n\n" + "\n".join(
+        f"- **Problem {n}**: the pipeline stage {n} can fail when the room is noisy, the light is poor, the "
+        f"request is vague or the robot is busy with another task it was given before" for n in range(1, 7))
+    stages = ("The pipeline has four stages:\n\n- Speech recognition\n- Language understanding\n"
+              "- Action planning\n- Speech synthesis")
+    answer = block_answer("what are the stages of the pipeline?", [_source(f"{long_list}\n\n{stages}")])
+    assert "- Action planning" in answer  # the long list (120 words) alone would have been the answer

@@ -42,11 +42,14 @@ def _with_dependencies(unit: Unit, by_key: dict[tuple, Unit]) -> list[Unit]:
     return found
 
 
-def _opening(scored: list[Scored], limit: int, wants_code: bool) -> list[Unit]:
-    """The pieces of one passage in a row, within `limit` reading words (one code block unless
-    code is asked for; code that names nothing asked is passed over), that hold the most of the
-    question's words (by their share of it, each once), with what their first piece's heading and
-    passage add. Between equals, a stretch that opens on a piece naming something asked wins."""
+def _opening(scored: list[Scored], budget: int, wants_code: bool) -> list[Unit]:
+    """The pieces of one passage in a row, within a share of the reading length (the first may run
+    to the whole of it, never beyond: a list longer than the answer does not open it; one code
+    block unless code is asked for; code that names nothing asked is passed over), that hold the
+    most of the question's words (by their share of it, each once), with what their first piece's
+    heading and passage add. Between equals, a stretch that opens on a piece naming something
+    asked wins."""
+    limit = int(budget * OPENING_SHARE)
     passages: dict[int, list[Scored]] = {}
     for piece in sorted(scored, key=lambda s: s.unit.key):
         passages.setdefault(piece.unit.source, []).append(piece)
@@ -60,7 +63,7 @@ def _opening(scored: list[Scored], limit: int, wants_code: bool) -> list[Unit]:
                 more, more_code = reading_words(piece.unit), has_code(piece.unit)
                 if more_code and not (wants_code or piece.relevance > 0):
                     continue
-                if taken and (length + more > limit or (code + more_code > 1 and not wants_code)):
+                if (taken or more > budget) and (length + more > limit or (code + more_code > 1 and not wants_code)):
                     break
                 covers.update(piece.covers)
                 length, code = length + more, code + more_code
@@ -77,7 +80,7 @@ def _choose(scored: list[Scored], budget: int, wants_code: bool, highlighted: di
     if highlighted or not scored:
         return _more(scored, budget, wants_code, highlighted)
     by_key = {s.unit.key: s.unit for s in scored}
-    opening = _opening(scored, int(budget * OPENING_SHARE), wants_code)
+    opening = _opening(scored, budget, wants_code)
     chosen = {u.key: u for u in [u for first in opening[:1] for u in _with_dependencies(first, by_key)] + opening[1:]}
     left = budget - sum(map(reading_words, chosen.values()))
     if left >= MIN_MORE:
