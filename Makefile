@@ -94,9 +94,9 @@ ANSWER_LINES := --max-answer-words-p50 90
 COURSE_LINES := --min-course-answered 1 --min-course-right 0.9 --min-course-refused 1
 eval-ci: install model
 	$(BIN)/textbook-chat eval $(EVAL)/physical-ai-book.jsonl --book $(CORPORA)/physical-ai-book/docs --json $(EVAL_LINES) \
-		$(ANSWER_LINES) --min-keyword-coverage 0.76
+		$(ANSWER_LINES) --min-keyword-coverage 0.8
 	$(BIN)/textbook-chat eval $(EVAL)/aibook.jsonl --book $(CORPORA)/aibook/docs --json $(EVAL_LINES) $(TAG_LINES) \
-		$(ANSWER_LINES) --min-keyword-coverage 0.69
+		$(ANSWER_LINES) --min-keyword-coverage 0.76
 	$(BIN)/textbook-chat eval $(EVAL)/course/physical-ai-book.jsonl --book $(CORPORA)/physical-ai-book/docs --json $(COURSE_LINES)
 	$(BIN)/textbook-chat eval $(EVAL)/course/rust-book.jsonl --book $(CORPORA)/rust-book --json $(COURSE_LINES)
 	$(BIN)/textbook-chat eval $(EVAL)/course/aibook.jsonl --book $(CORPORA)/aibook/docs --json $(COURSE_LINES)
