@@ -133,7 +133,7 @@ def evaluate(items: list[dict], pipeline: ChatPipeline, chunks: list[Chunk], *, 
     gated = {"in_book": [], "out_of_scope": []}  # refused by the unknown-term gate whatever the threshold
     counts = {"in_book": 0, "out_of_scope": 0, "selection": 0}
     wrong_refusals, oos_refused, sel_cov = 0, 0, []
-    by_mode = {mode: {"answered": [], "declined": [], "leaks": []} for mode in SELECTION_MODES}
+    by_mode = {mode: {"answered": [], "declined": [], "leaks": [], "search": []} for mode in SELECTION_MODES}
     for item, mode in _asks(items):
         kind = item["kind"]
         counts[kind] += mode in (None, SelectionMode.EXCLUSIVE)
@@ -177,6 +177,13 @@ def evaluate(items: list[dict], pipeline: ChatPipeline, chunks: list[Chunk], *, 
                 measured["answered"].append(not refused)
             else:
                 measured["declined"].append(refused and not leaked)
+                # "Search the whole book" asks the book path: offered exactly when it answers, and
+                # a question no part of the book covers is refused there too
+                alone = pipeline.answer(Question(item["question"], max_chunks=max_chunks,
+                                                 similarity_threshold=threshold, page=Page(locale=locale)))
+                measured["search"].append(answer.offer_book_search is not alone.refused and (
+                    alone.refused or "not_in_book" not in item.get("tags", [])))
+                row["book_search"] = alone.status
             row.update(mode=mode.value, leaked=leaked, offer_book_search=answer.offer_book_search,
                        intent=item.get("intent") or ("question" if answerable(item) else "off_topic"),
                        ok=not leaked and (not refused if answerable(item) else refused))
@@ -196,6 +203,7 @@ def evaluate(items: list[dict], pipeline: ChatPipeline, chunks: list[Chunk], *, 
         "leak_rate": _rate([x for m in by_mode.values() for x in m["leaks"]]),
         "selection_answered_rate": _worst(_rate(m["answered"]) for m in by_mode.values()),
         "off_topic_declined_rate": _worst(_rate(m["declined"]) for m in by_mode.values()),
+        "book_search_right_rate": _worst(_rate(m["search"]) for m in by_mode.values()),
         "modes": {mode.value: {"selection_answered_rate": _rate(m["answered"]),
                                "off_topic_declined_rate": _rate(m["declined"]), "leak_rate": _rate(m["leaks"])}
                   for mode, m in by_mode.items()} if n_sel else {},
@@ -237,7 +245,8 @@ def format_report(title: str, result: dict) -> str:
               f"- out_of_scope: {s['counts']['out_of_scope']} questions, refused {s['oos_refusal_rate']}",
               f"- selection: {s['counts']['selection']} items, keyword coverage {s['selection_keyword_coverage']}, "
               f"leak rate {s['leak_rate']}, answered (answerable) {s['selection_answered_rate']}, "
-              f"off-topic declined {s['off_topic_declined_rate']}"]
+              f"off-topic declined {s['off_topic_declined_rate']}, whole-book search after a decline right "
+              f"{s['book_search_right_rate']}"]
     lines += [f"  - {mode}: answered (answerable) {m['selection_answered_rate']}, off-topic declined "
               f"{m['off_topic_declined_rate']}, leak rate {m['leak_rate']}" for mode, m in s["modes"].items()]
     if s["tags"]:

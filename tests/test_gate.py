@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from server.models import Chunk
-from server.rag.gate import MODEL_FLOOR, UNKNOWN_TERM_CEILING, admitted
+from server.rag.gate import CLEAR_EVIDENCE, MODEL_FLOOR, UNKNOWN_TERM_CEILING, admitted
 
 
 def _chunk(text: str, score: float) -> Chunk:
@@ -59,3 +59,22 @@ def test_passages_that_name_nothing_the_question_asks_about_do_not_answer_it():
     close = _chunk(intro.content, 0.75)
     assert admitted("what is quantum computing?", [close], 0.3, unknown_terms=[], model_judges=False) == [close]
     assert admitted("how does it work?", [intro], 0.3, unknown_terms=[], model_judges=False) == [intro]
+
+
+def test_leaning_on_a_word_the_book_never_uses_refuses_unless_a_passage_is_clearly_close():
+    """The power chapter names "battery" and "long life"; the question is about a phone, which the
+    book never mentions. A passage clearly close still answers ("board" for a microcontroller)."""
+    table = _chunk("Battery Technologies: LiFePO4 is very safe, long life, heavy.", CLEAR_EVIDENCE - 0.06)
+    question = "can you recommend a phone with really long battery life?"
+    assert admitted(question, [table], 0.3, unknown_terms=[], model_judges=False) == [table]
+    for model_judges in (False, True):
+        assert admitted(question, [table], 0.3, unknown_terms=[], model_judges=model_judges,
+                        unused_focus=lambda: ("phone",)) == []
+    clear = _chunk("Microcontrollers drive motors and read sensors.", CLEAR_EVIDENCE + 0.06)
+    assert admitted("what cheap little board should i use to spin motors?", [clear], 0.3, unknown_terms=[],
+                    model_judges=False, unused_focus=lambda: ("board",)) == [clear]
+    # asked of a highlighted passage with the book beside it, the passage is what it names
+    assert admitted(question, [table], 0.3, unknown_terms=[], model_judges=False, unused_focus=lambda: ("phone",),
+                    about_a_passage=True) == [table]
+    # a question that does not lean on the word it lacks ("something") is judged as before
+    assert admitted(question, [table], 0.3, unknown_terms=[], model_judges=False, unused_focus=lambda: ()) == [table]

@@ -14,6 +14,8 @@ import pytest
 from apps import make_settings, open_copy
 from built_sites import built_site
 from places import EVAL
+
+SETS = ("physical-ai-book", "rust-book", "aibook", "physical-ai-i18n")
 from server.rag.question import Page, Question, Selection, SelectionMode
 
 MODES = (SelectionMode.EXCLUSIVE, SelectionMode.COMBINED)
@@ -66,6 +68,8 @@ def test_every_selection_item_is_answered_or_declined_in_both_modes(book):
             assert answer.offer_book_search is not alone.refused, (where, alone.text[:160])
             if "elsewhere_in_book" in item.get("tags", []):
                 assert answer.offer_book_search, where
+            if "not_in_book" in item.get("tags", []):  # "Search the whole book" is refused too
+                assert alone.refused and not answer.offer_book_search, (where, alone.text[:160])
 
 
 def test_a_question_about_something_else_is_declined_on_a_highlighted_sentence(book):
@@ -80,3 +84,25 @@ def test_a_question_about_something_else_is_declined_on_a_highlighted_sentence(b
         # and "Search the whole book" would refuse it too: the book's own path
         alone = _ask(chat, locale, question)
         assert alone.refused, (name, question, alone.text[:160])
+
+
+def _set(name: str) -> list[dict]:
+    return [json.loads(line) for line in (EVAL / f"{name}.jsonl").read_text(encoding="utf-8").splitlines() if line]
+
+
+def test_a_question_no_book_covers_is_refused_by_every_book_and_its_own_questions_answered(book):
+    """The off-topic highlight questions that no book covers ("can you recommend a phone with
+    really long battery life?"), asked of the book alone as "Search the whole book" asks them, are
+    refused by every book, whatever their other words match (a power chapter's "battery" and "long
+    life"); the book's own questions, typos and everyday words included, are still answered."""
+    name, chat, locale, _ = book
+    foreign = [i["question"] for s in SETS for i in _set(s) if "not_in_book" in i.get("tags", [])]
+    assert len(foreign) >= 2
+    for question in foreign:
+        answer = _ask(chat, locale, question)
+        assert answer.refused and not answer.sources, (name, question, answer.text[:160])
+    own = [i for i in _set(name) if i["kind"] == "in_book"]
+    assert own
+    for item in own:
+        answer = _ask(chat, locale, item["question"])
+        assert not answer.refused, (name, item["id"], item.get("tags"), answer.text[:160])

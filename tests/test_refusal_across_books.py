@@ -1,7 +1,9 @@
 """Refusal that holds on any book: the near-miss terms of every development set (serde, PX4,
 MoveIt, …), asked of each of the four books, are never "corrected" into a book word and are read
 as terms the book never uses wherever it does not use them; each book's typos are still
-corrected. Then, on an indexed book, the other books' near misses are refused end to end."""
+corrected. Everyday words: a common one that no book uses ("phone") is read as unused by every
+book, a rare one ("laggy") by none, and a question leans on the first but not on words that only
+frame it. Then, on an indexed book, the other books' near misses are refused end to end."""
 from __future__ import annotations
 
 import json
@@ -12,6 +14,7 @@ import pytest
 
 from apps import make_settings
 from places import CORPORA, EVAL
+from server.rag.focus import leaned_on
 from server.rag.question import Question
 from server.rag.spelling import English
 from server.rag.vocabulary import BookVocabulary
@@ -77,6 +80,28 @@ def test_each_books_typos_are_still_read_as_the_words_meant(book):
                 assert reading.corrections.get(typo) == meant or English.knows(typo), (item["id"], typo)
             assert any(reading.corrections.get(t) == m for t, m in item["typos"].items()), item["id"]
             assert not reading.unknown_terms, item["id"]
+
+
+@pytest.mark.parametrize("book", list(ROOTS))
+def test_a_common_word_no_book_uses_is_unused_by_every_book_and_rare_everyday_words_by_none(book):
+    vocabulary = _vocabulary(book)
+    foreign = [i["question"] for b in ROOTS for i in _items(b) if "not_in_book" in i.get("tags", [])]
+    assert foreign
+    for question in foreign:  # the phone and the gaming laptop: English, but expected of any book
+        reading = vocabulary.read(question)
+        assert reading.unused or reading.unknown_terms, (book, question)
+    assert "phone" in vocabulary.read("can you recommend a phone with really long battery life?").unused
+    # a book about the thing might never use a rare everyday word: its absence says nothing
+    for question in ("the camera in my sim makes everything super laggy", "what's the gizmo that tells which way is up?"):
+        assert not {"laggy", "gizmo"} & set(vocabulary.read(question).unused), (book, question)
+
+
+def test_a_question_leans_on_the_word_it_is_about_not_on_words_that_frame_it(embedder):
+    question = "can you recommend a phone with really long battery life?"
+    assert leaned_on(question, ["phone"], embedder) == ("phone",)
+    assert leaned_on("how do i get gpt to reply with something my code can parse instead of free text?",
+                     ["something", "instead"], embedder) == ()
+    assert leaned_on(question, [], embedder) == ()
 
 
 def test_the_other_books_near_misses_are_refused_on_an_indexed_book(physical_ai, tmp_path):

@@ -46,8 +46,8 @@ class Compose:
             # declined for the passage, in either mode: the book is offered only if it may answer
             return selection_refusal(understood.question.text, book_may_answer=judged.offer_book_search)
         nearest = list(judged.nearest)
-        return book_refusal(self.book_title or (nearest[0].book_title if nearest else ""), nearest,
-                            unknown_terms=list(understood.unknown_terms))
+        never = [*understood.unknown_terms, *(understood.unused_focus() if understood.unused_focus else ())]
+        return book_refusal(self.book_title or (nearest[0].book_title if nearest else ""), nearest, unknown_terms=never)
 
     def refuse(self, understood: Understanding, judged: Judgement) -> Composed:
         return Composed(self.refusal(understood, judged), (), None)

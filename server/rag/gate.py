@@ -3,6 +3,10 @@
 The book is taken to lack a topic only when the evidence is clear:
 - the question names a specialist term the book never uses (not English, and not one edit from
   a book word, see vocabulary.py), and no passage is very close anyway; or
+- the question leans on an everyday word that a book of its length would be expected to use but
+  this one never does ("can you recommend a phone with really long battery life?" of a robotics
+  book, see focus.py), and no passage is clearly close: whatever else its words match (the power
+  chapter's "battery" and "long life"), it asks about something the book never mentions; or
 - the passages that reach the threshold name none of the words the question asks about (by
   their first five letters: "robots" names "robot"), and none is very close anyway: "what is
   quantum computing?" near a book's introduction to AI (0.32) or "what is blockchain?" near the
@@ -19,22 +23,30 @@ The figures are calibrated on the four development books (BENCHMARKS.md, "Thresh
 """
 from __future__ import annotations
 
+from typing import Callable
+
 from ..models import Chunk
 from .vocabulary import words
 
 UNKNOWN_TERM_CEILING = 0.7  # a question naming a term the book never uses is refused below this
+CLEAR_EVIDENCE = 0.4  # a question leaning on an everyday word the book never uses is refused below this
 MODEL_FLOOR = 0.2  # with a model, passages from here up go to it when none reaches the threshold
 
 
 def admitted(question: str, candidates: list[Chunk], threshold: float, *, unknown_terms: list[str],
-             model_judges: bool, about_a_passage: bool = False) -> list[Chunk]:
+             model_judges: bool, about_a_passage: bool = False,
+             unused_focus: Callable[[], tuple[str, ...]] | None = None) -> list[Chunk]:
     """The candidates (best first) that go on to generation; none means the question is refused.
+    `unused_focus()`: the everyday words the question leans on that the book never uses (focus.py),
+    asked only when no passage is clearly close.
     `about_a_passage`: asked of a highlighted passage with the book beside it, the passage is
     what the question names ("what does this line do?"), so the book's passages are not held to
     the question's own words."""
     top = max((c.score for c in candidates), default=0.0)
     if unknown_terms and top < UNKNOWN_TERM_CEILING:
         return []  # it asks about something the book never names
+    if unused_focus is not None and not about_a_passage and top < CLEAR_EVIDENCE and unused_focus():
+        return []  # it leans on a word the book never uses, and no passage is clearly about it anyway
     passing = [c for c in candidates if c.score >= threshold]
     if passing:
         if not (model_judges or about_a_passage) and top < UNKNOWN_TERM_CEILING and \

@@ -46,11 +46,12 @@ class Judge:
             # the passage does not answer it, in either mode: declined, never the passage repeated
             return Judgement((), QueryContext((), ()), gathered.nearest if offer else (), offer)
         if question.mode is not AnswerMode.SELECTION_EXCLUSIVE:
-            unknown = understood.unknown_terms if question.mode is AnswerMode.BOOK else ()
+            book = question.mode is AnswerMode.BOOK
             database = tuple(database_sources(admitted(
                 understood.search_text, list(gathered.candidates), question.similarity_threshold,
-                unknown_terms=list(unknown), model_judges=self.model_judges,
-                about_a_passage=question.mode is AnswerMode.SELECTION_COMBINED)))
+                unknown_terms=list(understood.unknown_terms if book else ()), model_judges=self.model_judges,
+                about_a_passage=question.mode is AnswerMode.SELECTION_COMBINED,
+                unused_focus=understood.unused_focus if book else None)))
         if intent is not None and intent.about_the_passage:
             # a request about the passage itself: all of it, in reading order, then the book's passages
             passage = tuple(sorted(selected, key=selection_position))
@@ -67,7 +68,7 @@ class Judge:
         Only then is it offered: the book's own gates, on the book's passages for the question alone."""
         return bool(admitted(understood.search_text, list(gathered.comparison.elsewhere),
                              understood.question.similarity_threshold, unknown_terms=list(understood.unknown_terms),
-                             model_judges=self.model_judges))
+                             model_judges=self.model_judges, unused_focus=understood.unused_focus))
 
     def _passage_covers(self, understood: Understanding, gathered: Gathered) -> bool:
         """A question is answered from the passage only if the passage covers it (the book is

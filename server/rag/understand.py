@@ -1,6 +1,7 @@
 """Stage 1, understand: what is asked. The question as the book would word it (a follow-up made
-stand-alone, misspelt book words as the book spells them), the terms the book never uses, what
-the reader asks of a highlighted passage, and the question's vector, computed once."""
+stand-alone, misspelt book words as the book spells them), the terms the book never uses (and the
+everyday words it never uses that the question leans on, focus.py), what the reader asks of a
+highlighted passage, and the question's vector, computed once."""
 from __future__ import annotations
 
 import logging
@@ -11,6 +12,7 @@ import numpy as np
 
 from ..errors import UnknownBook
 from ..sessions import Message
+from .focus import Focus
 from .followup import looks_like_follow_up, retrieval_query
 from .intent import Intent, detect
 from .question import AnswerMode, Question
@@ -34,6 +36,8 @@ class Understanding:
     unknown_terms: tuple[str, ...] = ()  # specialist words the book never uses
     intent: Intent | None = None  # what the reader asks of the highlighted passage; None without one
     course: object | None = None  # a question about the book as a course (course/understand.py CourseRequest)
+    # the everyday words the question leans on that the book never uses (focus.py), when it may lean on one
+    unused_focus: Focus | None = field(default=None, repr=False, compare=False)
 
 
 class KnownBooks:
@@ -80,7 +84,8 @@ class Understand:
         vector = self.embedder.embed_query(text)
         course = self.course.read(question, vector, history) if self.course is not None else None
         intent = detect(question.text, selected, code=bool(question.selection.language)) if selected else None
-        return Understanding(question, history, text, vector, corrections, unknown, intent, course)
+        focus = Focus(text, reading.unused, self.embedder) if reading.unused else None
+        return Understanding(question, history, text, vector, corrections, unknown, intent, course, focus)
 
     def _stand_alone(self, question: str, history: History) -> str:
         """A follow-up is rewritten into a stand-alone query by the rewriter when there is one;
