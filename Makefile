@@ -86,7 +86,7 @@ eval: install model ## answer quality on every development book
 # CI holds the answer-quality lines on two books: the one the gates were first built on and one they were not (BENCHMARKS.md)
 # (a line over items a set does not have fails as not measured: only aibook's set tags typos and everyday words)
 EVAL_LINES := --min-hit-at-5 0.95 --min-mrr 0.85 --min-oos-refusal 0.95 --max-in-book-refusal 0.02 \
-	--max-leak-rate 0 --min-selection-answered 1 --min-off-topic-declined 0.9
+	--max-leak-rate 0 --min-selection-answered 1 --min-off-topic-declined 0.9 --min-book-search-right 1
 TAG_LINES := --max-tag-refusal typo=0 --max-tag-refusal everyday=0
 # answers that contain the answer, and short (BENCHMARKS.md, "Answers that contain the answer")
 ANSWER_LINES := --max-answer-words-p50 90

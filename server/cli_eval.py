@@ -26,6 +26,9 @@ from .course.evaluation import course_lines, course_options, evaluate_course, fo
               help="Exit 1 if fewer answerable selection items are answered (not refused).")
 @click.option("--min-off-topic-declined", type=float,
               help="Exit 1 if fewer off-topic selection items are declined without leaking.")
+@click.option("--min-book-search-right", type=float,
+              help="Exit 1 if \"Search the whole book\" after a highlight's decline is right less often "
+                   "(offered exactly when the book answers).")
 @click.option("--min-keyword-coverage", type=float,
               help="Exit 1 if the in-book answers hold a smaller share of their answer keywords.")
 @click.option("--max-answer-words-p50", type=float,
@@ -35,7 +38,8 @@ from .course.evaluation import course_lines, course_options, evaluate_course, fo
               help="Exit 1 if the in-book items with TAG are refused more often (repeatable), e.g. typo=0.")
 def eval_command(questions, book_path, threshold, as_json, rows_path, min_hit_at_5, min_mrr, min_oos_refusal,
                  max_in_book_refusal, max_leak_rate, min_selection_answered, min_off_topic_declined,
-                 min_keyword_coverage, max_answer_words_p50, tag_refusals, **course_limits) -> None:
+                 min_book_search_right, min_keyword_coverage, max_answer_words_p50, tag_refusals,
+                 **course_limits) -> None:
     """Measure retrieval and answers on a question set (JSONL) over BOOK; course questions per task."""
     from .composition import components
     from .evaluation import calibration, evaluate, format_report, load_questions
@@ -86,6 +90,7 @@ def eval_command(questions, book_path, threshold, as_json, rows_path, min_hit_at
         ("leak rate", max_leak_rate, summary["leak_rate"], False),
         ("selection answered", min_selection_answered, summary["selection_answered_rate"], True),
         ("off-topic declined", min_off_topic_declined, summary["off_topic_declined_rate"], True),
+        ("whole-book search right", min_book_search_right, summary["book_search_right_rate"], True),
         ("keyword coverage", min_keyword_coverage, summary["keyword_coverage"], True),
         ("answer words p50", max_answer_words_p50, summary["answer_words_p50"], False),
         *((f"{tag} refusal", rate, summary["tags"].get(tag, {}).get("refusal_rate"), False)
