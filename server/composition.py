@@ -33,9 +33,11 @@ from .store import ChunkStore, open_store
 @dataclass
 class Index:
     """The embedding model and the store of the books' chunks, with what every part reads of
-    the store through one cache: its size, the books' words (the vocabulary that
-    understanding, the retriever's re-ranking and the extractive generator all read) and the
-    books' outlines as published (the course path and the book tools)."""
+    the store through one cache: its size, and the books as published (`outlines`: each book's
+    outline and chunks, read from the store by it alone). The course path, the book tools, the
+    pages questions are asked on, the extractive answer's reading order and the books' words
+    (the vocabulary that understanding, the retriever's re-ranking and the extractive
+    generator all read) are made from it."""
 
     embedder: Embedder
     store: ChunkStore
@@ -45,8 +47,12 @@ class Index:
 
     def __post_init__(self):
         self.size = IndexSize(self.store)
-        self.vocabulary = StoreVocabulary(self.store, self.size)
         self.outlines = PublishedOutlines(self.store)
+        self.vocabulary = StoreVocabulary(self.outlines.books, self.book_chunks)
+
+    def book_chunks(self, book_id: str) -> tuple[Chunk, ...]:
+        """The book's chunks as the index publishes them now (kept with the published book)."""
+        return self.outlines.book(book_id).chunks
 
     def close(self) -> None:
         self.store.close()
@@ -85,7 +91,7 @@ def make_generator(settings: Settings, index: Index) -> tuple[Generator, Rewrite
     from .rag.generators.extractive import ExtractiveGenerator
 
     extractive = ExtractiveGenerator(index.embedder, index.vocabulary,
-                                     PageOrder(lambda book_id: index.outlines.book(book_id).chunks).after)
+                                     PageOrder(index.book_chunks).after)
     if not settings.gemini_api_key:
         return extractive, None
     from .rag.generators.fallback import WithFallback
@@ -158,7 +164,7 @@ class Components:
             # extractive generator cannot tell, so the gates decide for it
             Judge(model_judges=generator.name != "extractive"),
             Compose(generator, retriever),
-            Record(sessions, pages=PageFinder(index.store, index.size), embed=index.embedder.embed_query),
+            Record(sessions, pages=PageFinder(index.outlines.books, index.book_chunks), embed=index.embedder.embed_query),
             CourseStage(course, generator))
         return cls(settings, index, sessions, generator, pipeline, owns_index,
                    bookshelf=Bookshelf(index.outlines), retriever=retriever, search=search)

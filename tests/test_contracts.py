@@ -234,7 +234,7 @@ def test_unit_tests_run_without_a_browser():
     assert done.stdout.strip() == "[]", done.stdout
 
 
-def test_one_embedder_protocol_and_one_index_size_cache(sample_book, tmp_path):
+def test_one_embedder_protocol_and_one_cache_of_the_books(sample_book, tmp_path):
     protocols = [p.relative_to(REPO) for p in SERVER.rglob("*.py")
                  if any(isinstance(node, ast.ClassDef) and node.name.endswith("Embedder")
                         and any(getattr(base, "id", "") == "Protocol" for base in node.bases)
@@ -242,7 +242,9 @@ def test_one_embedder_protocol_and_one_index_size_cache(sample_book, tmp_path):
     assert protocols == [Path("server/embedding/protocol.py")]
     settings = make_settings(tmp_path / "data")
     parts = sample_book.components(settings)
-    assert parts.vocabulary.size is parts.index_size  # /health, /chat and the gate ask one cache
+    # the books' words and the pages questions are asked on are made from the one cache of published books
+    readers = (parts.vocabulary, parts.pipeline.record.pages)
+    assert all((r.books, r.chunks_of) == (parts.index.outlines.books, parts.index.book_chunks) for r in readers)
     # one vocabulary, built with the index, read by understanding, re-ranking and the extractive generator
     readers = (parts.search.understand.lexicon, parts.retriever.lexicon, parts.generator.lexicon)
     assert all(reader is sample_book.index.vocabulary for reader in readers), readers
@@ -286,3 +288,40 @@ def test_one_cache_of_the_books_outlines_for_the_course_path_and_the_book_tools(
     assert parts.search.course.outline(None) is published.outline is not None
     assert parts.bookshelf.outline() is parts.bookshelf.outline(published.book_id)  # built once per published book
     assert [page.url for page in parts.bookshelf.outline().pages] == [page.url for page in published.outline.pages]
+
+
+def test_each_books_chunks_are_read_from_the_store_once(sample_book, tmp_path):
+    """The published books are the one reader of a book's chunks: start-up and questions of every
+    kind (a misspelt one, one asked on a page about a highlight, one about the course, one naming
+    the book, one without) and the book tools read each book's chunks from the store once."""
+    from server.rag.question import Page, Question, Selection
+    from server.store import Filters
+
+    class CountingStore:
+        def __init__(self, store):
+            self.store, self.reads = store, []
+
+        def __getattr__(self, name):
+            return getattr(self.store, name)
+
+        def all_chunks(self, book_id=None):
+            self.reads.append(book_id)
+            return self.store.all_chunks(book_id)
+
+    store = CountingStore(sample_book.store)
+    chat = Components.build(make_settings(tmp_path / "data"), index=Index(sample_book.embedder, store))
+    try:
+        chat.warm_up()
+        book_id = chat.bookshelf.book_id()
+        page = Page(url="https://mirror.example.org/docs/foundations/sampling-and-aliasing")
+        questions = [Question("what is aliasng", 5, 0.3),
+                     Question("why does this happen?", 5, 0.3, page=page,
+                              selection=Selection("Sampling below the Nyquist rate folds high frequencies")),
+                     Question("what will I learn in this book?", 5, 0.3, page=page),
+                     Question("how does a digital filter work?", 5, 0.3, filters=Filters(book_id=book_id))]
+        answers = [chat.pipeline.answer(question) for question in questions]
+        chat.bookshelf.outline()
+    finally:
+        chat.close()
+    assert all(answer.text for answer in answers)
+    assert store.reads == [book_id]

@@ -3,16 +3,18 @@ that holds a highlighted passage.
 
 Pages are matched by their URL's path (page_urls.py), so a page read on another host or base path
 than the book was indexed for (a preview, localhost) is still found; `index.html`, `.html` and a
-trailing slash do not count. The index's pages are read once and again when the index changes size.
+trailing slash do not count. The pages are made from each book's chunks as the index publishes
+them, and made again only when a newer ingest published other chunks.
 """
 from __future__ import annotations
 
 import re
 import threading
 from dataclasses import dataclass, field
+from typing import Callable, Iterable, Sequence
 from urllib.parse import unquote, urlsplit
 
-from ..index_size import IndexSize
+from ..models import Chunk
 from ..page_urls import page_path, same_page_path
 
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -46,13 +48,14 @@ def words_of(text: str) -> list[str]:
 
 
 class PageFinder:
-    """Finds the indexed page a URL names, and the section of it a passage is in."""
+    """Finds the indexed page a URL names, and the section of it a passage is in. `books()` lists
+    the indexed books, `chunks_of(book_id)` gives a book's chunks as the index publishes them."""
 
-    def __init__(self, store, size: IndexSize):
-        self.store = store
-        self.size = size
+    def __init__(self, books: Callable[[], Sequence[str]], chunks_of: Callable[[str], Sequence[Chunk]]):
+        self.books = books
+        self.chunks_of = chunks_of
         self._lock = threading.Lock()
-        self._loaded_at_size = -1
+        self._read: tuple[Sequence[Chunk], ...] = ()  # the books' chunks the pages were made of
         self._pages: dict[str, list[BookPage]] = {}
 
     def page_of(self, url: str | None, book_id: str | None = None) -> BookPage | None:
@@ -73,16 +76,15 @@ class PageFinder:
         return best if words & best.words else None
 
     def _by_path(self) -> dict[str, list[BookPage]]:
-        size = self.size.get()
-        if size != self._loaded_at_size:
-            with self._lock:
-                if size != self._loaded_at_size:
-                    self._pages = _pages(self.store.all_chunks())
-                    self._loaded_at_size = size
-        return self._pages
+        books = tuple(self.chunks_of(book) for book in self.books())
+        with self._lock:
+            if list(map(id, books)) != list(map(id, self._read)):  # `_read` holds them: their ids are not reused
+                self._pages = _pages(chunk for chunks in books for chunk in chunks)
+                self._read = books
+            return self._pages
 
 
-def _pages(chunks) -> dict[str, list[BookPage]]:
+def _pages(chunks: Iterable[Chunk]) -> dict[str, list[BookPage]]:
     sections: dict[tuple[str, str], list[Section]] = {}
     first: dict[tuple[str, str], object] = {}
     for chunk in sorted(chunks, key=lambda c: (c.book_id, c.page)):

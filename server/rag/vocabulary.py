@@ -18,11 +18,11 @@ import re
 import threading
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Sequence
 
-from ..index_size import IndexSize
 from wordfreq import word_frequency
 
+from ..models import Chunk
 from .spelling import English, Speller
 
 EXPECTED_USES = 1.5  # an English word the book never uses counts from this many uses expected of it
@@ -126,15 +126,18 @@ Lexicon = Callable[["str | None"], BookVocabulary]  # a book's vocabulary by boo
 
 
 class StoreVocabulary:
-    """The vocabulary of each book in the store (and of the whole store), rebuilt when the index
-    size changes. A Lexicon: `vocabulary(book_id)`."""
+    """The vocabulary of each indexed book (and of all of them), a Lexicon: `vocabulary(book_id)`.
 
-    def __init__(self, store, size: IndexSize):
-        self.store = store
-        self.size = size
+    `books()` lists the indexed books and `chunks_of(book_id)` gives a book's chunks as the index
+    publishes them (the composition root hands it the one cache of published books, which notices
+    a newer ingest); a book's words are counted again only when it gives other chunks."""
+
+    def __init__(self, books: Callable[[], Sequence[str]], chunks_of: Callable[[str], Sequence[Chunk]]):
+        self.books = books
+        self.chunks_of = chunks_of
         self._lock = threading.Lock()
-        self._size = -1
-        self._books: dict[str | None, BookVocabulary] = {}
+        self._books: dict[str, tuple[Sequence[Chunk], BookVocabulary]] = {}
+        self._whole: tuple[tuple[Sequence[Chunk], ...], BookVocabulary] = ((), BookVocabulary(Counter()))
 
     def warm_up(self) -> None:
         """Build the vocabulary and load the English word lists (a second or two) now, not
@@ -144,13 +147,25 @@ class StoreVocabulary:
         English.dictionary()
 
     def get(self, book_id: str | None = None) -> BookVocabulary:
-        size = self.size.get()
+        if book_id is None:
+            ids = self.books()
+            if len(ids) != 1:
+                return self._every_book([self.chunks_of(book) for book in ids])
+            book_id = ids[0]  # the whole index is this book
+        chunks = self.chunks_of(book_id)
         with self._lock:
-            if size != self._size:
-                self._books.clear()
-                self._size = size
-            if book_id not in self._books:
-                self._books[book_id] = BookVocabulary.from_texts(c.embed_text for c in self.store.all_chunks(book_id))
-            return self._books[book_id]
+            read, vocabulary = self._books.get(book_id, ((), None))
+            if vocabulary is None or read is not chunks:
+                vocabulary = BookVocabulary.from_texts(c.embed_text for c in chunks)
+                self._books[book_id] = (chunks, vocabulary)
+            return vocabulary
+
+    def _every_book(self, books: list[Sequence[Chunk]]) -> BookVocabulary:
+        with self._lock:
+            read, vocabulary = self._whole
+            if list(map(id, read)) != list(map(id, books)):  # `read` holds them: their ids are not reused
+                vocabulary = BookVocabulary.from_texts(c.embed_text for chunks in books for c in chunks)
+                self._whole = (tuple(books), vocabulary)
+            return vocabulary
 
     __call__ = get
