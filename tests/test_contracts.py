@@ -8,6 +8,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -325,3 +326,43 @@ def test_each_books_chunks_are_read_from_the_store_once(sample_book, tmp_path):
         chat.close()
     assert all(answer.text for answer in answers)
     assert store.reads == [book_id]
+
+
+def test_a_newer_ingest_reaches_the_books_words_and_pages(tmp_path, embedder):
+    """A book ingested again while the parts run, then another book: the new words and pages are
+    seen once the published books are read again (every 30 s in the product, on every call here)."""
+    from server.ingest.indexer import ingest
+    from server.ingest.site import detect_site
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "01-walking.md").write_text("# Walking\n\nA robot walks on two legs, shifting its weight with care.\n")
+    store, closing = open_store(make_settings(tmp_path / "data"), embedder.model_name, embedder.dim), []
+    try:
+        ingest(detect_site(docs), store, embedder, progress=False)
+        index = Index(embedder, store)
+        index.outlines.refresh_s = 0.0
+        chat = Components.build(make_settings(tmp_path / "data"), index=index)
+        closing.append(chat)
+        chat.warm_up()
+        book_id = chat.bookshelf.book_id()
+        assert not index.vocabulary(book_id).knows("zorblat") and not index.vocabulary().knows("zorblat")
+        (docs / "02-balancing.md").write_text("# Balancing\n\nThe Zorblat walker balanced on one leg for an hour.\n")
+        ingest(detect_site(docs), store, embedder, progress=False)
+        deadline = time.monotonic() + 30
+        while not index.vocabulary(book_id).knows("zorblat") and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert index.vocabulary(book_id).knows("zorblat") and index.vocabulary().knows("zorblat")
+        new_page = next(c.url for c in index.book_chunks(book_id) if "Zorblat" in c.content)
+        assert chat.pipeline.record.pages.page_of(new_page).title == "Balancing"
+        other = tmp_path / "other" / "docs"
+        other.mkdir(parents=True)
+        (other / "01-gears.md").write_text("# Gears\n\nA quibblet gear turns the wheel of the cart.\n")
+        ingest(detect_site(other), store, embedder, book_id="other-book", progress=False)
+        whole = index.vocabulary()  # every book's words, once several books are indexed
+        assert whole.knows("quibblet") and whole.knows("zorblat") and not index.vocabulary(book_id).knows("quibblet")
+        assert index.vocabulary() is whole and chat.pipeline.record.pages.page_of(new_page).book_id == book_id
+    finally:
+        for chat in closing:
+            chat.close()
+        store.close()
