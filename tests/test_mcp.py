@@ -14,6 +14,7 @@ import concurrent.futures
 import contextlib
 import json
 import os
+import sqlite3
 import sys
 import threading
 import urllib.error
@@ -28,6 +29,7 @@ from mcp.shared.exceptions import MCPError
 
 from apps import make_app
 from places import MODELS_DIR, REPO
+from server.sessions import default_server_name
 from server.wsgi import make_server
 
 LIMIT = 8  # RATE_LIMIT per minute in these tests
@@ -107,7 +109,11 @@ def stdio_record(sample_book, tmp_path_factory):
         async with Client(params) as client:
             return await exchange(client)
 
-    return _run(run())
+    record = _run(run())
+    with sqlite3.connect(tmp / "sessions.db") as db:
+        record["servers"] = {row[0] for row in db.execute("SELECT DISTINCT server FROM queries")}
+    record["serve's name"] = default_server_name(sample_book.settings.data_dir)
+    return record
 
 
 class _Served:
@@ -267,6 +273,11 @@ def test_a_disallowed_origin_is_refused_and_an_allowed_one_served(http_server):
 def test_a_body_over_the_limit_is_refused_before_it_is_read(http_server):
     status, body = _post(http_server.url, b"{" + b" " * 70_000 + b"}", {})  # MAX_REQUEST_BYTES: 64 KiB
     assert status == 413 and json.loads(body)["code"] == "PAYLOAD_TOO_LARGE"
+
+
+def test_the_stdio_servers_questions_are_its_own(stdio_record):
+    # `serve` restarted on the same folder marks the questions it left unfinished: not these
+    assert stdio_record["servers"] and stdio_record["serve's name"] not in stdio_record["servers"]
 
 
 def test_serve_without_mcp_enabled_has_no_mcp(chat_app):

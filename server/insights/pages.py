@@ -12,7 +12,7 @@ import re
 import threading
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
-from urllib.parse import unquote, urlsplit
+from urllib.parse import urlsplit
 
 from ..models import Chunk
 from ..page_urls import page_path, same_page_path
