@@ -30,7 +30,7 @@ from server.answer_measures import answer_words, keyword_coverage  # noqa: E402
 from server.rag.answers import block_answer  # noqa: E402
 from server.rag.continuation import passage_texts  # noqa: E402
 from server.rag.context import Source  # noqa: E402
-from server.rag.continuation import READ_ON  # noqa: E402
+from server.rag.continuation import READ_ON, PageOrder  # noqa: E402
 from server.rag.vocabulary import BookVocabulary  # noqa: E402
 
 
@@ -86,15 +86,9 @@ def _neighbours(chunk, by_page: dict) -> list:
 
 
 def page_order(chunks, count: int = READ_ON):
-    """What PageOrder.after answers, over recorded chunks."""
-    pages: dict = {}
-    for chunk in chunks:
-        pages.setdefault(chunk.page_key or chunk.source_file, []).append(chunk)
-    places = {}
-    for page in pages.values():
-        page.sort(key=lambda c: c.position)
-        places.update((c.chunk_id, (page, i)) for i, c in enumerate(page))
-    return lambda chunk: (lambda page, i: page[i + 1:i + 1 + count])(*places.get(chunk.chunk_id, ([], 0)))
+    """PageOrder.after over recorded chunks (one book's)."""
+    recorded = tuple(chunks)
+    return PageOrder(lambda _book_id: recorded, count).after
 
 
 def diagnose(paths: list[str], compose=block_answer, verbose: bool = True) -> dict:
