@@ -49,13 +49,13 @@ def capture(questions: str, book_path: str, out: str) -> None:
     settings = settings.with_overrides(data_dir=settings.data_dir / "eval" / book_id,
                                        models_dir=settings.model_dir_root, gemini_api_key=None)
     seen: list = []
-    original = ExtractiveGenerator.compose
+    original = ExtractiveGenerator.quote
 
     def recording(self, request):
         seen.append(request)
         return original(self, request)
 
-    ExtractiveGenerator.compose = recording
+    ExtractiveGenerator.quote = recording
     records = []
     with components(settings, store_check=False) as chat:
         ingest(site, chat.store, chat.embedder, book_id=book_id, progress=False)
@@ -64,7 +64,7 @@ def capture(questions: str, book_path: str, out: str) -> None:
             if item["kind"] != "in_book":
                 continue
             seen.clear()
-            answer = chat.pipeline.answer(Question(item["question"], max_chunks=5,
+            answer = chat.pipeline.answer(Question(item["question"], max_chunks=int(__import__("os").environ.get("CAP_K", "5")),
                                                   similarity_threshold=settings.similarity_threshold,
                                                   page=Page(locale=site.default_locale)))
             request = seen[-1] if seen else None

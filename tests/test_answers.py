@@ -3,6 +3,7 @@ cited; code when the question asks for it; quizzes and reading lists only when a
 from __future__ import annotations
 
 from places import PHYSICAL_AI, RUST_BOOK
+from server.answer_measures import answer_words
 from server.models import Chunk
 from server.rag.answers import block_answer
 from server.rag.blocks import split_blocks
@@ -102,7 +103,7 @@ def test_a_lead_in_keeps_the_nested_list_it_introduces_and_the_nesting():
     after = answer.split(lead, 1)[1]
     # the list follows its lead-in, its sub-items indented under their item as the book wrote them
     assert after.lstrip("\n").startswith("*   **Accelerated AI Training**:")
-    assert "\n    *   **Synthetic Data**:" in after and "\n*   **Realistic Humanoid Simulation**:" in after
+    assert "\n    *   **Synthetic Data**:" in after and "\n    *   **Reinforcement Learning (RL)**:" in after
 
 
 def test_a_lead_in_keeps_its_code_block():
@@ -243,3 +244,24 @@ def test_a_list_longer_than_the_answer_does_not_open_it():
               "- Action planning\n- Speech synthesis")
     answer = block_answer("what are the stages of the pipeline?", [_source(f"{long_list}\n\n{stages}")])
     assert "- Action planning" in answer  # the long list (120 words) alone would have been the answer
+
+
+def test_a_list_longer_than_the_answer_is_cut_to_the_items_that_answer_with_their_nesting():
+    page = PHYSICAL_AI / "02-module-digital-twin" / "02-physics-simulation.md"
+    text = _section(page, "Challenges and Best Practices for Humanoid Simulation")  # a 211-word list
+    answer = block_answer("my robot's feet jitter and slide on the ground when it stands still, what settings "
+                          "should i tweak?", [_source(text)])
+    lead = "Simulating humanoids realistically and stably presents unique challenges:"
+    assert lead in answer
+    after = answer.split(lead, 1)[1].lstrip("\n")
+    assert after.startswith("2.  **Contact Stability**")  # the item that names the ground, as numbered in the book
+    assert "\n        *   Keep `max_step_size` small." in after  # with what is nested under it
+    assert "Computational Cost" not in answer and answer_words(answer) <= 90
+
+
+def test_a_list_whose_items_add_nothing_asked_is_cut_to_its_first_items():
+    page = PHYSICAL_AI / "02-module-digital-twin" / "02-physics-simulation.md"
+    text = _section(page, "Challenges and Best Practices for Humanoid Simulation")
+    answer = block_answer("what makes humanoid simulation hard?", [_source(text)])
+    after = answer.split("presents unique challenges:", 1)[1].lstrip("\n")
+    assert after.startswith("1.  **High Degrees of Freedom**") and answer_words(answer) <= 90

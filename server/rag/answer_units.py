@@ -36,6 +36,7 @@ class Unit:
     material: str  # prose, code, quiz, exercise or references (blocks.py)
     introduces: str = ""  # the kind of block a lead-in carries ("" for none)
     refers_back: bool = False
+    kept_items: tuple[int, ...] | None = None  # a lead-in's list cut to these of its items (None: all)
 
     @property
     def key(self) -> tuple[int, int, int]:
@@ -49,6 +50,22 @@ class Unit:
             lead_in, _, code = self.text.partition("\n\n")
             return f"{strip_markdown(lead_in)}\n{code}"
         return strip_markdown(self.text)
+
+    @property
+    def items(self) -> list[str]:
+        """The top-level items of the list a lead-in carries (or of a list part), each with what is
+        nested under it."""
+        if self.introduces == "list":
+            return list_items(self.text.partition("\n\n")[2])
+        return list_items(self.text) if self.kind == "list" else []
+
+    @property
+    def shown(self) -> str:
+        """What a reader sees of it: a lead-in's list cut to the items kept."""
+        if self.kept_items is None:
+            return self.text
+        kept = "\n".join(self.items[i] for i in self.kept_items)
+        return f"{self.text.partition(chr(10) * 2)[0]}\n\n{kept}" if self.introduces == "list" else kept
 
     @property
     def asks(self) -> bool:

@@ -16,6 +16,7 @@ embedded here (the passages' similarity is retrieval's), so an answer takes a fe
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Callable, NamedTuple
 
 from .answer_units import Unit
@@ -40,6 +41,28 @@ def _with_dependencies(unit: Unit, by_key: dict[tuple, Unit]) -> list[Unit]:
             break
         found.insert(0, before)
     return found
+
+
+def _cut_list(piece: Scored, room: int) -> Unit | None:
+    """A lead-in with its list cut to fit in `room` reading words: the items that say something
+    asked that the lead-in does not, most first while they fit (at least one), shown in the
+    book's order; when none does, the list is the answer ("the main stages are:"): its first
+    items. None for a piece that is not a lead-in with a list."""
+    if not piece.items:
+        return None
+    unit = piece.unit
+    (_, said), items = piece.items[0], piece.items[1:]
+    adds = [sum(share for word, share in covers.items() if word not in said) for _, covers in items]
+    order = sorted((i for i in range(len(items)) if adds[i] > 0), key=lambda i: -adds[i]) or range(len(items))
+    bare = reading_words(replace(unit, kept_items=()))
+    kept, length = [], bare
+    for i in order:
+        more = reading_words(replace(unit, kept_items=(i,))) - bare
+        if kept and length + more > room:
+            continue
+        kept.append(i)
+        length += more
+    return replace(unit, kept_items=tuple(sorted(kept)))
 
 
 def _opening(scored: list[Scored], budget: int, wants_code: bool) -> list[Unit]:
@@ -85,12 +108,12 @@ def _choose(scored: list[Scored], budget: int, wants_code: bool, highlighted: di
     left = budget - sum(map(reading_words, chosen.values()))
     if left >= MIN_MORE:
         rest = [s for s in scored if s.unit.key not in chosen]
-        chosen.update((u.key, u) for u in _more(rest, left, wants_code, {}, opened=bool(chosen)))
+        chosen.update((u.key, u) for u in _more(rest, left, wants_code, {}, opened=bool(chosen), whole=budget))
     return sorted(chosen.values(), key=lambda u: u.key)
 
 
 def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict[int, int],
-          opened: bool = False) -> list[Unit]:
+          opened: bool = False, whole: int | None = None) -> list[Unit]:
     """The best piece, then every piece that says something asked, best first, whichever passage
     holds it; then the sentence or item right after each of those in its paragraph or list (the
     rest of the thought); then the rest of the highlighted passage in its order (`highlighted`:
@@ -112,6 +135,13 @@ def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict
     for candidate in relevant + after + rest:
         adding = [u for u in _with_dependencies(candidate.unit, by_key) if u.key not in chosen]
         more_length, more_code = sum(map(reading_words, adding)), sum(map(has_code, adding))
+        if not chosen and more_length > (whole or budget) and adding[-1] is candidate.unit:
+            # the first piece always goes in, but a list longer than the whole answer is cut to fit
+            # it, and is then the rest of the answer
+            cut = _cut_list(candidate, (whole or budget) - more_length + reading_words(candidate.unit))
+            if cut is not None:
+                chosen.update((u.key, u) for u in [*adding[:-1], cut])
+                break
         if chosen and (length + more_length > budget or (code + more_code > 1 and not wants_code)):
             continue
         chosen.update((u.key, u) for u in adding)
@@ -137,9 +167,9 @@ def _render(units: list[Unit]) -> str:
             previous = parts[-1][0] if parts else None
             same_block = previous is not None and previous.block == unit.block and not previous.introduces
             if same_block and unit.kind in ("sentence", "item"):
-                parts[-1] = [unit, parts[-1][1] + (" " if unit.kind == "sentence" else "\n") + unit.text]
+                parts[-1] = [unit, parts[-1][1] + (" " if unit.kind == "sentence" else "\n") + unit.shown]
             else:
-                parts.append([unit, unit.text])
+                parts.append([unit, unit.shown])
         last, text = parts[-1]
         if last.kind in ("sentence", "item") and not last.introduces:
             parts[-1][1] = cite_end(text.rstrip(), number)

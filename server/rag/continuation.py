@@ -122,8 +122,8 @@ def cited_where_read(units: list[Unit], sources: list[Source],
         lead, _, block = unit.text.partition("\n\n")
         if unit.introduces and block and not any(_holds(c, lead, block) for c in chunks):
             # a lead-in on one chunk, the list, table or code it introduces on the next: each cited where it is
-            parts = [replace(unit, text=lead, introduces=""), replace(unit, text=block, kind=unit.introduces,
-                                                                            introduces="")]
+            parts = [replace(unit, text=lead, introduces="", kept_items=None),
+                     replace(unit, text=block, kind=unit.introduces, introduces="")]
         else:
             parts = [unit]
         for part in parts:

@@ -23,6 +23,7 @@ from .blocks import Block
 from ..models import Chunk
 from .context import Source
 from .gate import asked_words
+from .sentences import strip_markdown
 from .vocabulary import BookVocabulary, words
 
 CODE_ASKED = 0.3
@@ -118,17 +119,24 @@ def has_code(unit: Unit) -> bool:
 def reading_words(unit: Unit) -> int:
     if unit.kind in ("code", "table", "formula"):
         return 0
-    text = unit.text.split("\n\n", 1)[0] if unit.introduces in ("code", "table", "formula") else unit.text
+    text = unit.text.split("\n\n", 1)[0] if unit.introduces in ("code", "table", "formula") else unit.shown
     return len(words(text))
 
 
-class Scored:
-    __slots__ = ("unit", "relevance", "score", "covers", "context")
+def _item_score(item: str, weights: dict[str, float], full: float) -> tuple[float, dict[str, float]]:
+    said = _prefixes(strip_markdown(item))
+    return _bm25(said, weights) / full, {p: w / full for p, w in weights.items() if p in set(said)}
 
-    def __init__(self, unit: Unit, relevance: float, score: float, covers: dict[str, float], context: float):
+
+class Scored:
+    __slots__ = ("unit", "relevance", "score", "covers", "context", "items")
+
+    def __init__(self, unit: Unit, relevance: float, score: float, covers: dict[str, float], context: float,
+                 items: tuple[tuple[float, dict[str, float]], ...] = ()):
         self.unit, self.relevance, self.score = unit, relevance, score  # relevance: by its words alone
         self.covers = covers  # the asked words it holds, each with its share of the question (rarer: more)
         self.context = context  # what its heading and its passage's nearness add
+        self.items = items  # a lead-in and its list's items: the relevance of each and the asked words it holds
 
 
 def score_pieces(question: str, sources: list[Source], book: BookVocabulary | None, *, everything: bool,
@@ -157,5 +165,9 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
                    + PASSAGE_WEIGHT * (source.score - best_passage))
         covers = {p: w / full for p, w in weights.items() if p in set(said)}
         code = CODE_ASKED if wants_code and has_code(unit) else 0.0
-        scored.append(Scored(unit, relevance, relevance + context + code, covers, context))
+        items = ()
+        if unit.introduces == "list":  # the lead-in first, then each item
+            items = tuple(_item_score(part, weights, full)
+                          for part in [unit.text.partition("\n\n")[0], *unit.items])
+        scored.append(Scored(unit, relevance, relevance + context + code, covers, context, items))
     return scored
