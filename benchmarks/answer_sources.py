@@ -2,7 +2,7 @@
 quotes: the retrieved passages of each question are recorded once (the same pipeline as `eval`),
 then the composer re-runs over them in milliseconds.
 
-    python benchmarks/answer_sources.py capture SET.jsonl --book BOOK --out FILE.pkl
+    python benchmarks/answer_sources.py capture SET.jsonl --book BOOK --out FILE.pkl [--max-chunks 5]
     python benchmarks/answer_sources.py diagnose FILE.pkl [FILE.pkl ...]
     python benchmarks/answer_sources.py ceiling FILE.pkl [FILE.pkl ...] [--words 90]
 
@@ -34,7 +34,7 @@ from server.rag.continuation import READ_ON, PageOrder  # noqa: E402
 from server.rag.vocabulary import BookVocabulary  # noqa: E402
 
 
-def capture(questions: str, book_path: str, out: str) -> None:
+def capture(questions: str, book_path: str, out: str, max_chunks: int = 5) -> None:
     from server.cli_shared import settings as _settings
     from server.composition import components
     from server.evaluation import load_questions
@@ -64,7 +64,7 @@ def capture(questions: str, book_path: str, out: str) -> None:
             if item["kind"] != "in_book":
                 continue
             seen.clear()
-            answer = chat.pipeline.answer(Question(item["question"], max_chunks=int(__import__("os").environ.get("CAP_K", "5")),
+            answer = chat.pipeline.answer(Question(item["question"], max_chunks=max_chunks,
                                                   similarity_threshold=settings.similarity_threshold,
                                                   page=Page(locale=site.default_locale)))
             request = seen[-1] if seen else None
@@ -174,7 +174,8 @@ def ceiling(paths: list[str], budget: int = 90) -> dict:
 if __name__ == "__main__":
     command, *rest = sys.argv[1:]
     if command == "capture":
-        capture(rest[0], rest[rest.index("--book") + 1], rest[rest.index("--out") + 1])
+        capture(rest[0], rest[rest.index("--book") + 1], rest[rest.index("--out") + 1],
+                int(rest[rest.index("--max-chunks") + 1]) if "--max-chunks" in rest else 5)
     elif command == "ceiling":
         ceiling([p for p in rest if p.endswith(".pkl")], int(rest[rest.index("--words") + 1]) if "--words" in rest else 90)
     else:
