@@ -2,6 +2,8 @@
 cited; code when the question asks for it; quizzes and reading lists only when asked."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 from places import PHYSICAL_AI, RUST_BOOK
 from server.answer_measures import answer_words
 from server.models import Chunk
@@ -265,3 +267,18 @@ def test_a_list_whose_items_add_nothing_asked_is_cut_to_its_first_items():
     answer = block_answer("what makes humanoid simulation hard?", [_source(text)])
     after = answer.split("presents unique challenges:", 1)[1].lstrip("\n")
     assert after.startswith("1.  **High Degrees of Freedom**") and answer_words(answer) <= 90
+
+
+def test_a_piece_read_on_into_the_next_section_stands_under_that_sections_heading():
+    page = (PHYSICAL_AI / "01-module-ros" / "04-urdf-for-humanoids.md").read_text(encoding="utf-8")
+    state = _section(PHYSICAL_AI / "01-module-ros" / "04-urdf-for-humanoids.md", "1. `robot_state_publisher`")
+    state = state.split("**Launch File Example", 1)[0]
+    joints = page.split("### 2. `joint_state_publisher` (or hardware drivers)", 1)[1].split("\n## ", 1)[0]
+    # the chunker keeps a section's heading as the chunk's heading, not in its text
+    second = replace(_source(joints, chunk_id="d").chunk, heading="2. joint_state_publisher (or hardware drivers)")
+    answer = block_answer("which node publishes the values of the joints and which reads the urdf file?",
+                          [_source(state)], following=lambda chunk: [second] if chunk.chunk_id == "c" else [])
+    shown = answer.split("This node publishes the values of the joints", 1)
+    assert len(shown) == 2 and "This ROS 2 package reads the URDF file" in shown[0]
+    assert shown[0].rstrip().endswith("**2. joint_state_publisher (or hardware drivers)**")
+    assert answer.count("**1. `robot_state_publisher`**") <= 1

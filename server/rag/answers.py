@@ -22,10 +22,10 @@ from typing import Callable, NamedTuple
 from .answer_units import Unit
 from ..models import Chunk
 from .context import Source
-from .continuation import Following, cited_where_read, read_passages
+from .continuation import Following, cited_where_read, read_passages, shown_under
 from .markers import cite_end, marker
 from .piece_scores import HEADING_ID, WANTS_CODE, Scored, has_code, reading_words, score_pieces
-from .vocabulary import BookVocabulary
+from .vocabulary import BookVocabulary, words
 
 WORDS_BY_LENGTH = {"short": 45, "normal": 90, "detailed": 180}  # reading length of prose and lists
 OPENING_SHARE = 0.5  # of the reading length, for the opening stretch (BENCHMARKS.md)
@@ -41,6 +41,13 @@ def _with_dependencies(unit: Unit, by_key: dict[tuple, Unit]) -> list[Unit]:
             break
         found.insert(0, before)
     return found
+
+
+def _length(units: list[Unit], headed: set[tuple[int, str]] = frozenset()) -> int:
+    """The reading words of the pieces and of the headings they are shown under (one for each
+    passage's heading not in `headed`)."""
+    headings = {(u.source, u.heading) for u in units if u.heading} - headed
+    return sum(map(reading_words, units)) + sum(len(words(HEADING_ID.sub("", h))) for _, h in headings)
 
 
 def _cut_list(piece: Scored, room: int) -> Unit | None:
@@ -105,15 +112,16 @@ def _choose(scored: list[Scored], budget: int, wants_code: bool, highlighted: di
     by_key = {s.unit.key: s.unit for s in scored}
     opening = _opening(scored, budget, wants_code)
     chosen = {u.key: u for u in [u for first in opening[:1] for u in _with_dependencies(first, by_key)] + opening[1:]}
-    left = budget - sum(map(reading_words, chosen.values()))
+    left = budget - _length(list(chosen.values()))
     if left >= MIN_MORE:
         rest = [s for s in scored if s.unit.key not in chosen]
-        chosen.update((u.key, u) for u in _more(rest, left, wants_code, {}, opened=bool(chosen), whole=budget))
+        chosen.update((u.key, u) for u in _more(rest, left, wants_code, {}, opened=list(chosen.values()),
+                                                whole=budget))
     return sorted(chosen.values(), key=lambda u: u.key)
 
 
 def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict[int, int],
-          opened: bool = False, whole: int | None = None) -> list[Unit]:
+          opened: list[Unit] | None = None, whole: int | None = None) -> list[Unit]:
     """The best piece, then every piece that says something asked, best first, whichever passage
     holds it; then the sentence or item right after each of those in its paragraph or list (the
     rest of the thought); then the rest of the highlighted passage in its order (`highlighted`:
@@ -132,9 +140,11 @@ def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict
     rest = sorted((s for s in unasked if s.unit.source in highlighted), key=lambda s: highlighted[s.unit.source])
     chosen: dict[tuple, Unit] = {}
     length = code = 0
+    headed = {(u.source, u.heading) for u in opened or []}
     for candidate in relevant + after + rest:
         adding = [u for u in _with_dependencies(candidate.unit, by_key) if u.key not in chosen]
-        more_length, more_code = sum(map(reading_words, adding)), sum(map(has_code, adding))
+        more_length = _length(adding, headed | {(u.source, u.heading) for u in chosen.values()})
+        more_code = sum(map(has_code, adding))
         if not chosen and more_length > (whole or budget) and adding[-1] is candidate.unit:
             # the first piece always goes in, but a list longer than the whole answer is cut to fit
             # it, and is then the rest of the answer
@@ -157,9 +167,9 @@ def _render(units: list[Unit]) -> str:
     """Each passage's pieces in reading order under the heading they stand under, sentences of
     one paragraph run together, items of one list as one list, the passage cited at its end."""
     out: list[str] = []
+    heading = ""  # a heading is not repeated over the next passage quoted under it
     for number in dict.fromkeys(u.source for u in units):
         parts: list[list] = []  # [unit or None for a heading, text]
-        heading = ""
         for unit in (u for u in units if u.source == number):
             if unit.heading and unit.heading != heading:
                 parts.append([None, f"**{HEADING_ID.sub('', unit.heading).strip()}**"])
@@ -198,6 +208,8 @@ def quoted_answer(question: str, sources: list[Source], answer_length: str = "no
             scored = everything
     if not scored:
         return Quoted("")
+    for piece, unit in zip(scored, shown_under([s.unit for s in scored], read)):
+        piece.unit = unit
     highlighted = {n: getattr(s.chunk, "position", 0) for n, s in enumerate(sources, 1)
                    if s.source_type == "selected_text"}
     units, extra = cited_where_read(_choose(scored, WORDS_BY_LENGTH.get(answer_length, 70), wants_code, highlighted),

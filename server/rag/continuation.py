@@ -9,12 +9,14 @@ joined again).
 """
 from __future__ import annotations
 
+import functools
 import re
 import threading
 from dataclasses import replace
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from ..models import Chunk
+from .blocks import split_blocks
 from .sentences import normalised
 
 if TYPE_CHECKING:
@@ -54,6 +56,17 @@ def read_on(chunk: Chunk, following: list[Chunk]) -> str:
     return text
 
 
+@functools.lru_cache(maxsize=1024)  # the chunks of the passages asked about again
+def _normalised_page_text(text: str) -> str:
+    return normalised(text)
+
+
+@functools.lru_cache(maxsize=1024)
+def _sections(text: str) -> tuple[tuple[str, str], ...]:
+    """Each block of a chunk's text (normalised) with the heading above it in the chunk."""
+    return tuple((normalised(b.text), b.heading) for b in split_blocks(text) if b.kind != "heading")
+
+
 def holder(piece: str, chunks: list[Chunk]) -> Chunk | None:
     """Which of a passage's chunks (the retrieved one, then those read on) holds a piece quoted
     from it: the first holding it whole, else (a sentence the chunker cut in two) the one holding
@@ -67,12 +80,36 @@ def holder(piece: str, chunks: list[Chunk]) -> Chunk | None:
     wanted = normalised(piece)
     if not wanted:
         return None
-    texts = [normalised(c.content) for c in chunks]
+    texts = [_normalised_page_text(c.content) for c in chunks]
     whole = next((c for c, text in zip(chunks, texts) if wanted in text), None)
     if whole is not None:
         return whole
     opening = " ".join(wanted.split()[:6])
     return next((c for c, text in zip(chunks, texts) if opening in text), None)
+
+
+def heading_in(chunk: Chunk, piece: str) -> str:
+    """The heading a piece read on from a later chunk stands under in the book: the last heading
+    before it in that chunk, else the section the chunk runs in (a passage is read on without the
+    headings of the sections it runs into, so the piece's own says only where the passage began)."""
+    wanted = " ".join(normalised(piece).split()[:6])
+    for text, heading in _sections(chunk.content):
+        if wanted and wanted in text:
+            return heading or chunk.heading
+    return chunk.heading
+
+
+def shown_under(units: list[Unit], read: list[tuple[str, list[Chunk]]]) -> list[Unit]:
+    """Each piece with the heading a reader finds it under: a piece read on from a later chunk of
+    its page stands under that chunk's heading, not under the one its passage began with."""
+    found = []
+    for unit in units:
+        chunks = read[unit.source - 1][1]
+        holding = holder(unit.text.partition("\n\n")[0], chunks) if len(chunks) > 1 else None
+        if holding is not None and holding is not chunks[0]:
+            unit = replace(unit, heading=heading_in(holding, unit.text))
+        found.append(unit)
+    return found
 
 
 def read_passages(sources: list[Source], following: Following | None) -> list[tuple[str, list[Chunk]]]:
