@@ -282,3 +282,13 @@ def test_a_piece_read_on_into_the_next_section_stands_under_that_sections_headin
     assert len(shown) == 2 and "This ROS 2 package reads the URDF file" in shown[0]
     assert shown[0].rstrip().endswith("**2. joint_state_publisher (or hardware drivers)**")
     assert answer.count("**1. `robot_state_publisher`**") <= 1
+
+
+def test_a_lead_in_and_its_code_on_two_chunks_are_each_cited_where_they_are():
+    lead = "Robots are started from a launch file. The launch file for the humanoid looks like this:"
+    code = "```python\nrobot_state_publisher_node = Node(package='robot_state_publisher')\n```"
+    second = _source(code, chunk_id="d").chunk
+    answer = block_answer("what does the launch file for the humanoid look like in code?", [_source(lead)],
+                          following=lambda chunk: [second] if chunk.chunk_id == "c" else [])
+    assert "The launch file for the humanoid looks like this [1]:" in answer
+    assert answer.split("[1]:", 1)[1].strip().startswith("```python") and answer.rstrip().endswith("[2]")

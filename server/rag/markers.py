@@ -81,5 +81,6 @@ def open_tail(text: str) -> int | None:
 
 
 def cite_end(sentence: str, number: int) -> str:
-    """The sentence with `[n]` before its final punctuation: "It folds [2]."."""
-    return re.sub(r"([.!?])?$", lambda m: f" {marker(number)}{m.group(1) or '.'}", sentence, count=1)
+    """The sentence with `[n]` before its final punctuation: "It folds [2].", "as follows [2]:"
+    (a lead-in cited apart from the block it introduces)."""
+    return re.sub(r"([.!?:])?$", lambda m: f" {marker(number)}{m.group(1) or '.'}", sentence, count=1)
