@@ -292,3 +292,13 @@ def test_a_lead_in_and_its_code_on_two_chunks_are_each_cited_where_they_are():
                           following=lambda chunk: [second] if chunk.chunk_id == "c" else [])
     assert "The launch file for the humanoid looks like this [1]:" in answer
     assert answer.split("[1]:", 1)[1].strip().startswith("```python") and answer.rstrip().endswith("[2]")
+
+
+def test_an_answer_adds_one_table_at_most_to_its_opening():
+    page = (RUST_BOOK / "src" / "appendix-02-operators.md").read_text(encoding="utf-8")
+    tables = page.split("Table B-3", 1)[1].split("Table B-7", 1)[0].split("\n\nTable ")  # B-3 to B-6, each with its rows
+    assert len(tables) == 4
+    answer = block_answer("what is the difference between a method and an associated function type?",
+                          [_source("Table " + t if i else t, 0.6 - i / 100, chunk_id=f"t{i}") for i, t in enumerate(tables)])
+    blocks = [block for block in answer.split("\n\n") if block.startswith("|")]
+    assert len(blocks) == 2  # the opening's, and one more: tables take no reading length

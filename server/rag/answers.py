@@ -43,6 +43,10 @@ def _with_dependencies(unit: Unit, by_key: dict[tuple, Unit]) -> list[Unit]:
     return found
 
 
+def _is_table(unit: Unit) -> bool:
+    return unit.kind == "table" or unit.introduces == "table"
+
+
 def _length(units: list[Unit], headed: set[tuple[int, str]] = frozenset()) -> int:
     """The reading words of the pieces and of the headings they are shown under (one for each
     passage's heading not in `headed`)."""
@@ -126,7 +130,8 @@ def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict
     holds it; then the sentence or item right after each of those in its paragraph or list (the
     rest of the thought); then the rest of the highlighted passage in its order (`highlighted`:
     its pieces' numbers among the sources, and their places in it). Each while it fits the
-    reading length (and, unless code is asked for, one code block at most)."""
+    reading length (and, unless code is asked for, one code block at most; one table at most:
+    tables take no reading length, and a reference table's rows are not an answer)."""
     if not scored:
         return []
     by_key = {s.unit.key: s.unit for s in scored}
@@ -139,7 +144,7 @@ def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict
     after = [s for s in unasked if (s.unit.source, s.unit.block, s.unit.index - 1) in answering]
     rest = sorted((s for s in unasked if s.unit.source in highlighted), key=lambda s: highlighted[s.unit.source])
     chosen: dict[tuple, Unit] = {}
-    length = code = 0
+    length = code = tables = 0
     headed = {(u.source, u.heading) for u in opened or []}
     for candidate in relevant + after + rest:
         adding = [u for u in _with_dependencies(candidate.unit, by_key) if u.key not in chosen]
@@ -152,10 +157,11 @@ def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict
             if cut is not None:
                 chosen.update((u.key, u) for u in [*adding[:-1], cut])
                 break
-        if chosen and (length + more_length > budget or (code + more_code > 1 and not wants_code)):
+        if chosen and (length + more_length > budget or (code + more_code > 1 and not wants_code)
+                       or tables + sum(map(_is_table, adding)) > 1):
             continue
         chosen.update((u.key, u) for u in adding)
-        length, code = length + more_length, code + more_code
+        length, code, tables = length + more_length, code + more_code, tables + sum(map(_is_table, adding))
     if wants_code and not any(u.kind == "code" or u.introduces == "code" for u in chosen.values()):
         code = next((s.unit for s in ranked if s.unit.kind == "code"), None)
         if code is not None:
