@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from places import PHYSICAL_AI, RUST_BOOK
+from places import CORPORA, PHYSICAL_AI, RUST_BOOK
 from server.answer_measures import answer_words
 from server.models import Chunk
 from server.rag.answers import block_answer
@@ -302,3 +302,10 @@ def test_an_answer_adds_one_table_at_most_to_its_opening():
                           [_source("Table " + t if i else t, 0.6 - i / 100, chunk_id=f"t{i}") for i, t in enumerate(tables)])
     blocks = [block for block in answer.split("\n\n") if block.startswith("|")]
     assert len(blocks) == 2  # the opening's, and one more: tables take no reading length
+
+
+def test_a_link_to_the_next_page_is_not_an_answer():
+    page = (CORPORA / "aibook" / "docs" / "chapter-04-kinematics" / "index.md").read_text(encoding="utf-8")
+    text = page.split("<ChapterActions />", 1)[1]  # ends "**Start with:** [Forward Kinematics →](./forward-kinematics)"
+    answer = block_answer("what's the difference between forward and inverse kinematics?", [_source(text)])
+    assert "Kinematics describes motion without forces." in answer and "Start with" not in answer

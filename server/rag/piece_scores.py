@@ -36,6 +36,7 @@ _ASKS = {"quiz": re.compile(r"\b(?:quiz|test (?:myself|yourself)|self-check|ques
          "exercise": re.compile(r"\b(?:exercises?|practice|homework|assignments?|try)\b", re.IGNORECASE),
          "references": re.compile(r"\b(?:reading|resources|references|links|books|papers|learn more)\b",
                                   re.IGNORECASE)}
+_LINK = re.compile(r"\[[^\]]*\]\([^)]*\)")
 _NAME_NUMBER = re.compile(r"^([a-z]+)([0-9]+)$")
 HEADING_ID = re.compile(r"\{#[^}]*\}\s*$")
 _PREFIX_FREQUENCY: "weakref.WeakKeyDictionary[BookVocabulary, tuple[Counter, int]]" = weakref.WeakKeyDictionary()
@@ -104,10 +105,19 @@ def _page_material(source: Source) -> str:
     return "prose"
 
 
+def _navigation(unit: Unit) -> bool:
+    """A sentence or item that is a link and a word or two ("**Next:** [Inverse Kinematics →](…)"):
+    the way to another page, not something the book says."""
+    if unit.kind not in ("sentence", "item") or unit.introduces or not _LINK.search(unit.text):
+        return False
+    return len(words(_LINK.sub(" ", unit.text))) <= 3
+
+
 def _eligible(unit: Unit, question: str, wants_code: bool, everything: bool) -> bool:
     if unit.asks:
         return False
-    if not everything and unit.material in _ASKS and not _ASKS[unit.material].search(question):
+    material = "references" if _navigation(unit) else unit.material
+    if not everything and material in _ASKS and not _ASKS[material].search(question):
         return False
     return unit.kind != "sentence" or len(unit.plain.split()) >= 4
 
