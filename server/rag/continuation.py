@@ -62,9 +62,16 @@ def _normalised_page_text(text: str) -> str:
 
 
 @functools.lru_cache(maxsize=1024)
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+@functools.lru_cache(maxsize=1024)
 def _sections(text: str) -> tuple[tuple[str, str], ...]:
-    """Each block of a chunk's text (normalised) with the heading above it in the chunk."""
-    return tuple((normalised(b.text), b.heading) for b in split_blocks(text) if b.kind != "heading")
+    """Each block of a chunk's text (normalised, and as written on one line) with the heading above
+    it in the chunk."""
+    return tuple((normalised(b.text), " ".join(b.text.split()), b.heading) for b in split_blocks(text)
+                 if b.kind != "heading")
 
 
 def holder(piece: str, chunks: list[Chunk]) -> Chunk | None:
@@ -77,6 +84,10 @@ def holder(piece: str, chunks: list[Chunk]) -> Chunk | None:
     as_written = next((c for c in chunks if raw and raw in c.content), None)  # code, tables: as the book wrote them
     if as_written is not None:
         return as_written
+    flat = " ".join(raw.split())  # a sentence as quoted: its paragraph's lines joined
+    on_one_line = next((c for c in chunks if flat and flat in _flat(c.content)), None)
+    if on_one_line is not None:
+        return on_one_line
     wanted = normalised(piece)
     if not wanted:
         return None
@@ -92,11 +103,13 @@ def heading_in(chunk: Chunk, piece: str) -> str:
     """The heading a piece read on from a later chunk stands under in the book: the last heading
     before it in that chunk, else the section the chunk runs in (a passage is read on without the
     headings of the sections it runs into, so the piece's own says only where the passage began)."""
-    wanted = " ".join(normalised(piece).split()[:6])
-    for text, heading in _sections(chunk.content):
-        if wanted and wanted in text:
-            return heading or chunk.heading
-    return chunk.heading
+    flat = " ".join(piece.split())
+    sections = _sections(chunk.content)
+    found = next((heading for _, written, heading in sections if flat in written), None)
+    if found is None:
+        wanted = " ".join(normalised(piece).split()[:6])
+        found = next((heading for text, _, heading in sections if wanted and wanted in text), None)
+    return found or chunk.heading
 
 
 def shown_under(units: list[Unit], read: list[tuple[str, list[Chunk]]]) -> list[Unit]:
