@@ -65,7 +65,10 @@ class Unit:
         if self.kept_items is None:
             return self.text
         kept = "\n".join(self.items[i] for i in self.kept_items)
-        return f"{self.text.partition(chr(10) * 2)[0]}\n\n{kept}" if self.introduces == "list" else kept
+        if self.introduces != "list":
+            return kept
+        lead_in = self.text.partition("\n\n")[0]
+        return f"{lead_in}\n\n{kept}"
 
     @property
     def asks(self) -> bool:

@@ -62,8 +62,8 @@ def _cut_list(piece: Scored, room: int) -> Unit | None:
     if not piece.items:
         return None
     unit = piece.unit
-    (_, said), items = piece.items[0], piece.items[1:]
-    adds = [sum(share for word, share in covers.items() if word not in said) for _, covers in items]
+    said, items = piece.items[0], piece.items[1:]
+    adds = [sum(share for word, share in holds.items() if word not in said) for holds in items]
     order = sorted((i for i in range(len(items)) if adds[i] > 0), key=lambda i: -adds[i]) or range(len(items))
     bare = reading_words(replace(unit, kept_items=()))
     kept, length = [], bare

@@ -67,7 +67,7 @@ def _flat(text: str) -> str:
 
 
 @functools.lru_cache(maxsize=1024)
-def _sections(text: str) -> tuple[tuple[str, str], ...]:
+def _sections(text: str) -> tuple[tuple[str, str, str], ...]:
     """Each block of a chunk's text (normalised, and as written on one line) with the heading above
     it in the chunk."""
     return tuple((normalised(b.text), " ".join(b.text.split()), b.heading) for b in split_blocks(text)

@@ -133,20 +133,21 @@ def reading_words(unit: Unit) -> int:
     return len(words(text))
 
 
-def _item_score(item: str, weights: dict[str, float], full: float) -> tuple[float, dict[str, float]]:
-    said = _prefixes(strip_markdown(item))
-    return _bm25(said, weights) / full, {p: w / full for p, w in weights.items() if p in set(said)}
+def _holds(text: str, weights: dict[str, float], full: float) -> dict[str, float]:
+    """The asked words a text holds, each with its share of the question."""
+    said = set(_prefixes(text))
+    return {p: w / full for p, w in weights.items() if p in said}
 
 
 class Scored:
     __slots__ = ("unit", "relevance", "score", "covers", "context", "items")
 
     def __init__(self, unit: Unit, relevance: float, score: float, covers: dict[str, float], context: float,
-                 items: tuple[tuple[float, dict[str, float]], ...] = ()):
+                 items: tuple[dict[str, float], ...] = ()):
         self.unit, self.relevance, self.score = unit, relevance, score  # relevance: by its words alone
         self.covers = covers  # the asked words it holds, each with its share of the question (rarer: more)
         self.context = context  # what its heading and its passage's nearness add
-        self.items = items  # a lead-in and its list's items: the relevance of each and the asked words it holds
+        self.items = items  # a lead-in's list: the asked words the lead-in holds, then each item
 
 
 def score_pieces(question: str, sources: list[Source], book: BookVocabulary | None, *, everything: bool,
@@ -176,8 +177,8 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
         covers = {p: w / full for p, w in weights.items() if p in set(said)}
         code = CODE_ASKED if wants_code and has_code(unit) else 0.0
         items = ()
-        if unit.introduces == "list":  # the lead-in first, then each item
-            items = tuple(_item_score(part, weights, full)
+        if unit.introduces == "list":
+            items = tuple(_holds(strip_markdown(part), weights, full)
                           for part in [unit.text.partition("\n\n")[0], *unit.items])
         scored.append(Scored(unit, relevance, relevance + context + code, covers, context, items))
     return scored
