@@ -51,7 +51,7 @@ class Unit:
             return f"{strip_markdown(lead_in)}\n{code}"
         return strip_markdown(self.text)
 
-    @property
+    @cached_property  # read once per item while a list is cut to fit
     def items(self) -> list[str]:
         """The top-level items of the list a lead-in carries (or of a list part), each with what is
         nested under it."""
@@ -64,7 +64,8 @@ class Unit:
         """What a reader sees of it: a lead-in's list cut to the items kept."""
         if self.kept_items is None:
             return self.text
-        kept = "\n".join(self.items[i] for i in self.kept_items)
+        items = self.items
+        kept = "\n".join(items[i] for i in self.kept_items)
         if self.introduces != "list":
             return kept
         lead_in = self.text.partition("\n\n")[0]

@@ -148,8 +148,8 @@ def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict
     headed = {(u.source, u.heading) for u in opened or []}
     for candidate in relevant + after + rest:
         adding = [u for u in _with_dependencies(candidate.unit, by_key) if u.key not in chosen]
-        more_length = _length(adding, headed | {(u.source, u.heading) for u in chosen.values()})
-        more_code = sum(map(has_code, adding))
+        more_length = _length(adding, headed)
+        more_code, more_tables = sum(map(has_code, adding)), sum(map(_is_table, adding))
         if not chosen and more_length > (whole or budget) and adding[-1] is candidate.unit:
             # the first piece always goes in, but a list longer than the whole answer is cut to fit
             # it, and is then the rest of the answer
@@ -158,10 +158,11 @@ def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict
                 chosen.update((u.key, u) for u in [*adding[:-1], cut])
                 break
         if chosen and (length + more_length > budget or (code + more_code > 1 and not wants_code)
-                       or tables + sum(map(_is_table, adding)) > 1):
+                       or tables + more_tables > 1):
             continue
         chosen.update((u.key, u) for u in adding)
-        length, code, tables = length + more_length, code + more_code, tables + sum(map(_is_table, adding))
+        headed.update((u.source, u.heading) for u in adding)
+        length, code, tables = length + more_length, code + more_code, tables + more_tables
     if wants_code and not any(u.kind == "code" or u.introduces == "code" for u in chosen.values()):
         code = next((s.unit for s in ranked if s.unit.kind == "code"), None)
         if code is not None:
