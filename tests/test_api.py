@@ -236,6 +236,12 @@ def test_lifecycle_is_recorded(chat_app, database_url):
     refused = client.post("/chat", json={"question": "Best lasagna recipe with béchamel?"}).get_json()
     query = client.application.extensions["textbook_chat"].sessions.get_query(refused["query_id"])
     assert [s for s, _ in query.states] == ["CREATED", "RETRIEVING", "REFUSED"]
+    # the stored reply carries the same outcome as the answer: a refusal is kept as refused, not completed
+    assert refused["status"] == "refused" and data["status"] == "completed"
+    for answer, status in ((data, "completed"), (refused, "refused")):
+        messages = client.get(f"/sessions/{answer['session_id']}").get_json()["messages"]
+        assert [(m["role"], m["status"]) for m in messages] == [("user", "answered"), ("assistant", status)], messages
+        assert messages[1]["id"] == answer["assistant_message_id"] and messages[1]["content"] == answer["answer"]
 
 
 def test_sse_events_in_order_and_done_equals_json(client):

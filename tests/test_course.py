@@ -86,8 +86,17 @@ def test_quiz_then_the_answers_in_the_same_conversation(client):
     for n, question in enumerate(questions, 1):
         assert f"{n}. {question}" in answers["answer"]
     assert answers["answer"].count("**") > len(questions) * 2 - 1  # each answer given, in bold
-    # the answers were not in the quiz itself
-    assert not set(re.findall(r"\*\*(.+?)\*\*", answers["answer"])[1:]) & set(re.findall(r".+", quiz["answer"]))
+    # the answers were not in the quiz itself: per question, nothing of its answer is shown with it
+    given = dict(re.findall(r"^(\d+)\. .+\n   \*\*(.+?)\*\*", answers["answer"], re.MULTILINE))
+    assert sorted(given, key=int) == [str(n) for n in range(1, len(questions) + 1)], answers["answer"]
+    blocks = re.split(r"^(?=\d+\. )", quiz["answer"].split("show the answers")[0], flags=re.MULTILINE)[1:]
+    assert len(blocks) == len(questions), quiz["answer"]
+    for n, block in enumerate(blocks, 1):
+        shown = [line for line in block.splitlines()[1:] if line.strip() and not line.startswith("Ask ")]
+        assert all(line.startswith("   - ") for line in shown), (n, block)  # only the question's own options
+        answer = given[str(n)]
+        for piece in (answer, answer[:40], answer[-40:]):
+            assert piece not in block and piece not in quiz["answer"], (n, piece, quiz["answer"])
 
 
 def test_a_page_the_index_does_not_hold_is_said_so(client):
