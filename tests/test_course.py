@@ -61,6 +61,21 @@ def test_whats_next_follows_the_reading_order(client):
     assert "01-foundations/02-quantization.md" in cited(data)
 
 
+def test_what_comes_before_is_the_previous_page_not_the_next(client):
+    site = "http://127.0.0.1:8000/book/docs"
+    data = ask(client, "what comes before this page?", page="/book/docs/foundations/quantization-and-bit-depth")
+    assert data["course"]["task"] == "order" and data["course"]["scope"] == "page"
+    lines = data["answer"].splitlines()
+    assert f"- Before it: [Sampling]({site}/foundations/sampling-and-aliasing)" in [line.strip() for line in lines]
+    assert any(line.startswith(f"- Next: [The DFT and FFT]({site}/practice/frequency-analysis)") for line in lines)
+    before = next(line for line in lines if line.startswith("- Before it:"))
+    assert "frequency-analysis" not in before and "DFT" not in before, data["answer"]
+    # a part: the one before it in the book's order, never the one after it
+    part = ask(client, "what comes before module 2?", page=None)
+    assert part["course"]["part"] == "Module 2: Practice"
+    assert f"- Before it comes [Module 1: Foundations]({site}/foundations/)" in part["answer"], part["answer"]
+
+
 def test_a_named_part_is_found_by_its_number(client):
     data = ask(client, "what's in module 2?", page=None)
     assert data["course"]["part"] == "Module 2: Practice"
@@ -74,6 +89,36 @@ def test_locate_names_the_page_as_the_reader_sees_it(client):
     first = data["answer"].splitlines()[1]
     assert first.startswith("- [Module 2: Practice › Digital Filters")
     assert cited(data)[0] == "02-practice/02-digital-filters.mdx"
+
+
+def test_locate_lists_its_places_best_match_first(client, monkeypatch):
+    """The places are the pages of the book's search, in its order (best first), each named by
+    its best passage: never the search's worst passages first."""
+    from server.rag.retrieval import Retriever
+
+    searched, retrieve = [], Retriever.retrieve
+
+    def recorded(self, question, **options):
+        found = retrieve(self, question, **options)
+        searched.append((question, options, found))
+        return found
+
+    monkeypatch.setattr(Retriever, "retrieve", recorded)
+    for question in ("which chapter explains how to design a filter?", "where does the book talk about bit depth?"):
+        searched.clear()
+        data = ask(client, question, page=None)
+        assert data["course"]["task"] == "locate", question
+        (found,) = [found for asked, options, found in searched if asked == question and options["max_chunks"] == 8]
+        expected, pages = [], set()
+        for chunk in found:
+            if chunk.source_file not in pages and len(expected) < 3:
+                pages.add(chunk.source_file)
+                expected.append(chunk.url)
+        listed = re.findall(r"^- \[.+?\]\((http[^)]+)\)", data["answer"], re.MULTILINE)
+        assert len(found) > len(expected) >= 2 and listed == expected, (question, listed, expected)
+        assert cited(data)[0] == found[0].source_file  # the best match cited first
+    first = data["answer"].splitlines()[1]
+    assert first.startswith("- [Module 1: Foundations › Quantization and Bit Depth › What quantization does]("), first
 
 
 def test_quiz_then_the_answers_in_the_same_conversation(client):
