@@ -12,6 +12,7 @@ from . import __version__
 from .api.body_limit import refuse_large_bodies
 from .api.client_address import ClientAddress
 from .api.errors import register_error_handlers
+from .api.failures import EXTENSION as FAILURES, FailureBudget
 from .api.insights import bp as insights_pages
 from .api.llms import blp as llms_blp
 from .api.access import SCHEME as SESSION_SECRET
@@ -71,6 +72,8 @@ def create_app(settings: Settings | None = None, *, components: Components | Non
     register_error_handlers(app)
     app.wsgi_app = ClientAddress(app.wsgi_app, settings.trusted_proxies)
     app.extensions[EXTENSION] = components or Components.build(settings)
+    app.extensions[FAILURES] = FailureBudget(settings.auth_failure_limit, settings.rate_limit_storage,
+                                             **app.config.get("RATELIMIT_STORAGE_OPTIONS", {}))
     if settings.mcp_enabled:
         from .api.mcp import mount_mcp
 

@@ -11,8 +11,12 @@ BASE_SEGMENTS = 2  # a site may sit under a base path of up to this many folders
 
 
 def page_path(url: str) -> str:
-    """The part of a page URL that names the page: its path without index.html, .html or a final /."""
-    path = unquote(urlsplit(url or "").path)
+    """The part of a page URL that names the page: its path without index.html, .html or a final /
+    ("/" for what is no URL at all, "http://[::1" say: a reader sends what it likes)."""
+    try:
+        path = unquote(urlsplit(url or "").path)
+    except ValueError:
+        return "/"
     path = re.sub(r"/index\.html?$", "/", path)
     path = re.sub(r"\.html?$", "", path)
     return path.rstrip("/") or "/"

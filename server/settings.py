@@ -212,6 +212,8 @@ class Settings:
     max_connections: int = _setting(1000, "MAX_CONNECTIONS", concern="web", read=_positive(_int))
     rate_limit: str = _setting("30 per minute;500 per day", "RATE_LIMIT", concern="web", read=_rate_limit)
     rate_limit_storage: str = _setting("memory://", "RATE_LIMIT_STORAGE", concern="web", read=_rate_limit_storage)
+    # wrong tokens and session secrets per address, across every endpoint, before all are refused (api/failures.py)
+    auth_failure_limit: str = _setting("10 per 15 minutes", "AUTH_FAILURE_LIMIT", concern="web", read=_rate_limit)
     # reverse proxies whose X-Forwarded-For is believed (api/client_address.py)
     trusted_proxies: tuple[str, ...] = _setting((), "TRUSTED_PROXIES", concern="web", read=_networks)
     # the author's token for /insights and the widget's author view; unset: they do not exist (404)

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from flask import request
 
+from ..errors import SessionNotFound
 from ..sessions import access
 from ..sessions.store import SessionStore
+from .failures import guarded
 
 SECURITY = [{"session_secret": []}]  # an operation's OpenAPI security requirement
 SCHEME = {"type": "http", "scheme": "bearer",
@@ -21,7 +23,7 @@ def bearer_token() -> str | None:
 
 def authorize(sessions: SessionStore, session_id: str) -> None:
     """401 UNAUTHORIZED without a secret, 404 NOT_FOUND with a wrong one or for no such session."""
-    access.authorize(sessions, session_id, bearer_token())
+    _authorize(sessions, session_id, bearer_token())
 
 
 def authorize_message(sessions: SessionStore, message_id: str) -> bool:
@@ -32,8 +34,25 @@ def authorize_message(sessions: SessionStore, message_id: str) -> bool:
     session_id = sessions.session_of_message(message_id)
     if session_id is None:
         return False
-    access.authorize(sessions, session_id, secret)
+    _authorize(sessions, session_id, secret)
     return True
+
+
+def _authorize(sessions: SessionStore, session_id: str, secret: str | None) -> None:
+    """A wrong secret costs the reader's address a try of its failure budget (failures.py)."""
+    if secret is None:
+        access.authorize(sessions, session_id, None)  # SecretRequired: no guess was made
+        return
+
+    def matches() -> bool:
+        try:
+            access.authorize(sessions, session_id, secret)
+        except SessionNotFound:
+            return False
+        return True
+
+    if not guarded(matches):
+        raise SessionNotFound(session_id)
 
 
 def with_secret(exc, secret: str | None):

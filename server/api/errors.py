@@ -79,6 +79,8 @@ def register_error_handlers(app: Flask) -> None:
         response.status_code = status
         if status == 401:
             response.headers["WWW-Authenticate"] = 'Bearer realm="session"'
+        if getattr(exc, "retry_after", None):
+            response.headers["Retry-After"] = str(exc.retry_after)
         return response
 
     @app.errorhandler(HTTPException)

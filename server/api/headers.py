@@ -1,7 +1,8 @@
 """Headers every response carries, whichever route or error handler made it.
 
 The API answers JSON and event streams that no browser should sniff into something else or
-show in a frame; the demo pages get a policy of their own (server/demo.py). `Retry-After` says
+show in a frame; the author's HTML pages run no inline script (PAGE_POLICY); the demo pages
+get a policy of their own (server/demo.py). `Retry-After` says
 when to come back after a refusal, so it is left on 429 and 503 only (the rate limiter adds it
 to every response).
 """
@@ -11,6 +12,9 @@ from flask import Flask, Response
 
 # JSON and event streams: nothing in them may run, load or be framed
 API_POLICY = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+# the author's pages: scripts and styles from this server's own files only, no inline script
+PAGE_POLICY = ("default-src 'self'; script-src 'self'; object-src 'none'; base-uri 'none'; "
+               "frame-ancestors 'none'; form-action 'self'")
 RETRY_STATUSES = (429, 503)
 
 
@@ -26,6 +30,8 @@ def add_security_headers(app: Flask) -> None:
         headers.setdefault("Referrer-Policy", "no-referrer")
         if response.mimetype in ("application/json", "text/event-stream"):
             headers.setdefault("Content-Security-Policy", API_POLICY)
+        elif response.mimetype == "text/html":
+            headers.setdefault("Content-Security-Policy", PAGE_POLICY)
         if response.status_code not in RETRY_STATUSES:
             headers.pop("Retry-After", None)
         return response

@@ -11,15 +11,17 @@ from __future__ import annotations
 import hashlib
 import hmac
 from importlib import resources
+from urllib.parse import urlencode
 
-from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request
 
 from ..insights.charts import questions_chart, refusal_chart
 from ..insights.on_page import read_page
-from ..insights.pages import plain_page_url
+from ..insights.pages import plain_page_url, site_link
 from ..insights.report import SinceError, Window, parse_since, read_insights
 from .access import bearer_token
 from .errors import ApiError
+from .failures import guarded
 
 bp = Blueprint("insights", __name__)
 COOKIE = "textbook_chat_insights"
@@ -47,10 +49,14 @@ def _check(token: str, *, cookie: bool) -> str | None:
     """None when the request carries the token; else "missing" or "wrong"."""
     given = bearer_token()
     if given is not None:
-        return None if hmac.compare_digest(given.encode(), token.encode()) else "wrong"
+        return None if guarded(lambda: _same(given, token)) else "wrong"
     if cookie and request.cookies.get(COOKIE):
-        return None if hmac.compare_digest(request.cookies[COOKIE], _cookie_value(token)) else "wrong"
+        return None if guarded(lambda: _same(request.cookies[COOKIE], _cookie_value(token))) else "wrong"
     return "missing"
+
+
+def _same(given: str, expected: str) -> bool:
+    return hmac.compare_digest(given.encode("utf-8", "surrogatepass"), expected.encode())
 
 
 def _refuse(problem: str) -> None:
@@ -59,10 +65,26 @@ def _refuse(problem: str) -> None:
     raise ApiError("FORBIDDEN", "That is not the insights token.")
 
 
+def _relative(path: str, args=None) -> str:
+    """A URL relative to the folder /insights is in, so that it holds under a proxy's path prefix
+    (the server sees /insights where the browser has /chat-api/insights)."""
+    query = urlencode([(k, v) for k, v in (args or {}).items() if v not in (None, "")])
+    return f"{path}?{query}" if query else path
+
+
+def _arg(name: str) -> str | None:
+    """A query argument; one with NUL (which no database stores) is refused, naming it."""
+    value = request.args.get(name)
+    if value and "\x00" in value:
+        raise ApiError("VALIDATION_ERROR", f"`{name}` must not contain NUL (\\u0000).",
+                       {name: ["must not contain NUL"]})
+    return value
+
+
 def _window() -> tuple[Window, str]:
-    since = request.args.get("since") or "30d"
+    since = _arg("since") or "30d"
     try:
-        return Window(request.args.get("book_id") or None, parse_since(since)), since
+        return Window(_arg("book_id") or None, parse_since(since)), since
     except SinceError as exc:
         raise ApiError("VALIDATION_ERROR", str(exc), {"since": [str(exc)]}) from None
 
@@ -73,27 +95,32 @@ def page():
     problem = _check(token, cookie=True)
     if problem:
         status = 401 if problem == "missing" else 403
-        response = Response(render_template("insights-token.html", wrong=problem == "wrong", args=request.args),
-                            status=status)
+        response = Response(render_template("insights-token.html", wrong=problem == "wrong", args=request.args,
+                                            relative=_relative), status=status)
         response.headers["WWW-Authenticate"] = 'Bearer realm="insights"'
         if problem == "wrong":
-            response.delete_cookie(COOKIE, path="/insights")
+            response.delete_cookie(COOKIE, path=None)
         return response
     window, since = _window()
     report = read_insights(_parts().sessions.engine, window)
     charts = {"questions": questions_chart(report.trend), "refusals": refusal_chart(report.trend)}
+    sites = _parts().pipeline.record.pages.sites()
     return render_template("insights.html", report=report, charts=charts, since=since, periods=PERIODS,
-                           books=_parts().store.books())
+                           books=_parts().store.books(), site_link=lambda url: site_link(url, sites),
+                           relative=_relative)
 
 
 @bp.post("/insights")
 def sign_in():
     token = _token()
     given = (request.form.get("token") or "").strip()
-    if not hmac.compare_digest(given.encode(), token.encode()):
-        return Response(render_template("insights-token.html", wrong=True, args=request.args), status=403)
-    response = redirect(url_for("insights.page", **request.args), code=303)
-    response.set_cookie(COOKIE, _cookie_value(token), path="/insights", httponly=True, samesite="Strict",
+    if not guarded(lambda: _same(given, token)):
+        return Response(render_template("insights-token.html", wrong=True, args=request.args, relative=_relative),
+                        status=403)
+    response = redirect(_relative("insights", request.args), code=303)
+    # no Path: the browser scopes it to the folder the page is served from ("/" or a proxy's
+    # "/chat-api/"), which this server behind a path prefix does not know
+    response.set_cookie(COOKIE, _cookie_value(token), path=None, httponly=True, samesite="Strict",
                         secure=request.is_secure, max_age=30 * 24 * 3600)
     return response
 
@@ -112,8 +139,8 @@ def on_page():
     problem = _check(_token(), cookie=False)
     if problem:
         _refuse(problem)
-    url = request.args.get("url") or ""
-    found = _parts().pipeline.record.pages.page_of(url, request.args.get("book_id") or None)
+    url = _arg("url") or ""
+    found = _parts().pipeline.record.pages.page_of(url, _arg("book_id") or None)
     page_url = found.url if found else plain_page_url(url)
     if page_url is None:
         raise ApiError("VALIDATION_ERROR", "`url` must be the page's http(s) address.", {"url": ["not a page address"]})

@@ -19,11 +19,13 @@ _SOURCES = SourcesEventSchema()
 def question_from(body: dict, settings: Settings) -> Question:
     """A validated /chat request (QuerySchema) as a Question; unset limits take the configured defaults."""
     mode = SelectionMode(body.get("selection_mode", SelectionMode.EXCLUSIVE.value))
-    selected = body.get("selected_text")
+    selected = mask(body.get("selected_text"))
     preferences = body.get("user_preferences") or {}
     metadata = body.get("metadata") or {}
     return Question(
-        text=mask(body["question"]),  # a reader's personal details reach neither the model nor the database
+        # a reader's personal details reach neither the model nor the database (nor do a page's
+        # URL's: only its path is kept, insights/asked.py)
+        text=mask(body["question"]),
         max_chunks=body.get("max_chunks", settings.max_chunks),
         similarity_threshold=body.get("similarity_threshold", settings.similarity_threshold),
         selection=Selection(selected, mode, body.get("selected_code_language")) if selected else None,
@@ -31,7 +33,7 @@ def question_from(body: dict, settings: Settings) -> Question:
         filters=Filters(**(body.get("filters") or {})),
         preferences=Preferences(level=preferences.get("level"),
                                 answer_length=preferences.get("answer_length", "normal")),
-        page=Page(url=metadata.get("page_url", ""), title=metadata.get("page_title", ""),
+        page=Page(url=metadata.get("page_url", ""), title=mask(metadata.get("page_title", "")),
                   locale=metadata.get("locale"), docs_version=metadata.get("docs_version")),
         session_id=body.get("session_id"),
     )

@@ -4,7 +4,6 @@ whatever the origin it is served from) and parts named in the question ("module 
 from __future__ import annotations
 
 import re
-from urllib.parse import urlsplit
 
 from ..outline import Outline, OutlinePage, Part
 from ..page_urls import page_path, same_page_path
@@ -20,7 +19,7 @@ def resolve_page(outline: Outline, page_url: str, title: str = "") -> OutlinePag
     """The indexed page at this URL (page_urls.py: on any host and base path); failing that (a
     page moved since the book was indexed), the one page whose title or sidebar label the
     reader's tab shows ("Sampling | Book")."""
-    if not urlsplit(page_url or "").path.strip("/"):
+    if page_path(page_url) == "/":
         return None
     paths = {}
     for page in outline.pages:

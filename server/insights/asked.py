@@ -9,6 +9,7 @@ from urllib.parse import quote
 
 import numpy as np
 
+from ..privacy import mask
 from ..rag.question import Question
 from ..sessions.recording import Asked, Cited, Passage
 from .pages import PageFinder, plain_page_url, words_of
@@ -29,15 +30,16 @@ def asked_of(question: Question, pages: PageFinder, *, refused: bool, sources: I
     passage = None
     if question.selected_text:
         section = pages.section_of(page, question.selected_text) if page else None
-        where = section.url if section else (page.url if page else question.page.url)
+        # linked only on a page the index holds: the URL a reader sends is data, never a link
+        where = section.url if section else (page.url if page else "")
         passage = Passage(fingerprint(question.selected_text), section.label if section else "",
                           fragment_url(where, question.selected_text))
     cited = _cited(s.chunk for s in sources if s.source_type == "database")
     return Asked(
         outcome=outcome, book_id=question.filters.book_id or (page.book_id if page else None),
         # a page the index does not hold (another build of the site, a page added since) as it was read
-        page_url=page.url if page else plain_page_url(question.page.url),
-        page_title=page.title if page else (question.page.title or None), passage=passage,
+        page_url=page.url if page else mask(plain_page_url(question.page.url)),
+        page_title=page.title if page else (mask(question.page.title) or None), passage=passage,
         cited=cited, gap_vector=vector_bytes(vector) if refused and vector is not None else None,
         nearest=_cited(list(nearest)[:3]) if refused else ())
 

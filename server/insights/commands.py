@@ -109,6 +109,18 @@ def _short(text: str, n: int) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n", "\uff1d", "\uff0b", "\uff0d", "\uff20")
+
+
+def spreadsheet_safe(value):
+    """A text cell a spreadsheet would run as a formula ("=HYPERLINK(...)", "+1", "@SUM") is
+    written after a single quote, as OWASP recommends for CSV files; readers' questions and
+    comments are data. Numbers stay numbers."""
+    if isinstance(value, str) and value.lstrip(" ").startswith(FORMULA_START):
+        return "'" + value
+    return value
+
+
 def write_csv(report, folder: Path) -> list[str]:
     """One CSV per view; the files written."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -127,8 +139,8 @@ def write_csv(report, folder: Path) -> list[str]:
         path = folder / name
         with path.open("w", newline="", encoding="utf-8") as out:
             if rows:
-                writer = csv.DictWriter(out, fieldnames=list(rows[0]))
+                writer = csv.DictWriter(out, fieldnames=list(rows[0]), quoting=csv.QUOTE_ALL)
                 writer.writeheader()
-                writer.writerows(rows)
+                writer.writerows({key: spreadsheet_safe(value) for key, value in row.items()} for row in rows)
         written.append(str(path))
     return written

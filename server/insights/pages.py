@@ -37,10 +37,30 @@ class BookPage:
 
 def plain_page_url(url: str) -> str | None:
     """A page the index does not hold, as the reader had it: without query, anchor or final /."""
-    parts = urlsplit(url or "")
-    if parts.scheme not in ("http", "https") or not parts.netloc:
+    origin = _origin(url)
+    return f"{origin}{page_path(url)}" if origin else None
+
+
+def _origin(url: str) -> str | None:
+    try:
+        parts = urlsplit(url or "")
+    except ValueError:  # not a URL at all ("http://[::1")
         return None
-    return f"{parts.scheme}://{parts.netloc}{page_path(url)}"
+    return f"{parts.scheme}://{parts.netloc}".lower() if parts.scheme in ("http", "https") and parts.netloc else None
+
+
+def _is_url(text: str) -> bool:
+    try:
+        urlsplit(text)
+    except ValueError:  # "http://[::1"
+        return False
+    return True
+
+
+def site_link(url: str | None, sites: frozenset[str]) -> str | None:
+    """`url` when it may be a link on the author's pages: an http(s) address on a site the index
+    holds. What a reader sent (a page URL, a passage's) is data: anything else is shown as text."""
+    return url if url and _origin(url) in sites else None
 
 
 def words_of(text: str) -> list[str]:
@@ -60,11 +80,15 @@ class PageFinder:
 
     def page_of(self, url: str | None, book_id: str | None = None) -> BookPage | None:
         """The indexed page at `url` (of `book_id` when several books have one there), or None."""
-        if not url:
+        if not url or not _is_url(url):
             return None
         pages = self._by_path()
         found = pages.get(same_page_path(pages, page_path(url)) or "", [])
         return next((p for p in found if p.book_id == book_id), found[0] if found else None)
+
+    def sites(self) -> frozenset[str]:
+        """The origins (scheme://host) the indexed books are published at."""
+        return frozenset(_origin(p.url) for found in self._by_path().values() for p in found) - {None}
 
     @staticmethod
     def section_of(page: BookPage, passage: str) -> Section | None:

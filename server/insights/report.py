@@ -111,8 +111,11 @@ def parse_since(text: str | None, now: datetime | None = None) -> datetime | Non
     if text == "all":
         return None
     now = now or datetime.now(timezone.utc)
-    if len(text) > 1 and text[-1] in _UNITS and text[:-1].isdigit():
-        return now - timedelta(days=int(text[:-1]) * _UNITS[text[-1]])
+    if len(text) > 1 and text[-1] in _UNITS and text[:-1].isascii() and text[:-1].isdigit():
+        try:
+            return now - timedelta(days=int(text[:-1]) * _UNITS[text[-1]])
+        except OverflowError:  # further back than the calendar goes: everything kept
+            return None
     try:
         return datetime.combine(date.fromisoformat(text), datetime.min.time(), timezone.utc)
     except ValueError:

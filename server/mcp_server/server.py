@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from pydantic import Field
+from pydantic import AfterValidator, Field
 
 from .. import __version__
 from ..api.schemas import MAX_QUESTION
@@ -21,9 +21,18 @@ INSTRUCTIONS = (
     "and pages in reading order; ask answers a question from the book alone, with citations, or says the "
     "book does not cover it. Cite the URLs the tools give.")
 
+def _storable(text: str | None) -> str | None:
+    """What /chat refuses in any string (api/parser.py), refused here too, naming the argument."""
+    if text is not None and "\x00" in text:
+        raise ValueError("must not contain NUL (\\u0000): no database stores it")
+    return text
+
+
+Storable = AfterValidator(_storable)
 BookId = Annotated[str | None, Field(min_length=1, max_length=200,
-                                     description="The book's id (book_outline shows it); none: every indexed book.")]
-Words = Annotated[str, Field(min_length=1, max_length=MAX_QUESTION)]
+                                     description="The book's id (book_outline shows it); none: every indexed book."),
+                   Storable]
+Words = Annotated[str, Field(min_length=1, max_length=MAX_QUESTION), Storable]
 
 
 def client_of(ctx: Context) -> str:
@@ -71,7 +80,7 @@ def build_server(components: Components) -> MCPServer:
 
     @server.tool(title="Read a page")
     def get_page(url_or_path: Annotated[str, Field(min_length=1, max_length=2000, description=(
-                     "The page's URL, its path (/docs/intro) or source file; an anchor is ignored."))],
+                     "The page's URL, its path (/docs/intro) or source file; an anchor is ignored.")), Storable],
                  book_id: BookId = None) -> dict[str, Any]:
         """One page's whole text as Markdown, with its sections and their URLs."""
         return run(tools.get_page, url_or_path, book_id)

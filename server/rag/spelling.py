@@ -63,9 +63,11 @@ class English:
 
 def _substitution(a: str, b: str) -> bool:
     """Two words of one length that differ by a letter changed (not two neighbours swapped)."""
+    if len(a) != len(b):
+        return False
     differ = [i for i in range(len(a)) if a[i] != b[i]]
-    return len(a) == len(b) and not (len(differ) == 2 and differ[1] == differ[0] + 1
-                                     and a[differ[0]] == b[differ[1]] and a[differ[1]] == b[differ[0]])
+    return not (len(differ) == 2 and differ[1] == differ[0] + 1
+                and a[differ[0]] == b[differ[1]] and a[differ[1]] == b[differ[0]])
 
 
 class Speller:

@@ -6,6 +6,7 @@ messages (Message) with the sources an answer cited (SourceReference), and a rea
 from __future__ import annotations
 
 import json
+import secrets
 import uuid
 from dataclasses import asdict, dataclass, field, fields
 from datetime import datetime, timezone
@@ -19,7 +20,10 @@ class NewSession:
     """A conversation a question starts: made in the transaction that stores the question."""
 
     id: str = field(default_factory=lambda: str(uuid.uuid4()))
-    secret_hash: str | None = None  # of the secret its reader will show (access.py)
+    # of the secret its reader will show (access.py); by default a secret nobody is given (a
+    # conversation of MCP `ask` or the CLI), so that none can claim it as a conversation made
+    # before secrets existed
+    secret_hash: str | None = field(default_factory=lambda: secrets.token_hex(32))
 
 
 @dataclass(frozen=True)

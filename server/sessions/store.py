@@ -227,7 +227,7 @@ class SessionStore:
         self.abandoned.due()
         session = NewSession() if session is None else session
         opening = Opening(session, _new_id(), _new_id(), mask(question),  # personal details never reach the database
-                          selected_text, selection_mode, book_id, self.server, history)
+                          mask(selected_text), selection_mode, book_id, self.server, history)
         rows = self._write(lambda conn: open_question(conn, opening, now))
         created = isinstance(session, NewSession)
         return OpenedTurn(session.id if created else session, opening.query_id, opening.message_id, created,

@@ -1,0 +1,165 @@
+"""Whatever a reader types reaches an answer or a clear refusal, never a server error: random
+one-edit typos of the book's own words and arbitrary Unicode, through /chat, `textbook-chat ask`
+and the MCP `ask` tool; and the question path's pure parts take any string."""
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from server.cli import main
+from server.mcp_server.tools import BookTools, ToolRefusal
+from server.rag.spelling import Speller
+from server.rag.vocabulary import BookVocabulary
+
+LETTERS = "abcdefghijklmnopqrstuvwxyz"
+TEMPLATES = ["how do i {0}?", "what does a {0} do", "{0}", "Why is {0} IMPORTANT?!", "explain the {0} pls"]
+
+
+@st.composite
+def edited(draw, words):
+    """A book word with one edit: a letter dropped, added, changed, or two neighbours swapped."""
+    word = draw(st.sampled_from(words))
+    i = draw(st.integers(0, len(word) - 1))
+    letter = draw(st.sampled_from(LETTERS))
+    kind = draw(st.sampled_from(["delete", "insert", "substitute", "transpose"]))
+    if kind == "delete":
+        return word[:i] + word[i + 1:]
+    if kind == "insert":
+        return word[:i] + letter + word[i:]
+    if kind == "substitute":
+        return word[:i] + letter + word[i + 1:]
+    return word[:i] + word[i + 1:i + 2] + word[i] + word[i + 2:] if i + 1 < len(word) else word[::-1]
+
+
+def _book_words(chat) -> list[str]:
+    counts = chat.vocabulary.get().counts
+    return sorted(w for w in counts if w.isalpha() and 4 <= len(w) <= 9)
+
+
+@pytest.fixture(scope="module")
+def chat(sample_book, tmp_path_factory):
+    from apps import make_settings
+
+    parts = sample_book.components(make_settings(tmp_path_factory.mktemp("free-text") / "data"))
+    yield parts
+    parts.close()
+
+
+def test_every_five_letter_typo_one_deletion_from_a_four_letter_word_is_read():
+    """The shape that raised IndexError: a five-letter word one letter longer than a book word."""
+    speller = Speller({"spawn": 3, "joint": 2, "model": 5, "span": 1, "join": 1, "mode": 2})
+    for typo in ("spwan", "joitn", "modle", "spanx", "xjoin", "moode"):
+        assert speller.correct(typo) in (None, "spawn", "joint", "model", "span", "join", "mode")
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(max_size=30))
+def test_the_speller_takes_any_word(word):
+    speller = Speller({"spawn": 3, "joint": 2, "model": 5, "span": 1, "kinematics": 4})
+    corrected = speller.correct(word)
+    assert corrected is None or corrected in speller.counts
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=200))
+def test_reading_any_question_against_a_book_never_fails(text):
+    book = BookVocabulary.from_texts(["Spawn the robot; a joint links two links of the model.", "Kinematics of a span."])
+    reading = book.read(text)
+    assert isinstance(reading.text, str)
+
+
+QUESTIONS = st.one_of(st.text(min_size=1, max_size=120).filter(lambda t: t.strip() and "\x00" not in t),
+                      st.just("spwan"), st.just("joitn"), st.just("modle"))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_chat_answers_typos_and_any_unicode_without_a_server_error(chat_app, data):
+    client = _client(chat_app)
+    words = _words(chat_app)
+    question = data.draw(st.one_of(QUESTIONS, st.builds(lambda t, w: t.format(w), st.sampled_from(TEMPLATES),
+                                                        edited(words))))
+    response = client.post("/chat", json={"question": question})
+    assert response.status_code < 500, (question, response.get_data(as_text=True)[:300])
+    if response.status_code == 200:
+        assert response.get_json()["status"] in ("completed", "refused")
+    else:
+        assert response.status_code in (400, 429) and response.get_json()["code"]
+
+
+_made: dict = {}
+
+
+def _client(chat_app):
+    if "client" not in _made:
+        _made["app"] = chat_app(rate_limit="100000 per minute")
+        _made["client"] = _made["app"].test_client()
+    return _made["client"]
+
+
+def _words(chat_app) -> list[str]:
+    _client(chat_app)
+    return _book_words(_made["app"].extensions["textbook_chat"])
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _forget_the_app():
+    yield
+    app = _made.pop("app", None)
+    _made.clear()
+    if app is not None:
+        app.extensions["textbook_chat"].close()
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_mcp_ask_answers_typos_and_any_unicode_or_names_the_problem(chat, data):
+    question = data.draw(st.one_of(QUESTIONS, st.builds(lambda t, w: t.format(w), st.sampled_from(TEMPLATES),
+                                                        edited(_book_words(chat)))))
+    try:
+        result = BookTools(chat).ask(question)
+    except ToolRefusal as refusal:
+        assert str(refusal)  # says why
+    else:
+        assert isinstance(result["answer"], str) and isinstance(result["refused"], bool)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_the_ask_command_answers_typos_and_any_unicode(sample_book, data):
+    env = {"TEXTBOOK_CHAT_DATA_DIR": str(sample_book.settings.data_dir),
+           "TEXTBOOK_CHAT_MODELS_DIR": str(sample_book.settings.models_dir)}
+    question = data.draw(st.one_of(QUESTIONS, st.sampled_from(["how do i spwan it", "what does a joitn do", "modle?"])))
+    result = CliRunner().invoke(main, ["ask", question], env=env)
+    assert result.exit_code in (0, 2), result.output
+    assert "Traceback" not in result.output and not isinstance(result.exception, (IndexError, KeyError, TypeError)), \
+        (question, result.output)
+
+
+def _longer_by_one(words: list[str]) -> list[str]:
+    """Five-letter misspellings one added letter from a four-letter book word (the shape that
+    raised IndexError), that are neither the book's words nor English."""
+    from server.rag.spelling import English
+
+    typos = []
+    for word in (w for w in words if len(w) == 4):
+        typo = word[:2] + word[1] + word[2:]  # a letter typed twice: "wave" → "waave"
+        if typo not in words and not English.knows(typo):
+            typos.append(typo)
+    return typos[:4]
+
+
+def test_a_typo_one_letter_longer_than_a_short_book_word_is_answered_everywhere(chat_app, sample_book):
+    app = chat_app()
+    typos = _longer_by_one(_book_words(app.extensions["textbook_chat"]))
+    assert len(typos) == 4
+    client = app.test_client()
+    env = {"TEXTBOOK_CHAT_DATA_DIR": str(sample_book.settings.data_dir),
+           "TEXTBOOK_CHAT_MODELS_DIR": str(sample_book.settings.models_dir)}
+    for typo in typos:
+        question = f"what does a {typo} do?"
+        assert client.post("/chat", json={"question": question}).status_code == 200, typo
+        assert isinstance(BookTools(app.extensions["textbook_chat"]).ask(question)["refused"], bool)
+        result = CliRunner().invoke(main, ["ask", question], env=env)
+        assert result.exit_code == 0, (typo, result.output)
