@@ -155,6 +155,29 @@ def test_the_page_and_its_data_need_the_token(recorded):
     assert client.get("/insights.json").status_code == 401  # the cookie is for the page only
 
 
+def test_only_the_cookie_a_sign_in_sets_opens_the_page(chat_app):
+    """The page's cookie is checked against the token: a forged one, one made for another token,
+    the token itself as the cookie: each is refused (403, the form again, the cookie dropped)."""
+    import hashlib
+    import hmac
+
+    from server.api.insights import COOKIE
+
+    client = chat_app(insights_token=TOKEN).test_client()
+    another = hmac.new(b"another-token", b"textbook-chat insights page", hashlib.sha256).hexdigest()
+    for forged in ("forged", another, TOKEN):
+        client.set_cookie(COOKIE, forged)
+        refused = client.get("/insights?since=all")
+        html = refused.get_data(as_text=True)
+        assert refused.status_code == 403, (forged, refused.status_code)
+        assert "not the insights token" in html and "<svg" not in html, forged
+        assert f"{COOKIE}=;" in refused.headers.get("Set-Cookie", ""), forged  # the wrong cookie is dropped
+    client.delete_cookie(COOKIE)
+    assert client.get("/insights").status_code == 401
+    assert client.post("/insights", data={"token": TOKEN}).status_code == 303  # the cookie the page sets
+    assert client.get("/insights?since=all").status_code == 200
+
+
 def _assets(html: str) -> str:
     """What the page loads (scripts, styles): only from this server."""
     import re
