@@ -242,6 +242,52 @@ def test_retention_deletes_exactly_what_is_older(tmp_path):
     store.close()
 
 
+def test_retention_purges_on_its_own_when_a_question_is_asked_at_most_hourly(tmp_path, monkeypatch):
+    """No `purge` command needed: a question asked starts the purge in the background, once an hour."""
+    import time as real_time
+    from types import SimpleNamespace
+
+    from server.sessions import retention
+    from server.sessions.schema import sessions_table
+
+    url = f"sqlite:///{tmp_path / 'sessions.db'}"
+    writer = SessionStore(url)  # keeps everything: what it writes is made old by hand
+    long_ago = datetime.now(timezone.utc) - timedelta(days=181)
+
+    def old_question(text: str) -> str:
+        turn = writer.open_turn(None, text, None, "combined")
+        writer.close_turn(turn.query_id, [("COMPLETED", datetime.now(timezone.utc))], session_id=turn.session_id,
+                          user_message_id=turn.user_message_id, user_status="answered", assistant=Reply("a", "completed"))
+        with writer.engine.begin() as conn:
+            conn.execute(update(queries_table).where(queries_table.c.id == turn.query_id).values(created_at=long_ago))
+            conn.execute(update(messages_table).where(messages_table.c.session_id == turn.session_id)
+                         .values(timestamp=long_ago))
+            conn.execute(update(sessions_table).where(sessions_table.c.id == turn.session_id).values(updated_at=long_ago))
+        return turn.session_id
+
+    store = SessionStore(url, retention_days=180)
+
+    def ask(text: str) -> str:
+        session_id = store.open_turn(None, text, None, "combined").session_id
+        assert store.retention._lock.acquire(timeout=20), "the background purge did not end"  # held while it runs
+        store.retention._lock.release()
+        return session_id
+
+    first_old = old_question("asked long ago")
+    new = ask("asked now")
+    assert store.get_session(first_old) is None, "a question asked did not start the purge"
+    assert [m.content for m in store.get_session(new).messages] == ["asked now"]
+    second_old = old_question("also long ago")
+    ask("asked again, within the hour")
+    assert store.get_session(second_old) is not None  # at most once an hour
+    later = real_time.monotonic() + retention.EVERY_S + 1
+    monkeypatch.setattr(retention, "time", SimpleNamespace(monotonic=lambda: later))
+    ask("asked an hour later")
+    assert store.get_session(second_old) is None and store.get_session(new) is not None
+    store.close()
+    writer.close()
+
+
 CLI = [sys.executable, "-c", "from server.cli import main; main()"]
 
 
