@@ -270,6 +270,30 @@ def test_a_disallowed_origin_is_refused_and_an_allowed_one_served(http_server):
     assert status == 403 and "ALLOWED_ORIGINS" in json.loads(body)["error"]["message"]
 
 
+LOOKALIKES = ("http://localhost:3000.evil.example", "http://localhost:30001", "http://localhost:3000@evil.example",
+              "http://localhost:3000/../evil", "https://localhost:3000", "http://LOCALHOST:3000.evil.example",
+              "http://127.0.0.1:3000.evil.example", "null")
+
+
+def test_an_origin_is_allowed_whole_never_by_its_beginning():
+    from server.mcp_server.http import origin_allowed
+
+    allowed = ("http://localhost:3000", "http://127.0.0.1:3000")
+    assert origin_allowed(None, allowed) and origin_allowed("", allowed)  # not a browser
+    assert origin_allowed("http://localhost:3000", allowed) and origin_allowed("http://localhost:3000/", allowed)
+    for origin in LOOKALIKES:
+        assert not origin_allowed(origin, allowed), origin
+    assert origin_allowed("http://localhost:3000.evil.example", ("*",))
+
+
+def test_an_origin_that_only_begins_like_an_allowed_one_is_refused_over_http(http_server):
+    for origin in LOOKALIKES:
+        status, body = _post(http_server.url, json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}).encode(),
+                             {"Origin": origin})
+        assert status == 403, (origin, status, body[:200])
+        assert "ALLOWED_ORIGINS" in json.loads(body)["error"]["message"], origin
+
+
 def test_a_body_over_the_limit_is_refused_before_it_is_read(http_server):
     status, body = _post(http_server.url, b"{" + b" " * 70_000 + b"}", {})  # MAX_REQUEST_BYTES: 64 KiB
     assert status == 413 and json.loads(body)["code"] == "PAYLOAD_TOO_LARGE"
