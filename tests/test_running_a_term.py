@@ -4,6 +4,7 @@ the same questions with the same sessions)."""
 from __future__ import annotations
 
 import json
+from datetime import datetime, timezone
 
 from click.testing import CliRunner
 
@@ -12,6 +13,7 @@ from places import MODELS_DIR
 from server.app import create_app
 from server.cli import main
 from server.composition import Components, Index
+from server.sessions import Reply, SessionStore
 from server.store import open_store
 
 
@@ -94,3 +96,36 @@ def test_backup_while_serving_restores_into_an_empty_folder(sample_book, embedde
         assert len(client.get(f"/sessions/{session}").get_json()["messages"]) == 6
     finally:
         chat.close()
+
+
+def _conversation(data_dir, text: str) -> tuple[SessionStore, str]:
+    """A sessions database in `data_dir` (sessions.db) holding one answered question; left open."""
+    store = SessionStore(make_settings(data_dir).sqlalchemy_url)
+    turn = store.open_turn(None, text, None, "combined")
+    store.close_turn(turn.query_id, [("COMPLETED", datetime.now(timezone.utc))], session_id=turn.session_id,
+                     user_message_id=turn.user_message_id, user_status="answered", assistant=Reply("a", "completed"))
+    return store, turn.session_id
+
+
+def test_restore_never_overwrites_a_sessions_database_in_use(tmp_path):
+    """A data folder whose sessions.db exists (a server writing it) but has no index yet: the
+    restore refuses, and the live conversations stay as they were."""
+    backed_up, backed_session = _conversation(tmp_path / "old", "from the backup")
+    backed_up.close()
+    made = _cli(tmp_path / "old", "backup", str(tmp_path / "backup"))
+    assert made.exit_code == 0, made.output
+    assert json.loads((tmp_path / "backup" / "backup.json").read_text())["sessions"] == {"file": "sessions.db"}
+
+    live, live_session = _conversation(tmp_path / "live", "asked on the live server")
+    try:
+        assert not (tmp_path / "live" / "index").exists()  # only the sessions are there
+        refused = _cli(tmp_path / "live", "restore", str(tmp_path / "backup"))
+        assert refused.exit_code == 1, refused.output
+        assert "sessions.db" in refused.stderr and "already exist: restore into an empty data folder" in refused.stderr
+        assert [m.content for m in live.get_session(live_session).messages] == ["asked on the live server", "a"]
+        assert live.get_session(backed_session) is None  # nothing of the backup written over it
+    finally:
+        live.close()
+    reopened = SessionStore(make_settings(tmp_path / "live").sqlalchemy_url)
+    assert reopened.get_session(live_session) is not None and reopened.get_session(backed_session) is None
+    reopened.close()
