@@ -29,6 +29,16 @@ from server.ingest.site import detect_site
 from server.ingest.unlisted import UNREACHABLE, readers_pages
 from server.store import open_store
 
+# each corpora site's `url` (docusaurus.config): a page's URL is this host and the build's route
+HOSTS = {"aibook": "https://aibook-physical-ai.vercel.app", "physical-ai-i18n": "https://tahir-yamin.github.io"}
+
+
+def full(url: str) -> str:
+    """A URL as a reader's browser shows it: scheme, host and the unquoted path (no fragment)."""
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}{unquote(parts.path)}"
+
+
 @pytest.fixture(scope="module", params=SITES)
 def built(request):
     site_dir = built_site(request.param)
@@ -53,8 +63,10 @@ def test_the_pages_read_from_the_build_are_exactly_the_built_doc_pages(built):
     name, site = built
     routes = expected_routes(name)
     found = discover_pages(site)
-    assert [path_of(p.url) for p in found.pages if path_of(p.url) not in routes] == []
-    assert {path_of(p.url) for p in found.pages} == set(routes)
+    host = HOSTS[name]
+    assert site.site_url == host
+    assert [p.url for p in found.pages if full(p.url) not in {host + route for route in routes}] == []
+    assert {full(p.url) for p in found.pages} == {host + route for route in routes}  # absolute: the site's host
     for page in found.pages:
         route = routes[path_of(page.url)]
         assert (page.title, page.locale, page.version) == (route["title"], route["locale"], "current")
@@ -70,8 +82,10 @@ def test_the_pages_no_reader_can_reach_are_left_out(built):
     locales): in no sidebar, linked only from each other. Every page a reader reaches stays."""
     name, site = built
     kept, left_out = readers_pages(discover_pages(site).pages)
-    assert {path_of(p.url) for p in kept} == set(reachable_routes(name))
-    assert {path_of(p.url) for p in left_out} == set(expected_routes(name)) - set(reachable_routes(name))
+    host = HOSTS[name]
+    assert {full(p.url) for p in kept} == {host + route for route in reachable_routes(name)}
+    assert {full(p.url) for p in left_out} == {host + route for route in
+                                               set(expected_routes(name)) - set(reachable_routes(name))}
     assert all(p.reason == UNREACHABLE for p in left_out)
     assert len(left_out) == (16 if name == "physical-ai-i18n" else 0)
 
@@ -90,20 +104,22 @@ def test_a_build_without_canonical_links_routes_its_pages_under_the_base_url(bui
         target.write_text(html, encoding="utf-8")
     assert removed >= len(expected_routes(name))
     found = discover_pages(detect_site(site.site_dir, build_dir=bare)).pages
-    base = site.base_url.rstrip("/")
-    assert all(path_of(p.url).startswith(f"{base}/") for p in found), [p.url for p in found[:3]]
+    base, host = site.base_url.rstrip("/"), HOSTS[name]
+    assert all(full(p.url).startswith(f"{host}{base}/") for p in found), [p.url for p in found[:3]]
     # a file's route ends in "/" where the link's may not: the same page either way
-    assert {path_of(p.url).rstrip("/") for p in found} == {url.rstrip("/") for url in expected_routes(name)}
+    assert {full(p.url).rstrip("/") for p in found} == {host + url.rstrip("/") for url in expected_routes(name)}
 
 
 def test_reading_order_follows_the_sidebar(built):
     name, site = built
     pages = discover_pages(site).pages
-    urls = [path_of(p.url) for p in pages]
+    urls = [p.url for p in pages]
     if name == "aibook":
-        assert urls[:3] == ["/docs/intro", "/docs/chapter-01-introduction/", "/docs/chapter-01-introduction/history-evolution"]
+        base = "https://aibook-physical-ai.vercel.app"
+        assert urls[:3] == [f"{base}/docs/intro", f"{base}/docs/chapter-01-introduction/",
+                            f"{base}/docs/chapter-01-introduction/history-evolution"]
     else:
-        base = "/physical-ai-textbook-Hackathon-1"
+        base = "https://tahir-yamin.github.io/physical-ai-textbook-Hackathon-1"
         assert urls[:3] == [f"{base}/docs/intro", f"{base}/docs/module1/overview", f"{base}/docs/module1/ros2-fundamentals"]
         assert all(p.locale == "en" for p in pages[:29]) and all(p.locale == "ur" for p in pages[29:])
 
@@ -113,6 +129,7 @@ def test_every_indexed_page_and_anchor_exists_in_the_build(indexed):
     routes = reachable_routes(name)
     assert report.chunks_total == len(chunks) > 0 and not report.skipped
     for chunk in chunks:
+        assert chunk.url.startswith(HOSTS[name] + "/"), chunk.url  # cited with the site's host
         route = routes[path_of(chunk.url)]
         fragment = unquote(urlsplit(chunk.url).fragment)
         assert not fragment or fragment in {a["id"] for a in route["anchors"]}, chunk.url
@@ -151,7 +168,7 @@ def test_pages_lists_labels_locale_and_sections_as_json(indexed):
     assert result.exit_code == 0, result.output
     listed = json.loads(result.stdout)
     routes = reachable_routes(name)
-    assert {path_of(p["url"]) for p in listed} == set(routes)
+    assert {full(p["url"]) for p in listed} == {HOSTS[name] + route for route in routes}
     for page in listed:
         assert set(page) >= {"url", "title", "labels", "locale", "version", "source_file", "sections"}
         route = routes[path_of(page["url"])]
