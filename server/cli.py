@@ -220,7 +220,9 @@ def serve(host: str, port: int, threads: int, workers: int, demo_book: str | Non
         click.echo(f"note: each of the {workers} workers counts RATE_LIMIT on its own; "
                    "set RATE_LIMIT_STORAGE to a shared store to count them together")
     limits = {"max_body_bytes": settings.max_request_bytes, "read_timeout_s": settings.request_read_timeout_s,
-              "connection_limit": settings.max_connections}
+              "connection_limit": settings.max_connections,
+              "connections_per_address": settings.max_connections_per_address,
+              "trusted_proxies": settings.trusted_proxies}
     allow_connections(settings.max_connections)
     try:
         if workers > 1:

@@ -210,6 +210,9 @@ class Settings:
     request_read_timeout_s: float = _setting(10.0, "REQUEST_READ_TIMEOUT_S", concern="web", read=_positive(_float))
     # open connections per server process; more wait to be accepted
     max_connections: int = _setting(1000, "MAX_CONNECTIONS", concern="web", read=_positive(_int))
+    # of those, from one address (a trusted proxy's excepted); at most half of MAX_CONNECTIONS
+    max_connections_per_address: int = _setting(250, "MAX_CONNECTIONS_PER_ADDRESS", concern="web",
+                                                read=_positive(_int))
     rate_limit: str = _setting("30 per minute;500 per day", "RATE_LIMIT", concern="web", read=_rate_limit)
     rate_limit_storage: str = _setting("memory://", "RATE_LIMIT_STORAGE", concern="web", read=_rate_limit_storage)
     # wrong tokens and session secrets per address, across every endpoint, before all are refused (api/failures.py)

@@ -6,7 +6,9 @@ it does not bound on its own, this module does:
 - how long a request may take to arrive: a client that sends its headers or body a byte at a
   time is cut off after `read_timeout_s` (waitress only closes connections that go quiet);
 - how many connections are held: `connection_limit` per process, watched with poll(), which
-  unlike select() is not limited to 1024 descriptors;
+  unlike select() is not limited to 1024 descriptors; and of those, at most
+  `connections_per_address` from one address (a trusted proxy's excepted), so that one client
+  cannot fill them all and hold up everyone else: a connection over it is answered 503 and closed;
 - what a refusal looks like: waitress's own errors (malformed request, body too large,
   unsupported transfer coding) leave in the API's {error, code, details} shape;
 - /health gets threads of its own, so a load balancer's probe is answered at once even
@@ -14,7 +16,9 @@ it does not bound on its own, this module does:
 """
 from __future__ import annotations
 
+import ipaddress
 import json
+import socket
 import time
 
 from flask import Flask
@@ -63,6 +67,41 @@ class _Channel(HTTPChannel):
         return result
 
 
+_BUSY = json.dumps(error_body("Too many connections from this address; retry shortly.", "RATE_LIMITED")).encode()
+TOO_MANY_CONNECTIONS = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nRetry-After: 5\r\n"
+                        b"Connection: close\r\nContent-Length: %d\r\n\r\n%s" % (len(_BUSY), _BUSY))
+
+
+def _admit_per_address(server: BaseWSGIServer, limit: int, exempt: tuple[str, ...]) -> None:
+    """Make the listener's new connections through a check of how many its address already holds."""
+    networks = [ipaddress.ip_network(n, strict=False) for n in exempt]
+    make_channel = server.channel_class
+
+    def admitted(srv, conn: socket.socket, addr, adj, map=None):
+        host = addr[0] if isinstance(addr, tuple) else None
+        if host is not None and not _within(host, networks):
+            held = sum(1 for d in srv._map.values() if isinstance(d, HTTPChannel) and d.addr and d.addr[0] == host)
+            if held >= limit:
+                try:
+                    conn.setblocking(False)
+                    conn.send(TOO_MANY_CONNECTIONS)  # a fresh socket's buffer takes it whole
+                except OSError:
+                    pass
+                conn.close()
+                return None
+        return make_channel(srv, conn, addr, adj, map=map)
+
+    server.channel_class = admitted
+
+
+def _within(host: str, networks: list) -> bool:
+    try:
+        address = ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return False
+    return any(address in network for network in networks)
+
+
 def _cut_off_slow_requests(server: BaseWSGIServer, read_timeout_s: float) -> None:
     """Add to `server`'s periodic maintenance (which closes idle connections) the closing of
     connections whose request has been arriving for longer than `read_timeout_s`."""
@@ -102,6 +141,7 @@ class _QuickFirst(ThreadedTaskDispatcher):
 
 def make_server(app: Flask, host: str = "127.0.0.1", port: int = 8000, threads: int = 8, *,
                 max_body_bytes: int = 64 * 1024, read_timeout_s: float = 10.0, connection_limit: int = 1000,
+                connections_per_address: int | None = None, trusted_proxies: tuple[str, ...] = (),
                 sockets: list | None = None):
     """waitress on `host`:`port` (or on already listening `sockets`, as a forked worker has)."""
     where = {"sockets": sockets} if sockets else {"host": host, "port": port}
@@ -118,7 +158,9 @@ def make_server(app: Flask, host: str = "127.0.0.1", port: int = 8000, threads: 
                            # idle connections go after a minute; the maintenance that closes them
                            # (and slow requests) runs every second
                            channel_timeout=60, cleanup_interval=1)
+    per_address = min(connections_per_address or connection_limit, max(1, connection_limit // 2))
     for listener in [d for d in dispatchers.values() if isinstance(d, BaseWSGIServer)]:
         listener.channel_class = _Channel
+        _admit_per_address(listener, per_address, trusted_proxies)
         _cut_off_slow_requests(listener, read_timeout_s)
     return server

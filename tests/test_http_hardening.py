@@ -25,6 +25,9 @@ from processes import free_port, wait_until
 CLI = Path(sys.executable).with_name("textbook-chat")
 READ_TIMEOUT_S = 2.0
 THREADS = 4
+MAX_CONNECTIONS = 500  # per process
+PER_ADDRESS = 250
+PROCESSES: dict[int, int] = {}  # port → serving processes
 
 
 @pytest.fixture(scope="module")
@@ -71,7 +74,9 @@ def served(request, indexed_data, tmp_path_factory):
     shutil.copytree(indexed_data, folder / "data")
     fake = FakeGemini()
     args = ("--workers", "2") if request.param == "workers" else ()
-    process, port = start_server(folder / "data", fake, folder / "serve.log", *args)
+    process, port = start_server(folder / "data", fake, folder / "serve.log", *args,
+                                 MAX_CONNECTIONS=str(MAX_CONNECTIONS), MAX_CONNECTIONS_PER_ADDRESS=str(PER_ADDRESS))
+    PROCESSES[port] = 2 if request.param == "workers" else 1
     yield port, fake
     stop_server(process)
     fake.close()
@@ -215,6 +220,36 @@ def test_200_slow_connections_hold_up_neither_health_nor_questions(served):
         stop.set()
         dripping.join()
         for sock in slow:
+            sock.close()
+
+
+def test_one_address_cannot_take_every_connection(served):
+    """More connections from one address than every process could hold: those over its share are
+    answered 503 at once, and a reader at another address is answered as if nothing happened."""
+    port, _ = served
+    processes = PROCESSES[port]
+    flood = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(processes * MAX_CONNECTIONS + 50)]
+    turned_away: set[int] = set()
+
+    def count_refusals() -> bool:
+        for n, sock in enumerate(flood):
+            if n not in turned_away:
+                sock.setblocking(False)  # a socket with a timeout would wait for it
+                try:
+                    if sock.recv(64).startswith(b"HTTP/1.1 503"):
+                        turned_away.add(n)
+                except OSError:  # nothing yet
+                    pass
+        return len(turned_away) >= len(flood) - processes * PER_ADDRESS
+
+    try:
+        wait_until(count_refusals, timeout_s=20, what="the connections over the address's share to be refused",
+                   poll_s=0.2)
+        with socket.create_connection(("127.0.0.1", port), timeout=5, source_address=("127.0.0.2", 0)) as other:
+            other.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            assert other.recv(64).startswith(b"HTTP/1.1 200"), "a reader at another address was held up"
+    finally:
+        for sock in flood:
             sock.close()
 
 

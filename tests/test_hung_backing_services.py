@@ -57,3 +57,22 @@ def test_a_question_whose_server_never_returns_is_interrupted_by_another(databas
         assert [m.status for m in messages] == ["interrupted"]
     finally:
         other.close()
+
+
+def test_a_slow_answer_marked_interrupted_that_then_completes_keeps_no_error(database_url):
+    from server.sessions import Reply
+    from server.sessions.interrupted import interrupt
+
+    store = SessionStore(database_url, server="a slow host")
+    try:
+        opened = store.open_turn(None, "What is aliasing?", None, "exclusive")
+        with store.engine.begin() as conn:
+            assert interrupt(conn, queries_table.c.id == opened.query_id, "left unanswered") == 1
+        assert store.get_query(opened.query_id).error == "left unanswered"
+        store.close_turn(opened.query_id, [("COMPLETED", datetime.now(timezone.utc))], session_id=opened.session_id,
+                         user_message_id=opened.user_message_id, user_status="answered",
+                         assistant=Reply("Aliasing is…", "completed"))
+        query = store.get_query(opened.query_id)
+        assert (query.state, query.error) == ("COMPLETED", None)
+    finally:
+        store.close()

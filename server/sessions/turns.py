@@ -89,8 +89,9 @@ def close_question(conn: Connection, closing: Closing, now: datetime) -> Message
               "states": [*recorded, *stored_states(closing.states)], "updated_at": now}
     if closing.generator:
         values["generator"] = closing.generator
-    if closing.error:
-        values["error"] = closing.error
+    # set either way: a slow answer the sweep took for abandoned (INTERRUPTED) and that then
+    # completed keeps no error of the sweep's
+    values["error"] = closing.error
     if closing.asked is not None:
         values.update(asked_columns(closing.asked))
     conn.execute(sql.UPDATE_QUERY, values)
