@@ -151,6 +151,17 @@ def test_bodies_the_server_will_not_read_are_refused_in_the_api_shape(served):
     assert status == 200 and body["status"] == "ok"  # a long query string is no error of its own
 
 
+def test_a_body_under_the_limit_sent_in_tiny_chunks_is_read(served):
+    """The limit counts the body, not the chunked framing around it (six times the body here)."""
+    port, _ = served
+    body = json.dumps({"question": "What is the Nyquist rate?"}).encode() + b" " * 12000
+    chunks = b"".join(b"1\r\n%s\r\n" % body[i:i + 1] for i in range(len(body)))
+    assert len(chunks) > 65536
+    status, _, answer = raw(port, POST + b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n" + chunks
+                            + b"0\r\n\r\n")
+    assert status == 200 and answer["answer"], answer
+
+
 def test_security_headers_on_every_response_and_retry_after_only_on_refusals(served):
     port, _ = served
     for status, headers, _ in (get(port, "/health"), get(port, "/nowhere"), get(port, "/widget.js"),
