@@ -6,6 +6,7 @@ import json
 from click.testing import CliRunner
 
 from apps import copy_index, make_settings
+from fakes import RecordingGenerator
 from places import EVAL, SAMPLE_BOOK
 from server.cli import main
 from server.evaluation import calibration, evaluate, intent_summary, load_questions, tag_summary
@@ -41,6 +42,18 @@ def test_a_question_about_what_the_book_never_names_is_refused_for_that_reason(p
     assert data["status"] == "refused" and data["sources"] == [], data["answer"]
     missing = data["answer"].split("never mentions", 1)
     assert len(missing) == 2 and "px4" in missing[1].split(",")[0].lower(), data["answer"]
+    # Refused by that gate, not by another one that happens to refuse too: with a model the
+    # other gates let passages near the threshold through for the model to read (and decline),
+    # so only the gate on terms the book never names keeps this question from the model.
+    generator = RecordingGenerator()
+    client = chat_app(physical_ai, generator=generator).test_client()
+    data = client.post("/chat", json={"question": "how do i fly a px4 drone in offboard mode from ros 2?"}).get_json()
+    assert generator.inputs == [], "the question went to the model: the book's unknown terms did not refuse it"
+    assert data["status"] == "refused" and data["sources"] == [] and "never mentions “px4”" in data["answer"]
+    assert data["context"]["database_chunks"] == [], data["context"]
+    # the same question without the unknown term is not refused by the gates: it goes to the model
+    ros = client.post("/chat", json={"question": "how do i fly a drone from ros 2?"}).get_json()
+    assert len(generator.inputs) == 1 and ros["status"] == "completed", ros["answer"]
 
 
 def test_eval_command_prints_json_and_holds_the_line(tmp_path, monkeypatch, indexed_folder):
