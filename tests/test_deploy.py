@@ -30,6 +30,8 @@ from fake_gemini import gemini_subprocess_env
 from places import MODELS_DIR, REPO
 from processes import free_port, wait_until
 
+INSIGHTS_TOKEN = "the-authors-token"
+
 DEPLOY = REPO / "deploy"
 CLI = Path(sys.executable).with_name("textbook-chat")
 RATE = 40  # requests per minute per reader: more than the test asks before its forged-address check
@@ -175,7 +177,8 @@ def test_the_documented_deployment_answers_through_nginx_with_tls(tmp_path, fake
     assert "ALLOWED_ORIGINS=https://book.example.org" in documented and "TRUSTED_PROXIES=127.0.0.1" in documented
     env_file.write_text(documented.replace("/var/lib/textbook-chat", str(data))
                         .replace("https://book.example.org", origin)
-                        + f"TEXTBOOK_CHAT_MODELS_DIR={MODELS_DIR}\nRATE_LIMIT=\"{RATE} per minute\"\nGEMINI_TIMEOUT_S=4\n")
+                        + f"TEXTBOOK_CHAT_MODELS_DIR={MODELS_DIR}\nRATE_LIMIT=\"{RATE} per minute\"\nGEMINI_TIMEOUT_S=4\n"
+                        + f"INSIGHTS_TOKEN={INSIGHTS_TOKEN}\n")
     env = gemini_subprocess_env(fake, TEXTBOOK_CHAT_BIN=str(CLI))
 
     updated = subprocess.run([str(DEPLOY / "update-index.sh"), str(env_file), str(site)], env=env,
@@ -196,6 +199,7 @@ def test_the_documented_deployment_answers_through_nginx_with_tls(tmp_path, fake
         assert server.poll() is None, (tmp_path / "serve.log").read_text()
         _ask_and_stream(through, fake, origin)
         _bodies_too_large(through)
+        _insights_under_the_prefix(through)
         _updates_without_a_restart(through, site, env, env_file, data, server.pid)
         _forged_addresses_count_as_the_reader(through)
         server.send_signal(signal.SIGTERM)  # what systemd sends on stop
@@ -209,6 +213,30 @@ def test_the_documented_deployment_answers_through_nginx_with_tls(tmp_path, fake
                 process.wait(timeout=30)
         log.close()
     assert _generations(data)[1] == []  # the stopped server removed its replica
+
+
+def _insights_under_the_prefix(through: Through) -> None:
+    """The author signs in to /chat-api/insights as a browser does: the form, the redirect and
+    the page's assets stay under nginx's prefix, and the cookie is sent back there."""
+    import http.cookiejar
+    from urllib.parse import urlencode, urlsplit
+
+    jar = http.cookiejar.CookieJar()
+    browser = urllib.request.build_opener(urllib.request.HTTPSHandler(context=through.tls),
+                                          urllib.request.HTTPCookieProcessor(jar))
+    try:
+        browser.open(through.base + "/chat-api/insights", timeout=60)
+        raise AssertionError("the page opened without the token")
+    except urllib.error.HTTPError as error:
+        assert error.code == 401
+    form = urllib.request.Request(through.base + "/chat-api/insights", data=urlencode({"token": INSIGHTS_TOKEN}).encode(),
+                                  headers={"Origin": through.base})
+    with browser.open(form, timeout=60) as page:  # 303, followed by the browser
+        assert urlsplit(page.url).path == "/chat-api/insights"
+        html = page.read().decode()
+    assert "What students ask" in html and [c.path for c in jar] == ["/chat-api"]
+    with browser.open(through.base + "/chat-api/insights/assets/insights.css", timeout=60) as css:
+        assert css.status == 200 and 'href="insights/assets/insights.css"' in html
 
 
 def _answers(through: Through) -> bool:
