@@ -107,3 +107,21 @@ def test_combined_mode_declines_what_neither_the_passage_nor_the_book_answers(ch
         # pointing at the passage does not make any question about it: it names what it does not say
         elsewhere = _ask(client, "who invented this?", mode=mode)
         assert elsewhere["status"] == "refused" and "Nyquist" not in elsewhere["answer"], elsewhere["answer"]
+
+
+STEMS = ["explain this", "give me an example", "summarize this", "simplify this", "rephrase this",
+         "why does this matter"]
+PHRASINGS = [case(f"{before}{stem}{after}") for stem in STEMS for before in ("", "can you ", "please ", "could you please ")
+             for after in ("", "?", " please", "!") for case in (str.lower, str.capitalize, str.upper)]
+
+
+def test_every_phrasing_of_a_request_about_the_passage_is_one():
+    assert [q for q in PHRASINGS if detect(q, PASSAGE) is Intent.QUESTION] == []
+
+
+@pytest.mark.parametrize("mode", ["exclusive", "combined"])
+def test_requests_phrased_any_way_are_never_refused(chat_app, mode):
+    client = chat_app().test_client()
+    for question in PHRASINGS[::17]:  # every stem, with and without "can you", "please", capitals
+        data = _ask(client, question, mode)
+        assert data["status"] == "completed" and data["intent"] != "question", (question, data["answer"][:200])

@@ -32,6 +32,8 @@ _PATTERNS: list[tuple[Intent, re.Pattern]] = [(intent, re.compile(pattern, re.IG
     (Intent.JARGON, r"\bjargon\b|\b(?:technical|fancy|big) (?:words|terms)\b|\bwhat do (?:these|the|all these) "
                     r"(?:words|terms)\b"),
     (Intent.SIMPLIFY, r"\bsimpl(?:e|er|est|y|ify)\b|\bplain(?:er)? (?:english|words|language|terms)\b|"
+                      r"\b(?:re-?phrase|re-?word|paraphrase)\b|\bin other words\b|\b(?:say|put|write|explain) "
+                      r"(?:it|this|that) (?:differently|another way|in (?:a different|another) way)\b|"
                       r"\beli5\b|\blike i'?m (?:five|5|a kid|a child)\b|\bdumb (?:it|this) down\b|"
                       r"\beasier (?:words|terms|way)\b|\bless technical\b|\bin layman'?s\b"),
     (Intent.SUMMARIZE, r"\bsumm?ari[sz]|\bsum (?:it|this|that) up\b|\btl;?dr\b|\bgist\b|\brecap\b|"
@@ -94,13 +96,16 @@ def _about_passage(question: str, pattern: re.Pattern, passage: str) -> bool:
     rest = _WORD.findall(pattern.sub(" ", question.lower()))
     if len(rest) <= 2:
         return True
-    passage_words = set(_WORD.findall(passage.lower()))
     asked = [w for w in rest if len(w) > 3 and w not in _FUNCTION_WORDS]
-    return bool(passage_words) and bool(asked) and all(w in passage_words for w in asked)
+    if not asked:  # "can you give me an example?": nothing but the request, so of the passage
+        return True
+    passage_words = set(_WORD.findall(passage.lower()))
+    return bool(passage_words) and all(w in passage_words for w in asked)
 
 
 _FUNCTION_WORDS = frozenset("""what which when where does with about from into your mean means meant please could would
-should give show tell term terms word words like just more some much very really""".split())
+should give show tell term terms word words like just more some much very really another other provide want need
+kindly thanks thank maybe again""".split())
 
 
 # a question about what the passage itself says ("the two ways mentioned here", "which sensors does it say")

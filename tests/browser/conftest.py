@@ -77,8 +77,10 @@ def _start(app: Flask, port: int, generator=None) -> LiveServer:
 
     def hostile():
         page = demo_view(rest=DEMO_PAGE.removeprefix("/book/"))
+        # a host site's page, with a policy of its own that lets its inline styles apply
         return Response(page.get_data(as_text=True).replace("</head>", HOSTILE_CSS + "</head>", 1),
-                        mimetype="text/html")
+                        mimetype="text/html",
+                        headers={"Content-Security-Policy": "script-src 'self'; style-src 'self' 'unsafe-inline'"})
 
     app.add_url_rule("/hostile", "hostile", hostile)
     server = make_server(app, "127.0.0.1", port, threads=8)
