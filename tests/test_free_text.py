@@ -125,7 +125,7 @@ def test_mcp_ask_answers_typos_and_any_unicode_or_names_the_problem(chat, data):
         assert isinstance(result["answer"], str) and isinstance(result["refused"], bool)
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_the_ask_command_answers_typos_and_any_unicode(sample_book, data):
     env = {"TEXTBOOK_CHAT_DATA_DIR": str(sample_book.settings.data_dir),

@@ -79,7 +79,7 @@ def test_every_text_a_reader_sends_is_stored_masked(chat_app):
     assert "[email]" in text and "[card]" in text
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(st.text(max_size=300))
 def test_any_text_is_masked_without_error_and_masking_again_changes_nothing(text):
     once = mask(text)
@@ -87,7 +87,7 @@ def test_any_text_is_masked_without_error_and_masking_again_changes_nothing(text
     assert mask(once) == once
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.text(alphabet=st.characters(codec="utf-8"), max_size=40), st.sampled_from(EMAILS + CARDS))
 def test_a_detail_inside_any_text_is_masked(prefix, detail):
     assert ("[email]" if detail in EMAILS else "[card]") in mask(f"{prefix} {detail} end")
