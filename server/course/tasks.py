@@ -41,6 +41,8 @@ PROTOTYPES: dict[str, list[str]] = {
         "where can I find the part about it",
         "which lesson talks about this subject",
         "which page in this module describes that thing",
+        "where does the book cover this topic",
+        "where does the course talk about it",
     ],
     "order": [
         "what should I read next",
@@ -69,3 +71,18 @@ PROTOTYPES: dict[str, list[str]] = {
 }
 
 TASKS = tuple(PROTOTYPES)
+
+# a fact the book states that merely names the course ("how long does the course take?"): no
+# task of the course's structure, but a question for the passages; read like a task, so that
+# it wins only where it is nearer than every task
+FACT = "fact"
+FACTS = [
+    "how long does the course take",
+    "how many hours a week does this course need",
+    "when is the deadline of this module's assignment",
+    "what grade do I need to pass the course",
+    "what hardware do I need for this chapter",
+    "which software version does the book use",
+    "how much does the equipment for this course cost",
+    "who wrote this book",
+]

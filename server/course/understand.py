@@ -16,7 +16,7 @@ import numpy as np
 
 from ..outline import Outline, OutlinePage, Part
 from .resolve import NOUNS_OF_PARTS, numbered_part, resolve_page, titled_part
-from .tasks import PROTOTYPES, TASKS
+from .tasks import FACT, FACTS, PROTOTYPES, TASKS
 
 # calibrated on the four development books' course sets against every passage question of
 # their sets (BENCHMARKS.md: course questions score 0.39–1.0 with a cue; passage questions
@@ -27,6 +27,10 @@ BOOK_NOUNS = frozenset({"book", "textbook", "course", "curriculum", "syllabus"})
 PAGE_NOUNS = frozenset({"page", "section", "lesson", "article", "tutorial", "project"})
 ALL_NOUNS = BOOK_NOUNS | PAGE_NOUNS | NOUNS_OF_PARTS
 _DEIXIS = re.compile(r"\b(this|these|here|current|next|previous)\b")
+# a question for a fact, not for the course's structure: a quantity of something other than its
+# parts ("how many weeks", "how long"), or a yes/no question ("is the course free?")
+_QUANTITY = re.compile(r"^\W*(?:so\s+)?how\s+(?:many|much|long|often|old)\b\s*([a-z]*)")
+_YES_NO = re.compile(r"^\W*(?:is|are|does|do|did|can|could|will|would|should|was|were|has|have)\b")
 
 
 @dataclass(frozen=True)
@@ -60,10 +64,12 @@ class TaskReader:
         self._prototypes: list[np.ndarray] | None = None
 
     def scores(self, vector: np.ndarray) -> dict[str, float]:
+        """The question's nearness to each task, and to a fact the book states (FACT)."""
         if self._prototypes is None:
-            self._prototypes = [self.embedder.embed_documents([_canonical(p, ALL_NOUNS) for p in PROTOTYPES[task]])
-                                for task in TASKS]
-        return {task: float(np.max(m @ vector)) for task, m in zip(TASKS, self._prototypes)}
+            described = [PROTOTYPES[task] for task in TASKS] + [FACTS]
+            self._prototypes = [self.embedder.embed_documents([_canonical(p, ALL_NOUNS) for p in prototypes])
+                                for prototypes in described]
+        return {task: float(np.max(m @ vector)) for task, m in zip((*TASKS, FACT), self._prototypes)}
 
     def read(self, text: str, vector: np.ndarray, outline: Outline | None, page_url: str = "",
              locale: str | None = None, page_title: str = "") -> CourseRequest | None:
@@ -76,15 +82,15 @@ class TaskReader:
         titled, named = titled_part(outline, lowered, part_nouns, locale) if numbered is None else (None, "")
         nouns = asked & (BOOK_NOUNS | PAGE_NOUNS | part_nouns)
         pointed = bool(_DEIXIS.search(lowered) or numbered or titled)
-        if not (nouns or pointed):
+        if not (nouns or pointed) or _asks_a_fact(lowered, nouns - BOOK_NOUNS, part_nouns):
             return None
         if max(self.scores(vector).values()) < BARE_NOUN - 0.15:
             return None  # nowhere near any task: no need to look closer
         reworded = lowered.replace(said or named or "\0", "this part") if (said or named) else lowered
         scores = self.scores(self.embedder.embed_query(_canonical(reworded, ALL_NOUNS | part_nouns)))
         task = max(scores, key=scores.get)
-        if scores[task] < (WITH_CUE if pointed else BARE_NOUN):
-            return None
+        if task == FACT or scores[task] < (WITH_CUE if pointed else BARE_NOUN):
+            return None  # a fact is looked up in the passages
         page = resolve_page(outline, page_url, page_title) if page_url else None
         part = numbered or titled
         scope = _scope(lowered, nouns, part, page, outline, part_nouns)
@@ -93,6 +99,18 @@ class TaskReader:
             if part is None:
                 scope = "page"
         return CourseRequest(task, scope, outline, page, part, page_url, round(scores[task], 4), text)
+
+
+def _asks_a_fact(text: str, parts_named: set[str], part_nouns: set[str]) -> bool:
+    """A quantity of something other than the course's parts ("how many weeks is this course?",
+    but not "how many chapters are there?"), or a yes/no question naming no part smaller than
+    the book ("is the course free?", but not "is there a chapter on filters?")."""
+    quantity = _QUANTITY.match(text)
+    if quantity:
+        counted = quantity.group(1)
+        counted = counted[:-1] if counted.endswith("s") and len(counted) > 4 else counted
+        return counted not in PAGE_NOUNS | part_nouns
+    return bool(_YES_NO.match(text)) and not parts_named
 
 
 def _canonical(text: str, nouns) -> str:

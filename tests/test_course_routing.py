@@ -1,0 +1,59 @@
+"""Which questions are about the book as a course: a fact the book states that merely names the
+course ("how long does the course take?") is looked up in the passages, not answered with the
+table of contents; "where does the book cover X?" is a locate, never a reading order. Any string
+goes through the router without an error."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from apps import make_settings
+from server.rag.question import Question
+
+# worded apart from the task descriptions (course/tasks.py), which they must not repeat
+FACTS = ["how many hours does this course take?", "how much time per day should i study for the course?",
+         "what computer do i need for the course?", "which python version does the book use?",
+         "what score counts as a pass in this course?", "is the course free?"]
+WHERE = ["where does the book cover aliasing?", "where does the book talk about quantization?",
+         "where in the course is dithering explained?"]
+
+
+@pytest.fixture(scope="module")
+def chat(sample_book, tmp_path_factory):
+    parts = sample_book.components(make_settings(tmp_path_factory.mktemp("routing") / "data"))
+    yield parts
+    parts.close()
+
+
+def _route(chat, question: str):
+    answer = chat.pipeline.answer(Question(question, max_chunks=5, similarity_threshold=0.3))
+    return answer.course["task"] if answer.course else None
+
+
+@pytest.mark.parametrize("question", FACTS)
+def test_a_fact_that_names_the_course_is_no_course_task(chat, question):
+    assert _route(chat, question) not in ("contents", "order", "overview")
+
+
+@pytest.mark.parametrize("question", WHERE)
+def test_where_the_book_covers_something_is_a_locate(chat, question):
+    assert _route(chat, question) == "locate"
+
+
+@pytest.mark.parametrize("question, task", [("what chapters are in this book?", "contents"),
+                                            ("what is this book about?", "overview"),
+                                            ("which chapter covers quantization?", "locate"),
+                                            ("what will I learn in this module?", "objectives")])
+def test_the_course_tasks_are_still_read(chat, question, task):
+    assert _route(chat, question) == task
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(min_size=1, max_size=80).filter(lambda t: t.strip() and "\x00" not in t))
+def test_any_question_goes_through_the_router(chat, text):
+    from server.rag.question import Page
+
+    question = Question(text, 5, 0.3, page=Page(url="http://127.0.0.1:8000/book/docs/intro", title=text[:20]))
+    request = chat.pipeline.understand.course.read(question, chat.embedder.embed_query(text), ())
+    assert request is None or request.task in ("overview", "summarize", "contents", "locate", "order", "objectives",
+                                               "quiz")
