@@ -94,3 +94,20 @@ def test_a_label_repeated_across_parts_is_qualified_by_its_part(tmp_path):
     assert outline.part_of(overview).index_page == overview.key  # the page every part opens with
     assert overview.blocks_of("objectives")[0].items == ("Explain the idea", "Build a small example")
     assert outline.page("02-acting/02-more.md").name == "Acting in depth"
+
+
+def test_a_list_of_facts_is_no_exercise_and_only_prompts_are_practice(tmp_path):
+    """'… in Practice' applies a topic; its 'label: value' lines are never offered as questions."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "arm.md").write_text(
+        "# Arm Dynamics\n\nThe arm is modelled link by link.\n\n"
+        "## Dynamics in Practice\n\n- Robot mass: 60 kg\n- Upper arm length: 0.4 m\n"
+        "- services_default_qos: Reliable communication for services\n\n"
+        "## Exercises\n\n- Robot mass: 60 kg\n- Task 1: Compute the torque at the elbow for a 2 kg load\n"
+        "- Why does the shoulder need the largest motor?\n")
+    site = detect_site(docs)
+    page = build_outline(site, discover_pages(site).pages, "t").page("arm.md")
+    assert page.blocks_of("exercises")[0].items == (
+        "Task 1: Compute the torque at the elbow for a 2 kg load", "Why does the shoulder need the largest motor?")
+    assert len(page.blocks_of("exercises")) == 1 and not page.blocks_of("quiz")

@@ -19,7 +19,8 @@ _KINDS = (
     ("prerequisites", r"prerequisites?|requirements|before you (begin|start)|what you need|you should know"),
     ("key_terms", r"key terms|glossary|vocabulary|terminology|key concepts"),
     ("summary", r"summary|key takeaways?|takeaways|conclusions?|recap|wrap[- ]?up|in short"),
-    ("exercises", r"exercises?|practice|try it( yourself)?|assignments|hands[- ]on"),
+    # "… in Practice" is a topic applied, not practice for the reader
+    ("exercises", r"exercises?|(?<!in )practice|try it( yourself)?|assignments|hands[- ]on"),
 )
 _PATTERNS = [(kind, re.compile(rf"(^|\W)({words})(\W|$)", re.IGNORECASE)) for kind, words in _KINDS]
 _ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(.*)$")
@@ -48,6 +49,22 @@ def list_items(texts: list[str]) -> list[str]:
             if match and not line.startswith(("  ", "\t")) and plain(match.group(1)):
                 items.append(plain(match.group(1)))
     return items
+
+
+_LABELLED = re.compile(r"^([^:?]{1,40}):\s+(.+)$")
+
+
+def is_prompt(item: str) -> bool:
+    """Something a reader can be asked: a question, or a task ("Implement forward kinematics for
+    a 2-link arm", "Task 1: Add a node that…"); not a label and its value ("Robot mass: 60 kg",
+    "services_default_qos: Reliable communication for services"), which a list of facts holds."""
+    item = item.strip()
+    if item.endswith("?"):
+        return True
+    labelled = _LABELLED.match(item)
+    if labelled and len(labelled.group(1).split()) <= 5:
+        return len(labelled.group(2).split()) >= 6
+    return len(item.split()) >= 3
 
 
 def question_and_answer(texts: list[str]) -> tuple[str, str]:

@@ -7,7 +7,7 @@ import re
 
 from ..outline import Block, Outline, OutlinePage, Part, Section
 from ..rag.sentences import split_sentences
-from .blocks import block_kind, list_items, plain, question_and_answer
+from .blocks import block_kind, is_prompt, list_items, plain, question_and_answer
 from .sections import reading_sections
 from .mdbook import summary_items
 from .page import Page
@@ -92,8 +92,9 @@ def _blocks(page: Page, sections: list) -> list[Block]:
             answers = tuple(a for q, a in asked if q)
         else:
             texts = own + [b.text for m in inner for b in sections[m].blocks if not b.is_code]
-            items = tuple(list_items(texts)) or tuple(
-                s for t in texts for s in split_sentences(plain(t)) if len(s.split()) >= 3)[:8]
+            listed = list_items(texts)
+            items = tuple(i for i in listed if is_prompt(i)) if listed else tuple(
+                s for t in texts for s in split_sentences(plain(t)) if is_prompt(s))[:8]
             if not items and inner:
                 items = tuple(sections[m].titles[-1] for m in inner)
         anchor = section.anchor
