@@ -283,11 +283,13 @@ _add_term_commands()
 
 
 def _add_book_commands() -> None:
+    from .checkbook.command import check_book
     from .cli_llms import llms_txt_command
     from .cli_mcp import mcp_command
 
     main.add_command(llms_txt_command)
     main.add_command(mcp_command)
+    main.add_command(check_book)
 
 
 _add_book_commands()

@@ -19,7 +19,7 @@ LAYERS = [
                      "server.operations"]),
     ("program", ["server.api", "server.app", "server.wsgi", "server.workers", "server.startup", "server.mcp_server",
                  "server.__main__", "server.cli", "server.cli_eval", "server.cli_help", "server.cli_llms",
-                 "server.cli_mcp", "server.cli_operations", "server.cli_shared"]),
+                 "server.cli_mcp", "server.cli_operations", "server.cli_shared", "server.checkbook"]),
 ]
 # inside the question path, lowest first: what every stage uses, the generators, then the stages
 # in the order a question passes them, and the pipeline that only sequences them

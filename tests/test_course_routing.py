@@ -15,7 +15,8 @@ FACTS = ["how many hours does this course take?", "how much time per day should 
          "what computer do i need for the course?", "which python version does the book use?",
          "what score counts as a pass in this course?", "is the course free?"]
 WHERE = ["where does the book cover aliasing?", "where does the book talk about quantization?",
-         "where in the course is dithering explained?"]
+         "where in the course is dithering explained?", "where does the book cover fir versus iir?",
+         "where does the book cover amplitude, power and rms?"]
 
 
 @pytest.fixture(scope="module")
@@ -41,6 +42,7 @@ def test_where_the_book_covers_something_is_a_locate(chat, question):
 
 
 @pytest.mark.parametrize("question, task", [("what chapters are in this book?", "contents"),
+                                            ("where should i start in this book?", "order"),
                                             ("what is this book about?", "overview"),
                                             ("which chapter covers quantization?", "locate"),
                                             ("what will I learn in this module?", "objectives")])

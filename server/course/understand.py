@@ -30,6 +30,9 @@ _DEIXIS = re.compile(r"\b(this|these|here|current|next|previous)\b")
 # a question for a fact, not for the course's structure: a quantity of something other than its
 # parts ("how many weeks", "how long"), or a yes/no question ("is the course free?")
 _QUANTITY = re.compile(r"^\W*(?:so\s+)?how\s+(?:many|much|long|often|old)\b\s*([a-z]*)")
+# "where does the book cover X?", "where in the course is X explained?": where a topic is, not
+# where to start reading
+_WHERE = re.compile(r"^\W*where\b(?!.*\b(?:start|begin|go|next|first|after|before)\b)")
 _YES_NO = re.compile(r"^\W*(?:is|are|does|do|did|can|could|will|would|should|was|were|has|have)\b")
 
 
@@ -89,7 +92,9 @@ class TaskReader:
         reworded = lowered.replace(said or named or "\0", "this part") if (said or named) else lowered
         scores = self.scores(self.embedder.embed_query(_canonical(reworded, ALL_NOUNS | part_nouns)))
         task = max(scores, key=scores.get)
-        if task == FACT or scores[task] < (WITH_CUE if pointed else BARE_NOUN):
+        if _WHERE.match(lowered) and nouns:
+            task = "locate"
+        elif task == FACT or scores[task] < (WITH_CUE if pointed else BARE_NOUN):
             return None  # a fact is looked up in the passages
         page = resolve_page(outline, page_url, page_title) if page_url else None
         part = numbered or titled

@@ -1,0 +1,173 @@
+"""The checks, each asked through the real /chat endpoint of an app over the book's index and
+judged without an answer key. A check gives its measure, whether it holds, and failing examples."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from statistics import median, quantiles
+from typing import Callable
+
+from ..answer_measures import answer_words
+from . import probes
+from .citations import BookSections, in_citation_order, placements
+
+MAX_EXAMPLES = 5
+PROSE_P50, PROSE_P90 = 100, 160  # words a reader reads (code and tables not counted)
+MAX_CODE_LINES = 30
+MIN_OFF_BOOK_REFUSED = 0.95
+_FENCED = re.compile(r"^\s*(```|~~~)[^\n]*\n(.*?)^\s*\1", re.M | re.S)
+_ASKS_FOR_CODE = re.compile(r"\b(?:code|example|snippet|implement|program|script|syntax|write)\b", re.I)
+_QUIZ_ITEM = re.compile(r"^\s*\d+\.\s+(.+)$", re.M)
+_LABEL_VALUE = re.compile(r"^[^:?]{1,40}:\s+\S+(?:\s+\S+){0,4}$")
+
+
+@dataclass
+class Result:
+    name: str
+    passed: bool
+    measure: str
+    failures: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return {"check": self.name, "passed": self.passed, "measure": self.measure,
+                "failures": self.failures[:MAX_EXAMPLES]}
+
+
+@dataclass(frozen=True)
+class Book:
+    """What the checks need of the book: its words, headings, pages and paragraphs."""
+
+    book_id: str
+    words: list[str]
+    headings: list[str]
+    page_urls: list[str]
+    paragraphs: list[tuple[str, str]]  # (text, url)
+    sections: BookSections
+    off_book: list[str] = field(default_factory=list)  # more questions it does not answer (other books' topics)
+
+
+Ask = Callable[..., tuple[int, dict]]  # ask(question, **body) -> (status, JSON body)
+
+
+def typo_fuzz(ask: Ask, book: Book, count: int = 60) -> Result:
+    failures = []
+    for question in probes.typo_questions(book.words, count):
+        status, body = ask(question)
+        if status != 200:
+            failures.append(f"{status} {question!r}: {body.get('error', '')}")
+    return Result("typo fuzz", not failures, f"{count - len(failures)}/{count} answered without an error", failures)
+
+
+def highlight_requests(ask: Ask, book: Book, passages: int = 3) -> Result:
+    chosen = probes.highlightable(book.paragraphs, passages)
+    if not chosen:
+        return Result("highlight requests", True, "no prose paragraph to highlight")
+    failures, asked = [], 0
+    for n, phrasing in enumerate(probes.request_phrasings()):
+        passage = chosen[n % len(chosen)]
+        for mode in ("exclusive", "combined"):
+            status, body = ask(phrasing, selected_text=passage.text, selection_mode=mode,
+                               metadata={"page_url": passage.url})
+            asked += 1
+            if status != 200 or body.get("status") == "refused":
+                failures.append(f"{mode}: {phrasing!r} → {status} {body.get('status', body.get('code'))}")
+    return Result("highlight requests", not failures, f"{asked - len(failures)}/{asked} answered", failures)
+
+
+def answers_to_headings(ask: Ask, book: Book, count: int = 20) -> list[tuple[str, dict]]:
+    """What a student would ask of the book's own sections, and the answers."""
+    step = max(1, len(book.headings) // count)
+    answered = []
+    for heading in book.headings[::step][:count]:
+        question = f"what is {heading.lower()}?" if len(heading.split()) <= 4 else f"can you explain {heading.lower()}?"
+        status, body = ask(question)
+        if status == 200 and body.get("status") == "completed":
+            answered.append((question, body))
+    return answered
+
+
+def citation_places(answered: list[tuple[str, dict]], book: Book) -> Result:
+    checked, failures = 0, []
+    for question, body in answered:
+        for placement in placements(body["answer"], body.get("sources", []), book.sections):
+            checked += 1
+            if not placement.placed:
+                failures.append(f"{question!r}: “{' '.join(placement.piece.split())[:90]}” cited [{placement.marker}] "
+                                f"as {placement.url.rsplit('/', 1)[-1]}")
+    return Result("citations under their heading", not failures,
+                  f"{checked - len(failures)}/{checked} quoted pieces under the heading cited", failures)
+
+
+def citation_order(answered: list[tuple[str, dict]]) -> Result:
+    failures = [f"{q!r}: markers first used as {_order(b['answer'])}" for q, b in answered
+                if not in_citation_order(b["answer"])]
+    return Result("citations numbered in order", not failures,
+                  f"{len(answered) - len(failures)}/{len(answered)} answers numbered 1, 2, 3 …", failures)
+
+
+def _order(answer: str) -> str:
+    from ..rag.markers import cited_in_order
+
+    return ", ".join(f"[{n}]" for n in cited_in_order(answer))
+
+
+def answer_length(answered: list[tuple[str, dict]]) -> Result:
+    lengths = [answer_words(b["answer"]) for _, b in answered]
+    failures = []
+    for question, body in answered:
+        for _, code in _FENCED.findall(body["answer"]):
+            lines = code.strip("\n").count("\n") + 1
+            if lines > MAX_CODE_LINES and not _ASKS_FOR_CODE.search(question):
+                failures.append(f"{question!r}: a {lines}-line code block, unasked")
+    if not lengths:
+        return Result("answer length", True, "no answer to measure")
+    p50 = median(lengths)
+    p90 = quantiles(lengths, n=10)[-1] if len(lengths) > 1 else lengths[0]
+    if p50 > PROSE_P50 or p90 > PROSE_P90:
+        failures.insert(0, f"prose words p50 {p50:.0f} (≤ {PROSE_P50}), p90 {p90:.0f} (≤ {PROSE_P90})")
+    return Result("answer length", not failures, f"prose words p50 {p50:.0f}, p90 {p90:.0f}", failures)
+
+
+def off_book(ask: Ask, book: Book) -> Result:
+    questions = list(probes.EVERYDAY) + book.off_book
+    failures = []
+    for question in questions:
+        status, body = ask(question)
+        if status == 200 and body.get("status") != "refused":
+            failures.append(f"{question!r} answered: {' '.join(body['answer'].split())[:80]}")
+    refused = 1 - len(failures) / len(questions)
+    return Result("off-book refused", refused >= MIN_OFF_BOOK_REFUSED,
+                  f"{refused:.2f} of {len(questions)} refused (≥ {MIN_OFF_BOOK_REFUSED})", failures)
+
+
+def course_routing(ask: Ask, book: Book) -> Result:
+    failures, asked = [], 0
+    for question in probes.COURSE_FACTS:
+        status, body = ask(question)
+        asked += 1
+        task = (body.get("course") or {}).get("task")
+        if task in ("contents", "order"):
+            failures.append(f"{question!r} read as `{task}`")
+    topics = [h for h in book.headings if 1 <= len(h.split()) <= 4][:: max(1, len(book.headings) // 6)][:4]
+    for topic in topics:
+        question = probes.WHERE.format(topic.lower())
+        status, body = ask(question)
+        asked += 1
+        task = (body.get("course") or {}).get("task")
+        if task != "locate":
+            failures.append(f"{question!r} read as `{task}`")
+    return Result("course routing", not failures, f"{asked - len(failures)}/{asked} routed as asked", failures)
+
+
+def quiz_items(ask: Ask, book: Book, pages: list[str]) -> Result:
+    failures, items = [], 0
+    for url in pages:
+        status, body = ask("quiz me on this page", metadata={"page_url": url})
+        if status != 200 or body.get("status") != "completed":
+            continue
+        for item in _QUIZ_ITEM.findall(body["answer"]):
+            item = re.sub(r"\s*\[\d+\]", "", item).strip()
+            items += 1
+            if _LABEL_VALUE.match(item) and not item.endswith("?"):
+                failures.append(f"{url.rsplit('/', 1)[-1]}: “{item}”")
+    return Result("quiz items", not failures, f"{items - len(failures)}/{items} items a reader can be asked", failures)

@@ -1,0 +1,92 @@
+"""The questions check-book asks, made from the book itself or from fixed lists that hold for
+any book: one-edit typos of its words, requests about a highlighted passage however phrased,
+everyday questions no textbook answers, facts that merely name the course, "where does the
+book cover …?" of its own headings."""
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+
+LETTERS = "abcdefghijklmnopqrstuvwxyz"
+TEMPLATES = ("what is {0}?", "how does {0} work", "{0}", "Why is {0} important?!", "explain the {0} pls",
+             "WHAT DOES {0} MEAN", "difference between {0} and {1}?")
+REQUESTS = ("explain this", "give me an example", "summarize this", "simplify this", "rephrase this",
+            "why does this matter")
+EVERYDAY = ("how do I bake sourdough bread?", "who won the football world cup in 1998?",
+            "what's the weather like in Paris tomorrow?", "how do I fix a flat bicycle tyre?",
+            "what is the capital of Australia?", "can you recommend a good pizza place?",
+            "how many calories are in a banana?", "who painted the Mona Lisa?",
+            "how do I get rid of hiccups?", "what time does the sun set in winter?",
+            "how do I train my puppy to sit?", "what is the best way to learn to swim?",
+            "who is the lead singer of the Rolling Stones?", "how do I make a paper airplane?",
+            "what are good exercises for back pain?", "how long should I boil an egg?",
+            "which planet has the most moons?", "how do I knit a scarf?",
+            "what should I wear to a job interview?", "how do you play chess openings?")
+# facts a reader may ask that merely name the course: never a table of contents or a reading order
+COURSE_FACTS = ("how many hours does the course take?", "is this book free to read?",
+                "does the course have a final exam?", "what language is the book written in?",
+                "how much time should i spend on each chapter?")
+WHERE = "where does the book cover {0}?"
+
+
+@dataclass(frozen=True)
+class Passage:
+    text: str
+    url: str
+
+
+def typo(word: str, rng: random.Random) -> str:
+    """`word` with one edit: a letter dropped, added, changed, or two neighbours swapped."""
+    i = rng.randrange(len(word))
+    kind = rng.choice(("delete", "insert", "substitute", "transpose"))
+    if kind == "delete" and len(word) > 1:
+        return word[:i] + word[i + 1:]
+    if kind == "insert":
+        return word[:i] + rng.choice(LETTERS) + word[i:]
+    if kind == "transpose" and i + 1 < len(word):
+        return word[:i] + word[i + 1] + word[i] + word[i + 2:]
+    return word[:i] + rng.choice(LETTERS) + word[i + 1:]
+
+
+def typo_questions(words: list[str], count: int, seed: int = 7) -> list[str]:
+    """Questions made of the book's own words, one edit each, casing and punctuation varied."""
+    rng = random.Random(seed)
+    usable = [w for w in words if w.isalpha() and 3 <= len(w) <= 14]
+    if not usable:
+        return []
+    questions = []
+    for _ in range(count):
+        template = rng.choice(TEMPLATES)
+        filled = [typo(rng.choice(usable), rng) for _ in range(2)]
+        question = template.format(*filled)
+        questions.append(question.upper() if rng.random() < 0.1 else question)
+    return questions
+
+
+def request_phrasings() -> list[str]:
+    """Every request about a passage, with and without "can you" and "please", in capitals too."""
+    phrasings = []
+    for stem in REQUESTS:
+        for before, after in (("", ""), ("can you ", "?"), ("please ", ""), ("", " please"), ("Can you ", "?")):
+            phrasings.append(f"{before}{stem}{after}")
+        phrasings.append(stem.upper())
+        phrasings.append(stem.capitalize() + ".")
+    return phrasings
+
+
+_SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
+
+
+def highlightable(paragraphs: list[tuple[str, str]], count: int) -> list[Passage]:
+    """Prose paragraphs a reader might highlight: two to five sentences, no markup, no code."""
+    found = []
+    for text, url in paragraphs:
+        plain = " ".join(text.split())
+        if any(mark in plain for mark in ("`", "|", "<", "{", "![", "](", "$$")) or plain.startswith(("#", "-", "*", ">")):
+            continue
+        sentences = len(_SENTENCE_END.findall(plain))
+        if 2 <= sentences <= 5 and 25 <= len(plain.split()) <= 140:
+            found.append(Passage(plain, url))
+    step = max(1, len(found) // count) if found else 1
+    return found[::step][:count]

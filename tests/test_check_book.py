@@ -1,0 +1,94 @@
+"""`textbook-chat check-book`: each check judged on answers made to fail it, and the command run
+on a book through the real /chat, reporting every check with its failing examples."""
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from places import MODELS_DIR, SAMPLE_BOOK
+from server.checkbook import checks, probes
+from server.checkbook.citations import BookSections, in_citation_order, placements, quoted_pieces
+from server.cli import main
+from server.ingest.page import Page
+
+URL = "https://book.example/docs/robots"
+BODY = ("# Robots\n\nA robot senses and acts.\n\n## Center of Mass (CoM)\n\nThe center of mass is the average "
+        "position of the body's mass.\n\n## Zero Moment Point\n\nThe ZMP is the point on the ground where the net "
+        "moment of the contact forces is zero.\n")
+
+
+def _book() -> BookSections:
+    return BookSections([Page("robots.md", "Robots", URL, [], 1, BODY, "h")])
+
+
+def test_a_piece_is_placed_under_the_heading_its_anchor_names():
+    book = _book()
+    answer = ("The ZMP is the point on the ground where the net moment of the contact forces is zero [1].\n\n"
+              "The center of mass is the average position of the body's mass [2].")
+    right = [{"source_type": "database", "url": f"{URL}#zero-moment-point"},
+             {"source_type": "database", "url": f"{URL}#center-of-mass-com"}]
+    assert [p.placed for p in placements(answer, right, book)] == [True, True]
+    wrong = [right[1], right[0]]  # the ZMP cited under "Center of Mass (CoM)"
+    assert [p.placed for p in placements(answer, wrong, book)] == [False, False]
+    assert placements("Words of the answer's own, not the book's [1].", right, book) == []  # nothing to place
+
+
+def test_pieces_are_the_paragraph_before_each_marker_and_code_holds_no_marker():
+    answer = "**Heading**\n\nFirst para.\n\nThe quoted one [1]. More `x[2]` text [2].\n\n```\ny[3]\n```\n\n[3]"
+    assert [(n, p.strip()) for n, p in quoted_pieces(answer)] == [
+        (1, "The quoted one"), (2, ". More `x[2]` text"), (3, "```\ny[3]\n```")]
+
+
+def test_markers_must_be_first_used_in_order():
+    assert in_citation_order("a [1] b [2] c [1] d [3]")
+    assert not in_citation_order("a [1] b [3] c [2]")
+    assert not in_citation_order("a [2] b [1]")
+    assert in_citation_order("no markers, and `code[5]`")
+
+
+def test_a_long_unasked_code_block_and_long_prose_fail_the_length_check():
+    code = "```python\n" + "\n".join(f"x{n} = {n}" for n in range(40)) + "\n```"
+    short = {"answer": "A short answer of a few words [1]."}
+    assert checks.answer_length([("what is x?", short)] * 3).passed
+    failed = checks.answer_length([("what is x?", {"answer": f"Some words [1].\n\n{code}"})] * 3)
+    assert not failed.passed and "40-line code block" in failed.failures[0]
+    assert checks.answer_length([("show me the code for x", {"answer": code})]).passed  # asked for
+    wordy = {"answer": " ".join(["word"] * 170)}
+    assert not checks.answer_length([("q", wordy)] * 3).passed
+
+
+def test_label_value_quiz_items_fail_and_questions_pass():
+    def ask(question, **body):
+        return 200, {"status": "completed", "answer": "**Quiz**\n\n1. What is a node? [1]\n2. Robot mass: 60 kg\n"
+                                                      "3. Task 1: Compute the torque at the elbow for a 2 kg load"}
+
+    result = checks.quiz_items(ask, None, ["https://book.example/docs/arm"])
+    assert not result.passed and result.failures == ["arm: “Robot mass: 60 kg”"] and result.measure.startswith("2/3")
+
+
+def test_the_probes_are_one_edit_from_the_books_words_and_phrased_every_way():
+    questions = probes.typo_questions(["kinematics", "controller", "sensor"], 30)
+    assert len(questions) == 30 and len(set(questions)) > 20
+    assert not any(w in q.lower().split() for q in questions for w in ("kinematics", "controller", "sensor"))
+    phrasings = probes.request_phrasings()
+    assert "can you give me an example?" in phrasings and "REPHRASE THIS" in phrasings
+    assert len(phrasings) == 6 * 7
+
+
+def test_check_book_reports_every_check_on_a_book(tmp_path):
+    env = {"TEXTBOOK_CHAT_DATA_DIR": str(tmp_path / "data"), "TEXTBOOK_CHAT_MODELS_DIR": str(MODELS_DIR)}
+    off_book = tmp_path / "off-book.txt"
+    off_book.write_text("Borrowing and ownership rules\nLifetimes in function signatures\n")
+    result = CliRunner().invoke(main, ["check-book", str(SAMPLE_BOOK), "--json", "--off-book", str(off_book)], env=env)
+    assert result.exit_code in (0, 1), result.output
+    report = json.loads(result.output.strip().splitlines()[-1])
+    by_name = {c["check"]: c for c in report["checks"]}
+    assert list(by_name) == ["typo fuzz", "highlight requests", "citations under their heading",
+                             "citations numbered in order", "answer length", "off-book refused", "course routing",
+                             "quiz items"]
+    for name in ("typo fuzz", "highlight requests", "citations under their heading", "off-book refused", "quiz items"):
+        assert by_name[name]["passed"], by_name[name]
+    assert "22 refused" in by_name["off-book refused"]["measure"]  # the everyday list and the file's two
+    assert report["passed"] == all(c["passed"] for c in report["checks"]) and (result.exit_code == 1) != report["passed"]
+    assert all(len(c["failures"]) <= checks.MAX_EXAMPLES for c in report["checks"])
