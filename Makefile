@@ -11,7 +11,7 @@ SAMPLE_BOOK := sample-book
 CORPORA ?= ../shared/corpora
 EVAL ?= ../shared/eval
 
-.PHONY: screenshot screenshots test-qdrant-server eval-ci run install model ingest-sample serve test test-python test-widget widget chromium services eval bench clean
+.PHONY: check-books screenshot screenshots test-qdrant-server eval-ci run install model ingest-sample serve test test-python test-widget widget chromium services eval bench clean
 
 run: install model ingest-sample ## install, provision the model, index the sample book, serve it
 	$(BIN)/textbook-chat serve --host $(HOST) --port $(PORT) --demo $(SAMPLE_BOOK)
@@ -82,6 +82,11 @@ eval: install model ## answer quality on every development book
 	$(BIN)/textbook-chat eval $(EVAL)/course/rust-book.jsonl --book $(CORPORA)/rust-book
 	$(BIN)/textbook-chat eval $(EVAL)/course/aibook.jsonl --book $(CORPORA)/aibook/docs
 	$(BIN)/textbook-chat eval $(EVAL)/course/physical-ai-i18n.jsonl --book "$$($(PY) tests/built_sites.py physical-ai-i18n)"
+	@# invariants that need no answer key, on every book of the pool (a row a book; the failing examples on stderr)
+	-$(PY) scripts/check_books.py $(CORPORA)
+
+check-books: install model ## check-book's table over the pool of books
+	$(PY) scripts/check_books.py $(CORPORA)
 
 # CI holds the answer-quality lines on two books: the one the gates were first built on and one they were not (BENCHMARKS.md)
 # (a line over items a set does not have fails as not measured: only aibook's set tags typos and everyday words)
