@@ -83,6 +83,7 @@ FACTS = [
     "what grade do I need to pass the course",
     "what hardware do I need for this chapter",
     "which software version does the book use",
+    "what programming language does this course use",
     "how much does the equipment for this course cost",
     "who wrote this book",
 ]
