@@ -309,3 +309,16 @@ def test_a_link_to_the_next_page_is_not_an_answer():
     text = page.split("<ChapterActions />", 1)[1]  # ends "**Start with:** [Forward Kinematics →](./forward-kinematics)"
     answer = block_answer("what's the difference between forward and inverse kinematics?", [_source(text)])
     assert "Kinematics describes motion without forces." in answer and "Start with" not in answer
+
+
+def test_a_long_code_block_unasked_shows_the_lines_that_name_what_was_asked():
+    code = "```python\n" + "\n".join(f"step_{n} = prepare({n})" for n in range(40)) + \
+        "\nleak = hann(taps=64)  # against spectral leakage\n" + "\n".join(f"tail_{n} = {n}" for n in range(5)) + "\n```"
+    page = ("## Windows\n\nA window tapers the ends of a block so that spectral leakage falls. The Hann window is "
+            f"the usual first choice, as the script does:\n\n{code}\n")
+    unasked = block_answer("what does a hann window do against leakage?", [_source(page)])
+    shown = unasked[unasked.index("```"):unasked.rindex("```")].split("\n")
+    assert "leak = hann(taps=64)  # against spectral leakage" in shown and "step_0 = prepare(0)" not in shown
+    assert len(shown) - 1 <= 30 and "…" in shown  # only the lines around what was asked, the rest elided
+    asked = block_answer("show me the code for the hann window", [_source(page)])
+    assert "step_0 = prepare(0)" in asked and "tail_4 = 4" in asked  # asked for: whole

@@ -30,6 +30,11 @@ from .vocabulary import BookVocabulary, words
 WORDS_BY_LENGTH = {"short": 45, "normal": 90, "detailed": 180}  # reading length of prose and lists
 OPENING_SHARE = 0.5  # of the reading length, for the opening stretch (BENCHMARKS.md)
 MIN_MORE = 10  # reading words left that are worth another piece
+MAX_CODE_LINES = 30  # a longer code block, unasked, is shown by the lines that name what was asked
+CODE_CONTEXT = 2  # lines kept either side of one that names an asked word
+_QUESTION_WORDS = frozenset("""what which when where who whom whose why how does did doing done the and for with
+from into that this these those are was were can could should would will shall have has had get use using make
+need there their about your you any some all""".split())
 Lexicon = Callable[["str | None"], BookVocabulary]
 
 
@@ -41,6 +46,45 @@ def _with_dependencies(unit: Unit, by_key: dict[tuple, Unit]) -> list[Unit]:
             break
         found.insert(0, before)
     return found
+
+
+def _trimmed_code(block: str, asked: set[str]) -> str:
+    """A fenced block over MAX_CODE_LINES cut to the lines naming an asked word and those around
+    them (the first lines when none does), a "…" line where lines are left out."""
+    lines = block.split("\n")
+    if len(lines) < 3 or not lines[0].lstrip().startswith(("```", "~~~")) or len(lines) - 2 <= MAX_CODE_LINES:
+        return block
+    body = lines[1:-1]
+    named = [{word for word in asked if word in line.lower()} for line in body]
+    lines_naming = {word: sum(word in found for found in named) for word in asked}
+    # the lines naming the rarest asked words first ("spawn" on two lines before "robot" on forty)
+    weight = [sum(1 / lines_naming[word] for word in found) for found in named]
+    chosen: set[int] = set()
+    for i in sorted((i for i in range(len(body)) if named[i]), key=lambda i: -weight[i]):
+        around = {j for j in range(i - CODE_CONTEXT, i + CODE_CONTEXT + 1) if 0 <= j < len(body)}
+        if len(chosen | around) > MAX_CODE_LINES:
+            break
+        chosen |= around
+    keep = sorted(chosen) or list(range(MAX_CODE_LINES))
+    shown, last = [lines[0]], -1
+    for i in keep:
+        if i != last + 1:
+            shown.append("…")
+        shown.append(body[i])
+        last = i
+    if last < len(body) - 1:
+        shown.append("…")
+    return "\n".join([*shown, lines[-1]])
+
+
+def _shown(unit: Unit, asked: set[str] | None) -> str:
+    """What the answer shows of a piece: long code unasked (`asked` set) cut to what names it."""
+    if asked is None or not has_code(unit):
+        return unit.shown
+    if unit.kind == "code":
+        return _trimmed_code(unit.shown, asked)
+    lead_in, _, block = unit.shown.partition("\n\n")
+    return f"{lead_in}\n\n{_trimmed_code(block, asked)}"
 
 
 def _is_table(unit: Unit) -> bool:
@@ -170,9 +214,10 @@ def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict
     return sorted(chosen.values(), key=lambda u: u.key)
 
 
-def _render(units: list[Unit]) -> str:
+def _render(units: list[Unit], asked: set[str] | None = None) -> str:
     """Each passage's pieces in reading order under the heading they stand under, sentences of
-    one paragraph run together, items of one list as one list, the passage cited at its end."""
+    one paragraph run together, items of one list as one list, the passage cited at its end.
+    `asked`: the question's words, when code was not asked for (long code is cut to them)."""
     out: list[str] = []
     heading = ""  # a heading is not repeated over the next passage quoted under it
     for number in dict.fromkeys(u.source for u in units):
@@ -184,9 +229,9 @@ def _render(units: list[Unit]) -> str:
             previous = parts[-1][0] if parts else None
             same_block = previous is not None and previous.block == unit.block and not previous.introduces
             if same_block and unit.kind in ("sentence", "item"):
-                parts[-1] = [unit, parts[-1][1] + (" " if unit.kind == "sentence" else "\n") + unit.shown]
+                parts[-1] = [unit, parts[-1][1] + (" " if unit.kind == "sentence" else "\n") + _shown(unit, asked)]
             else:
-                parts.append([unit, unit.shown])
+                parts.append([unit, _shown(unit, asked)])
         last, text = parts[-1]
         if last.kind in ("sentence", "item") and not last.introduces:
             parts[-1][1] = cite_end(text.rstrip(), number)
@@ -221,7 +266,8 @@ def quoted_answer(question: str, sources: list[Source], answer_length: str = "no
                    if s.source_type == "selected_text"}
     units, extra = cited_where_read(_choose(scored, WORDS_BY_LENGTH.get(answer_length, 70), wants_code, highlighted),
                                      sources, read)
-    return Quoted(_render(units), tuple(extra))
+    asked = None if wants_code else {w for w in words(question) if len(w) >= 3} - _QUESTION_WORDS
+    return Quoted(_render(units, asked), tuple(extra))
 
 
 def block_answer(question: str, sources: list[Source], answer_length: str = "normal",
