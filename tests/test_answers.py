@@ -317,8 +317,11 @@ def test_a_long_code_block_unasked_shows_the_lines_that_name_what_was_asked():
     page = ("## Windows\n\nA window tapers the ends of a block so that spectral leakage falls. The Hann window is "
             f"the usual first choice, as the script does:\n\n{code}\n")
     unasked = block_answer("what does a hann window do against leakage?", [_source(page)])
-    shown = unasked[unasked.index("```"):unasked.rindex("```")].split("\n")
+    shown = unasked[unasked.index("```"):unasked.rindex("```")].strip("\n").split("\n")[1:]  # the code's lines
     assert "leak = hann(taps=64)  # against spectral leakage" in shown and "step_0 = prepare(0)" not in shown
-    assert len(shown) - 1 <= 30 and "…" in shown  # only the lines around what was asked, the rest elided
+    assert len(shown) <= 30 and "…" in shown  # only the lines around what was asked, the rest elided
+    many = "```python\n" + "\n".join(f"leak_{n} = hann({n})" for n in range(45)) + "\n```"
+    busy = block_answer("what does a hann window do against leakage?", [_source(page.replace(code, many))])
+    assert len(busy[busy.index("```"):busy.rindex("```")].strip("\n").split("\n")[1:]) <= 30  # "…" counted too
     asked = block_answer("show me the code for the hann window", [_source(page)])
     assert "step_0 = prepare(0)" in asked and "tail_4 = 4" in asked  # asked for: whole

@@ -61,11 +61,11 @@ def _trimmed_code(block: str, asked: set[str]) -> str:
     weight = [sum(1 / lines_naming[word] for word in found) for found in named]
     chosen: set[int] = set()
     for i in sorted((i for i in range(len(body)) if named[i]), key=lambda i: -weight[i]):
-        around = {j for j in range(i - CODE_CONTEXT, i + CODE_CONTEXT + 1) if 0 <= j < len(body)}
-        if len(chosen | around) > MAX_CODE_LINES:
+        around = chosen | {j for j in range(i - CODE_CONTEXT, i + CODE_CONTEXT + 1) if 0 <= j < len(body)}
+        if len(around) + _elisions(sorted(around), len(body)) > MAX_CODE_LINES:
             break
-        chosen |= around
-    keep = sorted(chosen) or list(range(MAX_CODE_LINES))
+        chosen = around
+    keep = sorted(chosen) or list(range(MAX_CODE_LINES - 1))
     shown, last = [lines[0]], -1
     for i in keep:
         if i != last + 1:
@@ -75,6 +75,12 @@ def _trimmed_code(block: str, asked: set[str]) -> str:
     if last < len(body) - 1:
         shown.append("…")
     return "\n".join([*shown, lines[-1]])
+
+
+def _elisions(kept: list[int], length: int) -> int:
+    """The "…" lines a block of `length` lines shown by the lines `kept` needs."""
+    gaps = sum(1 for a, b in zip(kept, kept[1:]) if b != a + 1)
+    return gaps + (kept[0] > 0) + (kept[-1] < length - 1) if kept else 0
 
 
 def _shown(unit: Unit, asked: set[str] | None) -> str:
