@@ -31,17 +31,18 @@ def main() -> int:
         done = subprocess.run([str(command), "check-book", book_path(corpora, name), "--json"],
                               capture_output=True, text=True)
         lines = done.stdout.strip().splitlines()
-        if done.returncode not in (0, 1) or not lines:
-            rows.append((name, [("error", False, done.stderr.strip().splitlines()[-1:] or ["no report"])]))
+        try:
+            report = json.loads(lines[-1])
+        except (IndexError, json.JSONDecodeError):  # the command itself failed: say how
+            rows.append((name, [("error", False, (done.stderr.strip().splitlines() or ["no report"])[-1])]))
             failed = True
             continue
-        report = json.loads(lines[-1])
         failed |= not report["passed"]
         rows.append((name, [(c["check"], c["passed"], c["measure"]) for c in report["checks"]]))
         for check in report["checks"]:
             for failure in check["failures"][:2]:
                 print(f"{name}: {check['check']}: {failure}", file=sys.stderr)
-    checks = [check for check, _, _ in rows[0][1]] if rows else []
+    checks = max(([check for check, _, _ in results] for _, results in rows), key=len, default=[])
     print("| book | " + " | ".join(checks) + " |")
     print("|---" * (len(checks) + 1) + "|")
     for name, results in rows:

@@ -204,7 +204,7 @@ def docusaurus_source_pages(site: Site) -> Discovery:
             place = places.get(doc.doc_id)
             labels = [renamed.get(label, label) for label in place.labels[:-1]] + [page_doc.label] if place \
                 else [page_doc.title]
-            if place and labels_of[doc.doc_id] != place.labels[-1]:
+            if place and place.labels and labels_of[doc.doc_id] != place.labels[-1]:
                 labels[-1] = place.labels[-1]  # a label set in the sidebar (or the category's own)
             meta = page_doc.meta
             slug = doc_slug(doc.rel, str(meta["id"]) if meta.get("id") is not None else None,
