@@ -87,12 +87,13 @@ class TaskReader:
         pointed = bool(_DEIXIS.search(lowered) or numbered or titled)
         if not (nouns or pointed) or _asks_a_fact(lowered, nouns - BOOK_NOUNS, part_nouns):
             return None
-        if max(self.scores(vector).values()) < BARE_NOUN - 0.15:
+        where = bool(_WHERE.match(lowered) and nouns)  # a locate by its shape, whatever the topic's words
+        if not where and max(self.scores(vector).values()) < BARE_NOUN - 0.15:
             return None  # nowhere near any task: no need to look closer
         reworded = lowered.replace(said or named or "\0", "this part") if (said or named) else lowered
         scores = self.scores(self.embedder.embed_query(_canonical(reworded, ALL_NOUNS | part_nouns)))
         task = max(scores, key=scores.get)
-        if _WHERE.match(lowered) and nouns:
+        if where:
             task = "locate"
         elif task == FACT or scores[task] < (WITH_CUE if pointed else BARE_NOUN):
             return None  # a fact is looked up in the passages
