@@ -16,6 +16,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 from apps import IndexedFolder, index_folder, make_app, make_settings, open_copy
 from fake_gemini import FakeGemini, gemini_env
@@ -24,6 +25,12 @@ from readers import reader_client_class
 from server.embedding.embedder import load_embedder
 from server.settings import Settings
 from server.store import open_store
+
+# CI runs the property tests on the same examples every time (a red run is then one to fix, not
+# luck); a developer's runs go on exploring new ones
+hypothesis_settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("CI"):
+    hypothesis_settings.load_profile("ci")
 
 
 @pytest.fixture(scope="session", autouse=True)
