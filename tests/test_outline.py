@@ -130,3 +130,20 @@ def test_a_sidebar_generated_from_a_folder_with_its_own_index_page(tmp_path):
     pages = {p.source_file: p for p in discover_pages(site).pages}
     assert pages["bioinformatics/index.md"].labels == ["Bioinformatics"]
     assert pages["programming/first.md"].labels[-1] == "First steps in programming"
+
+
+def test_an_mdbook_linking_its_chapters_with_dot_slash_names_them_plainly(tmp_path):
+    """SUMMARY.md's "./03-html/a.md" is the file "03-html/a.md": the name question sets and
+    readers use, and the one its chapter numbers are found by."""
+    src = tmp_path / "src"
+    (src / "03-html").mkdir(parents=True)
+    (tmp_path / "book.toml").write_text('[book]\ntitle = "T"\n')
+    (src / "SUMMARY.md").write_text("# Summary\n\n- [Intro](./intro.md)\n- [HTML](./03-html.md)\n"
+                                    "  - [Escaping](./03-html/a.md)\n")
+    (src / "intro.md").write_text("# Intro\n\nWhy this book exists, in two sentences. It is short.\n")
+    (src / "03-html.md").write_text("# HTML\n\nWhat HTML is, briefly and plainly.\n")
+    (src / "03-html" / "a.md").write_text("# Escaping\n\nCharacters like < are escaped as &lt; in HTML.\n")
+    site = detect_site(tmp_path)
+    pages = discover_pages(site).pages
+    assert [p.source_file for p in pages] == ["intro.md", "03-html.md", "03-html/a.md"]
+    assert build_outline(site, pages, "t").page("03-html/a.md").name.startswith("2.1. ")

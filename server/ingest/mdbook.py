@@ -13,6 +13,12 @@ from .site import Site
 _SUMMARY_ITEM = re.compile(r"^(?P<indent>\s*)(?:[-*]\s+)?\[(?P<title>[^\]]+)\]\((?P<file>[^)]*)\)")
 
 
+def summary_path(link: str) -> str:
+    """A chapter's file as SUMMARY.md links it, the way a reader names it: "./03-html/a.md" is
+    "03-html/a.md"."""
+    return posixpath.normpath(link.strip()).removeprefix("./")
+
+
 def summary_items(root: Path) -> list[tuple[str, str, int]]:
     """(title, file, depth) for each linked chapter of SUMMARY.md, in order."""
     items = []
@@ -20,7 +26,7 @@ def summary_items(root: Path) -> list[tuple[str, str, int]]:
         match = _SUMMARY_ITEM.match(line)
         if match and match["file"].strip():
             depth = len(match["indent"].expandtabs(4)) // 2 if line.lstrip().startswith(("-", "*")) else 0
-            items.append((match["title"].strip(), match["file"].strip(), depth))
+            items.append((match["title"].strip(), summary_path(match["file"]), depth))
     return items
 
 

@@ -9,7 +9,7 @@ from ..outline import Block, Outline, OutlinePage, Part, Section
 from ..rag.sentences import split_sentences
 from .blocks import block_kind, is_prompt, list_items, plain, question_and_answer
 from .sections import reading_sections
-from .mdbook import summary_items
+from .mdbook import summary_items, summary_path
 from .page import Page
 from .site import Site
 from .urls import is_category_index
@@ -59,7 +59,7 @@ def _mdbook_numbers(site: Site) -> dict[str, tuple[str, str]]:
         depth = len(match.group(1).expandtabs(4)) // 2
         counters = counters[:depth + 1] + [0] * max(0, depth + 1 - len(counters))
         counters[depth] += 1
-        rel = match.group(2).strip()
+        rel = summary_path(match.group(2))
         if rel in listed:
             numbers[rel] = (".".join(str(n) for n in counters[:depth + 1]), str(counters[0]))
     return numbers
