@@ -92,6 +92,8 @@ def register_demo(app: Flask, book_path: str, *, book_id: str | None = None) -> 
     prefixes = {p.strip("/").split("/")[0] for p in paths if p != "/"}
     for prefix in prefixes:
         app.add_url_rule(f"/{prefix}/<path:rest>", f"demo_{prefix}", lambda rest, _p=prefix: view(f"{_p}/{rest}"))
+        if f"/{prefix}" in paths:  # a page at the top (an mdBook's "/01-about.html")
+            app.add_url_rule(f"/{prefix}", f"demo_{prefix}_page", lambda _p=prefix: view(_p))
     first = urlparse(pages[0].url).path if pages else "/health"
     app.add_url_rule("/", "demo_home", lambda: redirect(first))
     return sorted(paths)

@@ -298,6 +298,20 @@ def test_demo_pages_carry_a_policy_that_allows_only_their_own_style_and_scripts(
     assert page.headers["X-Content-Type-Options"] == "nosniff"
 
 
+def test_the_demo_shows_an_mdbooks_pages_too(chat_app):
+    """An mdBook's pages sit at the top ("/01-about.html"): the demo's home leads to the first,
+    and every page is there with the widget (it was a 404)."""
+    from places import CORPORA
+    from server.demo import register_demo
+
+    app = chat_app()
+    paths = register_demo(app, str(CORPORA / "lhbg"))
+    client = app.test_client()
+    home = client.get("/", follow_redirects=True)
+    assert home.status_code == 200 and 'src="/widget.js"' in home.get_data(as_text=True)
+    assert all(client.get(path).status_code == 200 for path in paths[:5])
+
+
 def _children(pid: int) -> set[int]:
     path = Path(f"/proc/{pid}/task/{pid}/children")
     return {int(p) for p in path.read_text().split()} if path.exists() else set()
