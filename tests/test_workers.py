@@ -169,8 +169,11 @@ def test_a_worker_leaving_takes_its_replica_and_the_server_stops_cleanly(workers
     _wait(lambda: _replicas(settings) == {str(pid) for pid in _children(server.pid)}, what="a replica per worker")
     leaving = sorted(_children(server.pid))[0]
     os.kill(leaving, signal.SIGTERM)
-    _wait(lambda: leaving not in _children(server.pid) and len(_children(server.pid)) == 2,
-          what="the worker to be replaced")
+    try:
+        _wait(lambda: leaving not in _children(server.pid) and len(_children(server.pid)) == 2,
+              what="the worker to be replaced")
+    except AssertionError as exc:  # what the server said meanwhile
+        raise AssertionError(f"{exc}; serve.log ends: {(settings.data_dir.parent / 'serve.log').read_text()[-2000:]}")
     assert str(leaving) not in _replicas(settings)
     assert _stream_chat(port, {"question": "What is the Nyquist rate?"})["status"] == "completed"
 
