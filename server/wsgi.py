@@ -16,7 +16,6 @@ it does not bound on its own, this module does:
 """
 from __future__ import annotations
 
-import ipaddress
 import json
 import socket
 import time
@@ -28,6 +27,7 @@ from waitress.server import BaseWSGIServer, create_server
 from waitress.task import ErrorTask, ThreadedTaskDispatcher
 
 from .api.body_limit import too_large_json
+from .api.client_address import in_networks, parse_networks
 from .api.errors import error_body
 from .api.headers import API_POLICY
 
@@ -96,12 +96,12 @@ TOO_MANY_CONNECTIONS = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: appl
 
 def _admit_per_address(server: BaseWSGIServer, limit: int, exempt: tuple[str, ...]) -> None:
     """Make the listener's new connections through a check of how many its address already holds."""
-    networks = [ipaddress.ip_network(n, strict=False) for n in exempt]
+    networks = parse_networks(exempt)
     make_channel = server.channel_class
 
     def admitted(srv, conn: socket.socket, addr, adj, map=None):
         host = addr[0] if isinstance(addr, tuple) else None
-        if host is not None and not _within(host, networks):
+        if host is not None and not in_networks(host, networks):
             held = sum(1 for d in srv._map.values() if isinstance(d, HTTPChannel) and d.addr and d.addr[0] == host)
             if held >= limit:
                 try:
@@ -114,14 +114,6 @@ def _admit_per_address(server: BaseWSGIServer, limit: int, exempt: tuple[str, ..
         return make_channel(srv, conn, addr, adj, map=map)
 
     server.channel_class = admitted
-
-
-def _within(host: str, networks: list) -> bool:
-    try:
-        address = ipaddress.ip_address(host.split("%", 1)[0])
-    except ValueError:
-        return False
-    return any(address in network for network in networks)
 
 
 def _cut_off_slow_requests(server: BaseWSGIServer, read_timeout_s: float) -> None:

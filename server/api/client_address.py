@@ -30,6 +30,12 @@ def parse_networks(entries: Iterable[str]) -> tuple[Network, ...]:
     return tuple(networks)
 
 
+def in_networks(text: str, networks: tuple[Network, ...]) -> bool:
+    """Whether the address `text` (a peer's, as a server saw it) is in one of `networks`."""
+    address = _address(text.split("%", 1)[0])
+    return address is not None and any(address in network for network in networks)
+
+
 def _address(text: str):
     try:
         return ipaddress.ip_address(text.strip())

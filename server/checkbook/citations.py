@@ -11,7 +11,6 @@ from ..ingest.sections import reading_sections
 from ..rag import markers
 from ..rag.sentences import strip_markdown
 
-_CODE = re.compile(r"```.*?(?:```|\Z)|`[^`\n]*`", re.S)
 _BOLD_LINE = re.compile(r"^\s*\*\*[^*\n]+\*\*\s*$", re.M)
 _WORD = re.compile(r"\w+", re.UNICODE)
 PIECE_WORDS = 12  # the first words of a quoted piece, looked for in its section
@@ -57,7 +56,7 @@ class BookSections:
 
 def quoted_pieces(answer: str) -> list[tuple[int, str]]:
     """(n, the text quoted just before marker [n]): its last paragraph, headings left out."""
-    hidden = _CODE.sub(lambda m: re.sub(r"[\[\]]", " ", m.group(0)), answer)  # no marker inside code
+    hidden = markers.CODE.sub(lambda m: re.sub(r"[\[\]]", " ", m.group(0)), answer)  # no marker inside code
     pieces, start = [], 0
     for found in markers.MARKER.finditer(hidden):
         before = _BOLD_LINE.sub("", answer[start:found.start()])

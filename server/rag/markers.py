@@ -14,7 +14,7 @@ _ANY_MARKER = re.compile(r"\s*\[\d+\]")
 _LIST = re.compile(r"\[(\d+(?:\s*[,;]\s*\d+)+)\]")  # [1, 2]
 _RANGE = re.compile(r"\[(\d+)\s*[-–]\s*(\d+)\]")  # [1-3]
 _OPEN_TAIL = re.compile(r"\[[\d\s,;\-–]{0,12}$")  # a marker still being written: "[1", "[2, "
-_CODE = re.compile(r"```.*?(?:```|\Z)|`[^`\n]*`", re.S)  # fenced blocks and inline code
+CODE = re.compile(r"```.*?(?:```|\Z)|`[^`\n]*`", re.S)  # fenced blocks and inline code
 
 
 def marker(number: int) -> str:
@@ -24,7 +24,7 @@ def marker(number: int) -> str:
 def map_prose(text: str, fix: Callable[[str], str]) -> str:
     """Apply `fix` to the text outside code (fenced blocks and inline code are left as written)."""
     parts, last = [], 0
-    for code in _CODE.finditer(text):
+    for code in CODE.finditer(text):
         parts += [fix(text[last:code.start()]), code.group(0)]
         last = code.end()
     parts.append(fix(text[last:]))
