@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import uuid
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
+
+from .citation import ieee_citation, source_location
 
 # Fixed namespace so a chunk's id depends only on where it is in the book.
 _CHUNK_NAMESPACE = uuid.UUID("5b0c7f0e-9a53-4c1e-9b1a-6f0b6d8a2c11")
@@ -42,6 +44,9 @@ class Chunk:
     version: str = "current"  # the docs version; "current" when the book is not versioned
     page_key: str = ""  # the page's key for incremental ingest (source_file unless locale/version differ)
     position: int = 0  # the chunk's place in its page, so that a page can be read back in order
+    # a chunk that runs on under further headings (small sections are merged): where each starts
+    # in `content` ({"at", "titles", "anchor"}), so that what is quoted from it is cited there
+    parts: list[dict] = field(default_factory=list)
 
     def payload(self) -> dict:
         data = asdict(self)
@@ -53,6 +58,26 @@ class Chunk:
     def from_payload(cls, chunk_id: str, payload: dict, score: float = 0.0) -> "Chunk":
         known = {k: v for k, v in payload.items() if k in cls.__dataclass_fields__}
         return cls(chunk_id=str(chunk_id), score=score, **known)
+
+    def sections(self) -> list["Chunk"]:
+        """The chunk cut at the headings it runs on under, each piece labelled and linked as its
+        own section; the chunk itself when it holds one section."""
+        if not self.parts:
+            return [self]
+        page_url = self.url.split("#", 1)[0]
+        cuts = [part["at"] for part in self.parts] + [len(self.content)]
+        pieces = [replace(self, content=self.content[:cuts[0]].strip(), parts=[])]
+        for part, end in zip(self.parts, cuts[1:]):
+            titles, anchor = list(part["titles"]), part["anchor"]
+            url = f"{page_url}#{anchor}" if anchor else page_url
+            heading = titles[-1] if titles else self.chapter
+            pieces.append(replace(
+                self, content=self.content[part["at"]:end].strip(), parts=[], url=url, heading=heading,
+                section=titles[0] if titles else self.chapter, section_hierarchy=[self.chapter, *titles],
+                source_location=source_location(self.labels[:-1], self.labels[-1] if self.labels else self.chapter,
+                                                titles),
+                citation=ieee_citation(heading, self.book_title, self.chapter, url)))
+        return [piece for piece in pieces if piece.content]
 
     def with_score(self, score: float) -> "Chunk":
         """A shallow copy with another score (dataclasses.replace runs __init__, 20 times slower)."""

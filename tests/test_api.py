@@ -251,10 +251,21 @@ def test_sse_events_in_order_and_done_equals_json(client):
     assert streamed.headers["Cache-Control"].startswith("no-cache") and streamed.headers["X-Accel-Buffering"] == "no"
     events = read_sse(streamed.get_data(as_text=True))
     names = [e for e, _ in events]
-    assert names[0] == "meta" and names[-1] == "done" and set(names[1:-1]) == {"token"}
+    assert names[0] == "meta" and names[-1] == "done" and set(names[1:-1]) <= {"token", "meta"}
     done = events[-1][1]
     assert "".join(d["text"] for e, d in events if e == "token").strip() == done["answer"]
-    assert events[0][1]["sources"] == done["sources"]
+    # markers read 1, 2, 3 … as first cited; each, as it streams, cites the latest `meta`'s list,
+    # which holds the same passage at that number as the finished answer
+    cited = [int(n) for n in re.findall(r"\[(\d+)\]", done["answer"])]
+    assert cited and list(dict.fromkeys(cited)) == list(range(1, max(cited) + 1))
+    latest, text = None, ""
+    for name, data in events[:-1]:
+        if name == "meta":
+            latest = [s["chunk_id"] for s in data["sources"]]
+        else:
+            for n in re.findall(r"\[(\d+)\]", data["text"]):
+                assert latest[int(n) - 1] == done["sources"][int(n) - 1]["chunk_id"]
+    assert sorted(latest) == sorted(s["chunk_id"] for s in done["sources"])
     plain = client.post("/chat", json=question).get_json()
     volatile = {"query_id", "session_id", "session_secret", "assistant_message_id", "timestamp"}
     assert {k: v for k, v in done.items() if k not in volatile} == {k: v for k, v in plain.items() if k not in volatile}

@@ -233,3 +233,20 @@ def test_mdbook_discovery_of_the_rust_book():
     assert by_file["ch04-01-what-is-ownership.md"].module == "Understanding Ownership"
     assert by_file["ch04-00-understanding-ownership.md"].order < by_file["ch04-01-what-is-ownership.md"].order
     assert all("{{#" not in p.body for p in pages)
+
+
+@pytest.mark.parametrize("book_fixture", ["physical_ai", "sample_book"])
+def test_a_chunk_that_runs_under_another_heading_is_cited_there(request, book_fixture):
+    """Small sections are merged into a neighbour's chunk; what is quoted from the merged-in part is
+    labelled and linked with that part's own heading, and no words are lost in the cut."""
+    merged = [c for c in request.getfixturevalue(book_fixture).store.all_chunks() if c.parts]
+    assert merged  # the books have small sections
+    for chunk in merged:
+        pieces = chunk.sections()
+        assert len(pieces) == len(chunk.parts) + (1 if chunk.content[:chunk.parts[0]["at"]].strip() else 0)
+        assert re.sub(r"\s+", "", "".join(p.content for p in pieces)) == re.sub(r"\s+", "", chunk.content)
+        for piece, part in zip(pieces[-len(chunk.parts):], chunk.parts):
+            first_line = piece.content.splitlines()[0]
+            assert first_line.lstrip("#").strip() == piece.heading == part["titles"][-1]
+            assert piece.url == chunk.url.split("#")[0] + (f"#{part['anchor']}" if part["anchor"] else "")
+            assert piece.source_location.endswith(piece.heading) and piece.url in piece.citation

@@ -78,7 +78,9 @@ class Chat(MethodView):
         """Ask a question, optionally about a highlighted passage.
 
         Send `Accept: text/event-stream` to receive SSE events `meta`, `token`, `done`
-        (the same ChatResponse as the JSON reply) and `error`. Without `session_id`, a new
+        (the same ChatResponse as the JSON reply) and `error`. Markers are numbered in the order
+        first cited: when that reorders the sources, another `meta` carries them renumbered, and
+        later tokens' `[n]` cite that list. Without `session_id`, a new
         conversation is started and the reply (`meta` and `done`) carries its `session_secret`;
         with one, send `Authorization: Bearer <session_secret>`.
         """
@@ -111,11 +113,12 @@ def _stream_response(pipeline, turn, secret: str | None) -> Response:
     keepalive = current_app.config.get("SSE_KEEPALIVE_S", 10.0)
 
     def events():
+        told = False
         try:
             for event in pipeline.stream(turn):
                 name, data = sse_event(event)
-                if secret and name in ("meta", "done"):
-                    data = {**data, "session_secret": secret}
+                if secret and (name == "done" or name == "meta" and not told):
+                    data, told = {**data, "session_secret": secret}, told or name == "meta"
                 yield format_event(name, data)
         except TextbookChatError as exc:  # no answer written, the session deleted meanwhile, the database down
             yield format_event("error", error_response(with_secret(exc, secret))[0])

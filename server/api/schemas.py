@@ -242,7 +242,8 @@ class HealthSchema(Schema):
 
 
 class SourcesEventSchema(Schema):
-    """The SSE `meta` event: the sources an answer will cite, before its text."""
+    """The SSE `meta` event: the sources an answer will cite, before its text; sent again, renumbered,
+    when the order the answer first cites them in moves them (`[n]` cites the n-th of the latest)."""
 
     query_id = fields.String(required=True)
     session_id = fields.String(required=True)

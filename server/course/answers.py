@@ -10,7 +10,7 @@ from ..models import Chunk
 from ..outline import Outline, OutlinePage, Part
 from ..rag.sentences import split_sentences
 from .citing import CitablePages, Cites
-from .resolve import numbered_part, words
+from .resolve import named_sections, numbered_part, words
 from .understand import CourseRequest
 
 MAX_SECTIONS = 14
@@ -153,9 +153,19 @@ def contents(req: CourseRequest, cite: Cites, pages: CitablePages, search) -> st
 def locate(req: CourseRequest, cite: Cites, pages: CitablePages, search) -> str:
     outline = req.outline
     found = search(req)
-    if not found:
+    named = named_sections(outline, req.text, req.page.locale if req.page else outline.default_locale)
+    if not found and not named:
         return ""
     lines, seen = [], set()
+    for page, section in named:  # a heading the reader named is where it is covered
+        if page.key in seen:
+            continue
+        seen.add(page.key)
+        part = outline.part_of(page)
+        where = " › ".join(x for x in (part.name if part else "", page.name, section.heading) if x)
+        lines.append(f"- {link(where, section.url)}{cite(page, section.url)}")
+        if len(lines) == 3:
+            break
     for chunk in found:
         page = outline.page(chunk.page_key or chunk.source_file)
         if page is None or page.key in seen:
@@ -167,7 +177,8 @@ def locate(req: CourseRequest, cite: Cites, pages: CitablePages, search) -> str:
         lines.append(f"- {link(where, url)}{cite(page, url)}")
         if len(lines) == 3:
             break
-    best = next((outline.part_of(outline.page(c.page_key or c.source_file)) for c in found
+    best = next((outline.part_of(page) for page, _ in named), None) or next(
+        (outline.part_of(outline.page(c.page_key or c.source_file)) for c in found
                  if outline.page(c.page_key or c.source_file) is not None), None)
     if best is not None and req.scope != "part":
         lines += ["", f"{best.name} has these pages: " + "; ".join(p.name for p in part_pages(outline, best)) + "."]

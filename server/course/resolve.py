@@ -52,6 +52,22 @@ def numbered_part(outline: Outline, text: str, locale: str | None = None) -> tup
     return None, ""
 
 
+def named_sections(outline: Outline, text: str, locale: str | None = None) -> list[tuple[OutlinePage, object]]:
+    """The sections whose heading the question names: every word of the heading but the little
+    ones is asked ("where does the book cover by capability?" names "By Capability"), longest first."""
+    asked = set(words(text))
+    found = []
+    for page in outline.pages:
+        if locale and page.locale != locale:
+            continue
+        for section in page.sections:
+            named = set(words(section.heading)) - _STOP
+            if named and named <= asked:
+                found.append((len(named), page, section))
+    found.sort(key=lambda f: -f[0])
+    return [(page, section) for _, page, section in found]
+
+
 NOUNS_OF_PARTS = frozenset({"module", "chapter", "part", "unit", "week", "section"})
 
 

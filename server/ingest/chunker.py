@@ -94,6 +94,16 @@ class _Draft:
     section: Section
     texts: list[str]
     has_code: bool = False
+    parts: tuple[tuple[int, Section], ...] = ()  # (index in texts, section) where a merged-in section starts
+
+
+def _joined(first: _Draft, heading_line: list[str], second: _Draft) -> _Draft:
+    """Two drafts as one; the second's section (when another) starts at its heading line."""
+    at = len(first.texts)
+    own = ((at, second.section),) if heading_line else ()
+    later = tuple((at + len(heading_line) + i, section) for i, section in second.parts)
+    return _Draft(first.section, first.texts + heading_line + second.texts, first.has_code or second.has_code,
+                  first.parts + own + later)
 
 
 def _header(page: Page, section: Section) -> str:
@@ -159,7 +169,7 @@ def _merge_tiny(page: Page, drafts: list[_Draft], opts: ChunkingOptions, count: 
             heading_line = [f"{'#' * heading[0]} {heading[1]}"] if heading and draft.section is not carry.section else []
             combined = carry.texts + heading_line + draft.texts
             if fits(carry.section, combined):
-                draft = _Draft(carry.section, combined, carry.has_code or draft.has_code)
+                draft = _joined(carry, heading_line, draft)
             else:
                 merged.append(carry)
             carry = None
@@ -172,7 +182,7 @@ def _merge_tiny(page: Page, drafts: list[_Draft], opts: ChunkingOptions, count: 
             last = merged[-1]
             heading = carry.section.headings[-1] if carry.section.headings else None
             extra = [f"{'#' * heading[0]} {heading[1]}"] if heading and carry.section is not last.section else []
-            merged[-1] = _Draft(last.section, last.texts + extra + carry.texts, last.has_code or carry.has_code)
+            merged[-1] = _joined(last, extra, carry)
         else:
             merged.append(carry)
     return merged
@@ -230,8 +240,21 @@ def chunk_page(
             version=page.version,
             page_key=page.key,
             position=position,
+            parts=_parts(content, draft),
         ))
     return chunks
+
+
+def _parts(content: str, draft: _Draft) -> list[dict]:
+    """Where each merged-in section's heading line starts in the chunk's content."""
+    parts, start = [], 0
+    for index, section in draft.parts:
+        at = content.find(draft.texts[index], start)
+        if at < 0:
+            continue
+        parts.append({"at": at, "titles": list(section.titles), "anchor": section.anchor})
+        start = at + 1
+    return parts
 
 
 def _prefixes(source_file: str) -> list[str]:

@@ -68,7 +68,7 @@ def default_book_id(site: Site) -> str:
 
 
 # Bump when cleaning or chunking changes, so that unchanged files are chunked again on upgrade.
-CHUNKER_VERSION = 4  # 4: chunks know their position in the page
+CHUNKER_VERSION = 5  # 4: chunks know their position in the page; 5: and where merged-in sections start
 
 
 def _fingerprint(page: Page, site: Site, options: ChunkingOptions, model_name: str) -> str:

@@ -17,6 +17,13 @@ from .understand import Understanding
 
 
 @dataclass(frozen=True)
+class Renumbered:
+    """The sources as the answer's markers now number them (sent while it streams)."""
+
+    sources: tuple[Source, ...]
+
+
+@dataclass(frozen=True)
 class Composed:
     text: str
     sources: tuple[Source, ...]  # numbered [1]..[n]; none when refused
@@ -90,3 +97,31 @@ class Compose:
                 filters=filters, prefer_locale=question.page.locale, prefer_version=question.page.docs_version))
         return search
 
+
+
+def in_citation_order(writing: Stream[str, None, Composed], sources: tuple[Source, ...]
+                      ) -> Stream["str | Renumbered", None, Composed]:
+    """A composer's deltas with the markers numbered 1, 2, 3 … as first cited (IEEE), and the
+    sources renumbered to match, sent before the first delta that cites by the new numbers."""
+    order, shown = markers.CitationOrder(), tuple(sources)
+    try:
+        while True:
+            try:
+                delta = order.feed(next(writing))
+            except StopIteration as end:
+                composed: Composed = end.value
+                break
+            if (arranged := markers.in_citation_order(sources, order.cited)) != shown:
+                shown = arranged
+                yield Renumbered(arranged)
+            if delta:
+                yield delta
+    finally:
+        writing.close()
+    tail = order.finish(composed.text)
+    composed = replace(composed, text=order.text, sources=markers.in_citation_order(composed.sources, order.cited))
+    if tail:
+        if composed.sources != shown:
+            yield Renumbered(composed.sources)
+        yield tail
+    return composed

@@ -153,21 +153,29 @@ def _holds(chunk: Chunk, lead: str, block: str) -> bool:
 
 def cited_where_read(units: list[Unit], sources: list[Source],
                       read: list[tuple[str, list[Chunk]]]) -> tuple[list[Unit], list[Chunk]]:
-    """Each piece read on from a later chunk of its passage's page cited as that chunk: one of the
-    sources when it is one, else a source of its own numbered after them (the chunks returned)."""
-    numbers = {s.chunk.chunk_id: n for n, s in enumerate(sources, 1) if s.source_type == "database"}
+    """Each piece cited where a reader finds it: read on from a later chunk of its passage's page,
+    as that chunk (one of the sources when it is one, else a source of its own numbered after
+    them, the chunks returned); from a part of a chunk that runs on under another heading, as
+    that part (Chunk.sections)."""
+    numbers = {(s.chunk.chunk_id, s.chunk.url): n for n, s in enumerate(sources, 1) if s.source_type == "database"}
+    by_id = {s.chunk.chunk_id: s.chunk for s in sources if s.source_type == "database"}
     extra: list[Chunk] = []
     cited = []
-    def number(chunk: Chunk) -> int:
-        if chunk.chunk_id not in numbers:
-            extra.append(chunk)
-            numbers[chunk.chunk_id] = len(sources) + len(extra)
-        return numbers[chunk.chunk_id]
+
+    def number(chunk: Chunk, text: str) -> int:
+        place = holder(text, chunk.sections()) or chunk
+        key = (chunk.chunk_id, place.url)
+        if key not in numbers:
+            extra.append(place)
+            numbers[key] = len(sources) + len(extra)
+        return numbers[key]
 
     for unit in units:
+        own = sources[unit.source - 1]
         chunks = read[unit.source - 1][1]  # the passage's chunk first, unless a passage before it read it
-        if not chunks or [c.chunk_id for c in chunks] == [sources[unit.source - 1].chunk.chunk_id]:
-            cited.append(unit)
+        if not chunks or [c.chunk_id for c in chunks] == [own.chunk.chunk_id]:
+            held = by_id.get(own.chunk.chunk_id) if own.source_type == "database" else None
+            cited.append(unit if held is None or not held.parts else replace(unit, source=number(held, unit.text)))
             continue
         lead, _, block = unit.text.partition("\n\n")
         if unit.introduces and block and not any(_holds(c, lead, block) for c in chunks):
@@ -178,7 +186,7 @@ def cited_where_read(units: list[Unit], sources: list[Source],
             parts = [unit]
         for part in parts:
             found = holder(part.text, chunks)
-            cited.append(part if found is None else replace(part, source=number(found)))
+            cited.append(part if found is None else replace(part, source=number(found, part.text)))
     return cited, extra
 
 

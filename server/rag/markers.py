@@ -84,3 +84,76 @@ def cite_end(sentence: str, number: int) -> str:
     """The sentence with `[n]` before its final punctuation: "It folds [2].", "as follows [2]:"
     (a lead-in cited apart from the block it introduces)."""
     return re.sub(r"([.!?:])?$", lambda m: f" {marker(number)}{m.group(1) or '.'}", sentence, count=1)
+
+
+_HELD_MARKER = re.compile(r"\[\d+\]$")  # may yet become a link's `[text](`
+
+
+def renumber(text: str, numbers: dict[int, int]) -> str:
+    """The markers rewritten old → new by `numbers`; an old number not in it gets the next new one,
+    so markers read 1, 2, 3 … in the order first cited (IEEE)."""
+    def fix(prose: str) -> str:
+        return MARKER.sub(lambda m: marker(numbers.setdefault(int(m.group(1)), len(numbers) + 1)), prose)
+    return map_prose(text, fix)
+
+
+def in_citation_order(sources: tuple | list, cited: list[int]) -> tuple:
+    """The sources renumbered to match `renumber`: those cited, in the order first cited, then the rest."""
+    first = [n for n in cited if 1 <= n <= len(sources)]
+    return tuple(sources[n - 1] for n in first) + tuple(s for n, s in enumerate(sources, 1) if n not in first)
+
+
+class CitationOrder:
+    """Streamed text with its markers renumbered in the order first cited.
+
+    What is released is always a prefix of the renumbered whole: text is held back while it ends in
+    a marker still being written (or one a `(` could make a link) or inside unclosed inline code.
+    """
+
+    def __init__(self):
+        self.numbers: dict[int, int] = {}
+        self.raw = ""
+        self.text = ""  # released so far
+        self._done = 0  # how much of raw is released
+
+    @property
+    def cited(self) -> list[int]:
+        """The old numbers cited so far, in the order first cited."""
+        return list(self.numbers)
+
+    def feed(self, delta: str) -> str:
+        self.raw += delta
+        end = _safe_end(self.raw)
+        if end <= self._done:
+            return ""
+        piece = self.raw[self._done:end]
+        if "[" in piece or "`" in piece:
+            whole = renumber(self.raw[:end], self.numbers)
+            piece = whole[len(self.text):] if whole.startswith(self.text) else ""
+        self._done = end
+        self.text += piece
+        return piece
+
+    def finish(self, text: str) -> str:
+        """The rest of `text`, the answer as finally composed, numbered afresh (a marker dropped
+        at the end leaves no gap). Should the two part, `text` wins and nothing more streams."""
+        self.numbers = {}
+        whole = renumber(text, self.numbers)
+        rest = whole[len(self.text):] if whole.startswith(self.text) else ""
+        self.text = whole
+        return rest
+
+
+def _safe_end(text: str) -> int:
+    end = len(text)
+    held = open_tail(text) if not text.endswith("]") else None
+    if held is None and (m := _HELD_MARKER.search(text)):
+        held = m.start()
+    if held is not None:
+        end = held
+    while end and text[end - 1] == "`":  # a run of backticks may yet become a fence
+        end -= 1
+    line = text[text.rfind("\n", 0, end) + 1:end]
+    if line.replace("```", "").count("`") % 2:  # inside inline code: wait for it to close
+        end = text.rfind("`", 0, end)
+    return end

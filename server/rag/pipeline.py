@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import Iterator
 
 from ..errors import GenerationFailed
-from .compose import Compose, Composed
+from .compose import Compose, Composed, Renumbered, in_citation_order
 from .events import Answer, Delta, Event, Finished, Sources
 from .gather import Gather
 from .judge import Judge
@@ -79,7 +79,7 @@ class ChatPipeline:
             return
         states = (*turn.states, entered("GENERATING"))
         parts: list[str] = []
-        writing = compose.write(turn.understood, judged)
+        writing = in_citation_order(compose.write(turn.understood, judged), judged.sources)
         try:
             while True:
                 try:
@@ -87,6 +87,9 @@ class ChatPipeline:
                 except StopIteration as end:
                     composed: Composed = end.value
                     break
+                if isinstance(delta, Renumbered):
+                    yield Sources(turn.query_id, turn.session_id, list(delta.sources))
+                    continue
                 parts.append(delta)
                 yield Delta(delta)
         except GeneratorExit:
