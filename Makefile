@@ -11,7 +11,7 @@ SAMPLE_BOOK := sample-book
 CORPORA ?= ../shared/corpora
 EVAL ?= ../shared/eval
 
-.PHONY: check-books screenshot screenshots test-qdrant-server eval-ci run install model ingest-sample serve test test-python test-widget widget chromium services eval bench clean
+.PHONY: check-books check-books-ci screenshot screenshots test-qdrant-server eval-ci run install model ingest-sample serve test test-python test-widget widget chromium services eval bench clean
 
 run: install model ingest-sample ## install, provision the model, index the sample book, serve it
 	$(BIN)/textbook-chat serve --host $(HOST) --port $(PORT) --demo $(SAMPLE_BOOK)
@@ -87,6 +87,11 @@ eval: install model ## answer quality on every development book
 
 check-books: install model ## check-book's table over the pool of books
 	$(PY) scripts/check_books.py $(CORPORA)
+
+# CI: one book of each structure (Docusaurus sources, a Docusaurus build with two locales, mdBook,
+# Docusaurus sources with two locales)
+check-books-ci: install model
+	$(PY) scripts/check_books.py $(CORPORA) aibook physical-ai-i18n lhbg python-codex-i18n
 
 # CI holds the answer-quality lines on two books: the one the gates were first built on and one they were not (BENCHMARKS.md)
 # (a line over items a set does not have fails as not measured: only aibook's set tags typos and everyday words)

@@ -41,6 +41,19 @@ def test_where_the_book_covers_something_is_a_locate(chat, question):
     assert _route(chat, question) == "locate"
 
 
+def test_a_heading_that_says_book_or_this_names_its_section_not_the_course(chat):
+    # "How to use this book" is a section: asked about, its passages answer, not the course's outline
+    assert _route(chat, "what is how to use this book?") is None
+    assert _route(chat, "what does how to use this book say?") is None
+
+
+def test_a_heading_the_question_names_is_located_there(chat):
+    answer = chat.pipeline.answer(Question("where does the book cover key vocabulary?", 5, 0.3))
+    assert answer.course["task"] == "locate"
+    first = answer.text.splitlines()[1]
+    assert "Key vocabulary" in first and "#key-vocabulary" in first
+
+
 @pytest.mark.parametrize("question, task", [("what chapters are in this book?", "contents"),
                                             ("where should i start in this book?", "order"),
                                             ("what is this book about?", "overview"),

@@ -163,3 +163,36 @@ def test_a_typo_one_letter_longer_than_a_short_book_word_is_answered_everywhere(
         assert isinstance(BookTools(app.extensions["textbook_chat"]).ask(question)["refused"], bool)
         result = CliRunner().invoke(main, ["ask", question], env=env)
         assert result.exit_code == 0, (typo, result.output)
+
+
+@given(st.text(max_size=200), st.text(max_size=300), st.booleans())
+def test_intent_is_read_from_any_question_and_passage(question, passage, code):
+    from server.rag.intent import Intent, about_its_words, asks_what_it_says, detect, points_at_passage
+
+    intent = detect(question, passage, code=code)
+    assert isinstance(intent, Intent)
+    assert intent is not Intent.LANGUAGE or code  # only highlighted code has a language to ask for
+    for read in (points_at_passage, asks_what_it_says):
+        assert read(question) in (True, False)
+    assert about_its_words(question, passage) in (True, False)
+
+
+@given(st.text(max_size=200), st.lists(st.tuples(st.text(max_size=120), st.floats(0, 1)), max_size=6),
+       st.floats(0, 1), st.booleans(), st.lists(st.text(max_size=12), max_size=3))
+def test_the_gate_judges_any_question_and_passages(question, passages, threshold, model_judges, unused):
+    """Whatever it is given, the gate lets through some of the passages (best first), never one
+    below the model floor, and refuses a question that leans on two words the book never uses
+    unless a passage is very close."""
+    from server.models import Chunk
+    from server.rag.gate import MODEL_FLOOR, UNKNOWN_TERM_CEILING, admitted
+
+    chunks = [Chunk(chunk_id=str(i), book_id="b", book_title="B", content=text, content_hash="", source_file="f.md",
+                    url="", module="", chapter="", section="", heading="", section_hierarchy=[], page=0,
+                    source_location="", citation="", file_hash="", embed_text=text, score=score)
+              for i, (text, score) in enumerate(passages)]
+    let_through = admitted(question, chunks, threshold, unknown_terms=[], model_judges=model_judges,
+                           unused_focus=lambda: tuple(unused))
+    assert all(any(c is chunk for chunk in chunks) for c in let_through)
+    assert all(c.score >= min(threshold, MODEL_FLOOR) for c in let_through)
+    if len(unused) >= 2 and all(c.score < UNKNOWN_TERM_CEILING for c in chunks):
+        assert let_through == []

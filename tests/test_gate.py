@@ -78,3 +78,17 @@ def test_leaning_on_a_word_the_book_never_uses_refuses_unless_a_passage_is_clear
                     about_a_passage=True) == [table]
     # a question that does not lean on the word it lacks ("something") is judged as before
     assert admitted(question, [table], 0.3, unknown_terms=[], model_judges=False, unused_focus=lambda: ()) == [table]
+
+
+def test_leaning_on_two_words_the_book_never_uses_refuses_unless_a_passage_is_very_close():
+    """"what time does the sun set in winter?" of a Python book: its `time` passages are close
+    enough, but two of the words that say what is asked are not the book's."""
+    timing = _chunk("The time module measures how long a function takes.", CLEAR_EVIDENCE + 0.1)
+    question = "what time does the sun set in winter?"
+    assert admitted(question, [timing], 0.3, unknown_terms=[], model_judges=False,
+                    unused_focus=lambda: ("sun", "winter")) == []
+    assert admitted(question, [timing], 0.3, unknown_terms=[], model_judges=False,
+                    unused_focus=lambda: ("winter",)) == [timing]
+    sure = _chunk("At winter solstice the sun sets early.", UNKNOWN_TERM_CEILING + 0.01)
+    assert admitted(question, [sure], 0.3, unknown_terms=[], model_judges=False,
+                    unused_focus=lambda: ("sun", "winter")) == [sure]

@@ -102,6 +102,8 @@ def test_a_question_leans_on_the_word_it_is_about_not_on_words_that_frame_it(emb
     assert leaned_on("how do i get gpt to reply with something my code can parse instead of free text?",
                      ["something", "instead"], embedder) == ()
     assert leaned_on(question, [], embedder) == ()
+    # a three-letter word is as much a topic as a longer one, when it is one the book never uses
+    assert leaned_on("what time does the sun set in winter?", ["sun"], embedder) == ("sun",)
 
 
 def test_the_other_books_near_misses_are_refused_on_an_indexed_book(physical_ai, tmp_path):

@@ -50,3 +50,4 @@ def test_a_term_with_digits_is_known_by_its_parts_unless_a_part_is_two_letters()
     book = BookVocabulary.from_texts(["ROS 2 and ROS 1 nodes; a 4x4 matrix x 3; the px value"])
     assert book.knows("ros2") and book.knows("3x3")
     assert not book.knows("px4")  # "px" is some abbreviation in any book: PX4 is not it
+

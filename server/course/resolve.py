@@ -68,6 +68,23 @@ def named_sections(outline: Outline, text: str, locale: str | None = None) -> li
     return [(page, section) for _, page, section in found]
 
 
+def named_heading(outline: Outline, text: str, locale: str | None = None) -> str:
+    """The longest section heading the question says word for word ("what is extending this
+    project?" says the heading "Extending this project"): its words name that section, not the
+    course or the reader's page."""
+    lowered = text.lower()
+    best = ""
+    for page in outline.pages:
+        if locale and page.locale != locale:
+            continue
+        for section in page.sections:
+            heading = " ".join(section.heading.lower().split())
+            if len(heading) > len(best) and len(words(heading)) >= 2 and \
+                    re.search(rf"(?<!\w){re.escape(heading)}(?!\w)", lowered):
+                best = heading
+    return best
+
+
 NOUNS_OF_PARTS = frozenset({"module", "chapter", "part", "unit", "week", "section"})
 
 

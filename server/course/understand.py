@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..outline import Outline, OutlinePage, Part
-from .resolve import NOUNS_OF_PARTS, numbered_part, resolve_page, titled_part
+from .resolve import NOUNS_OF_PARTS, named_heading, numbered_part, resolve_page, titled_part
 from .tasks import FACT, FACTS, PROTOTYPES, TASKS
 
 # calibrated on the four development books' course sets against every passage question of
@@ -79,6 +79,8 @@ class TaskReader:
         if outline is None or not outline.pages:
             return None
         lowered = text.lower()
+        if heading := named_heading(outline, lowered, locale):  # the course's nouns said inside it are the heading's
+            lowered = " ".join(lowered.replace(heading, " ").split())
         asked = {w[:-1] if w.endswith("s") and len(w) > 4 else w for w in re.findall(r"[a-z]+", lowered)}
         part_nouns = NOUNS_OF_PARTS | {p.noun for p in outline.parts if p.noun}
         numbered, said = numbered_part(outline, lowered, locale)

@@ -51,7 +51,9 @@ class Focus:
 
 def leaned_on(text: str, unused: list[str], embedder: TextEmbedder) -> tuple[str, ...]:
     """The words of `unused` that the question `text` leans on."""
-    asked = sorted(asked_words(text))
+    # a short word the book never uses is no function word either (every book uses those): "sun"
+    said = set(re.findall(r"[a-z0-9]+", text.lower()))
+    asked = sorted(asked_words(text) | {w for w in unused if len(w) == 3 and w in said})
     candidates = [w for w in unused if w in asked]
     if not candidates:
         return ()

@@ -6,7 +6,9 @@ The book is taken to lack a topic only when the evidence is clear:
 - the question leans on an everyday word that a book of its length would be expected to use but
   this one never does ("can you recommend a phone with really long battery life?" of a robotics
   book, see focus.py), and no passage is clearly close: whatever else its words match (the power
-  chapter's "battery" and "long life"), it asks about something the book never mentions; or
+  chapter's "battery" and "long life"), it asks about something the book never mentions; or it
+  leans on two such words and no passage is very close ("what time does the sun set in winter?"
+  of a Python book: its `time` module and sets match, "sun" and "winter" say what is asked); or
 - the passages that reach the threshold name none of the words the question asks about (by
   their first five letters: "robots" names "robot"), and none is very close anyway: "what is
   quantum computing?" near a book's introduction to AI (0.32) or "what is blockchain?" near the
@@ -45,8 +47,12 @@ def admitted(question: str, candidates: list[Chunk], threshold: float, *, unknow
     top = max((c.score for c in candidates), default=0.0)
     if unknown_terms and top < UNKNOWN_TERM_CEILING:
         return []  # it asks about something the book never names
-    if unused_focus is not None and not about_a_passage and top < CLEAR_EVIDENCE and unused_focus():
-        return []  # it leans on a word the book never uses, and no passage is clearly about it anyway
+    if unused_focus is not None and not about_a_passage and top < UNKNOWN_TERM_CEILING:
+        leaned = unused_focus()
+        if leaned and (top < CLEAR_EVIDENCE or len(leaned) >= 2):
+            # it leans on a word the book never uses, and no passage is clearly about it anyway;
+            # or on two: whatever its other words match, its topic is not the book's
+            return []
     passing = [c for c in candidates if c.score >= threshold]
     if passing:
         if not (model_judges or about_a_passage) and top < UNKNOWN_TERM_CEILING and \
