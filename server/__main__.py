@@ -1,4 +1,4 @@
 """`python -m server …`: the `textbook-chat` command, from a checkout without installing it."""
-from .cli import main
+from server.cli import main
 
 main()

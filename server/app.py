@@ -8,20 +8,20 @@ from flask_limiter.util import get_remote_address
 from flask_smorest import Api
 from werkzeug.routing import UnicodeConverter
 
-from . import __version__
-from .api.body_limit import refuse_large_bodies
-from .api.client_address import ClientAddress
-from .api.errors import register_error_handlers
-from .api.failures import EXTENSION as FAILURES, FailureBudget
-from .api.insights import bp as insights_pages
-from .api.llms import blp as llms_blp
-from .api.access import SCHEME as SESSION_SECRET
-from .api.headers import add_security_headers
-from .api.routes import blp
-from .api.schemas import ErrorResponseSchema
-from .api.text import STORABLE, storable_text
-from .composition import Components
-from .settings import Settings, load_settings
+from server import __version__
+from server.api.body_limit import refuse_large_bodies
+from server.api.client_address import ClientAddress
+from server.api.errors import register_error_handlers
+from server.api.failures import EXTENSION as FAILURES, FailureBudget
+from server.api.insights import bp as insights_pages
+from server.api.llms import blp as llms_blp
+from server.api.access import SCHEME as SESSION_SECRET
+from server.api.headers import add_security_headers
+from server.api.routes import blp
+from server.api.schemas import ErrorResponseSchema
+from server.api.text import STORABLE, storable_text
+from server.composition import Components
+from server.settings import Settings, load_settings
 
 EXTENSION = "textbook_chat"
 REDIS_TIMEOUT_S = 0.5  # app.extensions[EXTENSION] holds the Components
@@ -75,7 +75,7 @@ def create_app(settings: Settings | None = None, *, components: Components | Non
     app.extensions[FAILURES] = FailureBudget(settings.auth_failure_limit, settings.rate_limit_storage,
                                              **app.config.get("RATELIMIT_STORAGE_OPTIONS", {}))
     if settings.mcp_enabled:
-        from .api.mcp import mount_mcp
+        from server.api.mcp import mount_mcp
 
         mount_mcp(app, app.extensions[EXTENSION])
     return app

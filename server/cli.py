@@ -7,10 +7,10 @@ from pathlib import Path
 
 import click
 
-from .cli_eval import eval_command
-from .cli_help import settings_epilog
-from .cli_shared import fail as _fail, settings as _settings, setup_logging as _setup_logging
-from .errors import TextbookChatError
+from server.cli_eval import eval_command
+from server.cli_help import settings_epilog
+from server.cli_shared import fail as _fail, settings as _settings, setup_logging as _setup_logging
+from server.errors import TextbookChatError
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -22,7 +22,7 @@ def main() -> None:
 @main.command()
 def model() -> None:
     """Make sure the embedding model is available locally (build it offline if needed)."""
-    from .embedding.provision import ModelUnavailableError, ensure_model
+    from server.embedding.provision import ModelUnavailableError, ensure_model
 
     settings = _settings()
     try:
@@ -49,10 +49,10 @@ def ingest(path: str, book_id: str | None, site_url: str | None, base_url: str |
     """Index a Docusaurus site (its build when there is one), a docs/ folder or an mdBook."""
     from dataclasses import replace
 
-    from .composition import index_of
-    from .ingest.build import SiteBuildError, build_site
-    from .ingest.indexer import ingest as run_ingest
-    from .ingest.site import BookError, detect_site
+    from server.composition import index_of
+    from server.ingest.build import SiteBuildError, build_site
+    from server.ingest.indexer import ingest as run_ingest
+    from server.ingest.site import BookError, detect_site
 
     settings = _settings()
     log = lambda m: click.echo(m, err=True)  # noqa: E731
@@ -66,7 +66,7 @@ def ingest(path: str, book_id: str | None, site_url: str | None, base_url: str |
             site = replace(site, build_dir=None)
     except (BookError, SiteBuildError) as exc:
         _fail(str(exc))
-    from .startup import stop_on_sigterm, where
+    from server.startup import stop_on_sigterm, where
 
     stop_on_sigterm()
     for line in where(settings):
@@ -89,8 +89,8 @@ def ingest(path: str, book_id: str | None, site_url: str | None, base_url: str |
 @click.option("--check-url", "base", help="The same check against a served site, e.g. http://localhost:3000.")
 def pages(book_id: str | None, as_json: bool, build_dir: str | None, base: str | None) -> None:
     """List every indexed page: URL, title, labels, locale, version, source file and sections."""
-    from .ingest.report import SiteUnreachable, check_build, check_url, pages_report
-    from .store import open_store
+    from server.ingest.report import SiteUnreachable, check_build, check_url, pages_report
+    from server.store import open_store
 
     settings = _settings()
     try:
@@ -130,9 +130,9 @@ def pages(book_id: str | None, as_json: bool, build_dir: str | None, base: str |
 @click.option("--threshold", type=click.FloatRange(0, 1), help="Similarity threshold (default: configured).")
 def ask(question: str, book_id: str | None, module: str | None, max_chunks: int, threshold: float | None) -> None:
     """Show the passages that answer QUESTION, with their citations (ranked as /chat ranks them)."""
-    from .composition import BookSearch, index_of
-    from .rag.question import Question
-    from .store import Filters
+    from server.composition import BookSearch, index_of
+    from server.rag.question import Question
+    from server.store import Filters
 
     settings = _settings()
     threshold = settings.similarity_threshold if threshold is None else threshold
@@ -168,9 +168,9 @@ def serve(host: str, port: int, threads: int, workers: int, demo_book: str | Non
 
     from limits.errors import ConfigurationError
 
-    from .app import create_app
-    from .composition import Components
-    from .startup import StartupError, allow_connections, bind_problem, check_port, stop_on_sigterm, where
+    from server.app import create_app
+    from server.composition import Components
+    from server.startup import StartupError, allow_connections, bind_problem, check_port, stop_on_sigterm, where
 
     _setup_logging()
     settings = _settings()
@@ -206,7 +206,7 @@ def serve(host: str, port: int, threads: int, workers: int, demo_book: str | Non
         chat.close()
         _fail(f"RATE_LIMIT_STORAGE={settings.rate_limit_storage}: {exc}", 1)
     if demo_book:
-        from .demo import register_demo
+        from server.demo import register_demo
 
         register_demo(app, demo_book)
     # What is loaded by now lives as long as the server. Frozen, it is left out of the collector's
@@ -226,13 +226,13 @@ def serve(host: str, port: int, threads: int, workers: int, demo_book: str | Non
     allow_connections(settings.max_connections)
     try:
         if workers > 1:
-            from .workers import serve_workers
+            from server.workers import serve_workers
 
             chat.before_fork()
             serve_workers(app, host, port, workers=workers, threads=threads, after_fork=chat.after_fork,
                           on_ready=lambda: click.echo(banner), on_worker_exit=chat.leave_worker, **limits)
         else:
-            from .wsgi import make_server
+            from server.wsgi import make_server
 
             try:
                 server = make_server(app, host, port, threads, **limits)
@@ -249,7 +249,7 @@ def serve(host: str, port: int, threads: int, workers: int, demo_book: str | Non
 @main.command()
 def migrate() -> None:
     """Bring the sessions database (DATABASE_URL) to this version's schema; `serve` does it too."""
-    from .composition import open_sessions
+    from server.composition import open_sessions
 
     settings = _settings()
     try:
@@ -265,14 +265,14 @@ main.add_command(eval_command)
 
 
 def _add_insights_commands() -> None:
-    from .insights.commands import insights, purge
+    from server.insights.commands import insights, purge
 
     main.add_command(insights)
     main.add_command(purge)
 
 
 def _add_term_commands() -> None:
-    from .cli_operations import COMMANDS  # books, remove-book, status, backup, restore
+    from server.cli_operations import COMMANDS  # books, remove-book, status, backup, restore
 
     for command in COMMANDS:
         main.add_command(command)
@@ -283,9 +283,9 @@ _add_term_commands()
 
 
 def _add_book_commands() -> None:
-    from .checkbook.command import check_book
-    from .cli_llms import llms_txt_command
-    from .cli_mcp import mcp_command
+    from server.checkbook.command import check_book
+    from server.cli_llms import llms_txt_command
+    from server.cli_mcp import mcp_command
 
     main.add_command(llms_txt_command)
     main.add_command(mcp_command)

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import click
 
-from .cli_shared import fail as _fail, settings as _settings
-from .course.evaluation import course_lines, course_options, evaluate_course, format_course_report
+from server.cli_shared import fail as _fail, settings as _settings
+from server.course.evaluation import course_lines, course_options, evaluate_course, format_course_report
 
 
 @click.command("eval")
@@ -41,10 +41,10 @@ def eval_command(questions, book_path, threshold, as_json, rows_path, min_hit_at
                  min_book_search_right, min_keyword_coverage, max_answer_words_p50, tag_refusals,
                  **course_limits) -> None:
     """Measure retrieval and answers on a question set (JSONL) over BOOK; course questions per task."""
-    from .composition import components
-    from .evaluation import calibration, evaluate, format_report, load_questions
-    from .ingest.indexer import default_book_id, ingest as run_ingest
-    from .ingest.site import BookError, detect_site
+    from server.composition import components
+    from server.evaluation import calibration, evaluate, format_report, load_questions
+    from server.ingest.indexer import default_book_id, ingest as run_ingest
+    from server.ingest.site import BookError, detect_site
 
     settings = _settings()
     tag_limits = {}

@@ -4,7 +4,7 @@ from __future__ import annotations
 import textwrap
 from dataclasses import MISSING, fields
 
-from .settings import Settings
+from server.settings import Settings
 
 
 def settings_epilog(*concerns: str) -> str:

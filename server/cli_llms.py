@@ -7,8 +7,8 @@ from pathlib import Path
 
 import click
 
-from .errors import TextbookChatError
-from .settings import SettingsError, load_settings
+from server.errors import TextbookChatError
+from server.settings import SettingsError, load_settings
 
 
 @click.command("llms-txt")
@@ -17,8 +17,8 @@ from .settings import SettingsError, load_settings
 @click.option("--book-id", help="The book (needed when the index holds several).")
 def llms_txt_command(out_dir: str, book_id: str | None) -> None:
     """Write the book's llms.txt (pages as links, by part) and llms-full.txt (every page's text)."""
-    from .book.llms_txt import FULL_TEXT_NAME, llms_full_txt, llms_txt
-    from .composition import bookshelf_of
+    from server.book.llms_txt import FULL_TEXT_NAME, llms_full_txt, llms_txt
+    from server.composition import bookshelf_of
 
     try:
         with bookshelf_of(load_settings()) as shelf:

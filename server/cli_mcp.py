@@ -8,16 +8,16 @@ import sys
 
 import click
 
-from .errors import TextbookChatError
-from .settings import SettingsError, load_settings
+from server.errors import TextbookChatError
+from server.settings import SettingsError, load_settings
 
 
 @click.command("mcp")
 def mcp_command() -> None:
     """Serve the book's MCP tools over stdio (search_book, get_page, book_outline, ask)."""
-    from .composition import Components
-    from .mcp_server.server import build_server
-    from .sessions import default_server_name
+    from server.composition import Components
+    from server.mcp_server.server import build_server
+    from server.sessions import default_server_name
 
     # stdout carries the protocol: everything else (the model's loading notes, logs) goes to stderr
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")

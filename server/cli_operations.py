@@ -6,13 +6,13 @@ from pathlib import Path
 
 import click
 
-from .cli_shared import fail as _fail, settings as _settings
-from .cli_help import settings_epilog
-from .errors import TextbookChatError
+from server.cli_shared import fail as _fail, settings as _settings
+from server.cli_help import settings_epilog
+from server.errors import TextbookChatError
 
 
 def _reader_store(settings):
-    from .store import open_store
+    from server.store import open_store
 
     return open_store(settings, settings.embedding_model, 0)  # reads payloads only: no model needed
 
@@ -21,7 +21,7 @@ def _reader_store(settings):
 @click.option("--json", "as_json", is_flag=True, help="Print the books as JSON.")
 def books(as_json: bool) -> None:
     """List the books in the index: id, title, pages, chunks and locales."""
-    from .operations.books import books_in
+    from server.operations.books import books_in
 
     settings = _settings()
     try:
@@ -46,7 +46,7 @@ def books(as_json: bool) -> None:
 @click.argument("book_id")
 def remove_book(book_id: str) -> None:
     """Remove BOOK_ID from the index; a running server stops answering from it within a second."""
-    from .operations.books import books_in, remove_book as remove
+    from server.operations.books import books_in, remove_book as remove
 
     settings = _settings()
     try:
@@ -67,8 +67,8 @@ def remove_book(book_id: str) -> None:
 def status(as_json: bool) -> None:
     """What the data folder holds: each part's size, the index's generations and replicas, the
     books, the embedding model and the sessions database."""
-    from .operations.books import books_in
-    from .operations.status import data_folder_state, database_state, human, index_state, model_state
+    from server.operations.books import books_in
+    from server.operations.status import data_folder_state, database_state, human, index_state, model_state
 
     settings = _settings()
     state = {"data": data_folder_state(settings), "model": model_state(settings),
@@ -127,7 +127,7 @@ def status(as_json: bool) -> None:
 @click.option("--with-model", is_flag=True, help="Also copy the embedding model (about 90 MB; it can be built again).")
 def backup(folder: str, with_model: bool) -> None:
     """Copy the index and the sessions into FOLDER (new or empty), safe while serving."""
-    from .operations.backup import BackupError, backup as run
+    from server.operations.backup import BackupError, backup as run
 
     settings = _settings()
     try:
@@ -141,7 +141,7 @@ def backup(folder: str, with_model: bool) -> None:
 @click.argument("folder", type=click.Path(exists=True, file_okay=False))
 def restore(folder: str) -> None:
     """Restore a backup from FOLDER into the data folder (one with no index and no sessions yet)."""
-    from .operations.backup import BackupError, restore as run
+    from server.operations.backup import BackupError, restore as run
 
     settings = _settings()
     try:

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from .settings import Settings, SettingsError, load_settings
+from server.settings import Settings, SettingsError, load_settings
 
 
 def fail(message: str, status: int = 2) -> None:

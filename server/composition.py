@@ -6,28 +6,28 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from .book.shelf import Bookshelf
-from .course.published import PublishedOutlines
-from .course.service import Course
-from .course.stage import CourseStage
-from .embedding.embedder import Embedder, load_embedder
-from .index_size import IndexSize
-from .insights.pages import PageFinder
-from .models import Chunk
-from .rag.generators.base import Generator
-from .rag.compose import Compose
-from .rag.gather import Gather
-from .rag.judge import Judge
-from .rag.pipeline import ChatPipeline
-from .rag.record import Record
-from .rag.retrieval import Retriever
-from .rag.question import Question
-from .rag.understand import KnownBooks, Rewriter, Understand
-from .rag.continuation import PageOrder
-from .rag.vocabulary import StoreVocabulary
-from .sessions import SessionStore, default_server_name
-from .settings import Settings
-from .store import ChunkStore, open_store
+from server.book.shelf import Bookshelf
+from server.course.published import PublishedOutlines
+from server.course.service import Course
+from server.course.stage import CourseStage
+from server.embedding.embedder import Embedder, load_embedder
+from server.index_size import IndexSize
+from server.insights.pages import PageFinder
+from server.models import Chunk
+from server.rag.generators.base import Generator
+from server.rag.compose import Compose
+from server.rag.gather import Gather
+from server.rag.judge import Judge
+from server.rag.pipeline import ChatPipeline
+from server.rag.record import Record
+from server.rag.retrieval import Retriever
+from server.rag.question import Question
+from server.rag.understand import KnownBooks, Rewriter, Understand
+from server.rag.continuation import PageOrder
+from server.rag.vocabulary import StoreVocabulary
+from server.sessions import SessionStore, default_server_name
+from server.settings import Settings
+from server.store import ChunkStore, open_store
 
 
 @dataclass
@@ -88,14 +88,14 @@ def bookshelf_of(settings: Settings) -> Iterator[Bookshelf]:
 def make_generator(settings: Settings, index: Index) -> tuple[Generator, Rewriter | None]:
     """Gemini with the extractive generator as its fallback when a key is set; else extractive alone.
     Also the follow-up rewriter, which shares Gemini's client (and so its view of the key)."""
-    from .rag.generators.extractive import ExtractiveGenerator
+    from server.rag.generators.extractive import ExtractiveGenerator
 
     extractive = ExtractiveGenerator(index.embedder, index.vocabulary,
                                      PageOrder(index.book_chunks).after)
     if not settings.gemini_api_key:
         return extractive, None
-    from .rag.generators.fallback import WithFallback
-    from .rag.generators.gemini import GeminiClient, GeminiGenerator, GeminiRewriter
+    from server.rag.generators.fallback import WithFallback
+    from server.rag.generators.gemini import GeminiClient, GeminiGenerator, GeminiRewriter
 
     client = GeminiClient(settings)
     return WithFallback(GeminiGenerator(settings, client), extractive, label="Gemini"), GeminiRewriter(client)

@@ -14,10 +14,10 @@ from urllib.parse import urlparse
 from flask import Flask, Response, redirect
 from markdown_it import MarkdownIt
 
-from .ingest.anchors import Slugger
-from .ingest.page import Page
-from .ingest.pages import discover_pages
-from .ingest.site import detect_site
+from server.ingest.anchors import Slugger
+from server.ingest.page import Page
+from server.ingest.pages import discover_pages
+from server.ingest.site import detect_site
 
 _md = MarkdownIt("commonmark", {"html": False}).enable("table")
 
@@ -69,7 +69,7 @@ def render_page(page: Page) -> str:
 
 
 def register_demo(app: Flask, book_path: str, *, book_id: str | None = None) -> list[str]:
-    from .ingest.indexer import default_book_id
+    from server.ingest.indexer import default_book_id
 
     site = detect_site(book_path)
     pages = discover_pages(site).pages

@@ -6,13 +6,13 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .answer_measures import answer_summary, answer_words, keyword_coverage
-from .ingest.anchors import rendered_text
-from .models import Chunk
-from .rag.lexical import bm25_scores
-from .rag.pipeline import ChatPipeline
-from .rag.question import Page, Question, Selection, SelectionMode
-from .rag.vocabulary import BookVocabulary
+from server.answer_measures import answer_summary, answer_words, keyword_coverage
+from server.ingest.anchors import rendered_text
+from server.models import Chunk
+from server.rag.lexical import bm25_scores
+from server.rag.pipeline import ChatPipeline
+from server.rag.question import Page, Question, Selection, SelectionMode
+from server.rag.vocabulary import BookVocabulary
 
 KS = (1, 3, 5)
 

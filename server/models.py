@@ -4,7 +4,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import asdict, dataclass, field, replace
 
-from .citation import ieee_citation, source_location
+from server.citation import ieee_citation, source_location
 
 # Fixed namespace so a chunk's id depends only on where it is in the book.
 _CHUNK_NAMESPACE = uuid.UUID("5b0c7f0e-9a53-4c1e-9b1a-6f0b6d8a2c11")

@@ -77,7 +77,7 @@ def _fraction(name: str, raw: str) -> float:
 
 
 def _database_url(name: str, raw: str) -> str:
-    from .sessions.database import DatabaseUrlError, parse_url
+    from server.sessions.database import DatabaseUrlError, parse_url
 
     try:
         parse_url(raw)

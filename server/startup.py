@@ -8,8 +8,8 @@ import signal
 import socket
 import sys
 
-from .embedding.provision import is_provisioned, safe_name
-from .settings import Settings
+from server.embedding.provision import is_provisioned, safe_name
+from server.settings import Settings
 
 
 class StartupError(Exception):

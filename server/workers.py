@@ -24,7 +24,7 @@ from gunicorn.workers.base import Worker
 from waitress import wasyncore
 from waitress.server import BaseWSGIServer
 
-from .wsgi import make_server
+from server.wsgi import make_server
 
 CHECK_S = 0.5  # how often a worker looks for its master and tells it it is alive
 

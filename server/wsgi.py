@@ -26,10 +26,10 @@ from waitress.parser import HTTPRequestParser
 from waitress.server import BaseWSGIServer, create_server
 from waitress.task import ErrorTask, ThreadedTaskDispatcher
 
-from .api.body_limit import too_large_json
-from .api.client_address import in_networks, parse_networks
-from .api.errors import error_body
-from .api.headers import API_POLICY
+from server.api.body_limit import too_large_json
+from server.api.client_address import in_networks, parse_networks
+from server.api.errors import error_body
+from server.api.headers import API_POLICY
 
 QUICK_PATHS = frozenset({"/health"})
 FRAMING_FACTOR = 8  # a chunked body may take this many times MAX_REQUEST_BYTES on the wire

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from flask import request
 
-from ..errors import SessionNotFound
-from ..sessions import access
-from ..sessions.store import SessionStore
-from .failures import guarded
+from server.errors import SessionNotFound
+from server.sessions import access
+from server.sessions.store import SessionStore
+from server.api.failures import guarded
 
 SECURITY = [{"session_secret": []}]  # an operation's OpenAPI security requirement
 SCHEME = {"type": "http", "scheme": "bearer",

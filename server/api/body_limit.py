@@ -12,7 +12,7 @@ import json
 from flask import Flask, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from .errors import error_body, too_large_message
+from server.api.errors import error_body, too_large_message
 
 
 def too_large(limit: int) -> dict:

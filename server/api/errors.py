@@ -11,7 +11,7 @@ import logging
 from flask import Flask, jsonify
 from werkzeug.exceptions import HTTPException
 
-from ..errors import TextbookChatError
+from server.errors import TextbookChatError
 
 log = logging.getLogger("textbook_chat.api")
 

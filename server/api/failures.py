@@ -19,7 +19,7 @@ from limits import parse_many
 from limits.storage import MemoryStorage, storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 
-from ..errors import TextbookChatError
+from server.errors import TextbookChatError
 
 log = logging.getLogger("textbook_chat.api")
 EXTENSION = "textbook_chat.failures"  # the app's FailureBudget

@@ -15,13 +15,13 @@ from urllib.parse import urlencode
 
 from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request
 
-from ..insights.charts import questions_chart, refusal_chart
-from ..insights.on_page import read_page
-from ..insights.pages import plain_page_url, site_link
-from ..insights.report import SinceError, Window, parse_since, read_insights
-from .access import bearer_token
-from .errors import ApiError
-from .failures import guarded
+from server.insights.charts import questions_chart, refusal_chart
+from server.insights.on_page import read_page
+from server.insights.pages import plain_page_url, site_link
+from server.insights.report import SinceError, Window, parse_since, read_insights
+from server.api.access import bearer_token
+from server.api.errors import ApiError
+from server.api.failures import guarded
 
 bp = Blueprint("insights", __name__)
 COOKIE = "textbook_chat_insights"

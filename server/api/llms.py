@@ -6,9 +6,9 @@ from flask import Response, current_app
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from ..book.llms_txt import llms_full_txt, llms_txt
-from .parser import JsonParser
-from .schemas import ErrorResponseSchema
+from server.book.llms_txt import llms_full_txt, llms_txt
+from server.api.parser import JsonParser
+from server.api.schemas import ErrorResponseSchema
 
 
 class _Blueprint(Blueprint):

@@ -6,8 +6,8 @@ from __future__ import annotations
 from flask import Flask, Response, jsonify, request
 from werkzeug.http import is_hop_by_hop_header
 
-from ..composition import Components
-from ..mcp_server.http import PATH, StreamableHttp, origin_allowed
+from server.composition import Components
+from server.mcp_server.http import PATH, StreamableHttp, origin_allowed
 
 
 def mount_mcp(app: Flask, components: Components) -> None:

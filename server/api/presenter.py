@@ -3,13 +3,13 @@ events become JSON bodies and server-sent events (shaped by the response schemas
 sessions store's records are shaped by their schemas (session_schemas.py)."""
 from __future__ import annotations
 
-from ..privacy import mask
-from ..rag.events import Answer, Delta, Event, Finished, Sources
-from ..rag.question import Page, Preferences, Question, Selection, SelectionMode
-from ..sessions import DatabaseCheck
-from ..settings import Settings
-from ..store import Filters
-from .schemas import ChatResponseSchema, SourcesEventSchema
+from server.privacy import mask
+from server.rag.events import Answer, Delta, Event, Finished, Sources
+from server.rag.question import Page, Preferences, Question, Selection, SelectionMode
+from server.sessions import DatabaseCheck
+from server.settings import Settings
+from server.store import Filters
+from server.api.schemas import ChatResponseSchema, SourcesEventSchema
 
 # dumping keeps no state, and building a schema copies its fields: one of each
 _ANSWER = ChatResponseSchema()

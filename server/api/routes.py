@@ -8,20 +8,20 @@ from flask import Response, current_app, request, stream_with_context
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from .. import __version__
-from ..composition import Components
-from ..errors import DatabaseUnavailable, StoreUnavailable, TextbookChatError
-from ..insights.asked import vector_bytes
-from ..sessions import NewSession
-from ..sessions.access import claim, new_secret
-from .access import SECURITY, WithSecret, authorize, authorize_message, with_secret
-from .disconnect import client_gone_check
-from .errors import ApiError, error_response
-from .parser import JsonParser, unstorable
-from .presenter import database_health, question_from, server_timing, sse_event
-from .schemas import ChatResponseSchema, ErrorResponseSchema, HealthSchema, QuerySchema
-from .session_schemas import ChatSessionSchema, FeedbackResultSchema, FeedbackSchema, SessionSecretSchema
-from .sse import format_event, sse_stream
+from server import __version__
+from server.composition import Components
+from server.errors import DatabaseUnavailable, StoreUnavailable, TextbookChatError
+from server.insights.asked import vector_bytes
+from server.sessions import NewSession
+from server.sessions.access import claim, new_secret
+from server.api.access import SECURITY, WithSecret, authorize, authorize_message, with_secret
+from server.api.disconnect import client_gone_check
+from server.api.errors import ApiError, error_response
+from server.api.parser import JsonParser, unstorable
+from server.api.presenter import database_health, question_from, server_timing, sse_event
+from server.api.schemas import ChatResponseSchema, ErrorResponseSchema, HealthSchema, QuerySchema
+from server.api.session_schemas import ChatSessionSchema, FeedbackResultSchema, FeedbackSchema, SessionSecretSchema
+from server.api.sse import format_event, sse_stream
 
 
 class ApiBlueprint(Blueprint):

@@ -6,11 +6,11 @@ from datetime import datetime, timezone
 
 from marshmallow import Schema, ValidationError, fields, pre_dump, pre_load, validate, validates_schema
 
-from ..rag import markers
-from ..rag.context import HighlightedPassage
-from ..rag.question import AnswerMode
-from .errors import STATUS
-from .text import NOT_ONLY_WHITESPACE, Trimmed
+from server.rag import markers
+from server.rag.context import HighlightedPassage
+from server.rag.question import AnswerMode
+from server.api.errors import STATUS
+from server.api.text import NOT_ONLY_WHITESPACE, Trimmed
 
 SELECTION_MODES = ("exclusive", "combined")
 SOURCE_TYPES = ("database", "selected_text")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, post_dump, validate
 
-from .schemas import UtcTime
+from server.api.schemas import UtcTime
 
 
 class SourceReferenceSchema(Schema):

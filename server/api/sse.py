@@ -5,7 +5,7 @@ import json
 import time
 from typing import Callable, Iterable, Iterator
 
-from ..pump import END, Pump
+from server.pump import END, Pump
 
 
 def format_event(event: str, data) -> str:

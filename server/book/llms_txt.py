@@ -6,9 +6,9 @@ llms-full.txt: the same title and summary, then every page's text in reading ord
 """
 from __future__ import annotations
 
-from ..outline import Part
-from .outline import BookOutline
-from .page_text import page_markdown
+from server.outline import Part
+from server.book.outline import BookOutline
+from server.book.page_text import page_markdown
 
 FULL_TEXT_NAME = "llms-full.txt"
 

@@ -17,9 +17,9 @@ from itertools import groupby
 
 from markdown_it import MarkdownIt
 
-from ..models import Chunk
-from ..outline import Outline, OutlinePage, Part, Section
-from ..page_urls import page_path, same_page_path
+from server.models import Chunk
+from server.outline import Outline, OutlinePage, Part, Section
+from server.page_urls import page_path, same_page_path
 
 DESCRIPTION_CHARS = 200  # one line in a list of links
 SUMMARY_CHARS = 600  # one paragraph

@@ -3,8 +3,8 @@ section's heading linked to the section, and the text once (a passage repeats th
 sentences of the one before it in the same section, see ingest/chunker.py)."""
 from __future__ import annotations
 
-from ..models import Chunk
-from ..outline import OutlinePage
+from server.models import Chunk
+from server.outline import OutlinePage
 
 
 def page_markdown(page: OutlinePage, passages: tuple[Chunk, ...], *, level: int = 1) -> str:

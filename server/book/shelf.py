@@ -3,9 +3,9 @@ resolved (or refused with the reason), and its outline as the index publishes it
 (course/published.py keeps it, for the course path too)."""
 from __future__ import annotations
 
-from ..course.published import PublishedBook, PublishedOutlines
-from ..errors import TextbookChatError, UnknownBook
-from .outline import BookOutline, outline_of
+from server.course.published import PublishedBook, PublishedOutlines
+from server.errors import TextbookChatError, UnknownBook
+from server.book.outline import BookOutline, outline_of
 
 
 class BookNotChosen(TextbookChatError):

@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 from statistics import median, quantiles
 from typing import Callable
 
-from ..answer_measures import answer_words
-from . import probes
-from .citations import BookSections, in_citation_order, placements
+from server.answer_measures import answer_words
+from server.checkbook import probes
+from server.checkbook.citations import BookSections, in_citation_order, placements
 
 MAX_EXAMPLES = 5
 PROSE_P50, PROSE_P90 = 100, 160  # words a reader reads (code and tables not counted)
@@ -106,7 +106,7 @@ def citation_order(answered: list[tuple[str, dict]]) -> Result:
 
 
 def _order(answer: str) -> str:
-    from ..rag.markers import cited_in_order
+    from server.rag.markers import cited_in_order
 
     return ", ".join(f"[{n}]" for n in cited_in_order(answer))
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..ingest.sections import reading_sections
-from ..rag import markers
-from ..rag.sentences import strip_markdown
+from server.ingest.sections import reading_sections
+from server.rag import markers
+from server.rag.sentences import strip_markdown
 
 _BOLD_LINE = re.compile(r"^\s*\*\*[^*\n]+\*\*\s*$", re.M)
 _WORD = re.compile(r"\w+", re.UNICODE)

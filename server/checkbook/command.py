@@ -5,7 +5,7 @@ from pathlib import Path
 
 import click
 
-from ..cli_shared import fail as _fail, settings as _settings
+from server.cli_shared import fail as _fail, settings as _settings
 
 
 @click.command("check-book")
@@ -23,13 +23,13 @@ def check_book(book_path: str, book_id: str | None, build_dir: str | None, off_b
     the section its words stand under and markers are numbered in order, answers are short, other
     subjects are refused, course questions are routed as asked, quizzes pose real questions.
     Exits 1 when a check fails. The book is indexed privately (as `eval` does)."""
-    from ..app import create_app
-    from ..composition import components
-    from ..ingest.indexer import default_book_id, ingest as run_ingest
-    from ..ingest.pages import discover_pages
-    from ..ingest.site import BookError, detect_site
-    from ..outline import Outline
-    from .runner import as_json as json_report, book_of, report, run_checks
+    from server.app import create_app
+    from server.composition import components
+    from server.ingest.indexer import default_book_id, ingest as run_ingest
+    from server.ingest.pages import discover_pages
+    from server.ingest.site import BookError, detect_site
+    from server.outline import Outline
+    from server.checkbook.runner import as_json as json_report, book_of, report, run_checks
 
     settings = _settings()
     try:

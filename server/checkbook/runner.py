@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 from collections import Counter
 
-from ..outline import Outline
-from ..rag.blocks import split_blocks
-from ..rag.vocabulary import words as words_of
-from . import checks
-from .citations import BookSections
+from server.outline import Outline
+from server.rag.blocks import split_blocks
+from server.rag.vocabulary import words as words_of
+from server.checkbook import checks
+from server.checkbook.citations import BookSections
 
 QUIZ_PAGES = 6  # pages asked "quiz me": those with the book's own questions first
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..models import Chunk
-from ..outline import Outline, OutlinePage, Part
-from ..rag.sentences import split_sentences
-from .citing import CitablePages, Cites
-from .resolve import named_sections, numbered_part, words
-from .understand import CourseRequest
+from server.models import Chunk
+from server.outline import Outline, OutlinePage, Part
+from server.rag.sentences import split_sentences
+from server.course.citing import CitablePages, Cites
+from server.course.resolve import named_sections, numbered_part, words
+from server.course.understand import CourseRequest
 
 MAX_SECTIONS = 14
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..models import Chunk
-from ..outline import Outline, OutlinePage
-from .published import PublishedBook
+from server.models import Chunk
+from server.outline import Outline, OutlinePage
+from server.course.published import PublishedBook
 
 
 class CitablePages:

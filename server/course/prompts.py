@@ -3,9 +3,9 @@ is asked about (the answer prepared from the structure, with its links) and the 
 text as numbered passages, so the model's [n] markers cite the same pages."""
 from __future__ import annotations
 
-from ..rag.generators.base import GenerationInput
-from ..rag.understand import Understanding
-from .answers import CourseAnswer
+from server.rag.generators.base import GenerationInput
+from server.rag.understand import Understanding
+from server.course.answers import CourseAnswer
 
 TASK_INSTRUCTIONS = {
     "overview": "Say what the book, part or page is about, as it says itself, then the key point of each of "

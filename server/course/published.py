@@ -13,9 +13,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, TypeVar
 
-from ..models import Chunk
-from ..outline import Outline
-from ..store import ChunkStore
+from server.models import Chunk
+from server.outline import Outline
+from server.store import ChunkStore
 
 log = logging.getLogger("textbook_chat.course")
 REFRESH_S = 30.0  # how often the store is asked again for the books and for a book's outline

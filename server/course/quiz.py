@@ -4,11 +4,11 @@ statements. Answers are not shown with the questions; asked for next in the same
 they are given from the same page, cited."""
 from __future__ import annotations
 
-from ..outline import Outline, OutlinePage
-from ..rag.sentences import normalised
-from .answers import link, part_pages
-from .citing import Cites
-from .understand import CourseRequest
+from server.outline import Outline, OutlinePage
+from server.rag.sentences import normalised
+from server.course.answers import link, part_pages
+from server.course.citing import Cites
+from server.course.understand import CourseRequest
 
 MAX_QUESTIONS = 5
 ANSWERS_HINT = "Ask “show the answers” when you are ready."

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
-from ..outline import Outline, OutlinePage, Part
-from ..page_urls import page_path, same_page_path
+from server.outline import Outline, OutlinePage, Part
+from server.page_urls import page_path, same_page_path
 
 _WORD = re.compile(r"[a-z0-9]+(?:[+#][a-z0-9+#]*)?")
 # words that name no part by themselves

@@ -6,15 +6,15 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Sequence
 
-from ..outline import Outline
-from ..rag.question import Question
-from ..sessions import Message
-from ..store import Filters
-from .answers import ANSWERERS, CourseAnswer
-from .citing import CitablePages, Cites
-from .published import PublishedOutlines
-from .quiz import answers as quiz_answers, quiz
-from .understand import CourseRequest, TaskReader
+from server.outline import Outline
+from server.rag.question import Question
+from server.sessions import Message
+from server.store import Filters
+from server.course.answers import ANSWERERS, CourseAnswer
+from server.course.citing import CitablePages, Cites
+from server.course.published import PublishedOutlines
+from server.course.quiz import answers as quiz_answers, quiz
+from server.course.understand import CourseRequest, TaskReader
 
 ANSWERS_FLOOR = 0.5  # "show the answers", read after a quiz
 _ANSWER_REQUESTS = ["show the answers", "what are the answers", "tell me the correct answers", "reveal the solutions"]

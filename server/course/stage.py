@@ -6,15 +6,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Generator as Stream
 
-from ..rag.compose import Composed
-from ..rag.context import QueryContext, database_sources
-from ..rag.gather import Gathered
-from ..rag.generators.base import NotAnswered, Outcome, relayed
-from ..rag.judge import Judgement
-from ..rag.understand import Understanding
-from .answers import CourseAnswer
-from .prompts import course_input
-from .service import Course
+from server.rag.compose import Composed
+from server.rag.context import QueryContext, database_sources
+from server.rag.gather import Gathered
+from server.rag.generators.base import NotAnswered, Outcome, relayed
+from server.rag.judge import Judgement
+from server.rag.understand import Understanding
+from server.course.answers import CourseAnswer
+from server.course.prompts import course_input
+from server.course.service import Course
 
 
 @dataclass(frozen=True)

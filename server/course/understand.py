@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..outline import Outline, OutlinePage, Part
-from .resolve import NOUNS_OF_PARTS, named_heading, numbered_part, resolve_page, titled_part
-from .tasks import FACT, FACTS, PROTOTYPES, TASKS
+from server.outline import Outline, OutlinePage, Part
+from server.course.resolve import NOUNS_OF_PARTS, named_heading, numbered_part, resolve_page, titled_part
+from server.course.tasks import FACT, FACTS, PROTOTYPES, TASKS
 
 # calibrated on the four development books' course sets against every passage question of
 # their sets (BENCHMARKS.md: course questions score 0.39–1.0 with a cue; passage questions

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from ..rag.sentences import strip_markdown
+from server.rag.sentences import strip_markdown
 
 # checked in this order: "Practice Questions" is a quiz, not an exercise
 _KINDS = (

@@ -24,11 +24,11 @@ from urllib.parse import quote, unquote, urlsplit
 
 from lxml import etree
 
-from .html_text import heading_text, markdown_root, page_sections, parse_html
-from .page import Discovery, Page, SkippedFile, file_hash
-from .reach import in_a_sidebar, links_of, reachable_files
-from .site import Site
-from .sources import docusaurus_source_pages
+from server.ingest.html_text import heading_text, markdown_root, page_sections, parse_html
+from server.ingest.page import Discovery, Page, SkippedFile, file_hash
+from server.ingest.reach import in_a_sidebar, links_of, reachable_files
+from server.ingest.site import Site
+from server.ingest.sources import docusaurus_source_pages
 
 
 def _meta(document, name: str) -> str:

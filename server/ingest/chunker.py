@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Callable
 
-from ..citation import ieee_citation, source_location
-from ..models import Chunk, chunk_uuid
-from .page import Page
-from .sections import Block, Section, reading_sections
+from server.citation import ieee_citation, source_location
+from server.models import Chunk, chunk_uuid
+from server.ingest.page import Page
+from server.ingest.sections import Block, Section, reading_sections
 
 TokenCounter = Callable[[str], int]
 _SENTENCE_END = re.compile(r"(?<=[.!?:;])\s+(?=[A-Z0-9`*\"'(\[])")

@@ -12,15 +12,15 @@ from typing import Callable
 import numpy as np
 from tqdm import tqdm
 
-from ..embedding.protocol import TextEmbedder
-from ..models import Chunk
-from ..store import PENDING, ChunkStore, EmbeddingMismatchError
-from .chunker import ChunkingOptions, chunk_page
-from .outline import build_outline
-from .page import Page, SkippedFile
-from .pages import discover_pages
-from .site import Site
-from .unlisted import LeftOut, left_out_summary, readers_pages
+from server.embedding.protocol import TextEmbedder
+from server.models import Chunk
+from server.store import PENDING, ChunkStore, EmbeddingMismatchError
+from server.ingest.chunker import ChunkingOptions, chunk_page
+from server.ingest.outline import build_outline
+from server.ingest.page import Page, SkippedFile
+from server.ingest.pages import discover_pages
+from server.ingest.site import Site
+from server.ingest.unlisted import LeftOut, left_out_summary, readers_pages
 
 
 @dataclass

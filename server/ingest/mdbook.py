@@ -5,9 +5,9 @@ import posixpath
 import re
 from pathlib import Path
 
-from .clean import clean_markdown
-from .page import Discovery, Page, SkippedFile, file_hash
-from .site import Site
+from server.ingest.clean import clean_markdown
+from server.ingest.page import Discovery, Page, SkippedFile, file_hash
+from server.ingest.site import Site
 
 
 _SUMMARY_ITEM = re.compile(r"^(?P<indent>\s*)(?:[-*]\s+)?\[(?P<title>[^\]]+)\]\((?P<file>[^)]*)\)")

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import re
 
-from ..outline import Block, Outline, OutlinePage, Part, Section
-from ..rag.sentences import split_sentences
-from .blocks import block_kind, is_prompt, list_items, plain, question_and_answer
-from .sections import reading_sections
-from .mdbook import summary_items, summary_path
-from .page import Page
-from .site import Site
-from .urls import is_category_index
+from server.outline import Block, Outline, OutlinePage, Part, Section
+from server.rag.sentences import split_sentences
+from server.ingest.blocks import block_kind, is_prompt, list_items, plain, question_and_answer
+from server.ingest.sections import reading_sections
+from server.ingest.mdbook import summary_items, summary_path
+from server.ingest.page import Page
+from server.ingest.site import Site
+from server.ingest.urls import is_category_index
 
 _NUMBERED = re.compile(r"^\s*(?P<noun>[A-Za-z]+)\s+(?P<number>\d+)\b")
 KEY_POINT_CHARS = 360

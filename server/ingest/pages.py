@@ -4,11 +4,11 @@ A Docusaurus site with a build is read from its rendered pages (built.py), one w
 sources (sources.py); an mdBook from its SUMMARY.md (mdbook.py). What they find: page.py."""
 from __future__ import annotations
 
-from .built import built_pages
-from .mdbook import mdbook_pages
-from .page import Discovery
-from .site import Site
-from .sources import docusaurus_source_pages
+from server.ingest.built import built_pages
+from server.ingest.mdbook import mdbook_pages
+from server.ingest.page import Discovery
+from server.ingest.site import Site
+from server.ingest.sources import docusaurus_source_pages
 
 
 def discover_pages(site: Site) -> Discovery:

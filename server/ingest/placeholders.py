@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import re
 
-from .page import Page
-from .sections import reading_sections
+from server.ingest.page import Page
+from server.ingest.sections import reading_sections
 
 _VARIABLE = re.compile(r"\b[A-Z][a-z]+\s+(?:[XYN]|XX|#)(?=$|[\s:.,;)\-–—])")
 _SLOT_NAME = re.compile(r"^(?:Your|[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s+(?:Title|Name|Heading)$")

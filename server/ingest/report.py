@@ -9,9 +9,9 @@ from urllib.parse import unquote, urlsplit
 
 from lxml import etree
 
-from ..models import Chunk
-from ..outline import Outline
-from .html_text import parse_html
+from server.models import Chunk
+from server.outline import Outline
+from server.ingest.html_text import parse_html
 
 
 def pages_report(chunks: list[Chunk], outline_of=lambda _book_id: None) -> list[dict]:

@@ -6,9 +6,9 @@ from dataclasses import dataclass, field
 
 from markdown_it import MarkdownIt
 
-from .anchors import Slugger
-from .html_text import Heading
-from .page import Page
+from server.ingest.anchors import Slugger
+from server.ingest.html_text import Heading
+from server.ingest.page import Page
 
 _md = MarkdownIt("commonmark").enable("table")
 

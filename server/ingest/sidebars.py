@@ -13,7 +13,7 @@ import posixpath
 from dataclasses import dataclass
 from pathlib import Path
 
-from .jsliteral import NotLiteral, exported_object
+from server.ingest.jsliteral import NotLiteral, exported_object
 
 SIDEBAR_FILES = ("sidebars.js", "sidebars.ts", "sidebars.mjs", "sidebars.cjs", "sidebars.json")
 

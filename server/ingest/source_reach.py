@@ -17,9 +17,9 @@ import re
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from .page import Page
-from .site import Site
-from .urls import parse_number_prefix
+from server.ingest.page import Page
+from server.ingest.site import Site
+from server.ingest.urls import parse_number_prefix
 
 _MARKDOWN_LINK = re.compile(r"\]\(\s*<?([^)\s>]+)")
 _REFERENCE = re.compile(r"^\s*\[[^\]]+\]:\s*<?(\S+?)>?\s*$", re.MULTILINE)

@@ -23,13 +23,13 @@ from pathlib import Path
 import frontmatter
 import yaml
 
-from .anchors import rendered_text, split_explicit_id
-from .clean import clean_markdown
-from .page import Discovery, Page, SkippedFile, file_hash
-from .sidebars import AutoDoc, SidebarUnreadable, find_sidebars, places_from_folders, places_from_sidebars, read_sidebars
-from .site import Site
-from .source_reach import mark_unreachable
-from .urls import doc_id, doc_slug, is_category_index, page_url, parse_number_prefix
+from server.ingest.anchors import rendered_text, split_explicit_id
+from server.ingest.clean import clean_markdown
+from server.ingest.page import Discovery, Page, SkippedFile, file_hash
+from server.ingest.sidebars import AutoDoc, SidebarUnreadable, find_sidebars, places_from_folders, places_from_sidebars, read_sidebars
+from server.ingest.site import Site
+from server.ingest.source_reach import mark_unreachable
+from server.ingest.urls import doc_id, doc_slug, is_category_index, page_url, parse_number_prefix
 
 I18N_DOCS = "docusaurus-plugin-content-docs/current"
 

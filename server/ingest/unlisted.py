@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .page import Page
-from .placeholders import is_template
+from server.ingest.page import Page
+from server.ingest.placeholders import is_template
 
 TEMPLATE = "template"
 UNREACHABLE = "unreachable"

@@ -9,10 +9,10 @@ from urllib.parse import quote
 
 import numpy as np
 
-from ..privacy import mask
-from ..rag.question import Question
-from ..sessions.recording import Asked, Cited, Passage
-from .pages import PageFinder, plain_page_url, words_of
+from server.privacy import mask
+from server.rag.question import Question
+from server.sessions.recording import Asked, Cited, Passage
+from server.insights.pages import PageFinder, plain_page_url, words_of
 
 MAX_WORDS = 10  # a passage's line this short is found whole (textStart); longer: its first and last words
 EDGE_WORDS = 6

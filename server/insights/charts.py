@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from html import escape
 
-from .report import Day
+from server.insights.report import Day
 
 WIDTH, HEIGHT, LEFT, BOTTOM, TOP = 720, 180, 40, 22, 10
 

@@ -9,14 +9,14 @@ from pathlib import Path
 
 import click
 
-from ..errors import TextbookChatError
-from ..settings import SettingsError, load_settings
+from server.errors import TextbookChatError
+from server.settings import SettingsError, load_settings
 
 # the report (SQLAlchemy, numpy) is imported by these commands only, not by every other command
 
 
 def _store():
-    from ..sessions import SessionStore
+    from server.sessions import SessionStore
 
     try:
         settings = load_settings()
@@ -41,7 +41,7 @@ def _fail(message: str) -> None:
 def insights(book_id: str | None, since: str, as_json: bool, csv_dir: str | None) -> None:
     """What students ask: coverage gaps, questions per page, the passages highlighted most, the
     trend per day and the answers rated down."""
-    from .report import SinceError, Window, parse_since, read_insights
+    from server.insights.report import SinceError, Window, parse_since, read_insights
 
     try:
         window = Window(book_id, parse_since(since))

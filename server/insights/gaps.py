@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .pages import words_of
+from server.insights.pages import words_of
 
 GROUP_SIMILARITY = 0.5
 # the most recent refused and rated-down questions of the period are grouped (an n × n similarity

@@ -7,7 +7,7 @@ from datetime import datetime
 from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
 
-from ..sessions.schema import citations_table as C, queries_table as Q
+from server.sessions.schema import citations_table as C, queries_table as Q
 
 TOP = 10
 

@@ -13,8 +13,8 @@ from datetime import date, datetime, timedelta, timezone
 from sqlalchemy import and_, func, select, true
 from sqlalchemy.engine import Engine
 
-from ..sessions.schema import citations_table as C, feedback_table as F, messages_table as M, queries_table as Q
-from .gaps import MAX_GROUPED, Gap, GapQuestion, group_gaps
+from server.sessions.schema import citations_table as C, feedback_table as F, messages_table as M, queries_table as Q
+from server.insights.gaps import MAX_GROUPED, Gap, GapQuestion, group_gaps
 
 NO_ANSWER = ("refused", "declined")
 TOP = 20  # rows of each list

@@ -18,7 +18,7 @@ import asyncio
 import os
 import threading
 
-from ..composition import Components
+from server.composition import Components
 
 PATH = "/mcp"
 
@@ -40,7 +40,7 @@ class StreamableHttp:
         from a2wsgi import ASGIMiddleware
         from mcp.server.transport_security import TransportSecuritySettings
 
-        from .server import build_server
+        from server.mcp_server.server import build_server
 
         server = build_server(self.components)
         asgi = server.streamable_http_app(

@@ -9,11 +9,11 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import AfterValidator, Field
 
-from .. import __version__
-from ..api.schemas import MAX_QUESTION
-from ..composition import Components
-from .limits import ClientLimits
-from .tools import BookTools, ToolRefusal
+from server import __version__
+from server.api.schemas import MAX_QUESTION
+from server.composition import Components
+from server.mcp_server.limits import ClientLimits
+from server.mcp_server.tools import BookTools, ToolRefusal
 
 INSTRUCTIONS = (
     "Tools over one textbook (or a few, told apart by book_id). search_book finds passages with their "

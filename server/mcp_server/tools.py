@@ -8,13 +8,13 @@ the answer and its citations.
 """
 from __future__ import annotations
 
-from ..book.outline import BookOutline
-from ..book.page_text import page_markdown
-from ..composition import Components
-from ..errors import TextbookChatError
-from ..outline import OutlinePage
-from ..rag.question import Question
-from ..store import Filters
+from server.book.outline import BookOutline
+from server.book.page_text import page_markdown
+from server.composition import Components
+from server.errors import TextbookChatError
+from server.outline import OutlinePage
+from server.rag.question import Question
+from server.store import Filters
 
 
 class ToolRefusal(Exception):

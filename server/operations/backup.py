@@ -16,9 +16,9 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Callable
 
-from ..embedding.provision import is_provisioned, safe_name
-from ..settings import Settings
-from ..store.snapshots import Layout, _copy
+from server.embedding.provision import is_provisioned, safe_name
+from server.settings import Settings
+from server.store.snapshots import Layout, _copy
 
 MANIFEST = "backup.json"
 FORMAT = 1
@@ -31,7 +31,7 @@ class BackupError(Exception):
 
 
 def _sqlite_file(settings: Settings) -> Path | None:
-    from ..sessions.database import parse_url, sqlite_file
+    from server.sessions.database import parse_url, sqlite_file
 
     return sqlite_file(parse_url(settings.sqlalchemy_url))
 

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import UnknownBook
-from ..store import ChunkStore
+from server.errors import UnknownBook
+from server.store import ChunkStore
 
 
 @dataclass(frozen=True)

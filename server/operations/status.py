@@ -7,9 +7,9 @@ from pathlib import Path
 
 from sqlalchemy import func, inspect, select
 
-from ..embedding.provision import is_provisioned, safe_name
-from ..settings import Settings
-from ..store.snapshots import Layout, _alive, replica_owner
+from server.embedding.provision import is_provisioned, safe_name
+from server.settings import Settings
+from server.store.snapshots import Layout, _alive, replica_owner
 
 PARTS = {  # entry of the data folder -> what it is (README "The data folder")
     "index": "the book index (Qdrant Edge)",
@@ -77,9 +77,9 @@ def model_state(settings: Settings) -> dict:
 
 def database_state(settings: Settings) -> dict:
     """The database's address, schema and contents, read without changing it (no migration)."""
-    from ..sessions.database import describe, make_engine, parse_url, sqlite_file
-    from ..sessions.migrate import current, head
-    from ..sessions.schema import messages_table, sessions_table
+    from server.sessions.database import describe, make_engine, parse_url, sqlite_file
+    from server.sessions.migrate import current, head
+    from server.sessions.schema import messages_table, sessions_table
 
     url = parse_url(settings.sqlalchemy_url)
     state: dict = {"url": describe(url), "kind": url.get_backend_name(), "schema_expected": head()}

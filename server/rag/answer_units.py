@@ -14,8 +14,8 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 
-from .blocks import Block, split_blocks
-from .sentences import strip_markdown
+from server.rag.blocks import Block, split_blocks
+from server.rag.sentences import strip_markdown
 
 _BOUNDARY = re.compile(r"(?<=[.!?])[\"')\]*_]*\s+(?=[A-Z0-9\"'(`*\[$])")
 _ITEM = re.compile(r"^(\s*)(?:[-*+]|\d+[.)])\s+")

@@ -19,13 +19,13 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Callable, NamedTuple
 
-from .answer_units import Unit
-from ..models import Chunk
-from .context import Source
-from .continuation import Following, cited_where_read, read_passages, shown_under
-from .markers import cite_end, marker
-from .piece_scores import HEADING_ID, WANTS_CODE, Scored, has_code, reading_words, score_pieces
-from .vocabulary import BookVocabulary, words
+from server.rag.answer_units import Unit
+from server.models import Chunk
+from server.rag.context import Source
+from server.rag.continuation import Following, cited_where_read, read_passages, shown_under
+from server.rag.markers import cite_end, marker
+from server.rag.piece_scores import HEADING_ID, WANTS_CODE, Scored, has_code, reading_words, score_pieces
+from server.rag.vocabulary import BookVocabulary, words
 
 WORDS_BY_LENGTH = {"short": 45, "normal": 90, "detailed": 180}  # reading length of prose and lists
 OPENING_SHARE = 0.5  # of the reading length, for the opening stretch (BENCHMARKS.md)

@@ -11,10 +11,10 @@ from pygments.lexers import get_lexer_by_name
 from pygments.token import Comment, Name, String
 from pygments.util import ClassNotFound
 
-from .context import Source
-from .intent import Intent
-from .markers import cite_end
-from .sentences import split_sentences, strip_markdown
+from server.rag.context import Source
+from server.rag.intent import Intent
+from server.rag.markers import cite_end
+from server.rag.sentences import split_sentences, strip_markdown
 
 PLAIN = "Text only"  # pygments' name for a block marked as plain text (`text`, `txt`)
 CODE_NOTE = ("*No language model is configured here, so this is the code's own text and what the book says "

@@ -6,14 +6,14 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Generator as Stream
 
-from . import markers
-from .context import Source, database_sources
-from .generators.base import GenerationInput, Generator, Outcome, relayed
-from .judge import Judgement
-from .question import Question
-from .refusal import book_refusal, selection_refusal
-from .retrieval import Retriever
-from .understand import Understanding
+from server.rag import markers
+from server.rag.context import Source, database_sources
+from server.rag.generators.base import GenerationInput, Generator, Outcome, relayed
+from server.rag.judge import Judgement
+from server.rag.question import Question
+from server.rag.refusal import book_refusal, selection_refusal
+from server.rag.retrieval import Retriever
+from server.rag.understand import Understanding
 
 
 @dataclass(frozen=True)

@@ -7,11 +7,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..models import Chunk
-from .sentences import split_passage
+from server.models import Chunk
+from server.rag.sentences import split_passage
 
 if TYPE_CHECKING:
-    from ..embedding.protocol import TextEmbedder
+    from server.embedding.protocol import TextEmbedder
 
 SELECTION_FLOOR = 0.1  # selection pieces less similar than this to the question are dropped
 

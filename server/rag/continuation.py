@@ -15,13 +15,13 @@ import threading
 from dataclasses import replace
 from typing import TYPE_CHECKING, Callable, Sequence
 
-from ..models import Chunk
-from .blocks import split_blocks
-from .sentences import normalised
+from server.models import Chunk
+from server.rag.blocks import split_blocks
+from server.rag.sentences import normalised
 
 if TYPE_CHECKING:
-    from .answer_units import Unit
-    from .context import Source
+    from server.rag.answer_units import Unit
+    from server.rag.context import Source
 
 READ_ON = 3  # chunks read after a retrieved one (measured: BENCHMARKS.md, "Answers that contain the answer")
 MIN_OVERLAP = 12  # characters: a shorter opening ("1.", "}") that ends the chunk before is no overlap

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from .context import QueryContext, Source
-from .markers import marker
-from .question import AnswerMode
+from server.rag.context import QueryContext, Source
+from server.rag.markers import marker
+from server.rag.question import AnswerMode
 
 
 @dataclass(frozen=True)

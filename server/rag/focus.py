@@ -24,10 +24,10 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from .gate import asked_words
+from server.rag.gate import asked_words
 
 if TYPE_CHECKING:
-    from ..embedding.protocol import TextEmbedder
+    from server.embedding.protocol import TextEmbedder
 
 CARRIES = 0.5  # share of the weightiest word's pull on the question's meaning that makes a word carry it
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from ..sessions import Message
+from server.sessions import Message
 
 _FOLLOW_UP_START = re.compile(r"^(and|but|also|so|then|what about|how about|what if|why|how so|and how|or)\b", re.I)
 _PRONOUN = re.compile(r"\b(it|its|they|them|their|this|that|these|those|he|she|one|ones)\b", re.I)

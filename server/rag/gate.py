@@ -27,8 +27,8 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..models import Chunk
-from .vocabulary import words
+from server.models import Chunk
+from server.rag.vocabulary import words
 
 UNKNOWN_TERM_CEILING = 0.7  # a question naming a term the book never uses is refused below this
 CLEAR_EVIDENCE = 0.4  # a question leaning on an everyday word the book never uses is refused below this

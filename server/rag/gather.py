@@ -6,16 +6,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..models import Chunk
-from .context import Source, selection_sources
-from .intent import Intent
-from .question import AnswerMode
-from .retrieval import Retriever
-from .sentences import normalised, split_sentences
-from .understand import Understanding
+from server.models import Chunk
+from server.rag.context import Source, selection_sources
+from server.rag.intent import Intent
+from server.rag.question import AnswerMode
+from server.rag.retrieval import Retriever
+from server.rag.sentences import normalised, split_sentences
+from server.rag.understand import Understanding
 
 if TYPE_CHECKING:
-    from ..embedding.protocol import TextEmbedder
+    from server.embedding.protocol import TextEmbedder
 
 ELSEWHERE_LIMIT = 8  # the book's passages a highlighted passage is compared with
 

@@ -22,10 +22,10 @@ from __future__ import annotations
 
 import re
 
-from .context import Source
-from .intent import Intent
-from .markers import cite_end
-from .sentences import split_sentences
+from server.rag.context import Source
+from server.rag.intent import Intent
+from server.rag.markers import cite_end
+from server.rag.sentences import split_sentences
 
 # a question the passage is less similar to than this is not about it at all
 PASSAGE_FLOOR = 0.15

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..models import Chunk
-from .context import SELECTION_FLOOR, QueryContext, Source, database_sources, selection_position
-from .gate import admitted
-from .gather import Comparison, Gathered
-from .highlight import PASSAGE_FLOOR, covers
-from .intent import about_its_words, asks_what_it_says
-from .question import AnswerMode
-from .understand import Understanding
+from server.models import Chunk
+from server.rag.context import SELECTION_FLOOR, QueryContext, Source, database_sources, selection_position
+from server.rag.gate import admitted
+from server.rag.gather import Comparison, Gathered
+from server.rag.highlight import PASSAGE_FLOOR, covers
+from server.rag.intent import about_its_words, asks_what_it_says
+from server.rag.question import AnswerMode
+from server.rag.understand import Understanding
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,8 @@ from __future__ import annotations
 import functools
 import math
 from collections import Counter
-from ..models import Chunk
-from .vocabulary import BookVocabulary, words
+from server.models import Chunk
+from server.rag.vocabulary import BookVocabulary, words
 
 LEXICAL_WEIGHT = 0.1
 CANDIDATES = 30  # dense candidates re-ranked (15 lost a Rust-book question from the top 5)

@@ -18,13 +18,13 @@ import re
 import weakref
 from collections import Counter
 
-from .answer_units import Unit, units_of
-from .blocks import Block
-from ..models import Chunk
-from .context import Source
-from .gate import asked_words
-from .sentences import strip_markdown
-from .vocabulary import BookVocabulary, words
+from server.rag.answer_units import Unit, units_of
+from server.rag.blocks import Block
+from server.models import Chunk
+from server.rag.context import Source
+from server.rag.gate import asked_words
+from server.rag.sentences import strip_markdown
+from server.rag.vocabulary import BookVocabulary, words
 
 CODE_ASKED = 0.3
 HEADING_WEIGHT = 0.75

@@ -10,15 +10,15 @@ import time
 from dataclasses import replace
 from typing import Iterator
 
-from ..errors import GenerationFailed
-from .compose import Compose, Composed, Renumbered, in_citation_order
-from .events import Answer, Delta, Event, Finished, Sources
-from .gather import Gather
-from .judge import Judge
-from .question import Question
-from .record import NewSession, Record, entered
-from .turn import Turn
-from .understand import Understand
+from server.errors import GenerationFailed
+from server.rag.compose import Compose, Composed, Renumbered, in_citation_order
+from server.rag.events import Answer, Delta, Event, Finished, Sources
+from server.rag.gather import Gather
+from server.rag.judge import Judge
+from server.rag.question import Question
+from server.rag.record import NewSession, Record, entered
+from server.rag.turn import Turn
+from server.rag.understand import Understand
 
 FAILED_MESSAGE = "The answer could not be generated; your message was saved."
 

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 from enum import Enum
 
-from ..store import Filters
+from server.store import Filters
 
 
 class SelectionMode(Enum):

@@ -10,14 +10,14 @@ import time
 from datetime import datetime, timezone
 from typing import Callable, Mapping
 
-from ..errors import TextbookChatError
-from ..insights.asked import asked_of
-from ..sessions import NewSession, Reply, SessionStore, SourceReference
-from .compose import Composed
-from .context import Source
-from .events import Answer
-from .question import Question
-from .turn import Opened, State, Turn
+from server.errors import TextbookChatError
+from server.insights.asked import asked_of
+from server.sessions import NewSession, Reply, SessionStore, SourceReference
+from server.rag.compose import Composed
+from server.rag.context import Source
+from server.rag.events import Answer
+from server.rag.question import Question
+from server.rag.turn import Opened, State, Turn
 
 log = logging.getLogger("textbook_chat.pipeline")
 HISTORY_LENGTH = 6  # the conversation's last messages a question is understood with

@@ -1,7 +1,7 @@
 """Polite refusals that point the reader somewhere useful."""
 from __future__ import annotations
 
-from ..models import Chunk
+from server.models import Chunk
 
 
 def book_refusal(book_title: str, nearest: list[Chunk], unknown_terms: list[str] | None = None) -> str:

@@ -6,13 +6,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..embedding.protocol import TextEmbedder
-from ..models import Chunk
-from .lexical import CANDIDATES, rerank
-from ..store import ChunkStore, Filters
+from server.embedding.protocol import TextEmbedder
+from server.models import Chunk
+from server.rag.lexical import CANDIDATES, rerank
+from server.store import ChunkStore, Filters
 
 if TYPE_CHECKING:
-    from .vocabulary import Lexicon
+    from server.rag.vocabulary import Lexicon
 
 
 class Retriever:

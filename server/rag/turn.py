@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from ..sessions import Entered
-from .gather import Gathered
-from .judge import Judgement
-from .understand import History, Understanding
+from server.sessions import Entered
+from server.rag.gather import Gathered
+from server.rag.judge import Judgement
+from server.rag.understand import History, Understanding
 
 State = Entered  # a lifecycle state and when it was entered
 

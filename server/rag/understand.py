@@ -10,16 +10,16 @@ from typing import TYPE_CHECKING, Callable, Mapping
 
 import numpy as np
 
-from ..errors import UnknownBook
-from ..sessions import Message
-from .focus import Focus
-from .followup import looks_like_follow_up, retrieval_query
-from .intent import Intent, detect
-from .question import AnswerMode, Question
-from .vocabulary import Lexicon
+from server.errors import UnknownBook
+from server.sessions import Message
+from server.rag.focus import Focus
+from server.rag.followup import looks_like_follow_up, retrieval_query
+from server.rag.intent import Intent, detect
+from server.rag.question import AnswerMode, Question
+from server.rag.vocabulary import Lexicon
 
 if TYPE_CHECKING:
-    from ..embedding.protocol import TextEmbedder
+    from server.embedding.protocol import TextEmbedder
 
 log = logging.getLogger("textbook_chat.pipeline")
 Rewriter = Callable[[str, list], "str | None"]

@@ -22,8 +22,8 @@ from typing import Callable, Sequence
 
 from wordfreq import word_frequency
 
-from ..models import Chunk
-from .spelling import English, Speller
+from server.models import Chunk
+from server.rag.spelling import English, Speller
 
 EXPECTED_USES = 1.5  # an English word the book never uses counts from this many uses expected of it
 _WORD = re.compile(r"[a-z0-9]+")

@@ -10,9 +10,9 @@ import time
 from datetime import datetime, timedelta, timezone
 from typing import Callable
 
-from ..errors import TextbookChatError
-from .interrupted import interrupt
-from .schema import queries_table
+from server.errors import TextbookChatError
+from server.sessions.interrupted import interrupt
+from server.sessions.schema import queries_table
 
 log = logging.getLogger("textbook_chat.sessions")
 EVERY_S = 60.0

@@ -11,8 +11,8 @@ import hashlib
 import hmac
 import secrets
 
-from ..errors import SessionNotFound, TextbookChatError
-from .store import SessionStore
+from server.errors import SessionNotFound, TextbookChatError
+from server.sessions.store import SessionStore
 
 
 class SecretRequired(TextbookChatError):

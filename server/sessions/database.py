@@ -12,7 +12,7 @@ from sqlalchemy import create_engine, event, make_url
 from sqlalchemy.engine import URL, Engine
 from sqlalchemy.exc import ArgumentError, DataError, DBAPIError, IntegrityError, NoSuchModuleError
 
-from ..errors import DatabaseUnavailable
+from server.errors import DatabaseUnavailable
 
 DIALECTS = ("sqlite", "postgresql")
 

@@ -7,8 +7,8 @@ from datetime import datetime, timedelta, timezone
 from sqlalchemy import select, update
 from sqlalchemy.engine import Connection
 
-from .records import iso
-from .schema import UNFINISHED_STATES, messages_table, queries_table
+from server.sessions.records import iso
+from server.sessions.schema import UNFINISHED_STATES, messages_table, queries_table
 
 # no answer takes this long (gunicorn gives a request 120 s): a question still unfinished after
 # it was left by a server that is gone, whichever server starts next

@@ -12,8 +12,8 @@ from typing import Callable, Iterator
 from sqlalchemy import update
 from sqlalchemy.engine import Connection, Engine
 
-from ..errors import DatabaseUnavailable
-from .schema import sessions_table
+from server.errors import DatabaseUnavailable
+from server.sessions.schema import sessions_table
 
 
 class ProcessLock:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.engine import Connection
 
-from .schema import citations_table, messages_table, queries_table
+from server.sessions.schema import citations_table, messages_table, queries_table
 
 OUTCOMES = ("answered", "refused", "declined", "fallback")
 

@@ -13,8 +13,8 @@ from typing import Callable
 from sqlalchemy import delete, exists, or_, select
 from sqlalchemy.engine import Connection
 
-from ..errors import TextbookChatError
-from .schema import citations_table, feedback_table, messages_table, queries_table, sessions_table
+from server.errors import TextbookChatError
+from server.sessions.schema import citations_table, feedback_table, messages_table, queries_table, sessions_table
 
 log = logging.getLogger("textbook_chat.retention")
 EVERY_S = 3600.0

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from sqlalchemy import bindparam, case, insert, select, update
 
-from .schema import messages_table, queries_table, sessions_table
+from server.sessions.schema import messages_table, queries_table, sessions_table
 
 ADD_SESSION = insert(sessions_table)
 ADD_QUERY = insert(queries_table)

@@ -19,20 +19,20 @@ from typing import Callable, Iterator, Sequence, TypeVar
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Connection
 
-from ..batching import Batcher
-from ..errors import DatabaseUnavailable, SessionNotFound
-from ..privacy import mask
-from . import migrate, statements as sql
-from .database import answering, describe, file_problem, inode_of, make_engine, parse_url, sqlite_file
-from .interrupted import ABANDONED_AFTER, interrupt, left_by
-from .locks import CommitTogether, ProcessLock, probe_write
-from .recording import GAP_QUESTION, Asked, keep_gap
-from .records import (DatabaseCheck, Entered, Feedback, Message, NewSession, OpenedTurn, Query, Reply, Session, message_of,
+from server.batching import Batcher
+from server.errors import DatabaseUnavailable, SessionNotFound
+from server.privacy import mask
+from server.sessions import migrate, statements as sql
+from server.sessions.database import answering, describe, file_problem, inode_of, make_engine, parse_url, sqlite_file
+from server.sessions.interrupted import ABANDONED_AFTER, interrupt, left_by
+from server.sessions.locks import CommitTogether, ProcessLock, probe_write
+from server.sessions.recording import GAP_QUESTION, Asked, keep_gap
+from server.sessions.records import (DatabaseCheck, Entered, Feedback, Message, NewSession, OpenedTurn, Query, Reply, Session, message_of,
                       query_of, session_of)
-from .abandoned import AbandonedQuestions
-from .retention import Retention
-from .schema import feedback_table, messages_table, queries_table, sessions_table
-from .turns import Closing, Opening, close_question, history_of, open_question
+from server.sessions.abandoned import AbandonedQuestions
+from server.sessions.retention import Retention
+from server.sessions.schema import feedback_table, messages_table, queries_table, sessions_table
+from server.sessions.turns import Closing, Opening, close_question, history_of, open_question
 
 Written = TypeVar("Written")
 

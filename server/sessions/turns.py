@@ -16,10 +16,10 @@ from typing import Sequence
 
 from sqlalchemy.engine import Connection
 
-from ..errors import SessionNotFound
-from . import statements as sql
-from .recording import Asked, asked_columns, record_cited
-from .records import Entered, Message, NewSession, Reply, iso, message_of, stored_states, utc
+from server.errors import SessionNotFound
+from server.sessions import statements as sql
+from server.sessions.recording import Asked, asked_columns, record_cited
+from server.sessions.records import Entered, Message, NewSession, Reply, iso, message_of, stored_states, utc
 
 
 @dataclass(frozen=True)

@@ -8,9 +8,9 @@ from __future__ import annotations
 import sys
 from typing import Callable
 
-from ..errors import EmbeddingMismatch, StoreUnavailable, TextbookChatError
-from ..settings import Settings
-from .contract import DENSE, PENDING, SPARSE, ChunkStore, Filters, StoredFile
+from server.errors import EmbeddingMismatch, StoreUnavailable, TextbookChatError
+from server.settings import Settings
+from server.store.contract import DENSE, PENDING, SPARSE, ChunkStore, Filters, StoredFile
 
 # the domain errors under the names the indexer and older callers use
 StoreError = TextbookChatError
@@ -28,11 +28,11 @@ def _stderr(message: str) -> None:
 def open_store(settings: Settings, model_name: str, dim: int, *,
                log: Callable[[str], None] = _stderr) -> ChunkStore:
     if settings.qdrant_url:
-        from .qdrant_server import QdrantServerStore
+        from server.store.qdrant_server import QdrantServerStore
 
         return QdrantServerStore.open(settings, model_name, dim)
-    from .edge import EdgeStore
-    from .legacy import move_into, previous_index
+    from server.store.edge import EdgeStore
+    from server.store.legacy import move_into, previous_index
 
     store = EdgeStore(settings.index_path / settings.collection, settings.collection, model_name, dim)
     if not store.exists() and previous_index(settings.qdrant_path, settings.collection):

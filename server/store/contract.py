@@ -11,7 +11,7 @@ from typing import Iterable, Protocol
 
 import numpy as np
 
-from ..models import Chunk
+from server.models import Chunk
 
 DENSE = "dense"  # the embedding model's vector of a chunk
 SPARSE = "bm25"  # declared by every collection, no longer written: indexes from before (which hold

@@ -18,13 +18,13 @@ from qdrant_edge import (
     ScrollRequest, SearchParams, UpdateOperation,
 )
 
-from ..errors import EmbeddingMismatch
-from ..models import Chunk
-from .contract import DENSE, KEYWORD_FIELDS, SCHEMA_VERSION, FILE_FIELDS, Filters, StoredFile, stored_files_of
-from .errors import guarded
-from .replica import Replica
-from .snapshots import Layout
-from .tuning import SearchTuning, as_floats, book_filter, to_edge
+from server.errors import EmbeddingMismatch
+from server.models import Chunk
+from server.store.contract import DENSE, KEYWORD_FIELDS, SCHEMA_VERSION, FILE_FIELDS, Filters, StoredFile, stored_files_of
+from server.store.errors import guarded
+from server.store.replica import Replica
+from server.store.snapshots import Layout
+from server.store.tuning import SearchTuning, as_floats, book_filter, to_edge
 
 REFRESH_S = 1.0  # how often a reader looks for a newer published generation
 WRITE_BATCH = 512

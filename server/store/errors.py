@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import inspect
 
-from ..errors import StoreUnavailable, TextbookChatError
+from server.errors import StoreUnavailable, TextbookChatError
 
 
 def _outage(exc: BaseException) -> str | None:

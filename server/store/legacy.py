@@ -10,8 +10,8 @@ from typing import Callable
 
 import numpy as np
 
-from ..models import Chunk
-from .contract import DENSE
+from server.models import Chunk
+from server.store.contract import DENSE
 
 
 def previous_index(folder: Path, collection: str) -> bool:

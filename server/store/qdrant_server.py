@@ -13,11 +13,11 @@ from typing import Iterable
 import numpy as np
 from qdrant_client import QdrantClient, models
 
-from ..errors import EmbeddingMismatch
-from ..models import Chunk
-from ..settings import Settings
-from .contract import DENSE, KEYWORD_FIELDS, SCHEMA_VERSION, SPARSE, FILE_FIELDS, Filters, StoredFile, stored_files_of
-from .errors import guarded
+from server.errors import EmbeddingMismatch
+from server.models import Chunk
+from server.settings import Settings
+from server.store.contract import DENSE, KEYWORD_FIELDS, SCHEMA_VERSION, SPARSE, FILE_FIELDS, Filters, StoredFile, stored_files_of
+from server.store.errors import guarded
 
 
 def open_client(settings: Settings) -> QdrantClient:

@@ -10,7 +10,7 @@ from qdrant_edge import (
     MatchValue, Modifier,
 )
 
-from .contract import DENSE, SPARSE, Filters
+from server.store.contract import DENSE, SPARSE, Filters
 
 
 @dataclass(frozen=True)

@@ -20,14 +20,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from .build import build_minilm
-from .errors import ModelBuildError, ModelUnavailableError
-from .export_minilm import BUILD_PACKAGE
-from .folder import PROVENANCE, finish, is_provisioned, remove_stale_staging, safe_name, staging, write_provenance
-from .hub import download_from_hub, hub_reachable, hub_url
-from .lock import provisioning_lock
-from .log import Log
-from .verify import MINILM, TOKENIZER_FILES, VERIFY_TEXTS, fastembed_description, smoke_test
+from server.embedding.provision.build import build_minilm
+from server.embedding.provision.errors import ModelBuildError, ModelUnavailableError
+from server.embedding.provision.export_minilm import BUILD_PACKAGE
+from server.embedding.provision.folder import PROVENANCE, finish, is_provisioned, remove_stale_staging, safe_name, staging, write_provenance
+from server.embedding.provision.hub import download_from_hub, hub_reachable, hub_url
+from server.embedding.provision.lock import provisioning_lock
+from server.embedding.provision.log import Log
+from server.embedding.provision.verify import MINILM, TOKENIZER_FILES, VERIFY_TEXTS, fastembed_description, smoke_test
 
 __all__ = ["ensure_model", "ModelUnavailableError", "ModelBuildError", "PROVENANCE", "MINILM",
            "is_provisioned", "safe_name", "provisioning_lock", "hub_reachable", "VERIFY_TEXTS"]

@@ -14,11 +14,11 @@ import time
 from importlib import resources
 from pathlib import Path
 
-from .errors import ModelBuildError
-from .export_minilm import BUILD_PACKAGE, EXPECTED_SHA256
-from .folder import safe_name
-from .log import Log, step
-from .verify import MINILM, VERIFY_TEXTS, pin_max_tokens, verify_against_reference
+from server.embedding.provision.errors import ModelBuildError
+from server.embedding.provision.export_minilm import BUILD_PACKAGE, EXPECTED_SHA256
+from server.embedding.provision.folder import safe_name
+from server.embedding.provision.log import Log, step
+from server.embedding.provision.verify import MINILM, VERIFY_TEXTS, pin_max_tokens, verify_against_reference
 
 # Pinned so pip takes the CPU wheel where one is offered (a find-links folder or a CPU index)
 # and never resolves a newer, multi-GB CUDA build on its own.

@@ -12,7 +12,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Iterator
 
-from .log import Log
+from server.embedding.provision.log import Log
 
 PROVENANCE = "provenance.json"
 

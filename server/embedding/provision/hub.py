@@ -9,8 +9,8 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from .log import Log, step
-from .verify import pin_max_tokens, smoke_test
+from server.embedding.provision.log import Log, step
+from server.embedding.provision.verify import pin_max_tokens, smoke_test
 
 DEFAULT_HUB = "https://huggingface.co"
 

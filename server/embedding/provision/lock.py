@@ -6,7 +6,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-from .log import Log
+from server.embedding.provision.log import Log
 
 
 @contextmanager

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .errors import ModelBuildError
+from server.embedding.provision.errors import ModelBuildError
 
 MINILM = "sentence-transformers/all-MiniLM-L6-v2"
 MIN_COSINE = 0.999

@@ -9,11 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Generator as Stream, Iterator, Protocol, Sequence
 
-from ...sessions import Message
+from server.sessions import Message
 
-from ..context import Source
-from ..intent import Intent
-from ..question import Preferences
+from server.rag.context import Source
+from server.rag.intent import Intent
+from server.rag.question import Preferences
 
 Search = Callable[[str, "str | None"], list[Source]]
 

@@ -10,17 +10,17 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from ..answers import Lexicon, Quoted, quoted_answer
-from ..context import database_sources
-from ..code_passage import code_answer
-from ..highlight import passage_answer
-from ..intent import Intent
-from .base import Deltas, GenerationInput, Outcome
+from server.rag.answers import Lexicon, Quoted, quoted_answer
+from server.rag.context import database_sources
+from server.rag.code_passage import code_answer
+from server.rag.highlight import passage_answer
+from server.rag.intent import Intent
+from server.rag.generators.base import Deltas, GenerationInput, Outcome
 
 if TYPE_CHECKING:
-    from ...embedding.protocol import TextEmbedder
-    from ..continuation import Following
-    from ..vocabulary import BookVocabulary
+    from server.embedding.protocol import TextEmbedder
+    from server.rag.continuation import Following
+    from server.rag.vocabulary import BookVocabulary
 
 
 # requests about highlighted code answered from the code itself (explain it, say what it does, its language)

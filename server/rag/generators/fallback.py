@@ -6,7 +6,7 @@ import logging
 import time
 from dataclasses import replace
 
-from .base import Deltas, GenerationInput, Generator, NotAnswered
+from server.rag.generators.base import Deltas, GenerationInput, Generator, NotAnswered
 
 log = logging.getLogger("textbook_chat.generation")
 

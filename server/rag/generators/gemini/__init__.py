@@ -2,9 +2,9 @@
 (client.py, faults.py), the prompt (prompt.py), the answer's cleanup on its way out (answer.py),
 the streamed generator (generator.py) with its agent loop (agent.py), and follow-up rewriting
 for retrieval (rewrite.py). The extractive fallback is wired around it by the composition root."""
-from .answer import AnswerFilter, clean_answer
-from .client import GeminiClient
-from .generator import GeminiGenerator
-from .rewrite import GeminiRewriter
+from server.rag.generators.gemini.answer import AnswerFilter, clean_answer
+from server.rag.generators.gemini.client import GeminiClient
+from server.rag.generators.gemini.generator import GeminiGenerator
+from server.rag.generators.gemini.rewrite import GeminiRewriter
 
 __all__ = ["AnswerFilter", "GeminiClient", "GeminiGenerator", "GeminiRewriter", "clean_answer"]

@@ -11,10 +11,10 @@ from typing import Iterator
 
 from google.genai import types
 
-from ...context import Source
-from . import prompt
-from .client import add_usage, text_of, usage_dict
-from .run import Run
+from server.rag.context import Source
+from server.rag.generators.gemini import prompt
+from server.rag.generators.gemini.client import add_usage, text_of, usage_dict
+from server.rag.generators.gemini.run import Run
 
 log = logging.getLogger("textbook_chat.gemini")
 

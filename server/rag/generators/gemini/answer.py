@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import logging
 
-from ... import markers
-from .prompt import REFUSAL_SENTINEL
+from server.rag import markers
+from server.rag.generators.gemini.prompt import REFUSAL_SENTINEL
 
 log = logging.getLogger("textbook_chat.gemini")
 

@@ -17,10 +17,10 @@ import tenacity
 from google import genai
 from google.genai import types
 
-from ....pump import END, Pump
-from ....settings import Settings
-from .breaker import CircuitBreaker
-from .faults import DeadlineExceeded, fault_reason, is_bad_key, is_outage, is_retryable, retry_delay_hint
+from server.pump import END, Pump
+from server.settings import Settings
+from server.rag.generators.gemini.breaker import CircuitBreaker
+from server.rag.generators.gemini.faults import DeadlineExceeded, fault_reason, is_bad_key, is_outage, is_retryable, retry_delay_hint
 
 log = logging.getLogger("textbook_chat.gemini")
 

@@ -5,7 +5,7 @@ import importlib
 
 from google.genai import errors
 
-from .breaker import CircuitOpen
+from server.rag.generators.gemini.breaker import CircuitOpen
 
 RETRYABLE_STATUS = {408, 429}
 

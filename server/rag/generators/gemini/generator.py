@@ -9,15 +9,15 @@ from __future__ import annotations
 import logging
 from typing import Iterator
 
-from ....settings import Settings
-from ... import markers
-from ..base import Deltas, GenerationInput, NotAnswered, Outcome
-from . import prompt
-from .agent import agent_deltas
-from .answer import AnswerFilter
-from .client import GeminiClient, text_of, usage_dict
-from .faults import fault_reason
-from .run import Run
+from server.settings import Settings
+from server.rag import markers
+from server.rag.generators.base import Deltas, GenerationInput, NotAnswered, Outcome
+from server.rag.generators.gemini import prompt
+from server.rag.generators.gemini.agent import agent_deltas
+from server.rag.generators.gemini.answer import AnswerFilter
+from server.rag.generators.gemini.client import GeminiClient, text_of, usage_dict
+from server.rag.generators.gemini.faults import fault_reason
+from server.rag.generators.gemini.run import Run
 
 log = logging.getLogger("textbook_chat.gemini")
 

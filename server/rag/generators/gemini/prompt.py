@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from ....sessions import Message
-from ...context import Source
-from ...intent import Intent
-from ...question import Preferences
+from server.sessions import Message
+from server.rag.context import Source
+from server.rag.intent import Intent
+from server.rag.question import Preferences
 
 REFUSAL_SENTINEL = "NOT_IN_BOOK"
 

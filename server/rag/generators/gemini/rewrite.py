@@ -4,11 +4,11 @@ from __future__ import annotations
 import logging
 from typing import Sequence
 
-from ....sessions import Message
+from server.sessions import Message
 
-from . import prompt
-from .client import GeminiClient, text_of
-from .faults import fault_reason
+from server.rag.generators.gemini import prompt
+from server.rag.generators.gemini.client import GeminiClient, text_of
+from server.rag.generators.gemini.faults import fault_reason
 
 log = logging.getLogger("textbook_chat.gemini")
 

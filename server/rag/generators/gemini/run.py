@@ -5,11 +5,11 @@ from dataclasses import dataclass, field
 
 from google.genai import types
 
-from ... import markers
-from ...context import Source
-from ..base import GenerationInput
-from . import prompt
-from .client import Budget, GeminiClient
+from server.rag import markers
+from server.rag.context import Source
+from server.rag.generators.base import GenerationInput
+from server.rag.generators.gemini import prompt
+from server.rag.generators.gemini.client import Budget, GeminiClient
 
 
 @dataclass
