@@ -26,22 +26,22 @@ from statistics import median
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from server.answer_measures import answer_words, keyword_coverage  # noqa: E402
-from server.rag.answers import block_answer  # noqa: E402
-from server.rag.continuation import passage_texts  # noqa: E402
-from server.rag.context import Source  # noqa: E402
-from server.rag.continuation import READ_ON, PageOrder  # noqa: E402
-from server.rag.vocabulary import BookVocabulary  # noqa: E402
+from server.evaluation.measures import answer_words, keyword_coverage  # noqa: E402
+from server.question.compose.extractive.answers import block_answer  # noqa: E402
+from server.question.compose.extractive.continuation import passage_texts  # noqa: E402
+from server.question.context import Source  # noqa: E402
+from server.question.compose.extractive.continuation import READ_ON, PageOrder  # noqa: E402
+from server.text.vocabulary import BookVocabulary  # noqa: E402
 
 
 def capture(questions: str, book_path: str, out: str, max_chunks: int = 5) -> None:
-    from server.cli_shared import settings as _settings
+    from server.cli.shared import settings as _settings
     from server.composition import components
     from server.evaluation import load_questions
     from server.ingest.indexer import default_book_id, ingest
     from server.ingest.site import detect_site
-    from server.rag.generators.extractive import ExtractiveGenerator
-    from server.rag.question import Page, Question
+    from server.question.compose.extractive import ExtractiveGenerator
+    from server.question import Page, Question
 
     site = detect_site(book_path)
     book_id = default_book_id(site)
@@ -138,9 +138,9 @@ def diagnose(paths: list[str], compose=block_answer, verbose: bool = True) -> di
 
 
 def ceiling(paths: list[str], budget: int = 90) -> dict:
-    from server.rag.answer_units import units_of
-    from server.rag.continuation import read_passages
-    from server.rag.piece_scores import reading_words
+    from server.question.compose.extractive.answer_units import units_of
+    from server.question.compose.extractive.continuation import read_passages
+    from server.question.compose.extractive.piece_scores import reading_words
     found = {}
     for path in paths:
         with open(path, "rb") as handle:

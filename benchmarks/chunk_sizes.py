@@ -20,7 +20,7 @@ from server.evaluation import Ranking, load_questions, rank_of  # noqa: E402
 from server.ingest.chunker import ChunkingOptions  # noqa: E402
 from server.ingest.indexer import ingest  # noqa: E402
 from server.ingest.site import detect_site  # noqa: E402
-from server.rag.retrieval import Retriever  # noqa: E402
+from server.question.gather.retrieval import Retriever  # noqa: E402
 from server.settings import Settings  # noqa: E402
 from server.store import open_store  # noqa: E402
 

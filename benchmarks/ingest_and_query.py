@@ -18,7 +18,7 @@ from benchmarks.common import StealMeter, CORPORA, EVAL, MODELS_DIR, machine, me
 from server.embedding.embedder import load_embedder  # noqa: E402
 from server.ingest.indexer import ingest  # noqa: E402
 from server.ingest.site import detect_site  # noqa: E402
-from server.rag.retrieval import Retriever  # noqa: E402
+from server.question.gather.retrieval import Retriever  # noqa: E402
 from server.settings import Settings  # noqa: E402
 from server.store import open_store  # noqa: E402
 

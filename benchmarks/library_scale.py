@@ -31,7 +31,7 @@ from benchmarks.common import CORPORA, EVAL, MODELS_DIR, OUT, StealMeter, machin
 from server.embedding.embedder import load_embedder  # noqa: E402
 from server.ingest.indexer import ingest  # noqa: E402
 from server.ingest.site import detect_site  # noqa: E402
-from server.models import Chunk  # noqa: E402
+from server.book.chunk import Chunk  # noqa: E402
 from server.settings import Settings  # noqa: E402
 from server.store import Filters, open_store  # noqa: E402
 from server.store.edge import EdgeStore  # noqa: E402

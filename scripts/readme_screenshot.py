@@ -38,13 +38,13 @@ def serve_sample_book(data_dir: Path, port: int):
     """The real app over a fresh index of the sample book, with its demo pages, on `port`."""
     from server.app import create_app
     from server.composition import Components, Index
-    from server.demo import register_demo
+    from server.serving.demo import register_demo
     from server.embedding.embedder import load_embedder
     from server.ingest.indexer import ingest
     from server.ingest.site import detect_site
     from server.settings import load_settings
     from server.store import ChunkStore
-    from server.wsgi import make_server
+    from server.serving.wsgi import make_server
 
     configured = load_settings()
     settings = configured.with_overrides(data_dir=data_dir, models_dir=configured.model_dir_root.resolve(),

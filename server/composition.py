@@ -6,25 +6,25 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from server.book.shelf import Bookshelf
+from server.library.shelf import Bookshelf
 from server.course.published import PublishedOutlines
 from server.course.service import Course
 from server.course.stage import CourseStage
 from server.embedding.embedder import Embedder, load_embedder
 from server.index_size import IndexSize
 from server.insights.pages import PageFinder
-from server.models import Chunk
-from server.rag.generators.base import Generator
-from server.rag.compose import Compose
-from server.rag.gather import Gather
-from server.rag.judge import Judge
-from server.rag.pipeline import ChatPipeline
-from server.rag.record import Record
-from server.rag.retrieval import Retriever
-from server.rag.question import Question
-from server.rag.understand import KnownBooks, Rewriter, Understand
-from server.rag.continuation import PageOrder
-from server.rag.vocabulary import StoreVocabulary
+from server.book.chunk import Chunk
+from server.question.compose.generator import Generator
+from server.question.compose import Compose
+from server.question.gather import Gather
+from server.question.judge import Judge
+from server.question.pipeline import ChatPipeline
+from server.question.record import Record
+from server.question.gather.retrieval import Retriever
+from server.question import Question
+from server.question.understand import KnownBooks, Rewriter, Understand
+from server.question.compose.extractive.continuation import PageOrder
+from server.text.vocabulary import StoreVocabulary
 from server.sessions import SessionStore, default_server_name
 from server.settings import Settings
 from server.store import ChunkStore, open_store
@@ -88,14 +88,14 @@ def bookshelf_of(settings: Settings) -> Iterator[Bookshelf]:
 def make_generator(settings: Settings, index: Index) -> tuple[Generator, Rewriter | None]:
     """Gemini with the extractive generator as its fallback when a key is set; else extractive alone.
     Also the follow-up rewriter, which shares Gemini's client (and so its view of the key)."""
-    from server.rag.generators.extractive import ExtractiveGenerator
+    from server.question.compose.extractive import ExtractiveGenerator
 
     extractive = ExtractiveGenerator(index.embedder, index.vocabulary,
                                      PageOrder(index.book_chunks).after)
     if not settings.gemini_api_key:
         return extractive, None
-    from server.rag.generators.fallback import WithFallback
-    from server.rag.generators.gemini import GeminiClient, GeminiGenerator, GeminiRewriter
+    from server.question.compose.fallback import WithFallback
+    from server.question.compose.gemini import GeminiClient, GeminiGenerator, GeminiRewriter
 
     client = GeminiClient(settings)
     return WithFallback(GeminiGenerator(settings, client), extractive, label="Gemini"), GeminiRewriter(client)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import time
 
-from server.rag.generators.base import Deltas, GenerationInput, Outcome
+from server.question.compose.generator import Deltas, GenerationInput, Outcome
 
 
 class RecordingGenerator:

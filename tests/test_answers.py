@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from places import CORPORA, PHYSICAL_AI, RUST_BOOK
-from server.answer_measures import answer_words
-from server.models import Chunk
-from server.rag.answers import block_answer
-from server.rag.blocks import split_blocks
-from server.rag.context import HighlightedPassage, Source
-from server.rag.continuation import PageOrder, read_on
+from server.evaluation.measures import answer_words
+from server.book.chunk import Chunk
+from server.question.compose.extractive.answers import block_answer
+from server.text.blocks import split_blocks
+from server.question.context import HighlightedPassage, Source
+from server.question.compose.extractive.continuation import PageOrder, read_on
 
 PAGE = """## Installing
 

@@ -10,11 +10,11 @@ from openapi_spec_validator import validate
 from sqlalchemy import select
 
 from fakes import FailingGenerator, RecordingGenerator
-from server.rag.answer_units import sentences_of
-from server.rag.blocks import split_blocks
+from server.question.compose.extractive.answer_units import sentences_of
+from server.text.blocks import split_blocks
 from sse import read_sse
-from server.rag.context import HighlightedPassage
-from server.rag.sentences import normalised
+from server.question.context import HighlightedPassage
+from server.text.sentences import normalised
 from server.sessions import feedback_table
 from server.settings import load_settings
 

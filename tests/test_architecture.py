@@ -11,29 +11,28 @@ MAX_LINES = 300
 
 # lowest first: a module imports from its own layer and the layers below it, never above
 LAYERS = [
-    ("base", ["server", "server.errors", "server.models", "server.outline", "server.citation", "server.batching",
-              "server.pump", "server.index_size", "server.privacy", "server.page_urls"]),
+    ("base", ["server", "server.errors", "server.book", "server.text", "server.batching", "server.pump",
+              "server.index_size"]),
     ("parts", ["server.settings", "server.embedding", "server.store", "server.sessions"]),
-    ("domain", ["server.ingest", "server.rag", "server.course", "server.book", "server.insights"]),
-    ("application", ["server.composition", "server.evaluation", "server.answer_measures", "server.demo",
-                     "server.operations"]),
-    ("program", ["server.api", "server.app", "server.wsgi", "server.workers", "server.startup", "server.mcp_server",
-                 "server.__main__", "server.cli", "server.cli_eval", "server.cli_help", "server.cli_llms",
-                 "server.cli_mcp", "server.cli_operations", "server.cli_shared", "server.checkbook"]),
+    ("domain", ["server.ingest", "server.question", "server.course", "server.library", "server.insights"]),
+    ("application", ["server.composition", "server.evaluation", "server.serving.demo", "server.operations"]),
+    ("program", ["server.api", "server.app", "server.serving", "server.mcp_server", "server.__main__", "server.cli",
+                 "server.checkbook"]),
 ]
-# inside the question path, lowest first: what every stage uses, the generators, then the stages
-# in the order a question passes them, and the pipeline that only sequences them
-RAG_LAYERS = [
-    ("rag parts", ["server.rag"]),
-    ("generators", ["server.rag.generators"]),
-    ("understand", ["server.rag.understand"]),
-    ("gather", ["server.rag.gather"]),
-    ("judge", ["server.rag.judge"]),
-    ("compose", ["server.rag.compose"]),
-    ("turn", ["server.rag.turn"]),
-    ("record", ["server.rag.record"]),
-    ("pipeline", ["server.rag.pipeline"]),
+# inside the question path, lowest first: what every stage uses (the question, its sources and
+# events, citation markers), then the stages in the order a question passes them (each with its
+# own parts: compose holds the generators), and the pipeline that only sequences them
+QUESTION_LAYERS = [
+    ("question parts", ["server.question"]),
+    ("understand", ["server.question.understand"]),
+    ("gather", ["server.question.gather"]),
+    ("judge", ["server.question.judge"]),
+    ("compose", ["server.question.compose"]),
+    ("record", ["server.question.record"]),
+    ("pipeline", ["server.question.pipeline"]),
 ]
+MAX_FILES = 20  # Python files directly in one folder of server/
+MAX_TOP_FILES = 12  # in server/ itself
 
 
 def _module_name(path: Path) -> str:
@@ -94,8 +93,8 @@ def test_no_module_imports_from_a_higher_layer():
             if _place(other, LAYERS) > _place(name, LAYERS):
                 upward.append(f"{name} ({LAYERS[_place(name, LAYERS)][0]}) imports {other} "
                               f"({LAYERS[_place(other, LAYERS)][0]})")
-            both_rag = name.startswith("server.rag.") and other.startswith("server.rag.")
-            if both_rag and _place(other, RAG_LAYERS) > _place(name, RAG_LAYERS):
+            both = name.startswith("server.question") and other.startswith("server.question")
+            if both and _place(other, QUESTION_LAYERS) > _place(name, QUESTION_LAYERS):
                 upward.append(f"{name} imports the later stage {other}")
     assert upward == []
 
@@ -123,22 +122,32 @@ def test_no_import_circle():
 
 def test_the_layers_check_sees_what_they_forbid():
     """The checks read real edges: known imports are found, in and across layers."""
-    assert "server.rag.judge" in GRAPH["server.rag.turn"]
-    assert "server.rag.retrieval" in GRAPH["server.rag.gather"]
-    assert "server.sessions" in GRAPH["server.rag.record"]
-    assert "server.rag.markers" in GRAPH["server.rag.compose"]  # `from . import markers`
-    assert _place("server.rag.generators.gemini.agent", RAG_LAYERS) == 1
-    assert _place("server.api.routes", LAYERS) > _place("server.composition", LAYERS) > _place("server.rag.pipeline", LAYERS)
+    assert "server.question.judge" in GRAPH["server.question.record.turn"]
+    assert "server.question.gather.retrieval" in GRAPH["server.question.gather"]
+    assert "server.sessions" in GRAPH["server.question.record"]
+    assert "server.question.markers" in GRAPH["server.question.compose"]  # `from server.question import markers`
+    assert _place("server.question.compose.gemini.agent", QUESTION_LAYERS) == 4
+    assert _place("server.question.context", QUESTION_LAYERS) == 0
+    assert _place("server.api.routes", LAYERS) > _place("server.composition", LAYERS) > \
+        _place("server.question.pipeline", LAYERS)
 
 
 def test_the_pipeline_only_sequences_the_stages():
-    stages = {f"server.rag.{s}" for s in ("understand", "gather", "judge", "compose", "record", "turn")}
-    imported = GRAPH["server.rag.pipeline"]
-    assert stages - {"server.rag.turn"} <= imported
+    stages = {f"server.question.{s}" for s in ("understand", "gather", "judge", "compose", "record", "record.turn")}
+    imported = GRAPH["server.question.pipeline"]
+    assert stages - {"server.question.record.turn"} <= imported
     # besides the stages: the question in, the events out, and the error it raises
-    assert imported - stages <= {"server.rag.question", "server.rag.events", "server.errors"}
+    assert imported - stages <= {"server.question", "server.question.events", "server.errors"}
 
 
 def test_no_module_is_longer_than_one_reader_holds():
     long = {str(p.relative_to(REPO)): n for p in MODULES.values() if (n := len(p.read_text().splitlines())) > MAX_LINES}
     assert long == {}
+
+
+def test_no_folder_is_a_flat_room():
+    """A folder holds a few files with one job each; a larger concern is a package of its own."""
+    folders = {p.parent for p in MODULES.values()}
+    crowded = {str(f.relative_to(REPO)): n for f in folders
+               if (n := len(list(f.glob("*.py")))) > (MAX_TOP_FILES if f == SERVER else MAX_FILES)}
+    assert crowded == {}

@@ -8,8 +8,8 @@ from click.testing import CliRunner
 
 from apps import make_settings
 from server.cli import main
-from server.rag.question import Question
-from server.rag.retrieval import Retriever
+from server.question import Question
+from server.question.gather.retrieval import Retriever
 
 QUESTIONS = ["what is aliasng", "nyquist frequency"]  # a misspelt book word; a bare term
 _LISTED = re.compile(r"^\[(\d+)\] (\d\.\d{3})  (.+)$", re.M)

@@ -9,7 +9,7 @@ import threading
 
 import pytest
 
-from server.wsgi import make_server
+from server.serving.wsgi import make_server
 
 LIMIT = 4096
 HUGE = 100 * 1024 * 1024

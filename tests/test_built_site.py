@@ -26,7 +26,7 @@ from server.ingest.html_text import Heading, markdown_root, parse_html
 from server.ingest.indexer import ingest
 from server.ingest.pages import discover_pages
 from server.ingest.site import detect_site
-from server.ingest.unlisted import UNREACHABLE, readers_pages
+from server.ingest.reach.unlisted import UNREACHABLE, readers_pages
 from server.store import open_store
 
 # each corpora site's `url` (docusaurus.config): a page's URL is this host and the build's route

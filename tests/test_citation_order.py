@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from hypothesis import given, strategies as st
 
-from server.rag import markers
-from server.rag.markers import CitationOrder, in_citation_order, renumber
+from server.question import markers
+from server.question.markers import CitationOrder, in_citation_order, renumber
 
 # text made of the pieces markers are about: prose, markers, links, inline code and fences
 PIECES = st.sampled_from(["a ", "word. ", "[1]", "[2]", "[3]", "[4]", "[12]", "(x)", "`x[2]`", "`", "[",

@@ -26,7 +26,7 @@ from server.errors import DatabaseUnavailable, EmbeddingMismatch, StoreUnavailab
 from server.store import open_store
 
 SERVER = REPO / "server"
-WEB_LAYER = {"api", "app.py", "wsgi.py", "workers.py", "demo.py", "cli.py"}
+WEB_LAYER = {"api", "app.py", "serving", "cli"}
 
 
 def _closed_port() -> int:
@@ -159,8 +159,8 @@ def test_layers_import_only_what_they_should():
         imports = _imports(path)
         if relative.parts[0] not in WEB_LAYER:
             assert not any(m == "flask" or m.startswith(("flask.", "flask_")) for m in imports), relative
-        if relative.parts[:2] == ("rag", "generators"):
-            assert not any(m.startswith("server.rag.pipeline") for m in imports), relative
+        if relative.parts[:2] == ("question", "compose"):
+            assert not any(m.startswith("server.question.pipeline") for m in imports), relative
         assert len(path.read_text().splitlines()) <= 400, relative
 
 
@@ -180,7 +180,7 @@ def test_the_question_path_is_built_in_one_place(tmp_path):
     assert builders == {Path("server/composition.py"): QUESTION_PATH}
     # the check sees every spelling of a construction, the one a second wiring would use too
     second = tmp_path / "second_wiring.py"
-    second.write_text("from server.rag import retrieval\nr = retrieval.Retriever(s, e)\nRetriever(s, e).retrieve(q)\n")
+    second.write_text("from server.question import retrieval\nr = retrieval.Retriever(s, e)\nRetriever(s, e).retrieve(q)\n")
     assert _constructions(second) == {"Retriever"}
 
 
@@ -295,7 +295,7 @@ def test_each_books_chunks_are_read_from_the_store_once(sample_book, tmp_path):
     """The published books are the one reader of a book's chunks: start-up and questions of every
     kind (a misspelt one, one asked on a page about a highlight, one about the course, one naming
     the book, one without) and the book tools read each book's chunks from the store once."""
-    from server.rag.question import Page, Question, Selection
+    from server.question import Page, Question, Selection
     from server.store import Filters
 
     class CountingStore:

@@ -94,7 +94,7 @@ def test_locate_names_the_page_as_the_reader_sees_it(client):
 def test_locate_lists_its_places_best_match_first(client, monkeypatch):
     """The places are the pages of the book's search, in its order (best first), each named by
     its best passage: never the search's worst passages first."""
-    from server.rag.retrieval import Retriever
+    from server.question.gather.retrieval import Retriever
 
     searched, retrieve = [], Retriever.retrieve
 
@@ -164,9 +164,9 @@ def test_a_page_moved_since_indexing_is_found_by_the_title_its_tab_shows(client)
 
 
 def _gemini_client(sample_book, tmp_path):
-    from server.rag.generators.extractive import ExtractiveGenerator
-    from server.rag.generators.fallback import WithFallback
-    from server.rag.generators.gemini import GeminiClient, GeminiGenerator
+    from server.question.compose.extractive import ExtractiveGenerator
+    from server.question.compose.fallback import WithFallback
+    from server.question.compose.gemini import GeminiClient, GeminiGenerator
 
     gemini = {"gemini_api_key": "test-key", "gemini_timeout_s": 2.0, "gemini_model": "gemini-test-model"}
     settings = make_settings(tmp_path / "data", **gemini)
@@ -207,8 +207,8 @@ def test_objectives_the_part_states_are_listed_cited(tmp_path, embedder):
     from server.course.service import Course
     from server.ingest.indexer import ingest
     from server.ingest.site import detect_site
-    from server.rag.question import Question
-    from server.rag.retrieval import Retriever
+    from server.question import Question
+    from server.question.gather.retrieval import Retriever
     from server.store import open_store
 
     docs = tmp_path / "docs"

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from apps import make_settings
-from server.rag.question import Question
+from server.question import Question
 
 # worded apart from the task descriptions (course/tasks.py), which they must not repeat
 FACTS = ["how many hours does this course take?", "how much time per day should i study for the course?",
@@ -16,7 +16,7 @@ FACTS = ["how many hours does this course take?", "how much time per day should 
          "what score counts as a pass in this course?", "is the course free?"]
 WHERE = ["where does the book cover aliasing?", "where does the book talk about quantization?",
          "where in the course is dithering explained?", "where does the book cover fir versus iir?",
-         "where does the book cover amplitude, power and rms?"]
+         "where does the book cover amplitude, power and rms?", "where does the book cover dithering?"]
 
 
 @pytest.fixture(scope="module")
@@ -66,7 +66,7 @@ def test_the_course_tasks_are_still_read(chat, question, task):
 @settings(max_examples=60, deadline=None)
 @given(st.text(min_size=1, max_size=80).filter(lambda t: t.strip() and "\x00" not in t))
 def test_any_question_goes_through_the_router(chat, text):
-    from server.rag.question import Page
+    from server.question import Page
 
     question = Question(text, 5, 0.3, page=Page(url="http://127.0.0.1:8000/book/docs/intro", title=text[:20]))
     request = chat.pipeline.understand.course.read(question, chat.embedder.embed_query(text), ())

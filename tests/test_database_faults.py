@@ -16,7 +16,7 @@ from places import MODELS_DIR
 from processes import free_port
 from sse import read_sse
 from server.errors import DatabaseUnavailable
-from server.rag.generators.base import Deltas, GenerationInput, Outcome
+from server.question.compose.generator import Deltas, GenerationInput, Outcome
 from server.sessions import SessionStore
 from server.sessions.access import new_secret
 

@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from server.cli import main
 from server.mcp_server.tools import BookTools, ToolRefusal
-from server.rag.spelling import Speller
-from server.rag.vocabulary import BookVocabulary
+from server.text.spelling import Speller
+from server.text.vocabulary import BookVocabulary
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 TEMPLATES = ["how do i {0}?", "what does a {0} do", "{0}", "Why is {0} IMPORTANT?!", "explain the {0} pls"]
@@ -140,7 +140,7 @@ def test_the_ask_command_answers_typos_and_any_unicode(sample_book, data):
 def _longer_by_one(words: list[str]) -> list[str]:
     """Five-letter misspellings one added letter from a four-letter book word (the shape that
     raised IndexError), that are neither the book's words nor English."""
-    from server.rag.spelling import English
+    from server.text.spelling import English
 
     typos = []
     for word in (w for w in words if len(w) == 4):
@@ -167,7 +167,7 @@ def test_a_typo_one_letter_longer_than_a_short_book_word_is_answered_everywhere(
 
 @given(st.text(max_size=200), st.text(max_size=300), st.booleans())
 def test_intent_is_read_from_any_question_and_passage(question, passage, code):
-    from server.rag.intent import Intent, about_its_words, asks_what_it_says, detect, points_at_passage
+    from server.question.understand.intent import Intent, about_its_words, asks_what_it_says, detect, points_at_passage
 
     intent = detect(question, passage, code=code)
     assert isinstance(intent, Intent)
@@ -183,8 +183,8 @@ def test_the_gate_judges_any_question_and_passages(question, passages, threshold
     """Whatever it is given, the gate lets through some of the passages (best first), never one
     below the model floor, and refuses a question that leans on two words the book never uses
     unless a passage is very close."""
-    from server.models import Chunk
-    from server.rag.gate import MODEL_FLOOR, UNKNOWN_TERM_CEILING, admitted
+    from server.book.chunk import Chunk
+    from server.question.judge.gate import MODEL_FLOOR, UNKNOWN_TERM_CEILING, admitted
 
     chunks = [Chunk(chunk_id=str(i), book_id="b", book_title="B", content=text, content_hash="", source_file="f.md",
                     url="", module="", chapter="", section="", heading="", section_hierarchy=[], page=0,

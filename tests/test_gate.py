@@ -1,8 +1,8 @@
 """The gate refuses before generation only when the book clearly lacks the topic."""
 from __future__ import annotations
 
-from server.models import Chunk
-from server.rag.gate import CLEAR_EVIDENCE, MODEL_FLOOR, UNKNOWN_TERM_CEILING, admitted
+from server.book.chunk import Chunk
+from server.question.judge.gate import CLEAR_EVIDENCE, MODEL_FLOOR, UNKNOWN_TERM_CEILING, admitted
 
 
 def _chunk(text: str, score: float) -> Chunk:

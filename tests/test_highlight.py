@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from apps import make_settings
-from server.rag.generators.extractive import ExtractiveGenerator
-from server.rag.generators.fallback import WithFallback
-from server.rag.generators.gemini import GeminiClient, GeminiGenerator
-from server.rag.intent import Intent, asks_what_it_says, detect
+from server.question.compose.extractive import ExtractiveGenerator
+from server.question.compose.fallback import WithFallback
+from server.question.compose.gemini import GeminiClient, GeminiGenerator
+from server.question.understand.intent import Intent, asks_what_it_says, detect
 
 PASSAGE = ("Two related names are easy to mix up. The Nyquist rate is 2 · B, a property of the signal: the minimum "
            "rate needed to sample it. The Nyquist frequency is fs / 2, a property of the sampler: the highest "

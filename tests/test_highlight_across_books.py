@@ -16,7 +16,7 @@ from built_sites import built_site
 from places import EVAL
 
 SETS = ("physical-ai-book", "rust-book", "aibook", "physical-ai-i18n")
-from server.rag.question import Page, Question, Selection, SelectionMode
+from server.question import Page, Question, Selection, SelectionMode
 
 MODES = (SelectionMode.EXCLUSIVE, SelectionMode.COMBINED)
 # the held-out author's test and the issue's: a highlighted sentence and a question about something else

@@ -7,11 +7,11 @@ import pytest
 
 from apps import make_settings
 from places import SAMPLE_BOOK
-from server.rag.generators.extractive import ExtractiveGenerator
-from server.rag.generators.fallback import WithFallback
-from server.rag.generators.gemini import GeminiClient, GeminiGenerator
-from server.rag.code_passage import comments, language_name
-from server.rag.intent import Intent, detect
+from server.question.compose.extractive import ExtractiveGenerator
+from server.question.compose.fallback import WithFallback
+from server.question.compose.gemini import GeminiClient, GeminiGenerator
+from server.question.compose.extractive.code_passage import comments, language_name
+from server.question.understand.intent import Intent, detect
 
 PAGE = SAMPLE_BOOK / "docs" / "02-practice" / "02-digital-filters.mdx"
 LINE = 'sos = signal.butter(4, cutoff, btype="lowpass", fs=fs, output="sos")'

@@ -286,7 +286,7 @@ def test_demo_pages_carry_a_policy_that_allows_only_their_own_style_and_scripts(
     import hashlib
     import re
 
-    from server.demo import register_demo
+    from server.serving.demo import register_demo
 
     app = chat_app()
     register_demo(app, str(SAMPLE_BOOK))
@@ -302,7 +302,7 @@ def test_the_demo_shows_an_mdbooks_pages_too(chat_app):
     """An mdBook's pages sit at the top ("/01-about.html"): the demo's home leads to the first,
     and every page is there with the widget (it was a 404)."""
     from places import CORPORA
-    from server.demo import register_demo
+    from server.serving.demo import register_demo
 
     app = chat_app()
     paths = register_demo(app, str(CORPORA / "lhbg"))

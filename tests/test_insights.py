@@ -16,7 +16,7 @@ from sqlalchemy import select, update
 from apps import make_app
 from places import REPO
 from server.insights.report import Window, read_insights
-from server.privacy import mask
+from server.text.privacy import mask
 from server.sessions import Reply, SessionStore
 from server.sessions.schema import citations_table, feedback_table, messages_table, queries_table
 

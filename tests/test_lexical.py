@@ -2,9 +2,9 @@
 question's own words comes first; the scores stay the model's."""
 from __future__ import annotations
 
-from server.models import Chunk
-from server.rag.lexical import bm25_scores, rerank
-from server.rag.vocabulary import BookVocabulary
+from server.book.chunk import Chunk
+from server.question.gather.lexical import bm25_scores, rerank
+from server.text.vocabulary import BookVocabulary
 
 
 def _chunk(chunk_id: str, text: str, score: float) -> Chunk:

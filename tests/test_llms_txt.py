@@ -20,8 +20,8 @@ from click.testing import CliRunner
 
 from built_sites import built_site, expected_routes, path_of
 from places import PHYSICAL_AI, RUST_BOOK
-from server.book.llms_txt import llms_full_txt, llms_txt
-from server.book.outline import outline_of
+from server.library.llms_txt import llms_full_txt, llms_txt
+from server.library.book_outline import outline_of
 from server.cli import main
 from server.ingest.chunker import chunk_page
 from server.ingest.indexer import default_book_id

@@ -30,7 +30,7 @@ from mcp.shared.exceptions import MCPError
 from apps import make_app
 from places import MODELS_DIR, REPO
 from server.sessions import default_server_name
-from server.wsgi import make_server
+from server.serving.wsgi import make_server
 
 LIMIT = 8  # RATE_LIMIT per minute in these tests
 IN_BOOK = "What is aliasing?"

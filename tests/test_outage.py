@@ -14,11 +14,11 @@ import pytest
 
 from apps import make_settings
 from fake_gemini import FakeGemini
-from server.rag.generators.extractive import ExtractiveGenerator
-from server.rag.generators.fallback import WithFallback
-from server.rag.generators.gemini import GeminiClient, GeminiGenerator, GeminiRewriter
-from server.rag.generators.gemini.breaker import CircuitBreaker, CircuitOpen
-from server.wsgi import make_server
+from server.question.compose.extractive import ExtractiveGenerator
+from server.question.compose.fallback import WithFallback
+from server.question.compose.gemini import GeminiClient, GeminiGenerator, GeminiRewriter
+from server.question.compose.gemini.breaker import CircuitBreaker, CircuitOpen
+from server.serving.wsgi import make_server
 
 QUESTION = {"question": "What is the Nyquist rate and what happens below it?"}
 

@@ -11,7 +11,7 @@ from server.cli import main
 from server.ingest.outline import build_outline
 from server.ingest.pages import discover_pages
 from server.ingest.site import detect_site
-from server.outline import Outline
+from server.book.outline import Outline
 from server.store import open_store
 
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from server.book.outline import outline_of
+from server.library.book_outline import outline_of
 from server.course.resolve import resolve_page
 from server.insights.pages import PageFinder
-from server.outline import Outline
-from server.page_urls import page_path, same_page_path
+from server.book.outline import Outline
+from server.book.page_urls import page_path, same_page_path
 
 INDEXED = "http://127.0.0.1:8000/book/docs/foundations/sampling-and-aliasing"
 READ_AT = [

@@ -8,7 +8,7 @@ import re
 import pytest
 from hypothesis import example, given, settings, strategies as st
 
-from server.privacy import mask, readable
+from server.text.privacy import mask, readable
 
 EMAILS = ["jane @ uni.edu", "jane＠uni.edu", "ja\u200bne@uni\u200d.edu", "jane@u\u00adni.edu", "jane at uni dot edu",
           "jane [at] uni [dot] edu", "jane (at) uni (dot) edu", "JANE AT UNI DOT EDU", "user@localhost",

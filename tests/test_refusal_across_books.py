@@ -14,10 +14,10 @@ import pytest
 
 from apps import make_settings
 from places import CORPORA, EVAL
-from server.rag.focus import leaned_on
-from server.rag.question import Question
-from server.rag.spelling import English
-from server.rag.vocabulary import BookVocabulary
+from server.question.understand.focus import leaned_on
+from server.question import Question
+from server.text.spelling import English
+from server.text.vocabulary import BookVocabulary
 
 ROOTS = {"physical-ai-book": CORPORA / "physical-ai-book" / "docs", "rust-book": CORPORA / "rust-book" / "src",
          "physical-ai-i18n": CORPORA / "physical-ai-i18n" / "docs", "aibook": CORPORA / "aibook" / "docs"}

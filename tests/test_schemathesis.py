@@ -8,7 +8,7 @@ import sys
 import threading
 from pathlib import Path
 
-from server.wsgi import make_server
+from server.serving.wsgi import make_server
 
 SCHEMATHESIS = Path(sys.executable).with_name("schemathesis")
 SEED = "1"

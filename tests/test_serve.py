@@ -8,7 +8,7 @@ import pytest
 from fakes import RecordingGenerator
 from processes import wait_until
 from sse import open_chat_stream, read_until, stream_session_id
-from server.wsgi import make_server
+from server.serving.wsgi import make_server
 
 
 @pytest.fixture

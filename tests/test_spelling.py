@@ -1,8 +1,8 @@
 """Misspellings read as the book's words; everyday English never taken for a missing topic."""
 from __future__ import annotations
 
-from server.rag.spelling import English, Speller
-from server.rag.vocabulary import BookVocabulary
+from server.text.spelling import English, Speller
+from server.text.vocabulary import BookVocabulary
 
 BOOK = BookVocabulary.from_texts([
     "Forward kinematics computes the pose of the end effector; inverse kinematics solves for joint angles.",

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from server.errors import EmbeddingMismatch
-from server.models import Chunk, chunk_uuid
+from server.book.chunk import Chunk, chunk_uuid
 from server.store import PENDING, Filters
 from server.store.edge import EdgeStore
 from server.store.qdrant_server import QdrantServerStore

@@ -10,7 +10,7 @@ import pytest
 
 from apps import make_settings
 from server.errors import StoreUnavailable
-from server.models import Chunk, chunk_uuid
+from server.book.chunk import Chunk, chunk_uuid
 from server.store import open_store
 from server.store.edge import EdgeStore
 

@@ -19,9 +19,9 @@ from built_sites import built_site, expected_routes, path_of
 from places import MODELS_DIR, REPO
 from server.cli import main
 from server.ingest.pages import discover_pages
-from server.ingest.placeholders import is_placeholder
+from server.ingest.reach.placeholders import is_placeholder
 from server.ingest.site import detect_site
-from server.ingest.unlisted import readers_pages
+from server.ingest.reach.unlisted import readers_pages
 
 SMALL_SITE = REPO / "tests" / "docusaurus-site"
 REAL_TEXT = ("<p>Servo motors hold a joint at a commanded angle by comparing the shaft position from an encoder "

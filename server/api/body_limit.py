@@ -1,7 +1,7 @@
 """Request bodies over MAX_REQUEST_BYTES are refused from their headers, before a byte is read.
 
 Two places see a request before its body: the WSGI server (waitress reads a whole body before
-it calls the application, so its own limit is set to ours, see server/wsgi.py) and, under
+it calls the application, so its own limit is set to ours, see server/serving/wsgi.py) and, under
 any server, the first thing the app does for a request (`refuse_large_bodies`). Both answer
 with the JSON 413 below; the second also before rate limiting, and with CORS headers.
 """

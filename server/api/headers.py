@@ -2,7 +2,7 @@
 
 The API answers JSON and event streams that no browser should sniff into something else or
 show in a frame; the author's HTML pages run no inline script (PAGE_POLICY); the demo pages
-get a policy of their own (server/demo.py). `Retry-After` says
+get a policy of their own (server/serving/demo.py). `Retry-After` says
 when to come back after a refusal, so it is left on 429 and 503 only (the rate limiter adds it
 to every response).
 """

@@ -6,7 +6,7 @@ from flask import Response, current_app
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from server.book.llms_txt import llms_full_txt, llms_txt
+from server.library.llms_txt import llms_full_txt, llms_txt
 from server.api.parser import JsonParser
 from server.api.schemas import ErrorResponseSchema
 

@@ -3,9 +3,9 @@ events become JSON bodies and server-sent events (shaped by the response schemas
 sessions store's records are shaped by their schemas (session_schemas.py)."""
 from __future__ import annotations
 
-from server.privacy import mask
-from server.rag.events import Answer, Delta, Event, Finished, Sources
-from server.rag.question import Page, Preferences, Question, Selection, SelectionMode
+from server.text.privacy import mask
+from server.question.events import Answer, Delta, Event, Finished, Sources
+from server.question import Page, Preferences, Question, Selection, SelectionMode
 from server.sessions import DatabaseCheck
 from server.settings import Settings
 from server.store import Filters

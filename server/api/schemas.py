@@ -6,9 +6,9 @@ from datetime import datetime, timezone
 
 from marshmallow import Schema, ValidationError, fields, pre_dump, pre_load, validate, validates_schema
 
-from server.rag import markers
-from server.rag.context import HighlightedPassage
-from server.rag.question import AnswerMode
+from server.question import markers
+from server.question.context import HighlightedPassage
+from server.question import AnswerMode
 from server.api.errors import STATUS
 from server.api.text import NOT_ONLY_WHITESPACE, Trimmed
 

@@ -1,1 +1,2 @@
-"""The book as a whole, read back from the index: its outline, its pages' text, llms.txt."""
+"""The book as data: a Chunk (one retrievable passage and how to cite it), the outline recorded at
+ingest, IEEE citations, and page URLs compared across hosts and base paths."""

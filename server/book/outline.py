@@ -1,176 +1,128 @@
-"""A book's outline for readers' AI tools: the book's outline (server/outline.py) of the pages
-the index holds, in reading order, each page with its passages in order, and the book's summary.
+"""The book's outline: parts → pages → sections in the reader's order, built at ingest
+(ingest/outline.py) and stored with each published index generation.
 
-The outline recorded at ingest gives the parts, pages, names, descriptions and sections; an
-index written before there was one falls back to the pages' labels (the breadcrumbs a reader
-sees: a part is a page's first label) and first sentences. Here every page is listed in a part:
-a run of pages outside any part (the book's intro) is one, named by the first of them; a part's
-position and its pages' order, position, previous and next are those of this listing. What
-reads an outline here (the MCP tools, llms.txt) sees only `BookOutline`.
+A part is an outermost sidebar category (a Docusaurus book) or a numbered chapter of
+SUMMARY.md (an mdBook); pages outside any part belong to the book itself (its intro).
+Everything here is immutable and made from / turned into plain JSON.
 """
 from __future__ import annotations
 
-import re
-from collections import Counter
-from dataclasses import dataclass, field, replace
-from itertools import groupby
+from dataclasses import asdict, dataclass, field
+from urllib.parse import unquote, urlsplit
 
-from markdown_it import MarkdownIt
-
-from server.models import Chunk
-from server.outline import Outline, OutlinePage, Part, Section
-from server.page_urls import page_path, same_page_path
-
-DESCRIPTION_CHARS = 200  # one line in a list of links
-SUMMARY_CHARS = 600  # one paragraph
+# the kinds of block a page may have, found by their headings (ingest/blocks.py)
+BLOCK_KINDS = ("objectives", "prerequisites", "key_terms", "summary", "exercises", "quiz")
 
 
 @dataclass(frozen=True)
-class BookOutline(Outline):
-    summary: str = ""
-    passages: dict[str, tuple[Chunk, ...]] = field(default_factory=dict)  # page key → its chunks in reading order
-
-    def passages_of(self, page: OutlinePage) -> tuple[Chunk, ...]:
-        return self.passages.get(page.key, ())
-
-    def locale_and_version(self, part: Part) -> tuple[str, str]:
-        first = self.pages_of(part)[0]
-        return first.locale, first.version
-
-    def find_page(self, url_or_path: str) -> OutlinePage | None:
-        """The page at a full URL (on any host and base path: page_urls.py), a URL path or the
-        end of one ("/docs/intro" finds ".../book/docs/intro"; the first in reading order when
-        several end so), or a source file ("intro.md"); an anchor or a trailing slash makes no
-        difference."""
-        wanted = url_or_path.strip().split("#", 1)[0]
-        named = [p for p in self.pages if wanted in (p.url, p.source_file)]
-        if named:
-            return named[0]
-        wanted_path = page_path(wanted)
-        paths: dict[str, OutlinePage] = {}
-        for page in self.pages:
-            paths.setdefault(page_path(page.url), page)
-        found = paths.get(same_page_path(paths, wanted_path) or "") if wanted_path != "/" else None
-        ending = "/" + wanted_path.lstrip("/")
-        ends = [p for p in self.pages if wanted_path != "/" and page_path(p.url).endswith(ending)]
-        return found or (ends or [None])[0]
+class Block:
+    kind: str  # one of BLOCK_KINDS
+    heading: str
+    url: str
+    items: tuple[str, ...] = ()  # its list items or questions, in order
+    answers: tuple[str, ...] = ()  # quiz: the answer the book gives to each item ("" when none)
 
 
-def outline_of(book_id: str, chunks: list[Chunk], recorded: dict | None = None) -> BookOutline:
-    """The outline of the book `book_id` from its chunks (any order) and the outline recorded
-    at ingest, when there is one (its JSON form)."""
-    by_page: dict[str, list[Chunk]] = {}
-    for chunk in sorted(chunks, key=lambda c: (c.page, c.position)):
-        by_page.setdefault(chunk.page_key or chunk.source_file, []).append(chunk)
-    grouped = _recorded_parts(Outline.from_dict(recorded), by_page) if recorded else []
-    placed = {page.key for _, page in grouped}
-    grouped += [((page.labels[0], page.locale, page.version), page)  # not in a recorded outline
-                for page in (_page(passages) for key, passages in by_page.items() if key not in placed)]
-    parts, pages = _listing(grouped)
-    title = chunks[0].book_title if chunks else book_id
-    return BookOutline(book_id, title or book_id, tuple(parts), tuple(_in_order(pages)),
-                       summary=_summary(pages, by_page), passages={key: tuple(p) for key, p in by_page.items()})
+@dataclass(frozen=True)
+class Section:
+    heading: str
+    url: str  # the page URL with the heading's anchor
+    level: int
+    key_point: str  # the section's opening sentence
 
 
-def _listing(grouped: list) -> tuple[list[Part], list[OutlinePage]]:
-    """The parts to list, one a run of pages of a part (or of none), and the pages placed in them."""
-    parts: list[Part] = []
-    pages: list[OutlinePage] = []
-    seen: set[tuple[str, str, str]] = set()
-    parts_in: Counter[tuple[str, str]] = Counter()  # parts so far of each locale and version
-    for (title, locale, version), run in groupby(grouped, key=lambda item: item[0]):
-        run = [page for _, page in run]
-        title = title or run[0].labels[-1]  # pages outside any part: named by the first of them
-        named, n = title, 1
-        while (named, locale, version) in seen:  # a title again (pages outside parts, further on): numbered
-            n += 1
-            named = f"{title} ({n})"
-        seen.add((named, locale, version))
-        parts_in[(locale, version)] += 1
-        parts.append(Part(id=str(len(parts) + 1), label=title, name=named, noun="", number=None,
-                          position=parts_in[(locale, version)], index_page=None, pages=tuple(page.key for page in run)))
-        pages += [replace(page, part=parts[-1].id, position=k) for k, page in enumerate(run, 1)]
-    return parts, pages
+@dataclass(frozen=True)
+class OutlinePage:
+    key: str  # the page's key in the index (its source file, with locale/version when not the default)
+    source_file: str
+    url: str
+    title: str
+    labels: tuple[str, ...]  # breadcrumbs, ending with the page's own label
+    name: str  # how a reader tells it apart: its label, qualified by its part when the label repeats
+    part: str | None  # the part's id; None for a page of the book itself
+    order: int  # in the book's reading order (1-based, per locale and version)
+    position: int  # in its part (1-based)
+    prev: str | None  # key of the page before, in reading order
+    next: str | None
+    description: str
+    locale: str = "en"
+    version: str = "current"
+    sections: tuple[Section, ...] = ()
+    blocks: tuple[Block, ...] = ()
+
+    @property
+    def path(self) -> str:
+        return unquote(urlsplit(self.url).path).rstrip("/")
+
+    def blocks_of(self, kind: str) -> list[Block]:
+        return [b for b in self.blocks if b.kind == kind]
 
 
-def _recorded_parts(outline: Outline, by_page: dict[str, list[Chunk]]) -> list:
-    """(part, page) of each indexed page, in the recorded reading order."""
-    found = []
-    for recorded in outline.pages:
-        passages = by_page.get(recorded.key)
-        if not passages:
-            continue
-        page = _page(passages)
-        page = replace(recorded, url=page.url, labels=recorded.labels or page.labels,
-                       description=recorded.description or page.description,
-                       sections=recorded.sections or page.sections)
-        part = outline.part_of(recorded)
-        found.append(((part.name if part else None, recorded.locale, recorded.version), page))
-    return found
+@dataclass(frozen=True)
+class Part:
+    id: str
+    label: str  # as in the sidebar / SUMMARY.md
+    name: str  # as named to a reader: "Chapter 10: Generic Types, Traits, and Lifetimes"
+    noun: str  # what the book calls it ("module", "chapter"), "" when its label says nothing
+    number: int | None
+    position: int  # among the parts (1-based)
+    index_page: str | None  # key of the part's own page (category index / chapter page)
+    pages: tuple[str, ...] = ()  # keys, in reading order
 
 
-def _page(passages: list[Chunk]) -> OutlinePage:
-    first = passages[0]
-    sections: dict[str, Section] = {}
-    for chunk in passages:
-        if "#" in chunk.url and chunk.url not in sections:
-            sections[chunk.url] = Section(chunk.heading, chunk.url, level=len(chunk.section_hierarchy), key_point="")
-    labels = tuple(first.labels) or (first.chapter,)
-    return OutlinePage(
-        key=first.page_key or first.source_file, source_file=first.source_file, url=first.url.split("#", 1)[0],
-        title=first.chapter, labels=labels, name=labels[-1], part=None, order=0, position=0, prev=None, next=None,
-        description=_first_words(passages, DESCRIPTION_CHARS, 1), locale=first.locale, version=first.version,
-        sections=tuple(sections.values()))
+@dataclass(frozen=True)
+class Outline:
+    book_id: str
+    title: str
+    parts: tuple[Part, ...] = ()
+    pages: tuple[OutlinePage, ...] = ()
+    _by_key: dict = field(default_factory=dict, compare=False, repr=False)
 
+    def __post_init__(self) -> None:
+        self._by_key.update({p.key: p for p in self.pages})
 
-def _in_order(pages: list[OutlinePage]) -> list[OutlinePage]:
-    """The pages, each with its order, previous and next page among those of its locale and version."""
-    runs: dict[tuple[str, str], list[OutlinePage]] = {}
-    for page in pages:
-        runs.setdefault((page.locale, page.version), []).append(page)
-    placed: dict[str, OutlinePage] = {}
-    for run in runs.values():
-        for n, page in enumerate(run):
-            placed[page.key] = replace(page, order=n + 1, prev=run[n - 1].key if n else None,
-                                       next=run[n + 1].key if n + 1 < len(run) else None)
-    return [placed[page.key] for page in pages]
+    # --- looking things up ---------------------------------------------------------------
+    def page(self, key: str | None) -> OutlinePage | None:
+        return self._by_key.get(key) if key else None
 
+    def part(self, part_id: str | None) -> Part | None:
+        return next((p for p in self.parts if p.id == part_id), None) if part_id else None
 
-def _summary(pages: list[OutlinePage], passages: dict[str, list[Chunk]]) -> str:
-    """The first paragraph of the book's first page that says something."""
-    for page in pages[:3]:
-        text = _first_words(passages[page.key], SUMMARY_CHARS, 3)
-        if text:
-            return text
-    return ""
+    def part_of(self, page: OutlinePage) -> Part | None:
+        return self.part(page.part)
 
+    def pages_of(self, part: Part) -> list[OutlinePage]:
+        return [self._by_key[k] for k in part.pages if k in self._by_key]
 
-_MARKDOWN = MarkdownIt("commonmark")
-_WORDS = ("text", "code_inline", "softbreak", "hardbreak")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
+    def book_pages(self, locale: str | None = None) -> list[OutlinePage]:
+        """The pages outside any part (the book's intro), of the default locale unless asked."""
+        return [p for p in self.pages if p.part is None and p.locale == (locale or self.default_locale)
+                and p.version == "current"]
 
+    @property
+    def default_locale(self) -> str:
+        return self.pages[0].locale if self.pages else "en"
 
-def _first_words(passages, limit: int, sentences: int) -> str:
-    """The first prose paragraph of the passages as plain text: at most `sentences` sentences,
-    cut at a word under `limit` characters."""
-    for chunk in passages:
-        for paragraph in _paragraphs(chunk.content):
-            if len(paragraph.split()) < 4:  # a label or a lone link, not a sentence
-                continue
-            text = " ".join(_SENTENCE_END.split(paragraph)[:sentences])
-            if len(text) > limit:
-                text = text[: limit - 1].rsplit(" ", 1)[0].rstrip(",;:") + "…"
-            return text
-    return ""
+    def intro(self) -> OutlinePage | None:
+        """The page that introduces the book: its first page outside any part, else its first."""
+        own = self.book_pages()
+        return own[0] if own else (self.pages[0] if self.pages else None)
 
+    def parts_in(self, locale: str | None = None) -> list[Part]:
+        wanted = locale or self.default_locale
+        return [p for p in self.parts if p.pages and self._by_key[p.pages[0]].locale == wanted]
 
-def _paragraphs(markdown: str):
-    """The plain text of each top-level paragraph (not code, tables, headings or admonitions)."""
-    tokens = _MARKDOWN.parse(markdown)
-    for index, token in enumerate(tokens):
-        if token.type == "inline" and index and tokens[index - 1].type == "paragraph_open" and token.level == 1:
-            text = "".join(child.content if child.type in ("text", "code_inline") else " "
-                           for child in token.children or [] if child.type in _WORDS)
-            text = " ".join(text.split())
-            if text and not text.startswith(":::"):
-                yield text
+    # --- JSON ----------------------------------------------------------------------------
+    def to_dict(self) -> dict:
+        return {"book_id": self.book_id, "title": self.title,
+                "parts": [asdict(p) for p in self.parts], "pages": [asdict(p) for p in self.pages]}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Outline":
+        parts = tuple(Part(**{**p, "pages": tuple(p.get("pages", ()))}) for p in data.get("parts", []))
+        pages = tuple(OutlinePage(**{
+            **p, "labels": tuple(p.get("labels", ())),
+            "sections": tuple(Section(**s) for s in p.get("sections", [])),
+            "blocks": tuple(Block(**{**b, "items": tuple(b.get("items", ())), "answers": tuple(b.get("answers", ()))})
+                            for b in p.get("blocks", []))}) for p in data.get("pages", []))
+        return cls(book_id=data.get("book_id", ""), title=data.get("title", ""), parts=parts, pages=pages)

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from statistics import median, quantiles
 from typing import Callable
 
-from server.answer_measures import answer_words
+from server.evaluation.measures import answer_words
 from server.checkbook import probes
 from server.checkbook.citations import BookSections, in_citation_order, placements
 
@@ -106,7 +106,7 @@ def citation_order(answered: list[tuple[str, dict]]) -> Result:
 
 
 def _order(answer: str) -> str:
-    from server.rag.markers import cited_in_order
+    from server.question.markers import cited_in_order
 
     return ", ".join(f"[{n}]" for n in cited_in_order(answer))
 

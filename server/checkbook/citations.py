@@ -8,8 +8,8 @@ import re
 from dataclasses import dataclass
 
 from server.ingest.sections import reading_sections
-from server.rag import markers
-from server.rag.sentences import strip_markdown
+from server.question import markers
+from server.text.sentences import strip_markdown
 
 _BOLD_LINE = re.compile(r"^\s*\*\*[^*\n]+\*\*\s*$", re.M)
 _WORD = re.compile(r"\w+", re.UNICODE)

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import click
 
-from server.cli_shared import fail as _fail, settings as _settings
+from server.cli.shared import fail as _fail, settings as _settings
 
 
 @click.command("check-book")
@@ -28,7 +28,7 @@ def check_book(book_path: str, book_id: str | None, build_dir: str | None, off_b
     from server.ingest.indexer import default_book_id, ingest as run_ingest
     from server.ingest.pages import discover_pages
     from server.ingest.site import BookError, detect_site
-    from server.outline import Outline
+    from server.book.outline import Outline
     from server.checkbook.runner import as_json as json_report, book_of, report, run_checks
 
     settings = _settings()

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from collections import Counter
 
-from server.outline import Outline
-from server.rag.blocks import split_blocks
-from server.rag.vocabulary import words as words_of
+from server.book.outline import Outline
+from server.text.blocks import split_blocks
+from server.text.vocabulary import words as words_of
 from server.checkbook import checks
 from server.checkbook.citations import BookSections
 

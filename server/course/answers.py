@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from server.models import Chunk
-from server.outline import Outline, OutlinePage, Part
-from server.rag.sentences import split_sentences
+from server.book.chunk import Chunk
+from server.book.outline import Outline, OutlinePage, Part
+from server.text.sentences import split_sentences
 from server.course.citing import CitablePages, Cites
 from server.course.resolve import named_sections, numbered_part, words
 from server.course.understand import CourseRequest

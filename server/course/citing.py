@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from server.models import Chunk
-from server.outline import Outline, OutlinePage
+from server.book.chunk import Chunk
+from server.book.outline import Outline, OutlinePage
 from server.course.published import PublishedBook
 
 

@@ -8,7 +8,7 @@ import re
 
 import click
 
-from server.outline import Outline  # light: the command line imports this module (course_options)
+from server.book.outline import Outline  # light: the command line imports this module (course_options)
 
 _QUESTION_LINE = re.compile(r"^\s*\d+[.)]\s+\S", re.MULTILINE)
 
@@ -33,7 +33,7 @@ def evaluate_course(items: list[dict], chat, book_id: str, threshold: float) -> 
 
 def run_course(items: list[dict], pipeline, outline: Outline | None, *, threshold: float,
                max_chunks: int = 5, book_id: str | None = None) -> dict:
-    from server.rag.question import Page, Question
+    from server.question import Page, Question
 
     rows = []
     for item in items:

@@ -3,8 +3,8 @@ is asked about (the answer prepared from the structure, with its links) and the 
 text as numbered passages, so the model's [n] markers cite the same pages."""
 from __future__ import annotations
 
-from server.rag.generators.base import GenerationInput
-from server.rag.understand import Understanding
+from server.question.compose.generator import GenerationInput
+from server.question.understand import Understanding
 from server.course.answers import CourseAnswer
 
 TASK_INSTRUCTIONS = {

@@ -13,8 +13,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, TypeVar
 
-from server.models import Chunk
-from server.outline import Outline
+from server.book.chunk import Chunk
+from server.book.outline import Outline
 from server.store import ChunkStore
 
 log = logging.getLogger("textbook_chat.course")

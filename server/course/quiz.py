@@ -4,8 +4,8 @@ statements. Answers are not shown with the questions; asked for next in the same
 they are given from the same page, cited."""
 from __future__ import annotations
 
-from server.outline import Outline, OutlinePage
-from server.rag.sentences import normalised
+from server.book.outline import Outline, OutlinePage
+from server.text.sentences import normalised
 from server.course.answers import link, part_pages
 from server.course.citing import Cites
 from server.course.understand import CourseRequest

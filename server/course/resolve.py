@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
-from server.outline import Outline, OutlinePage, Part
-from server.page_urls import page_path, same_page_path
+from server.book.outline import Outline, OutlinePage, Part
+from server.book.page_urls import page_path, same_page_path
 
 _WORD = re.compile(r"[a-z0-9]+(?:[+#][a-z0-9+#]*)?")
 # words that name no part by themselves
@@ -54,14 +54,15 @@ def numbered_part(outline: Outline, text: str, locale: str | None = None) -> tup
 
 def named_sections(outline: Outline, text: str, locale: str | None = None) -> list[tuple[OutlinePage, object]]:
     """The sections whose heading the question names: every word of the heading but the little
-    ones is asked ("where does the book cover by capability?" names "By Capability"), longest first."""
-    asked = set(words(text))
+    ones is asked, by its first five letters ("where does the book cover by capability?" names
+    "By Capability", "… cover dithering?" names "Dither"), longest first."""
+    asked = {_stem(w) for w in words(text)}  # "dithering" names "Dither"
     found = []
     for page in outline.pages:
         if locale and page.locale != locale:
             continue
         for section in page.sections:
-            named = set(words(section.heading)) - _STOP
+            named = {_stem(w) for w in words(section.heading) if w not in _STOP}
             if named and named <= asked:
                 found.append((len(named), page, section))
     found.sort(key=lambda f: -f[0])

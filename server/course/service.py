@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Sequence
 
-from server.outline import Outline
-from server.rag.question import Question
+from server.book.outline import Outline
+from server.question import Question
 from server.sessions import Message
 from server.store import Filters
 from server.course.answers import ANSWERERS, CourseAnswer

@@ -6,12 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Generator as Stream
 
-from server.rag.compose import Composed
-from server.rag.context import QueryContext, database_sources
-from server.rag.gather import Gathered
-from server.rag.generators.base import NotAnswered, Outcome, relayed
-from server.rag.judge import Judgement
-from server.rag.understand import Understanding
+from server.question.compose import Composed
+from server.question.context import QueryContext, database_sources
+from server.question.gather import Gathered
+from server.question.compose.generator import NotAnswered, Outcome, relayed
+from server.question.judge import Judgement
+from server.question.understand import Understanding
 from server.course.answers import CourseAnswer
 from server.course.prompts import course_input
 from server.course.service import Course

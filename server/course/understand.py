@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from server.outline import Outline, OutlinePage, Part
+from server.book.outline import Outline, OutlinePage, Part
 from server.course.resolve import NOUNS_OF_PARTS, named_heading, numbered_part, resolve_page, titled_part
 from server.course.tasks import FACT, FACTS, PROTOTYPES, TASKS
 

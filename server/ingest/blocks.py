@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from server.rag.sentences import strip_markdown
+from server.text.sentences import strip_markdown
 
 # checked in this order: "Practice Questions" is a quiz, not an exercise
 _KINDS = (

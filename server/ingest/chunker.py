@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Callable
 
-from server.citation import ieee_citation, source_location
-from server.models import Chunk, chunk_uuid
+from server.book.citation import ieee_citation, source_location
+from server.book.chunk import Chunk, chunk_uuid
 from server.ingest.page import Page
 from server.ingest.sections import Block, Section, reading_sections
 

@@ -13,14 +13,14 @@ import numpy as np
 from tqdm import tqdm
 
 from server.embedding.protocol import TextEmbedder
-from server.models import Chunk
+from server.book.chunk import Chunk
 from server.store import PENDING, ChunkStore, EmbeddingMismatchError
 from server.ingest.chunker import ChunkingOptions, chunk_page
 from server.ingest.outline import build_outline
 from server.ingest.page import Page, SkippedFile
 from server.ingest.pages import discover_pages
 from server.ingest.site import Site
-from server.ingest.unlisted import LeftOut, left_out_summary, readers_pages
+from server.ingest.reach.unlisted import LeftOut, left_out_summary, readers_pages
 
 
 @dataclass

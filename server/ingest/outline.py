@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
-from server.outline import Block, Outline, OutlinePage, Part, Section
-from server.rag.sentences import split_sentences
+from server.book.outline import Block, Outline, OutlinePage, Part, Section
+from server.text.sentences import split_sentences
 from server.ingest.blocks import block_kind, is_prompt, list_items, plain, question_and_answer
 from server.ingest.sections import reading_sections
 from server.ingest.mdbook import summary_items, summary_path

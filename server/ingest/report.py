@@ -9,8 +9,8 @@ from urllib.parse import unquote, urlsplit
 
 from lxml import etree
 
-from server.models import Chunk
-from server.outline import Outline
+from server.book.chunk import Chunk
+from server.book.outline import Outline
 from server.ingest.html_text import parse_html
 
 

@@ -28,7 +28,7 @@ from server.ingest.clean import clean_markdown
 from server.ingest.page import Discovery, Page, SkippedFile, file_hash
 from server.ingest.sidebars import AutoDoc, SidebarUnreadable, find_sidebars, places_from_folders, places_from_sidebars, read_sidebars
 from server.ingest.site import Site
-from server.ingest.source_reach import mark_unreachable
+from server.ingest.reach.sources import mark_unreachable
 from server.ingest.urls import doc_id, doc_slug, is_category_index, page_url, parse_number_prefix
 
 I18N_DOCS = "docusaurus-plugin-content-docs/current"

@@ -9,8 +9,8 @@ from urllib.parse import quote
 
 import numpy as np
 
-from server.privacy import mask
-from server.rag.question import Question
+from server.text.privacy import mask
+from server.question import Question
 from server.sessions.recording import Asked, Cited, Passage
 from server.insights.pages import PageFinder, plain_page_url, words_of
 

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 from urllib.parse import urlsplit
 
-from server.models import Chunk
-from server.page_urls import page_path, same_page_path
+from server.book.chunk import Chunk
+from server.book.page_urls import page_path, same_page_path
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 

@@ -8,12 +8,12 @@ the answer and its citations.
 """
 from __future__ import annotations
 
-from server.book.outline import BookOutline
-from server.book.page_text import page_markdown
+from server.library.book_outline import BookOutline
+from server.library.page_text import page_markdown
 from server.composition import Components
 from server.errors import TextbookChatError
-from server.outline import OutlinePage
-from server.rag.question import Question
+from server.book.outline import OutlinePage
+from server.question import Question
 from server.store import Filters
 
 

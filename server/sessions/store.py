@@ -21,7 +21,7 @@ from sqlalchemy.engine import Connection
 
 from server.batching import Batcher
 from server.errors import DatabaseUnavailable, SessionNotFound
-from server.privacy import mask
+from server.text.privacy import mask
 from server.sessions import migrate, statements as sql
 from server.sessions.database import answering, describe, file_problem, inode_of, make_engine, parse_url, sqlite_file
 from server.sessions.interrupted import ABANDONED_AFTER, interrupt, left_by

@@ -11,11 +11,11 @@ from typing import Iterable, Protocol
 
 import numpy as np
 
-from server.models import Chunk
+from server.book.chunk import Chunk
 
 DENSE = "dense"  # the embedding model's vector of a chunk
 SPARSE = "bm25"  # declared by every collection, no longer written: indexes from before (which hold
-# BM25 term weights) and after open alike; the lexical ranking is rag/lexical.py's BM25
+# BM25 term weights) and after open alike; the lexical ranking is question/gather/lexical.py's BM25
 SCHEMA_VERSION = 2
 # payload fields with an index: what searches filter on and what ingest looks chunks up by
 KEYWORD_FIELDS = ("book_id", "source_file", "module", "chapter", "path_prefixes", "locale", "version", "labels")
@@ -103,7 +103,7 @@ class ChunkStore(Protocol):
     def delete_ids(self, ids: Iterable[str]) -> None: ...
     def delete_book(self, book_id: str) -> None: ...
     def save_outline(self, book_id: str, outline: dict | None) -> None:
-        """Keep the book's outline (server/outline.py) with its chunks; None removes it."""
+        """Keep the book's outline (server/book/outline.py) with its chunks; None removes it."""
     def publish(self) -> None:
         """Compact and make the writes so far visible to readers in other processes."""
 

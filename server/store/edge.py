@@ -19,7 +19,7 @@ from qdrant_edge import (
 )
 
 from server.errors import EmbeddingMismatch
-from server.models import Chunk
+from server.book.chunk import Chunk
 from server.store.contract import DENSE, KEYWORD_FIELDS, SCHEMA_VERSION, FILE_FIELDS, Filters, StoredFile, stored_files_of
 from server.store.errors import guarded
 from server.store.replica import Replica

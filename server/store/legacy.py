@@ -10,7 +10,7 @@ from typing import Callable
 
 import numpy as np
 
-from server.models import Chunk
+from server.book.chunk import Chunk
 from server.store.contract import DENSE
 
 

@@ -14,7 +14,7 @@ import numpy as np
 from qdrant_client import QdrantClient, models
 
 from server.errors import EmbeddingMismatch
-from server.models import Chunk
+from server.book.chunk import Chunk
 from server.settings import Settings
 from server.store.contract import DENSE, KEYWORD_FIELDS, SCHEMA_VERSION, SPARSE, FILE_FIELDS, Filters, StoredFile, stored_files_of
 from server.store.errors import guarded

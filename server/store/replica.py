@@ -13,7 +13,7 @@ from typing import Callable
 
 from qdrant_edge import EdgeConfig, EdgeShard
 
-from server.models import Chunk
+from server.book.chunk import Chunk
 from server.store.snapshots import Layout, replica_owner
 
 CACHED_CHUNKS = 20_000  # chunks a replica keeps read (a few KB each); the rest are read when found

@@ -30,7 +30,7 @@ except ImportError:  # Windows: no advisory locks; the previous generation is ke
     fcntl = None
 
 RECORD = "collection.json"  # the embedding model and vector size the chunks were made with
-OUTLINES = "outlines"  # each book's outline (server/outline.py), published with the chunks
+OUTLINES = "outlines"  # each book's outline (server/book/outline.py), published with the chunks
 _READERS = itertools.count(1)  # stores in one process over one folder (a command run inside a server) keep apart
 
 

@@ -23,10 +23,10 @@ from apps import index_book, make_app
 from fakes import RecordingGenerator
 from places import SAMPLE_BOOK
 from processes import free_port
-from server.demo import register_demo
+from server.serving.demo import register_demo
 from server.ingest.indexer import default_book_id
 from server.ingest.site import detect_site
-from server.wsgi import make_server
+from server.serving.wsgi import make_server
 from widget_pages import DEMO_PAGE
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"

@@ -33,7 +33,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from apps import index_book, make_app
-from server.wsgi import make_server
+from server.serving.wsgi import make_server
 
 SITE = Path(__file__).resolve().parents[1] / "docusaurus-site"
 LOCK = SITE / "package-lock.json"

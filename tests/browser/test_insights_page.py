@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from apps import make_app
 from processes import free_port
-from server.wsgi import make_server
+from server.serving.wsgi import make_server
 
 TOKEN = "the-author's-token"
 PAGE = "/book/docs/foundations/sampling-and-aliasing"

@@ -10,7 +10,7 @@ Revises: 0002
 import sqlalchemy as sa
 from alembic import op
 
-from server.privacy import mask
+from server.text.privacy import mask
 
 revision = "0003"
 down_revision = "0002"

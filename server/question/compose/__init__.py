@@ -1,0 +1,127 @@
+"""Stage 4, compose: the answer's text from the judged passages, by a generator (a language model
+or the book's own sentences), or the refusal when none may answer. Deltas out as they are
+written, then the Composed answer: its final text, what it cites, and how it came about."""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Generator as Stream
+
+from server.question import markers
+from server.question.context import Source, database_sources
+from server.question.compose.generator import GenerationInput, Generator, Outcome, relayed
+from server.question.judge import Judgement
+from server.question import Question
+from server.question.compose.refusal import book_refusal, selection_refusal
+from server.question.gather.retrieval import Retriever
+from server.question.understand import Understanding
+
+
+@dataclass(frozen=True)
+class Renumbered:
+    """The sources as the answer's markers now number them (sent while it streams)."""
+
+    sources: tuple[Source, ...]
+
+
+@dataclass(frozen=True)
+class Composed:
+    text: str
+    sources: tuple[Source, ...]  # numbered [1]..[n]; none when refused
+    outcome: Outcome | None  # None: the gate refused before any generator ran
+
+    @property
+    def refused(self) -> bool:
+        return not self.sources
+
+    @property
+    def generator(self) -> str:
+        return self.outcome.generator if self.outcome else "none"
+
+
+class Compose:
+    def __init__(self, generator: Generator, retriever: Retriever, *, book_title: str = ""):
+        self.generator = generator
+        self.retriever = retriever
+        self.book_title = book_title
+
+    @property
+    def name(self) -> str:
+        return self.generator.name
+
+    def refusal(self, understood: Understanding, judged: Judgement) -> str:
+        if understood.question.selected_text and understood.intent is not None:
+            # declined for the passage, in either mode: the book is offered only if it may answer
+            return selection_refusal(understood.question.text, book_may_answer=judged.offer_book_search)
+        nearest = list(judged.nearest)
+        never = [*understood.unknown_terms, *(understood.unused_focus() if understood.unused_focus else ())]
+        return book_refusal(self.book_title or (nearest[0].book_title if nearest else ""), nearest, unknown_terms=never)
+
+    def refuse(self, understood: Understanding, judged: Judgement) -> Composed:
+        return Composed(self.refusal(understood, judged), (), None)
+
+    def write(self, understood: Understanding, judged: Judgement) -> Stream[str, None, Composed]:
+        """The generator's deltas (then, if it wrote nothing, the refusal's). Closing it cancels."""
+        deltas = self.generator.generate(self.generation_input(understood, judged))
+        parts: list[str] = []
+        try:
+            outcome: Outcome = yield from relayed(deltas, parts)
+        finally:
+            deltas.close()  # the reader left: the generator stops too
+        text = "".join(parts)
+        if not text.strip():  # a refusal with nothing streamed: stream the refusal text itself
+            text = self.refusal(understood, judged)
+            yield text
+        refused = outcome.refused or not text.strip()
+        # sources found while answering are numbered after ours
+        sources = () if refused else judged.sources + tuple(outcome.extra_sources)
+        answer = (markers.drop_unknown(text, len(sources)) if sources else text.strip()) or \
+            self.refusal(understood, judged)
+        return Composed(answer, sources, outcome)
+
+    def generation_input(self, understood: Understanding, judged: Judgement) -> GenerationInput:
+        question = understood.question
+        return GenerationInput(
+            question=question.text, sources=list(judged.sources), history=list(understood.history),
+            preferences=question.preferences, selection_only=question.selection_only,
+            selected_text=question.selected_text, intent=understood.intent,
+            code_language=question.selection.language if question.selection else None,
+            search=None if question.selection_only else self._book_search(question))
+
+    def _book_search(self, question: Question):
+        """The agent's search_textbook: the question's filters and threshold, optionally one module."""
+        def search(query: str, module: str | None = None) -> list[Source]:
+            filters = question.filters if not module or question.filters.module else \
+                replace(question.filters, module=module)
+            return database_sources(self.retriever.retrieve(
+                query, max_chunks=question.max_chunks, similarity_threshold=question.similarity_threshold,
+                filters=filters, prefer_locale=question.page.locale, prefer_version=question.page.docs_version))
+        return search
+
+
+
+def in_citation_order(writing: Stream[str, None, Composed], sources: tuple[Source, ...]
+                      ) -> Stream["str | Renumbered", None, Composed]:
+    """A composer's deltas with the markers numbered 1, 2, 3 … as first cited (IEEE), and the
+    sources renumbered to match, sent before the first delta that cites by the new numbers."""
+    order, shown = markers.CitationOrder(), tuple(sources)
+    try:
+        while True:
+            try:
+                delta = order.feed(next(writing))
+            except StopIteration as end:
+                composed: Composed = end.value
+                break
+            if (arranged := markers.in_citation_order(sources, order.cited)) != shown:
+                shown = arranged
+                yield Renumbered(arranged)
+            if delta:
+                yield delta
+    finally:
+        writing.close()
+    tail = order.finish(composed.text)
+    composed = replace(composed, text=order.text, sources=markers.in_citation_order(composed.sources, order.cited))
+    if tail:
+        if composed.sources != shown:
+            yield Renumbered(composed.sources)
+        yield tail
+    return composed

@@ -1,0 +1,167 @@
+"""The pieces an extractive answer is made of: a passage's sentences, list items (each with the
+items nested under it), tables and code blocks, each knowing where it stands in the passage and
+what it depends on.
+
+- A sentence ending in ":" introduces the block after it (a formula, list, table or code
+  block): the two are one piece.
+- A list item carries the items nested under it, as written, so a quoted list keeps its nesting.
+- A sentence that opens by referring back ("It …", "This …") needs the sentence before it.
+"""
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from functools import cached_property
+
+from server.text.blocks import Block, split_blocks
+from server.text.sentences import strip_markdown
+
+_BOUNDARY = re.compile(r"(?<=[.!?])[\"')\]*_]*\s+(?=[A-Z0-9\"'(`*\[$])")
+_ITEM = re.compile(r"^(\s*)(?:[-*+]|\d+[.)])\s+")
+# English words that make a sentence lean on the one before it (grammar, not any book's vocabulary)
+_REFERS_BACK = re.compile(r"^(?:it|its|this|these|that|those|they|their|them|such|both|here|he|she|"
+                          r"however|therefore|thus|instead|otherwise)\b", re.IGNORECASE)
+_ENDS = re.compile(r"[.!?:)\"”’*_`$]$")
+
+
+@dataclass(frozen=True)
+class Unit:
+    source: int  # the passage's number in the answer, from 1
+    block: int  # the block's place in the passage
+    index: int  # the sentence's or item's place in its block (0 for a whole block)
+    kind: str  # "sentence" | "item" | "table" | "code" | "formula"
+    text: str  # as the book wrote it; a lead-in carries the block it introduces after a blank line
+    heading: str  # the nearest heading above it
+    material: str  # prose, code, quiz, exercise or references (blocks.py)
+    introduces: str = ""  # the kind of block a lead-in carries ("" for none)
+    refers_back: bool = False
+    kept_items: tuple[int, ...] | None = None  # a lead-in's list cut to these of its items (None: all)
+
+    @property
+    def key(self) -> tuple[int, int, int]:
+        return self.source, self.block, self.index
+
+    @cached_property  # read several times while scoring; a unit's text never changes
+    def plain(self) -> str:
+        if self.kind == "code":
+            return self.text
+        if self.introduces == "code":  # the lead-in's words and the code's (its names are what is asked)
+            lead_in, _, code = self.text.partition("\n\n")
+            return f"{strip_markdown(lead_in)}\n{code}"
+        return strip_markdown(self.text)
+
+    @cached_property  # read once per item while a list is cut to fit
+    def items(self) -> list[str]:
+        """The top-level items of the list a lead-in carries (or of a list part), each with what is
+        nested under it."""
+        if self.introduces == "list":
+            return list_items(self.text.partition("\n\n")[2])
+        return list_items(self.text) if self.kind == "list" else []
+
+    @property
+    def shown(self) -> str:
+        """What a reader sees of it: a lead-in's list cut to the items kept."""
+        if self.kept_items is None:
+            return self.text
+        items = self.items
+        kept = "\n".join(items[i] for i in self.kept_items)
+        if self.introduces != "list":
+            return kept
+        lead_in = self.text.partition("\n\n")[0]
+        return f"{lead_in}\n\n{kept}"
+
+    @property
+    def asks(self) -> bool:
+        """A question (a quiz's, or the book asking the reader): it does not answer anything."""
+        return self.kind in ("sentence", "item") and not self.introduces and self.text.rstrip(" *_").endswith("?")
+
+
+def sentences_of(paragraph: str) -> list[str]:
+    text = " ".join(paragraph.split())
+    return [s.strip() for s in _BOUNDARY.split(text) if s.strip()]
+
+
+def list_items(text: str) -> list[str]:
+    """The list's top-level items, each with the lines (nested items, continuations) under it."""
+    lines = text.splitlines()
+    indents = [len(m.group(1)) for m in map(_ITEM.match, lines) if m]
+    top = min(indents) if indents else 0
+    items: list[list[str]] = []
+    for line in lines:
+        found = _ITEM.match(line)
+        if found and len(found.group(1)) == top or not items:
+            items.append([line])
+        else:
+            items[-1].append(line)
+    return ["\n".join(item).rstrip() for item in items if "".join(item).strip()]
+
+
+def _formula(block: Block) -> bool:
+    """A displayed formula: TeX display math, or one line of symbols with an "=" in it."""
+    text = block.text.strip()
+    if block.kind != "paragraph":
+        return False
+    return text.startswith(("$$", "\\[", "\\begin")) or (
+        "\n" not in text and "=" in text and len(text.split()) <= 15 and not _ENDS.search(text.rstrip(")")))
+
+
+def _introduces(block: Block | None) -> str:
+    """What a lead-in ending in ":" can introduce: a list, table, code block or formula ("" if not)."""
+    if block is None:
+        return ""
+    if block.kind in ("list", "table", "code"):
+        return block.kind
+    return "formula" if _formula(block) else ""
+
+
+def _cut(blocks: list[Block], i: int, sentences: list[str]) -> tuple[int, int]:
+    """How many sentences to drop at the start and end of a paragraph cut by the passage's edges
+    (the overlap's tail of the previous passage, or a sentence cut off at the end)."""
+    first = next((j for j, b in enumerate(blocks) if b.kind != "heading"), i)
+    head = 1 if i == first and sentences and sentences[0][:1].islower() else 0
+    tail = 1 if i == len(blocks) - 1 and sentences and not _ENDS.search(sentences[-1]) else 0
+    return head, tail
+
+
+_COMMENT = re.compile(r"^\[[^\]]*\]:\s*#.*$", re.MULTILINE)  # "[comment]: # (…)", markdown's hidden line
+
+
+@functools.lru_cache(maxsize=512)
+def units_of(markdown: str, source: int, context: str = "prose") -> tuple[Unit, ...]:
+    """The passage's pieces. `context`: the material its page's headings make it (a quiz page's
+    passage is quiz material even where the passage shows none of them). Kept for the passages
+    asked about again (the units are immutable)."""
+    blocks = split_blocks(_COMMENT.sub("", markdown))
+    units: list[Unit] = []
+    taken = -1
+    for i, block in enumerate(blocks):
+        if i == taken or block.kind == "heading":
+            continue
+        following = blocks[i + 1] if i + 1 < len(blocks) and blocks[i + 1].kind != "heading" else None
+        material = block.material if block.material != "prose" else context
+        if block.kind == "paragraph" and not _formula(block):
+            sentences = sentences_of(block.text)
+            head, tail = _cut(blocks, i, sentences)
+            kept = range(head, len(sentences) - tail)
+            for k in kept:
+                sentence = sentences[k]
+                kind = _introduces(following) if k == len(sentences) - 1 and sentence.endswith(":") else ""
+                if sentence.endswith(":") and not kind or not _ENDS.search(sentence.rstrip(" *_")):
+                    continue  # what it introduces is not in this passage, or it is cut off
+                if kind:
+                    taken = i + 1
+                    units.append(Unit(source, i, k, "sentence", f"{sentence}\n\n{following.text}", block.heading,
+                                      following.material if kind != "formula" else material,
+                                      introduces=kind, refers_back=k > 0 and bool(_REFERS_BACK.match(sentence))))
+                else:
+                    units.append(Unit(source, i, k, "sentence", sentence, block.heading, material,
+                                      refers_back=k > head and bool(_REFERS_BACK.match(sentence))))
+        elif block.kind == "paragraph":
+            units.append(Unit(source, i, 0, "formula", block.text, block.heading, material))
+        elif block.kind == "list":
+            for k, item in enumerate(list_items(block.text)):
+                units.append(Unit(source, i, k, "item", item, block.heading, material))
+        else:  # a table or a code block, whole
+            units.append(Unit(source, i, 0, block.kind, block.text, block.heading, material))
+    return tuple(units)

@@ -1,0 +1,282 @@
+"""The extractive answer: the sentences, list items, tables and code of the retrieved passages
+that answer the question, quoted as the book wrote them, in the book's order, each passage cited.
+
+Each book passage is read on into the chunks after it on its page (continuation.py): a list,
+a cut sentence or a lead-in's answer often runs on past the chunk's end. Every piece of the
+passages (answer_units.py) is scored against the question (piece_scores.py).
+
+The answer opens with the stretch of one passage, read straight through, that says the most of
+what is asked (each asked word counted once, rarer words more) within part of the reading
+length: an answer is usually a few sentences in a row, and the sentences beside the ones naming
+the question's words are often the ones that answer it. Then every piece that says something
+asked, best first from whichever passage (see _choose), up to a short reading length (code and
+tables do not count); each piece with what it depends on (a lead-in's block, the sentence
+before one that refers back), in the book's order under the heading it stands under. Nothing is
+embedded here (the passages' similarity is retrieval's), so an answer takes a few milliseconds.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Callable, NamedTuple
+
+from server.question.compose.extractive.answer_units import Unit
+from server.book.chunk import Chunk
+from server.question.context import Source
+from server.question.compose.extractive.continuation import Following, cited_where_read, read_passages, shown_under
+from server.question.markers import cite_end, marker
+from server.question.compose.extractive.piece_scores import HEADING_ID, WANTS_CODE, Scored, has_code, reading_words, score_pieces
+from server.text.vocabulary import BookVocabulary, words
+
+WORDS_BY_LENGTH = {"short": 45, "normal": 90, "detailed": 180}  # reading length of prose and lists
+OPENING_SHARE = 0.5  # of the reading length, for the opening stretch (BENCHMARKS.md)
+MIN_MORE = 10  # reading words left that are worth another piece
+MAX_CODE_LINES = 30  # a longer code block, unasked, is shown by the lines that name what was asked
+CODE_CONTEXT = 2  # lines kept either side of one that names an asked word
+_QUESTION_WORDS = frozenset("""what which when where who whom whose why how does did doing done the and for with
+from into that this these those are was were can could should would will shall have has had get use using make
+need there their about your you any some all""".split())
+Lexicon = Callable[["str | None"], BookVocabulary]
+
+
+def _with_dependencies(unit: Unit, by_key: dict[tuple, Unit]) -> list[Unit]:
+    found = [unit]
+    while found[0].refers_back:
+        before = by_key.get((found[0].source, found[0].block, found[0].index - 1))
+        if before is None:
+            break
+        found.insert(0, before)
+    return found
+
+
+def _trimmed_code(block: str, asked: set[str]) -> str:
+    """A fenced block over MAX_CODE_LINES cut to the lines naming an asked word and those around
+    them (the first lines when none does), a "…" line where lines are left out."""
+    lines = block.split("\n")
+    if len(lines) < 3 or not lines[0].lstrip().startswith(("```", "~~~")) or len(lines) - 2 <= MAX_CODE_LINES:
+        return block
+    body = lines[1:-1]
+    named = [{word for word in asked if word in line.lower()} for line in body]
+    lines_naming = {word: sum(word in found for found in named) for word in asked}
+    # the lines naming the rarest asked words first ("spawn" on two lines before "robot" on forty)
+    weight = [sum(1 / lines_naming[word] for word in found) for found in named]
+    chosen: set[int] = set()
+    for i in sorted((i for i in range(len(body)) if named[i]), key=lambda i: -weight[i]):
+        around = chosen | {j for j in range(i - CODE_CONTEXT, i + CODE_CONTEXT + 1) if 0 <= j < len(body)}
+        if len(around) + _elisions(sorted(around), len(body)) > MAX_CODE_LINES:
+            break
+        chosen = around
+    keep = sorted(chosen) or list(range(MAX_CODE_LINES - 1))
+    shown, last = [lines[0]], -1
+    for i in keep:
+        if i != last + 1:
+            shown.append("…")
+        shown.append(body[i])
+        last = i
+    if last < len(body) - 1:
+        shown.append("…")
+    return "\n".join([*shown, lines[-1]])
+
+
+def _elisions(kept: list[int], length: int) -> int:
+    """The "…" lines a block of `length` lines shown by the lines `kept` needs."""
+    gaps = sum(1 for a, b in zip(kept, kept[1:]) if b != a + 1)
+    return gaps + (kept[0] > 0) + (kept[-1] < length - 1) if kept else 0
+
+
+def _shown(unit: Unit, asked: set[str] | None) -> str:
+    """What the answer shows of a piece: long code unasked (`asked` set) cut to what names it."""
+    if asked is None or not has_code(unit):
+        return unit.shown
+    if unit.kind == "code":
+        return _trimmed_code(unit.shown, asked)
+    lead_in, _, block = unit.shown.partition("\n\n")
+    return f"{lead_in}\n\n{_trimmed_code(block, asked)}"
+
+
+def _is_table(unit: Unit) -> bool:
+    return unit.kind == "table" or unit.introduces == "table"
+
+
+def _length(units: list[Unit], headed: set[tuple[int, str]] = frozenset()) -> int:
+    """The reading words of the pieces and of the headings they are shown under (one for each
+    passage's heading not in `headed`)."""
+    headings = {(u.source, u.heading) for u in units if u.heading} - headed
+    return sum(map(reading_words, units)) + sum(len(words(HEADING_ID.sub("", h))) for _, h in headings)
+
+
+def _cut_list(piece: Scored, room: int) -> Unit | None:
+    """A lead-in with its list cut to fit in `room` reading words: the items that say something
+    asked that the lead-in does not, most first while they fit (at least one), shown in the
+    book's order; when none does, the list is the answer ("the main stages are:"): its first
+    items. None for a piece that is not a lead-in with a list."""
+    if not piece.items:
+        return None
+    unit = piece.unit
+    said, items = piece.items[0], piece.items[1:]
+    adds = [sum(share for word, share in holds.items() if word not in said) for holds in items]
+    order = sorted((i for i in range(len(items)) if adds[i] > 0), key=lambda i: -adds[i]) or range(len(items))
+    bare = reading_words(replace(unit, kept_items=()))
+    kept, length = [], bare
+    for i in order:
+        more = reading_words(replace(unit, kept_items=(i,))) - bare
+        if kept and length + more > room:
+            continue
+        kept.append(i)
+        length += more
+    return replace(unit, kept_items=tuple(sorted(kept)))
+
+
+def _opening(scored: list[Scored], budget: int, wants_code: bool) -> list[Unit]:
+    """The pieces of one passage in a row, within a share of the reading length (the first may run
+    to the whole of it, never beyond: a list longer than the answer does not open it; one code
+    block unless code is asked for; code that names nothing asked is passed over), that hold the
+    most of the question's words (by their share of it, each once), with what their first piece's
+    heading and passage add. Between equals, a stretch that opens on a piece naming something
+    asked wins."""
+    limit = int(budget * OPENING_SHARE)
+    passages: dict[int, list[Scored]] = {}
+    for piece in sorted(scored, key=lambda s: s.unit.key):
+        passages.setdefault(piece.unit.source, []).append(piece)
+    best, found = float("-inf"), []
+    for pieces in passages.values():
+        for i, first in enumerate(pieces):
+            covers: dict[str, float] = {}
+            length = code = 0
+            taken = []
+            for piece in pieces[i:]:
+                more, more_code = reading_words(piece.unit), has_code(piece.unit)
+                if more_code and not (wants_code or piece.relevance > 0):
+                    continue
+                if (taken or more > budget) and (length + more > limit or (code + more_code > 1 and not wants_code)):
+                    break
+                covers.update(piece.covers)
+                length, code = length + more, code + more_code
+                taken.append(piece.unit)
+            value = sum(covers.values()) + first.context - (0.01 if first.relevance <= 0 else 0)
+            if value > best:
+                best, found = value, taken
+    return found
+
+
+def _choose(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict[int, int]) -> list[Unit]:
+    """The opening stretch, then what _more adds in what is left of the reading length; where a
+    passage is highlighted, its own order leads instead."""
+    if highlighted or not scored:
+        return _more(scored, budget, wants_code, highlighted)
+    by_key = {s.unit.key: s.unit for s in scored}
+    opening = _opening(scored, budget, wants_code)
+    chosen = {u.key: u for u in [u for first in opening[:1] for u in _with_dependencies(first, by_key)] + opening[1:]}
+    left = budget - _length(list(chosen.values()))
+    if left >= MIN_MORE:
+        rest = [s for s in scored if s.unit.key not in chosen]
+        chosen.update((u.key, u) for u in _more(rest, left, wants_code, {}, opened=list(chosen.values()),
+                                                whole=budget))
+    return sorted(chosen.values(), key=lambda u: u.key)
+
+
+def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict[int, int],
+          opened: list[Unit] | None = None, whole: int | None = None) -> list[Unit]:
+    """The best piece, then every piece that says something asked, best first, whichever passage
+    holds it; then the sentence or item right after each of those in its paragraph or list (the
+    rest of the thought); then the rest of the highlighted passage in its order (`highlighted`:
+    its pieces' numbers among the sources, and their places in it). Each while it fits the
+    reading length (and, unless code is asked for, one code block at most; one table at most:
+    tables take no reading length, and a reference table's rows are not an answer)."""
+    if not scored:
+        return []
+    by_key = {s.unit.key: s.unit for s in scored}
+    ranked = sorted(scored, key=lambda s: s.score, reverse=True)
+    # after an opening, code nobody asked for is not the best piece
+    best = next((s for s in ranked if not (opened and has_code(s.unit) and not wants_code)), None)
+    relevant = [s for s in ranked if s is best or s.relevance > 0]
+    answering = {s.unit.key for s in relevant}
+    unasked = sorted((s for s in ranked if s.relevance <= 0 and not has_code(s.unit)), key=lambda s: s.unit.key)
+    after = [s for s in unasked if (s.unit.source, s.unit.block, s.unit.index - 1) in answering]
+    rest = sorted((s for s in unasked if s.unit.source in highlighted), key=lambda s: highlighted[s.unit.source])
+    chosen: dict[tuple, Unit] = {}
+    length = code = tables = 0
+    headed = {(u.source, u.heading) for u in opened or []}
+    for candidate in relevant + after + rest:
+        adding = [u for u in _with_dependencies(candidate.unit, by_key) if u.key not in chosen]
+        more_length = _length(adding, headed)
+        more_code, more_tables = sum(map(has_code, adding)), sum(map(_is_table, adding))
+        if not chosen and more_length > (whole or budget) and adding[-1] is candidate.unit:
+            # the first piece always goes in, but a list longer than the whole answer is cut to fit
+            # it, and is then the rest of the answer
+            cut = _cut_list(candidate, (whole or budget) - more_length + reading_words(candidate.unit))
+            if cut is not None:
+                chosen.update((u.key, u) for u in [*adding[:-1], cut])
+                break
+        if chosen and (length + more_length > budget or (code + more_code > 1 and not wants_code)
+                       or tables + more_tables > 1):
+            continue
+        chosen.update((u.key, u) for u in adding)
+        headed.update((u.source, u.heading) for u in adding)
+        length, code, tables = length + more_length, code + more_code, tables + more_tables
+    if wants_code and not any(u.kind == "code" or u.introduces == "code" for u in chosen.values()):
+        code = next((s.unit for s in ranked if s.unit.kind == "code"), None)
+        if code is not None:
+            chosen[code.key] = code
+    return sorted(chosen.values(), key=lambda u: u.key)
+
+
+def _render(units: list[Unit], asked: set[str] | None = None) -> str:
+    """Each passage's pieces in reading order under the heading they stand under, sentences of
+    one paragraph run together, items of one list as one list, the passage cited at its end.
+    `asked`: the question's words, when code was not asked for (long code is cut to them)."""
+    out: list[str] = []
+    heading = ""  # a heading is not repeated over the next passage quoted under it
+    for number in dict.fromkeys(u.source for u in units):
+        parts: list[list] = []  # [unit or None for a heading, text]
+        for unit in (u for u in units if u.source == number):
+            if unit.heading and unit.heading != heading:
+                parts.append([None, f"**{HEADING_ID.sub('', unit.heading).strip()}**"])
+            heading = unit.heading
+            previous = parts[-1][0] if parts else None
+            same_block = previous is not None and previous.block == unit.block and not previous.introduces
+            if same_block and unit.kind in ("sentence", "item"):
+                parts[-1] = [unit, parts[-1][1] + (" " if unit.kind == "sentence" else "\n") + _shown(unit, asked)]
+            else:
+                parts.append([unit, _shown(unit, asked)])
+        last, text = parts[-1]
+        if last.kind in ("sentence", "item") and not last.introduces:
+            parts[-1][1] = cite_end(text.rstrip(), number)
+        else:
+            parts[-1][1] = f"{text}\n\n{marker(number)}"
+        out.extend(text for _, text in parts)
+    return "\n\n".join(out)
+
+
+class Quoted(NamedTuple):
+    text: str  # "" when the sources hold nothing to quote
+    extra_sources: tuple[Chunk, ...] = ()  # chunks read on that pieces are cited from, numbered after the sources
+
+
+def quoted_answer(question: str, sources: list[Source], answer_length: str = "normal",
+                  book: BookVocabulary | None = None, following: Following | None = None) -> Quoted:
+    """The answer quoted from `sources` (best first). `book`: the book's vocabulary, for how
+    rare each asked word is (else the passages'); `following`: the chunks after a book passage
+    on its page, read with it (continuation.py), a piece from them cited where it is."""
+    wants_code = bool(WANTS_CODE.search(question))
+    read = read_passages(sources, following)
+    scored = score_pieces(question, sources, book, everything=False, read=read)
+    if not any(s.relevance > 0 for s in scored):  # nothing asked in the prose: quizzes, exercises too
+        everything = score_pieces(question, sources, book, everything=True, read=read)
+        if not scored or any(s.relevance > 0 for s in everything):
+            scored = everything
+    if not scored:
+        return Quoted("")
+    for piece, unit in zip(scored, shown_under([s.unit for s in scored], read)):
+        piece.unit = unit
+    highlighted = {n: getattr(s.chunk, "position", 0) for n, s in enumerate(sources, 1)
+                   if s.source_type == "selected_text"}
+    units, extra = cited_where_read(_choose(scored, WORDS_BY_LENGTH.get(answer_length, 70), wants_code, highlighted),
+                                     sources, read)
+    asked = None if wants_code else {w for w in words(question) if len(w) >= 3} - _QUESTION_WORDS
+    return Quoted(_render(units, asked), tuple(extra))
+
+
+def block_answer(question: str, sources: list[Source], answer_length: str = "normal",
+                 book: BookVocabulary | None = None, following: Following | None = None) -> str:
+    """The text of quoted_answer."""
+    return quoted_answer(question, sources, answer_length, book, following).text

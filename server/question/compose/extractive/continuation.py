@@ -1,0 +1,225 @@
+"""A retrieved passage read on: the text that follows it on its page.
+
+A chunk ends where the embedding model's window ends, not where the book's thought does: a list
+of stages runs on into the next chunk, a sentence is cut at a line break and finished in the
+next one, a section's lead-in is answered by the section after it. The extractive answer reads
+each retrieved passage together with the next few chunks of its page, stitched back into the
+page's text (the overlap a chunk repeats from the one before it removed, a sentence cut in two
+joined again).
+"""
+from __future__ import annotations
+
+import functools
+import re
+import threading
+from dataclasses import replace
+from typing import TYPE_CHECKING, Callable, Sequence
+
+from server.book.chunk import Chunk
+from server.text.blocks import split_blocks
+from server.text.sentences import normalised
+
+if TYPE_CHECKING:
+    from server.question.compose.extractive.answer_units import Unit
+    from server.question.context import Source
+
+READ_ON = 3  # chunks read after a retrieved one (measured: BENCHMARKS.md, "Answers that contain the answer")
+MIN_OVERLAP = 12  # characters: a shorter opening ("1.", "}") that ends the chunk before is no overlap
+Following = Callable[[Chunk], list[Chunk]]
+_ENDED = re.compile(r"[.!?:;)\]\"”’*_`$|>]\s*$")
+
+
+def _plain(text: str) -> str:
+    return " ".join(text.split())
+
+
+def joined(before: str, after: str) -> str:
+    """`after` stitched to `before`: without the overlap it opens with (the end of `before`
+    repeated), a sentence cut between them joined with a space."""
+    paragraphs = after.split("\n\n")
+    opening = _plain(paragraphs[0])
+    if len(opening) >= MIN_OVERLAP and _plain(before).endswith(opening):
+        after = "\n\n".join(paragraphs[1:]).lstrip("\n")
+    if not _ENDED.search(before) and after[:1].islower():
+        return f"{before.rstrip()} {after.lstrip()}"
+    return f"{before.rstrip()}\n\n{after}"
+
+
+def read_on(chunk: Chunk, following: list[Chunk]) -> str:
+    """The chunk's text and the text of the chunks after it on its page, as one passage. The
+    headings of sections it runs into are not added: the pieces read on stand under the
+    retrieved passage's heading, so that a later section's heading does not make its pieces
+    look asked for (measured: with them, the Rust book lost 0.05 of its keywords)."""
+    text = chunk.content
+    for after in following:
+        text = joined(text, after.content)
+    return text
+
+
+@functools.lru_cache(maxsize=1024)  # the chunks of the passages asked about again
+def _normalised_page_text(text: str) -> str:
+    return normalised(text)
+
+
+@functools.lru_cache(maxsize=1024)
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+@functools.lru_cache(maxsize=1024)
+def _sections(text: str) -> tuple[tuple[str, str, str], ...]:
+    """Each block of a chunk's text (normalised, and as written on one line) with the heading above
+    it in the chunk."""
+    return tuple((normalised(b.text), " ".join(b.text.split()), b.heading) for b in split_blocks(text)
+                 if b.kind != "heading")
+
+
+def holder(piece: str, chunks: list[Chunk]) -> Chunk | None:
+    """Which of a passage's chunks (the retrieved one, then those read on) holds a piece quoted
+    from it: the first holding it whole, else (a sentence the chunker cut in two) the one holding
+    its opening. A piece is cited where a reader finds it."""
+    if not chunks:
+        return None
+    raw = piece.strip()
+    as_written = next((c for c in chunks if raw and raw in c.content), None)  # code, tables: as the book wrote them
+    if as_written is not None:
+        return as_written
+    flat = " ".join(raw.split())  # a sentence as quoted: its paragraph's lines joined
+    on_one_line = next((c for c in chunks if flat and flat in _flat(c.content)), None)
+    if on_one_line is not None:
+        return on_one_line
+    wanted = normalised(piece)
+    if not wanted:
+        return None
+    texts = [_normalised_page_text(c.content) for c in chunks]
+    whole = next((c for c, text in zip(chunks, texts) if wanted in text), None)
+    if whole is not None:
+        return whole
+    opening = " ".join(wanted.split()[:6])
+    return next((c for c, text in zip(chunks, texts) if opening in text), None)
+
+
+def heading_in(chunk: Chunk, piece: str) -> str:
+    """The heading a piece read on from a later chunk stands under in the book: the last heading
+    before it in that chunk, else the section the chunk runs in (a passage is read on without the
+    headings of the sections it runs into, so the piece's own says only where the passage began)."""
+    flat = " ".join(piece.split())
+    sections = _sections(chunk.content)
+    found = next((heading for _, written, heading in sections if flat in written), None)
+    if found is None:
+        wanted = " ".join(normalised(piece).split()[:6])
+        found = next((heading for text, _, heading in sections if wanted and wanted in text), None)
+    return found or chunk.heading
+
+
+def shown_under(units: list[Unit], read: list[tuple[str, list[Chunk]]]) -> list[Unit]:
+    """Each piece with the heading a reader finds it under: a piece read on from a later chunk of
+    its page stands under that chunk's heading, not under the one its passage began with."""
+    found = []
+    for unit in units:
+        chunks = read[unit.source - 1][1]
+        holding = holder(unit.text.partition("\n\n")[0], chunks) if len(chunks) > 1 else None
+        if holding is not None and holding is not chunks[0]:
+            unit = replace(unit, heading=heading_in(holding, unit.text))
+        found.append(unit)
+    return found
+
+
+def read_passages(sources: list[Source], following: Following | None) -> list[tuple[str, list[Chunk]]]:
+    """Each passage's text and the chunks it was read from: a book passage read on into the
+    chunks after it on its page; a chunk that a passage before it has read is left out
+    (retrieved passages are often neighbours)."""
+    read: set[str] = set()
+    texts = []
+    for source in sources:
+        if following is None or source.source_type != "database":
+            texts.append((source.chunk.content, []))
+            continue
+        unread = [c for c in [source.chunk, *following(source.chunk)] if c.chunk_id not in read]
+        read.update(c.chunk_id for c in unread)
+        texts.append((read_on(unread[0], unread[1:]) if unread else "", unread))
+    return texts
+
+
+def passage_texts(sources: list[Source], following: Following | None) -> list[str]:
+    return [text for text, _ in read_passages(sources, following)]
+
+
+def _holds(chunk: Chunk, lead: str, block: str) -> bool:
+    """Does the chunk hold a lead-in and its block together (the block as written: the words of
+    code are not in a chunk's normalised text)?"""
+    return normalised(lead) in normalised(chunk.content) and block.strip() in chunk.content
+
+
+def cited_where_read(units: list[Unit], sources: list[Source],
+                      read: list[tuple[str, list[Chunk]]]) -> tuple[list[Unit], list[Chunk]]:
+    """Each piece cited where a reader finds it: read on from a later chunk of its passage's page,
+    as that chunk (one of the sources when it is one, else a source of its own numbered after
+    them, the chunks returned); from a part of a chunk that runs on under another heading, as
+    that part (Chunk.sections)."""
+    numbers = {(s.chunk.chunk_id, s.chunk.url): n for n, s in enumerate(sources, 1) if s.source_type == "database"}
+    by_id = {s.chunk.chunk_id: s.chunk for s in sources if s.source_type == "database"}
+    extra: list[Chunk] = []
+    cited = []
+
+    def number(chunk: Chunk, text: str) -> int:
+        place = holder(text, chunk.sections()) or chunk
+        key = (chunk.chunk_id, place.url)
+        if key not in numbers:
+            extra.append(place)
+            numbers[key] = len(sources) + len(extra)
+        return numbers[key]
+
+    for unit in units:
+        own = sources[unit.source - 1]
+        chunks = read[unit.source - 1][1]  # the passage's chunk first, unless a passage before it read it
+        if not chunks or [c.chunk_id for c in chunks] == [own.chunk.chunk_id]:
+            held = by_id.get(own.chunk.chunk_id) if own.source_type == "database" else None
+            cited.append(unit if held is None or not held.parts else replace(unit, source=number(held, unit.text)))
+            continue
+        lead, _, block = unit.text.partition("\n\n")
+        if unit.introduces and block and not any(_holds(c, lead, block) for c in chunks):
+            # a lead-in on one chunk, the list, table or code it introduces on the next: each cited where it is
+            parts = [replace(unit, text=lead, introduces="", kept_items=None),
+                     replace(unit, text=block, kind=unit.introduces, introduces="")]
+        else:
+            parts = [unit]
+        for part in parts:
+            found = holder(part.text, chunks)
+            cited.append(part if found is None else replace(part, source=number(found, part.text)))
+    return cited, extra
+
+
+class PageOrder:
+    """The chunks of each page in reading order, so that a passage can be read on into the chunks
+    after it. `book_chunks(book_id)` gives a book's chunks as the index publishes them (the
+    composition root hands it the one cache of published books); the pages are ordered again
+    only when it gives other chunks."""
+
+    def __init__(self, book_chunks: Callable[[str], Sequence[Chunk]], count: int = READ_ON):
+        self.book_chunks = book_chunks
+        self.count = count
+        self._lock = threading.Lock()
+        self._books: dict[str, tuple[Sequence[Chunk], dict[str, tuple[list[Chunk], int]]]] = {}
+
+    @staticmethod
+    def _places(chunks: Sequence[Chunk]) -> dict[str, tuple[list[Chunk], int]]:
+        pages: dict[str, list[Chunk]] = {}
+        for chunk in chunks:
+            pages.setdefault(chunk.page_key or chunk.source_file, []).append(chunk)
+        places = {}
+        for page in pages.values():
+            page.sort(key=lambda c: c.position)
+            places.update((c.chunk_id, (page, i)) for i, c in enumerate(page))
+        return places
+
+    def after(self, chunk: Chunk) -> list[Chunk]:
+        """The next chunks of the chunk's page (none for a chunk the index does not hold)."""
+        chunks = self.book_chunks(chunk.book_id)
+        with self._lock:
+            read, places = self._books.get(chunk.book_id, ((), {}))
+            if read is not chunks:
+                places = self._places(chunks)
+                self._books[chunk.book_id] = (chunks, places)
+        page, i = places.get(chunk.chunk_id, ([], 0))
+        return page[i + 1:i + 1 + self.count]

@@ -1,0 +1,184 @@
+"""How well each piece of the retrieved passages (answer_units.py) answers a question:
+- by the book's BM25 over its words: the question's words weighed by how rare they are in the
+  book (five-letter prefixes, so "wobbling" meets "wobble"), saturating with repeats, normalised
+  by what a piece holding every asked word once would score;
+- by the heading it stands under, on the same scale at three quarters' weight (the answer to
+  "what is Warp?" is the section headed "Warp");
+- by its passage's similarity to the question (the embedding model's judgement), relative to
+  the best passage's, at 1.5 times (a paraphrase shares no word with the sentences that answer
+  it, but its passage is near it).
+Questions (a quiz's, or the book asking the reader) never answer; quizzes, exercises and
+reading lists only when the question asks for them. The weights were measured on all four
+development books (BENCHMARKS.md, "Answers that contain the answer").
+"""
+from __future__ import annotations
+
+import math
+import re
+import weakref
+from collections import Counter
+
+from server.question.compose.extractive.answer_units import Unit, units_of
+from server.text.blocks import Block
+from server.book.chunk import Chunk
+from server.question.context import Source
+from server.text.vocabulary import asked_words
+from server.text.sentences import strip_markdown
+from server.text.vocabulary import BookVocabulary, words
+
+CODE_ASKED = 0.3
+HEADING_WEIGHT = 0.75
+PASSAGE_WEIGHT = 1.5
+K1, B, AVERAGE_WORDS = 1.2, 0.75, 20  # BM25 over sentences (about twenty words each)
+WANTS_CODE = re.compile(r"\b(?:code|commands?|snippet|syntax|script|terminal|shell|cli|run|install|compile|"
+                        r"implement|write|type|example program|show me)\b", re.IGNORECASE)
+_ASKS = {"quiz": re.compile(r"\b(?:quiz|test (?:myself|yourself)|self-check|questions)\b", re.IGNORECASE),
+         "exercise": re.compile(r"\b(?:exercises?|practice|homework|assignments?|try)\b", re.IGNORECASE),
+         "references": re.compile(r"\b(?:reading|resources|references|links|books|papers|learn more)\b",
+                                  re.IGNORECASE)}
+_LINK = re.compile(r"\[[^\]]*\]\([^)]*\)")
+_NAME_NUMBER = re.compile(r"^([a-z]+)([0-9]+)$")
+HEADING_ID = re.compile(r"\{#[^}]*\}\s*$")
+_PREFIX_FREQUENCY: "weakref.WeakKeyDictionary[BookVocabulary, tuple[Counter, int]]" = weakref.WeakKeyDictionary()
+
+
+def _terms(text: str) -> list[str]:
+    """The text's words; a name followed by its number also as one word ("ROS 2" is "ros2")."""
+    found = words(text)
+    return found + [a + b for a, b in zip(found, found[1:]) if a.isalpha() and b.isdigit()]
+
+
+def _prefixes(text: str) -> list[str]:
+    return [w[:5] for w in _terms(text)]
+
+
+def _asked(question: str) -> list[str]:
+    """The question's content words; short names with a digit too ("s1", "x86": identifiers,
+    as specific as any long word)."""
+    found = words(question)
+    named = {w for w in found if len(w) >= 2 and not w.isalpha() and not w.isdigit()}
+    joined = {w for w in _terms(question)[len(found):] if len(w) > 2}
+    return list(dict.fromkeys(w[:5] for w in [*sorted(asked_words(question)), *sorted(named | joined)]))
+
+
+def _book_frequency(book: BookVocabulary) -> tuple[Counter, int]:
+    """In how many of the book's passages each five-letter prefix occurs (at most all of them)."""
+    found = _PREFIX_FREQUENCY.get(book)
+    if found is None:
+        frequency: Counter = Counter()
+        for word, count in book.document_frequency.items():
+            frequency[word[:5]] += count
+        found = _PREFIX_FREQUENCY[book] = (frequency, book.documents)
+    return found
+
+
+def _weights(asked: list[str], units: list[Unit], book: BookVocabulary | None) -> dict[str, float]:
+    """Each asked prefix's inverse document frequency: in the book, or (without one) among the pieces."""
+    if book is not None and book.documents:
+        frequency, documents = _book_frequency(book)
+    else:
+        frequency = Counter(p for u in units for p in set(_prefixes(u.plain)))
+        documents = len(units)
+    found = {}
+    for p in asked:
+        name_number = _NAME_NUMBER.match(p)
+        # a joined name and number ("ros2") is in at most the passages holding both its parts
+        count = max(frequency[p], min(frequency[name_number[1][:5]], frequency[name_number[2]])) if name_number \
+            else frequency[p]
+        count = min(count, documents)
+        found[p] = math.log((documents - count + 0.5) / (count + 0.5) + 1)
+    return found
+
+
+def _bm25(prefixes: list[str], weights: dict[str, float]) -> float:
+    counts = Counter(prefixes)
+    norm = K1 * (1 - B + B * len(prefixes) / AVERAGE_WORDS)
+    return sum(w * counts[p] * (K1 + 1) / (counts[p] + norm) for p, w in weights.items() if p in counts)
+
+
+def _page_material(source: Source) -> str:
+    """Quiz, exercise or reading-list material when the passage's headings say so."""
+    for heading in [*getattr(source.chunk, "section_hierarchy", []), getattr(source.chunk, "heading", "")]:
+        material = Block("paragraph", "", heading).material
+        if material != "prose":
+            return material
+    return "prose"
+
+
+def _navigation(unit: Unit) -> bool:
+    """A sentence or item that is a link and a word or two ("**Next:** [Inverse Kinematics →](…)"):
+    the way to another page, not something the book says."""
+    if unit.kind not in ("sentence", "item") or unit.introduces or not _LINK.search(unit.text):
+        return False
+    return len(words(_LINK.sub(" ", unit.text))) <= 3
+
+
+def _eligible(unit: Unit, question: str, wants_code: bool, everything: bool) -> bool:
+    if unit.asks:
+        return False
+    material = "references" if _navigation(unit) else unit.material
+    if not everything and material in _ASKS and not _ASKS[material].search(question):
+        return False
+    return unit.kind != "sentence" or len(unit.plain.split()) >= 4
+
+
+def has_code(unit: Unit) -> bool:
+    return unit.kind == "code" or unit.introduces == "code"
+
+
+def reading_words(unit: Unit) -> int:
+    if unit.kind in ("code", "table", "formula"):
+        return 0
+    text = unit.text.split("\n\n", 1)[0] if unit.introduces in ("code", "table", "formula") else unit.shown
+    return len(words(text))
+
+
+def _holds(text: str, weights: dict[str, float], full: float) -> dict[str, float]:
+    """The asked words a text holds, each with its share of the question."""
+    said = set(_prefixes(text))
+    return {p: w / full for p, w in weights.items() if p in said}
+
+
+class Scored:
+    __slots__ = ("unit", "relevance", "score", "covers", "context", "items")
+
+    def __init__(self, unit: Unit, relevance: float, score: float, covers: dict[str, float], context: float,
+                 items: tuple[dict[str, float], ...] = ()):
+        self.unit, self.relevance, self.score = unit, relevance, score  # relevance: by its words alone
+        self.covers = covers  # the asked words it holds, each with its share of the question (rarer: more)
+        self.context = context  # what its heading and its passage's nearness add
+        self.items = items  # a lead-in's list: the asked words the lead-in holds, then each item
+
+
+def score_pieces(question: str, sources: list[Source], book: BookVocabulary | None, *, everything: bool,
+                 read: list[tuple[str, list[Chunk]]]) -> list[Scored]:
+    wants_code = everything or bool(WANTS_CODE.search(question))
+    units, seen = [], set()
+    for number, (source, (text, _)) in enumerate(zip(sources, read), 1):
+        for unit in units_of(text, number, _page_material(source)):
+            said = " ".join(unit.plain.lower().split())
+            if said in seen:  # passages overlap, and some books repeat a page
+                continue
+            seen.add(said)
+            units.append(unit)
+    weights = _weights(_asked(question), units, book)
+    full = sum(weights.values()) or 1.0
+    best_passage = max((s.score for s in sources), default=0.0)
+    scored = []
+    for unit in units:
+        if not _eligible(unit, question, wants_code, everything):
+            continue
+        source = sources[unit.source - 1]
+        heading = _prefixes(" ".join([unit.heading, getattr(source.chunk, "heading", "")]))
+        said = _prefixes(unit.plain)
+        relevance = _bm25(said, weights) / full
+        context = (HEADING_WEIGHT * sum(w for p, w in weights.items() if p in heading) / full
+                   + PASSAGE_WEIGHT * (source.score - best_passage))
+        covers = {p: w / full for p, w in weights.items() if p in set(said)}
+        code = CODE_ASKED if wants_code and has_code(unit) else 0.0
+        items = ()
+        if unit.introduces == "list":
+            items = tuple(_holds(strip_markdown(part), weights, full)
+                          for part in [unit.text.partition("\n\n")[0], *unit.items])
+        scored.append(Scored(unit, relevance, relevance + context + code, covers, context, items))
+    return scored

@@ -1,0 +1,93 @@
+"""Stage 2, gather: the evidence a question may be answered from. The pieces of the highlighted
+passage scored against the question, the book's passages (every candidate, before any gate),
+and, for a question asked of the passage alone, what the book holds elsewhere to compare with."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from server.book.chunk import Chunk
+from server.question.context import Source, selection_sources
+from server.question.understand.intent import Intent
+from server.question import AnswerMode
+from server.question.gather.retrieval import Retriever
+from server.text.sentences import normalised, split_sentences
+from server.question.understand import Understanding
+
+if TYPE_CHECKING:
+    from server.embedding.protocol import TextEmbedder
+
+ELSEWHERE_LIMIT = 8  # the book's passages a highlighted passage is compared with
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """A question asked of a highlighted passage: how close the passage and the rest of the book
+    come to it, and how alike the passage and the closest other passage are (what a difference
+    between the two is measured against)."""
+
+    passage_sentences: tuple[str, ...]
+    best_sentence: float  # the passage's best sentence (a short answer is diluted in a long piece)
+    elsewhere: tuple[Chunk, ...]  # the book's best passages for the question alone (never shown or cited)
+    elsewhere_best: float = 0.0  # the closest of them that is not the passage's own
+    kinship: float = 0.0  # cosine between the passage and that closest other passage
+
+
+@dataclass(frozen=True)
+class Gathered:
+    selected: tuple[Source, ...] = ()  # the highlighted passage's pieces, best first, none dropped yet
+    candidates: tuple[Chunk, ...] = ()  # the book's passages, best first (none in exclusive mode)
+    comparison: Comparison | None = None
+
+    @property
+    def nearest(self) -> tuple[Chunk, ...]:
+        """What a refusal points the reader to."""
+        return self.candidates[:3]
+
+
+class Gather:
+    def __init__(self, retriever: Retriever, embedder: TextEmbedder):
+        self.retriever = retriever
+        self.embedder = embedder
+
+    def __call__(self, understood: Understanding) -> Gathered:
+        question, selected = understood.question, understood.question.selected_text
+        pieces: tuple[Source, ...] = ()
+        if selected:
+            pieces = tuple(selection_sources(selected, understood.vector, self.embedder, question.page.url,
+                                             question.page.title, floor=0.0))
+        if question.mode is not AnswerMode.SELECTION_EXCLUSIVE:
+            # "explain this" says little on its own: in combined mode the passage steers retrieval
+            text = f"{understood.search_text}\n{selected[:600]}" if selected else understood.search_text
+            candidates = self.retriever.retrieve(text, max_chunks=question.max_chunks, similarity_threshold=0.0,
+                                                 filters=question.filters, prefer_locale=question.page.locale,
+                                                 prefer_version=question.page.docs_version)
+            comparison = None
+            if selected and understood.intent is Intent.QUESTION:
+                # combined mode, a question: judged against the passage and against the book
+                # by the question's own words (the passage steered the candidates above)
+                comparison = self._compare(understood)
+            return Gathered(pieces, tuple(candidates), comparison)
+        comparison = self._compare(understood) if understood.intent is Intent.QUESTION else None
+        return Gathered(pieces, (), comparison)
+
+    def _compare(self, understood: Understanding) -> Comparison | None:
+        passage = understood.question.selected_text or ""
+        sentences = split_sentences(passage)
+        if not sentences:
+            return None
+        elsewhere = self.retriever.retrieve(understood.search_text, max_chunks=ELSEWHERE_LIMIT,
+                                            filters=understood.question.filters)
+        opening = normalised(sentences[0])[:60]
+        other = next((c for c in elsewhere if opening not in normalised(c.content)), None)  # not its own chunk
+        # the other passage's vector is the index's own (embedding it again was most of this cost)
+        stored = self.retriever.stored_vector(other) if other is not None else None
+        texts = sentences + ([passage] if other is not None else [])
+        vectors = self.embedder.embed_documents(texts + ([other.embed_text or other.content] if other is not None
+                                                         and stored is None else []))
+        best = float(max(vectors[: len(sentences)] @ understood.vector))
+        if other is None:
+            return Comparison(tuple(sentences), best, tuple(elsewhere))
+        other_vector = stored if stored is not None else vectors[-1]
+        kinship = float(vectors[len(sentences)] @ other_vector)
+        return Comparison(tuple(sentences), best, tuple(elsewhere), other.score, kinship)

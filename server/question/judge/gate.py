@@ -1,0 +1,75 @@
+"""Which of the book's retrieved passages may answer, before any generator runs.
+
+The book is taken to lack a topic only when the evidence is clear:
+- the question names a specialist term the book never uses (not English, and not one edit from
+  a book word, see vocabulary.py), and no passage is very close anyway; or
+- the question leans on an everyday word that a book of its length would be expected to use but
+  this one never does ("can you recommend a phone with really long battery life?" of a robotics
+  book, see focus.py), and no passage is clearly close: whatever else its words match (the power
+  chapter's "battery" and "long life"), it asks about something the book never mentions; or it
+  leans on two such words and no passage is very close ("what time does the sun set in winter?"
+  of a Python book: its `time` module and sets match, "sun" and "winter" say what is asked); or
+- the passages that reach the threshold name none of the words the question asks about (by
+  their first five letters: "robots" names "robot"), and none is very close anyway: "what is
+  quantum computing?" near a book's introduction to AI (0.32) or "what is blockchain?" near the
+  Rust book's hash maps (0.30) are about what the book never discusses, while every in-book
+  question of the four development sets shares a word with its passages, everyday and
+  paraphrased ones included ("why is my camera so laggy" and the passage's "camera"); or
+- no passage reaches the similarity threshold, and none near it has every word the question
+  asks about (a short question about a named idea, "what is the embodiment hypothesis?", can
+  score low with a small embedding model while its passage names it word for word). With a
+  language model configured, a question whose best passage is near the threshold goes to the
+  model with its passages instead: the model reads them and can answer NOT_IN_BOOK itself.
+
+The figures are calibrated on the four development books (BENCHMARKS.md, "Thresholds").
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from server.book.chunk import Chunk
+from server.text.vocabulary import asked_words, words
+
+UNKNOWN_TERM_CEILING = 0.7  # a question naming a term the book never uses is refused below this
+CLEAR_EVIDENCE = 0.4  # a question leaning on an everyday word the book never uses is refused below this
+MODEL_FLOOR = 0.2  # with a model, passages from here up go to it when none reaches the threshold
+
+
+def admitted(question: str, candidates: list[Chunk], threshold: float, *, unknown_terms: list[str],
+             model_judges: bool, about_a_passage: bool = False,
+             unused_focus: Callable[[], tuple[str, ...]] | None = None) -> list[Chunk]:
+    """The candidates (best first) that go on to generation; none means the question is refused.
+    `unused_focus()`: the everyday words the question leans on that the book never uses (focus.py),
+    asked only when no passage is clearly close.
+    `about_a_passage`: asked of a highlighted passage with the book beside it, the passage is
+    what the question names ("what does this line do?"), so the book's passages are not held to
+    the question's own words."""
+    top = max((c.score for c in candidates), default=0.0)
+    if unknown_terms and top < UNKNOWN_TERM_CEILING:
+        return []  # it asks about something the book never names
+    if unused_focus is not None and not about_a_passage and top < UNKNOWN_TERM_CEILING:
+        leaned = unused_focus()
+        if leaned and (top < CLEAR_EVIDENCE or len(leaned) >= 2):
+            # it leans on a word the book never uses, and no passage is clearly about it anyway;
+            # or on two: whatever its other words match, its topic is not the book's
+            return []
+    passing = [c for c in candidates if c.score >= threshold]
+    if passing:
+        if not (model_judges or about_a_passage) and top < UNKNOWN_TERM_CEILING and \
+                not names_any_asked(question, passing):
+            return []  # close in meaning, but about none of what it asks
+        return passing
+    near = [c for c in candidates if c.score >= MODEL_FLOOR]
+    if model_judges:
+        return near
+    asked = asked_words(question)
+    return [c for c in near if len(asked) >= 2 and asked <= set(words(c.embed_text or c.content))]
+
+
+def names_any_asked(question: str, passages: list[Chunk]) -> bool:
+    """Does any passage name a word the question asks about (first five letters alike)? A
+    question that asks about nothing in particular ("how does it work?") is not judged by it."""
+    asked = {w[:5] for w in asked_words(question)}
+    if not asked:
+        return True
+    return any(asked & {w[:5] for w in words(c.embed_text or c.content)} for c in passages)

@@ -1,0 +1,128 @@
+"""Highlight-to-ask without a language model: what the passage itself can honestly give for a
+request about it, and whether it covers a question at all.
+
+- explain, summarize, simplify: the passage's key sentences (those sharing most words with the
+  rest of it), in reading order, and a plain note that a model would say it in other words;
+- example: the passage's own examples ("for example", "such as", "e.g."), or, in combined mode,
+  the book's; else its key sentences and a note that it gives none;
+- define, translate jargon: the passage's sentences that say what its terms are, and in combined
+  mode the book's definitions of them.
+
+A question the passage does not cover is declined: it is "covered" when the passage is about as
+close to the question as the best passage anywhere else in the book (a selection about ROS 2 in
+general does not answer "which ROS 2 version should I install?" when the book's installation
+page is closer). "About as close" is measured against how far apart the two passages are: two
+passages on the same topic (the highlighted introduction to ROS 2 and the paragraph naming its
+versions, cosine 0.8) differ in a question's score by a little when it asks what only one of
+them says, two passages on different topics differ by a lot for no reason of the question's.
+The figures are calibrated on the selection sets of three development books, read from their
+sources and their builds (BENCHMARKS.md, "Highlight questions").
+"""
+from __future__ import annotations
+
+import re
+
+from server.question.context import Source
+from server.question.understand.intent import Intent
+from server.question.markers import cite_end
+from server.text.sentences import split_sentences
+
+# a question the passage is less similar to than this is not about it at all
+PASSAGE_FLOOR = 0.15
+# the passage covers a question unless a passage elsewhere in the book is closer by more than
+# this share of the distance (1 - cosine) between the two passages
+ELSEWHERE_MARGIN = 0.05
+
+MODEL_NOTE = ("*These are the passage's own key sentences: no language model is configured here, "
+              "so I can't put it in other words.*")
+NO_EXAMPLE_NOTE = ("*The passage gives no example of its own, and no language model is configured here to "
+                   "make one up from it; these are its key sentences.*")
+_EXAMPLE = re.compile(r"\b(?:for example|for instance|e\.g\.|such as|imagine|consider|like a|say you)\b", re.I)
+_DEFINITION = re.compile(r"\b(?:is|are|means|refers to|stands for|describes|is called|are called)\b", re.I)
+_WORD = re.compile(r"[a-z0-9]+")
+_STOP = frozenset("""a an the is are was were be been being to of in on for and or but if so do does did it its this
+that these those with as by at from into than then there their they them we our you your he she his her not no can
+could should would will may might must also such which what who how why when where all any each more most other
+some very just only own same too""".split())
+SENTENCES_BY_LENGTH = {"short": 1, "normal": 3, "detailed": 5}
+
+
+def _content(text: str) -> set[str]:
+    return {w for w in _WORD.findall(text.lower()) if w not in _STOP and len(w) > 2}
+
+
+def covers(passage_best: float, elsewhere_best: float, kinship: float = 0.0) -> bool:
+    """Does the highlighted passage answer the question? Scores are cosine to the question;
+    `kinship` is the cosine between the passage and the best passage elsewhere."""
+    return passage_best >= PASSAGE_FLOOR and passage_best >= elsewhere_best - ELSEWHERE_MARGIN * (1.0 - kinship)
+
+
+def key_sentences(sentences: list[str], limit: int) -> list[int]:
+    """Indexes, in reading order, of the sentences that share most words with the rest of the
+    passage; the first sentence (usually its topic) wins ties."""
+    words = [_content(s) for s in sentences]
+    scores = []
+    for i, own in enumerate(words):
+        others = set().union(*(w for j, w in enumerate(words) if j != i)) if len(words) > 1 else set()
+        scores.append((len(own & others) / (len(own) ** 0.5 or 1.0), -i))
+    ranked = sorted(range(len(sentences)), key=lambda i: scores[i], reverse=True)
+    return sorted(ranked[:limit])
+
+
+def _numbered_sentences(sources: list[Source]) -> list[tuple[int, str]]:
+    """(source number, sentence) for every sentence of the highlighted pieces, in reading order."""
+    found = []
+    for number, source in enumerate(sources, 1):
+        if source.source_type == "selected_text":
+            found.extend((number, s) for s in split_sentences(source.chunk.content))
+    return found
+
+
+def _quote(chosen: list[tuple[int, str]]) -> str:
+    parts = []
+    for k, (number, sentence) in enumerate(chosen):
+        last_of_run = k + 1 == len(chosen) or chosen[k + 1][0] != number
+        parts.append(cite_end(sentence, number) if last_of_run else sentence)
+    return " ".join(parts)
+
+
+def _book_sentences(sources: list[Source], pattern: re.Pattern, terms: set[str]) -> list[tuple[int, str]]:
+    """Sentences of the book's passages (combined mode) matching `pattern` and naming one of `terms`."""
+    found = []
+    for number, source in enumerate(sources, 1):
+        if source.source_type != "database":
+            continue
+        for sentence in split_sentences(source.chunk.content):
+            if pattern.search(sentence) and _content(sentence) & terms and 5 <= len(sentence.split()) <= 60:
+                found.append((number, sentence))
+                break
+    return found
+
+
+def passage_answer(intent: Intent, question: str, sources: list[Source], answer_length: str = "normal") -> str:
+    """The extractive answer to a request about the highlighted passage (never empty when the
+    passage has a sentence)."""
+    sentences = _numbered_sentences(sources)
+    if not sentences:
+        return ""
+    limit = SENTENCES_BY_LENGTH.get(answer_length, 3)
+    key = [sentences[i] for i in key_sentences([s for _, s in sentences], limit)]
+    passage_terms = set().union(*(_content(s) for _, s in sentences))
+    if intent is Intent.EXAMPLE:
+        own = [s for s in sentences if _EXAMPLE.search(s[1])]
+        book = _book_sentences(sources, _EXAMPLE, passage_terms)
+        if own or book:
+            return _quote((own + book)[: limit + 1])
+        return f"{_quote(key)}\n\n{NO_EXAMPLE_NOTE}"
+    if intent in (Intent.DEFINE, Intent.JARGON):
+        asked = _content(question) & passage_terms
+        terms = asked or passage_terms
+        own = [s for s in sentences if _DEFINITION.search(s[1]) and _content(s[1]) & terms]
+        book = _book_sentences(sources, _DEFINITION, terms)
+        chosen = (own[:limit] + book[:limit]) or key
+        return f"{_quote(chosen)}\n\n{MODEL_NOTE}"
+    # explain, simplify, summarize; in combined mode the book's own definitions of the key terms follow
+    key_terms = {w for w in set().union(*(_content(s) for _, s in key))
+                 if sum(w in _content(s) for _, s in sentences) > 1} if intent is not Intent.SUMMARIZE else set()
+    book = _book_sentences(sources, _DEFINITION, key_terms)[:2] if key_terms else []
+    return f"{_quote(key + book)}\n\n{MODEL_NOTE}"

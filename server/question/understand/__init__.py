@@ -1,0 +1,101 @@
+"""Stage 1, understand: what is asked. The question as the book would word it (a follow-up made
+stand-alone, misspelt book words as the book spells them), the terms the book never uses (and the
+everyday words it never uses that the question leans on, focus.py), what the reader asks of a
+highlighted passage, and the question's vector, computed once."""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable, Mapping
+
+import numpy as np
+
+from server.errors import UnknownBook
+from server.sessions import Message
+from server.question.understand.focus import Focus
+from server.question.understand.followup import looks_like_follow_up, retrieval_query
+from server.question.understand.intent import Intent, detect
+from server.question import AnswerMode, Question
+from server.text.vocabulary import Lexicon
+
+if TYPE_CHECKING:
+    from server.embedding.protocol import TextEmbedder
+
+log = logging.getLogger("textbook_chat.pipeline")
+Rewriter = Callable[[str, list], "str | None"]
+History = tuple[Message, ...]  # the conversation's last messages, oldest first
+
+
+@dataclass(frozen=True)
+class Understanding:
+    question: Question
+    history: History
+    search_text: str  # what the book is searched with
+    vector: np.ndarray = field(repr=False, compare=False)  # search_text's embedding
+    corrections: Mapping[str, str] = field(default_factory=dict)  # misspelt word → the book word searched for
+    unknown_terms: tuple[str, ...] = ()  # specialist words the book never uses
+    intent: Intent | None = None  # what the reader asks of the highlighted passage; None without one
+    course: object | None = None  # a question about the book as a course (course/understand.py CourseRequest)
+    # the everyday words the question leans on that the book never uses (focus.py), when it may lean on one
+    unused_focus: Focus | None = field(default=None, repr=False, compare=False)
+
+
+class KnownBooks:
+    """A question for a book the index does not hold is an error, never an answer from another
+    book. Known books are remembered (a book is added far more often than removed)."""
+
+    def __init__(self, count: Callable[[str], int]):
+        self._count = count
+        self._known: set[str] = set()
+
+    def require(self, book_id: str | None) -> None:
+        if not book_id or book_id in self._known:
+            return
+        if self._count(book_id) == 0:
+            raise UnknownBook(f"No book with id {book_id!r} is indexed.", details={"book_id": book_id})
+        self._known.add(book_id)
+
+
+class Understand:
+    def __init__(self, embedder: TextEmbedder, lexicon: Lexicon, books: KnownBooks, *,
+                 rewriter: Rewriter | None = None, course=None):
+        """`lexicon`: a book's words, for its misspellings and the terms it never uses;
+        `course`, when given, reads questions about the book as a course (course/service.py)."""
+        self.course = course
+        self.embedder = embedder
+        self.lexicon = lexicon
+        self.books = books
+        self.rewriter = rewriter
+
+    def require_book(self, question: Question) -> None:
+        """Raises UnknownBook for a book the index does not hold."""
+        self.books.require(question.filters.book_id)
+
+    def __call__(self, question: Question, history: History) -> Understanding:
+        text = self._stand_alone(question.text, history)
+        corrections: Mapping[str, str] = {}
+        reading = self.lexicon(question.filters.book_id).read(text)
+        if question.mode is not AnswerMode.SELECTION_EXCLUSIVE:
+            # misspelt book words are searched for as the book spells them
+            text, corrections = reading.text, dict(reading.corrections)
+        # (of a highlighted passage, they only decide whether the whole book may be offered)
+        unknown = tuple(reading.unknown_terms)
+        selected = question.selected_text
+        vector = self.embedder.embed_query(text)
+        course = self.course.read(question, vector, history) if self.course is not None else None
+        intent = detect(question.text, selected, code=bool(question.selection.language)) if selected else None
+        focus = Focus(text, reading.unused, self.embedder) if reading.unused else None
+        return Understanding(question, history, text, vector, corrections, unknown, intent, course, focus)
+
+    def _stand_alone(self, question: str, history: History) -> str:
+        """A follow-up is rewritten into a stand-alone query by the rewriter when there is one;
+        otherwise (or on any failure) the previous question is prepended."""
+        if self.rewriter is not None and any(m.role == "user" for m in history) and looks_like_follow_up(question):
+            try:
+                rewritten = self.rewriter(question, list(history))
+            except Exception:
+                log.warning("follow-up rewrite failed; using the heuristic query", exc_info=True)
+                rewritten = None
+            if rewritten and rewritten.strip():
+                return rewritten.strip()
+        return retrieval_query(question, list(history))

@@ -1,2 +1,0 @@
-"""A Question in; Sources, Delta and Finished(answer) events out:
-context → rank → gate → generate → validate (pipeline.py)."""

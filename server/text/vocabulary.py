@@ -1,0 +1,183 @@
+"""Which words a book uses, to notice questions about things it never mentions, and to read
+misspelt words as the book words they were meant to be.
+
+Dense similarity alone cannot tell "how do I deserialize JSON with serde?" from a Rust-book
+question: the topic is near. But "serde" is a specialist term (not English, per a dictionary and
+word frequencies) that the book never uses: strong evidence the book does not cover it. Everyday
+words that the book happens not to use ("bunch", "gizmo", "laggy") do not count, and a word one
+edit from a book word ("kinematiks") is that word misspelt (see spelling.py).
+
+An everyday word the book never uses says something only when English uses it so often that a
+book of this length would be expected to use it too (`Reading.unused`): "phone" (about 2 uses
+expected in a 12,000-word book, none made) but not "laggy" or "gizmo" (a hundredth of a use).
+Whether the question leans on such a word is judged with its meaning (focus.py).
+"""
+from __future__ import annotations
+
+import re
+import threading
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+from wordfreq import word_frequency
+
+from server.book.chunk import Chunk
+from server.text.spelling import English, Speller
+
+EXPECTED_USES = 1.5  # an English word the book never uses counts from this many uses expected of it
+_WORD = re.compile(r"[a-z0-9]+")
+_SPLIT_DIGITS = re.compile(r"[a-z]+|[0-9]+")
+
+
+def words(text: str) -> list[str]:
+    return _WORD.findall(text.lower())
+
+
+def _variants(word: str) -> set[str]:
+    forms = {word}
+    if word.endswith("es"):
+        forms.add(word[:-2])
+    if word.endswith("s"):
+        forms.add(word[:-1])
+    forms.update({word + "s", word + "es"})
+    return forms
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A question as the book's vocabulary reads it."""
+
+    text: str  # the question with its misspellings corrected
+    corrections: dict[str, str] = field(default_factory=dict)  # misspelling → book word
+    unknown_terms: list[str] = field(default_factory=list)  # specialist words the book never uses
+    unused: list[str] = field(default_factory=list)  # English words the book would be expected to use, but never does
+
+
+class BookVocabulary:
+    """A book's words: how often each occurs, and (for lexical ranking) in how many chunks."""
+
+    def __init__(self, counts: Counter, document_frequency: Counter | None = None, documents: int = 0,
+                 total_length: int = 0):
+        self.counts = counts
+        self.vocabulary = counts.keys()
+        self.speller = Speller(counts)
+        self.document_frequency = document_frequency if document_frequency is not None else Counter()
+        self.documents = documents
+        self.total_length = total_length
+
+    @classmethod
+    def from_texts(cls, texts) -> "BookVocabulary":
+        counts: Counter = Counter()
+        document_frequency: Counter = Counter()
+        documents = total_length = 0
+        for text in texts:
+            found = words(text)
+            counts.update(found)
+            document_frequency.update(set(found))
+            documents += 1
+            total_length += len(found)
+        return cls(counts, document_frequency, documents, total_length)
+
+    def knows(self, word: str) -> bool:
+        if _variants(word) & self.vocabulary:
+            return True
+        # "ros1" is "ROS 1" in the book, "3x3" a size written with a letter for "by"; but "px4" is
+        # not "px" and "4": two letters are some abbreviation in almost any book, which says
+        # nothing about the term
+        parts = _SPLIT_DIGITS.findall(word)
+        return len(parts) > 1 and all((p.isdigit() or len(p) != 2) and _variants(p) & self.vocabulary for p in parts)
+
+    def expected_uses(self, word: str) -> float:
+        """How often a text of the book's length uses the word (or its singular) if it uses it as
+        often as English does."""
+        singular = word[:-1] if word.endswith("s") else word
+        return self.total_length * max(word_frequency(word, "en"), word_frequency(singular, "en"))
+
+    def read(self, question: str) -> Reading:
+        """Corrections, unknown terms and unused English words, in question order. The dictionary
+        and the word lists are looked up only for words the book lacks (a set lookup is much cheaper)."""
+        corrections: dict[str, str] = {}
+        unknown: list[str] = []
+        unused: list[str] = []
+        for word in words(question):
+            if len(word) < 3 or word.isdigit() or word in unknown or word in corrections or word in unused \
+                    or self.knows(word):
+                continue
+            if English.knows(word):
+                if self.expected_uses(word) >= EXPECTED_USES:
+                    unused.append(word)
+                continue
+            corrected = self.speller.correct(word)
+            if corrected:
+                corrections[word] = corrected
+            else:
+                unknown.append(word)
+        text = question
+        if corrections:
+            text = re.sub(r"[A-Za-z0-9]+", lambda m: corrections.get(m.group(0).lower(), m.group(0)), question)
+        return Reading(text, corrections, unknown, unused)
+
+    def unknown_terms(self, question: str) -> list[str]:
+        return self.read(question).unknown_terms
+
+
+Lexicon = Callable[["str | None"], BookVocabulary]  # a book's vocabulary by book id (None: the whole index)
+
+
+class StoreVocabulary:
+    """The vocabulary of each indexed book (and of all of them), a Lexicon: `vocabulary(book_id)`.
+
+    `books()` lists the indexed books and `chunks_of(book_id)` gives a book's chunks as the index
+    publishes them (the composition root hands it the one cache of published books, which notices
+    a newer ingest); a book's words are counted again only when it gives other chunks."""
+
+    def __init__(self, books: Callable[[], Sequence[str]], chunks_of: Callable[[str], Sequence[Chunk]]):
+        self.books = books
+        self.chunks_of = chunks_of
+        self._lock = threading.Lock()
+        self._books: dict[str, tuple[Sequence[Chunk], BookVocabulary]] = {}
+        self._whole: tuple[tuple[Sequence[Chunk], ...], BookVocabulary] = ((), BookVocabulary(Counter()))
+
+    def warm_up(self) -> None:
+        """Build the vocabulary and load the English word lists (a second or two) now, not
+        inside the first questions."""
+        self.get()
+        English.knows("warm")
+        English.dictionary()
+
+    def get(self, book_id: str | None = None) -> BookVocabulary:
+        if book_id is None:
+            ids = self.books()
+            if len(ids) != 1:
+                return self._every_book([self.chunks_of(book) for book in ids])
+            book_id = ids[0]  # the whole index is this book
+        chunks = self.chunks_of(book_id)
+        with self._lock:
+            read, vocabulary = self._books.get(book_id, ((), None))
+            if vocabulary is None or read is not chunks:
+                vocabulary = BookVocabulary.from_texts(c.embed_text for c in chunks)
+                self._books[book_id] = (chunks, vocabulary)
+            return vocabulary
+
+    def _every_book(self, books: list[Sequence[Chunk]]) -> BookVocabulary:
+        with self._lock:
+            read, vocabulary = self._whole
+            if list(map(id, read)) != list(map(id, books)):  # `read` holds them: their ids are not reused
+                vocabulary = BookVocabulary.from_texts(c.embed_text for chunks in books for c in chunks)
+                self._whole = (tuple(books), vocabulary)
+            return vocabulary
+
+    __call__ = get
+
+
+_STOP = frozenset("""about after also and any are because been before being between both but can could did does doing
+down each few for from further had has have having here how into its just more most much not now off once only other
+our out over own same should some such than that the their them then there these they this those through too under
+until very was were what when where which while who whom why will with would you your actually really get make
+mean means thing things work works way ways use used using tell know want need""".split())
+
+
+def asked_words(question: str) -> set[str]:
+    """The words that say what a question is about: longer than three letters, not function words."""
+    return {w for w in words(question) if len(w) > 3 and w not in _STOP}
