@@ -35,3 +35,24 @@ def test_ask_ranks_the_passages_as_chat_does(sample_book, tmp_path):
     finally:
         chat.close()
     assert reordered >= 1  # the book's words change the order: a bare retriever would not match /chat
+
+
+def test_ask_mcp_search_book_and_chat_rank_the_same_first_passage(sample_book, tmp_path):
+    """Three doors to the book, one ranking: a misspelt word is read as the book spells it whether
+    a student asks the widget, the author runs `ask`, or a student's AI tool calls search_book."""
+    from server.mcp_server.tools import BookTools
+
+    settings = make_settings(tmp_path / "data")
+    chat = sample_book.components(settings)
+    env = {"TEXTBOOK_CHAT_DATA_DIR": str(sample_book.settings.data_dir),
+           "TEXTBOOK_CHAT_MODELS_DIR": str(sample_book.settings.models_dir)}
+    try:
+        for question in [*QUESTIONS, "how do i pick a windw for an fft", "wat is dither"]:
+            answer = chat.pipeline.answer(Question(question, max_chunks=5, similarity_threshold=settings.similarity_threshold))
+            first = answer.candidates[0]
+            listed = _LISTED.findall(CliRunner().invoke(main, ["ask", question], env=env).output)
+            searched = BookTools(chat).search_book(question, limit=5)["passages"]
+            assert listed[0][2] == first.source_location, question
+            assert searched[0]["url"] == first.url and searched[0]["text"] == first.content, question
+    finally:
+        chat.close()

@@ -30,9 +30,11 @@ class BookTools:
         settings = self.parts.settings
         with _refusals():
             self._check_book(book_id)
-            chunks = self.parts.retriever.retrieve(query, max_chunks=limit,
-                                                   similarity_threshold=settings.similarity_threshold,
-                                                   filters=Filters(book_id=book_id))
+            # ranked as /chat and `ask` rank them: misspelt book words read as the book spells them,
+            # the dense candidates re-ranked by the query's words
+            asked = Question(query, max_chunks=limit, similarity_threshold=settings.similarity_threshold,
+                             filters=Filters(book_id=book_id))
+            chunks = [c for c in self.parts.search.passages(asked) if c.score >= settings.similarity_threshold]
         passages = [{"n": n, "book_id": c.book_id, "page_title": c.chapter, "heading": c.heading,
                      "labels": list(c.labels), "url": c.url, "citation": c.citation,
                      "score": round(c.score, 4), "text": c.content} for n, c in enumerate(chunks, 1)]
