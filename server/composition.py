@@ -20,6 +20,7 @@ from server.question.gather import Gather
 from server.question.judge import Judge
 from server.question.pipeline import ChatPipeline
 from server.question.record import Record
+from server.question.route import Passages
 from server.question.gather.retrieval import Retriever
 from server.question import Question
 from server.question.understand import KnownBooks, Rewriter, Understand
@@ -158,14 +159,13 @@ class Components:
         sessions = open_sessions(settings)
         search = BookSearch.build(index, rewriter, course=True)
         retriever, course = search.retriever, search.course
+        # a language model reads borderline questions itself (it can answer NOT_IN_BOOK); the
+        # extractive generator cannot tell, so the gates decide for it
+        passages = Passages(search.gather, Judge(model_judges=generator.name != "extractive"),
+                            Compose(generator, retriever))
         pipeline = ChatPipeline(
-            search.understand, search.gather,
-            # a language model reads borderline questions itself (it can answer NOT_IN_BOOK); the
-            # extractive generator cannot tell, so the gates decide for it
-            Judge(model_judges=generator.name != "extractive"),
-            Compose(generator, retriever),
-            Record(sessions, pages=PageFinder(index.outlines.books, index.book_chunks), embed=index.embedder.embed_query),
-            CourseStage(course, generator))
+            search.understand, [CourseStage(course, generator), passages],
+            Record(sessions, pages=PageFinder(index.outlines.books, index.book_chunks), embed=index.embedder.embed_query))
         return cls(settings, index, sessions, generator, pipeline, owns_index,
                    bookshelf=Bookshelf(index.outlines), retriever=retriever, search=search)
 
@@ -193,7 +193,8 @@ class Components:
         self.vocabulary.warm_up()
         self.pipeline.record.pages.page_of("/")
         self.embedder.embed_query("warm-up")
-        self.pipeline.course.warm_up()  # the course path's task descriptions and the book's outline
+        for route in self.pipeline.routes:  # the course's task descriptions and the book's outline
+            route.warm_up()
 
     def before_fork(self) -> None:
         """In the process about to fork workers, after warming up: let go of the index shard

@@ -28,6 +28,7 @@ QUESTION_LAYERS = [
     ("gather", ["server.question.gather"]),
     ("judge", ["server.question.judge"]),
     ("compose", ["server.question.compose"]),
+    ("route", ["server.question.route"]),
     ("record", ["server.question.record"]),
     ("pipeline", ["server.question.pipeline"]),
 ]
@@ -127,15 +128,18 @@ def test_the_layers_check_sees_what_they_forbid():
     assert "server.sessions" in GRAPH["server.question.record"]
     assert "server.question.markers" in GRAPH["server.question.compose"]  # `from server.question import markers`
     assert _place("server.question.compose.gemini.agent", QUESTION_LAYERS) == 4
+    assert "server.question.route" in GRAPH["server.question.record.turn"]
     assert _place("server.question.context", QUESTION_LAYERS) == 0
     assert _place("server.api.routes", LAYERS) > _place("server.composition", LAYERS) > \
         _place("server.question.pipeline", LAYERS)
 
 
 def test_the_pipeline_only_sequences_the_stages():
-    stages = {f"server.question.{s}" for s in ("understand", "gather", "judge", "compose", "record", "record.turn")}
+    stages = {f"server.question.{s}"
+              for s in ("understand", "gather", "judge", "compose", "route", "record", "record.turn")}
     imported = GRAPH["server.question.pipeline"]
-    assert stages - {"server.question.record.turn"} <= imported
+    # the routes bring gather, judge and compose: the pipeline names none of their parts
+    assert {f"server.question.{s}" for s in ("understand", "route", "record", "record.turn")} <= imported
     # besides the stages: the question in, the events out, and the error it raises
     assert imported - stages <= {"server.question", "server.question.events", "server.errors"}
 

@@ -11,6 +11,7 @@ from server.question.context import QueryContext, database_sources
 from server.question.gather import Gathered
 from server.question.compose.generator import NotAnswered, Outcome, relayed
 from server.question.judge import Judgement
+from server.question.route import Prepared
 from server.question.understand import Understanding
 from server.course.answers import CourseAnswer
 from server.course.prompts import course_input
@@ -36,14 +37,18 @@ class CourseStage:
         self.course.reader.scores(self.course.embedder.embed_query("warm-up"))
         self.course.outline(None)
 
-    def prepare(self, understood: Understanding) -> tuple[Gathered, CourseJudgement] | None:
-        """The answer from the structure, or None when the structure has none (the passage path answers)."""
+    def prepare(self, understood: Understanding) -> Prepared | None:
+        """The answer from the structure, or None when the question is no course question or the
+        structure has no answer (the passage route answers)."""
         req = understood.course
+        if req is None:
+            return None
         answer = self.course.answer(req, understood.question.similarity_threshold)
         if not answer.text:
             return None
         sources = tuple(database_sources(list(answer.sources)))
-        return Gathered(candidates=answer.sources), CourseJudgement(sources, QueryContext((), sources), (), answer=answer)
+        return Prepared(understood, Gathered(candidates=answer.sources),
+                        CourseJudgement(sources, QueryContext((), sources), (), answer=answer))
 
     def refuse(self, understood: Understanding, judged: CourseJudgement) -> Composed:
         return Composed(judged.answer.text, (), None)

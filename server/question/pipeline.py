@@ -1,4 +1,4 @@
-"""One question, end to end: record → understand → gather → judge, then compose → record.
+"""One question, end to end: record → understand → a route's gather → judge, then its compose → record.
 
 A Question comes in; Sources, Delta… and Finished(answer) events go out (`stream`), or just
 the Answer (`answer`). This module only puts the stages in order and keeps the lifecycle; what
@@ -7,17 +7,15 @@ each stage does is in its own module. Nothing here knows about HTTP.
 from __future__ import annotations
 
 import time
-from dataclasses import replace
-from typing import Iterator
+from typing import Iterator, Sequence
 
 from server.errors import GenerationFailed
-from server.question.compose import Compose, Composed, Renumbered, in_citation_order
+from server.question.compose import Composed, Renumbered, in_citation_order
 from server.question.events import Answer, Delta, Event, Finished, Sources
-from server.question.gather import Gather
-from server.question.judge import Judge
 from server.question import Question
 from server.question.record import NewSession, Record, entered
 from server.question.record.turn import Turn
+from server.question.route import Route
 from server.question.understand import Understand
 
 FAILED_MESSAGE = "The answer could not be generated; your message was saved."
@@ -28,14 +26,11 @@ def _ms_since(started: float) -> float:
 
 
 class ChatPipeline:
-    def __init__(self, understand: Understand, gather: Gather, judge: Judge, compose: Compose, record: Record,
-                 course=None):
-        """`course`: the course path (course/stage.py), for questions about the book as a course."""
-        self.course = course
+    def __init__(self, understand: Understand, routes: Sequence[Route], record: Record):
+        """`routes`: tried in order for each question; the last must always prepare an answer
+        (the passage route, question/route.py)."""
         self.understand = understand
-        self.gather = gather
-        self.judge = judge
-        self.compose = compose
+        self.routes = tuple(routes)
         self.record = record
 
     def answer(self, question: Question) -> Answer:
@@ -54,23 +49,18 @@ class ChatPipeline:
         states = (entered("RETRIEVING"),)
         try:
             understood = self.understand(question, opened.history)
-            prepared = self.course.prepare(understood) if understood.course is not None else None
-            if prepared is None:
-                understood = replace(understood, course=None)  # the structure has no answer: the passages may
-                gathered = self.gather(understood)
-                judged = self.judge(understood, gathered)
-            else:
-                gathered, judged = prepared
+            route, prepared = next((r, p) for r in self.routes if (p := r.prepare(understood)) is not None)
         except Exception as exc:
             self.record.failed(opened, states, None, exc)
             raise
-        return Turn(opened, understood, gathered, judged, states, {"prepare": _ms_since(started)})
+        return Turn(opened, prepared.understood, prepared.gathered, prepared.judged, route, states,
+                    {"prepare": _ms_since(started)})
 
     def stream(self, turn: Turn) -> Iterator[Event]:
         """Sources, Delta…, Finished. Raises GenerationFailed; closing it cancels the answer."""
         started = time.perf_counter()
         judged = turn.judged
-        compose = self.compose if turn.understood.course is None else self.course
+        compose = turn.route
         yield Sources(turn.query_id, turn.session_id, list(judged.sources))
         if judged.refused:  # the gate refused: no generator is asked
             composed = compose.refuse(turn.understood, judged)

@@ -8,6 +8,7 @@ from typing import Mapping
 from server.sessions import Entered
 from server.question.gather import Gathered
 from server.question.judge import Judgement
+from server.question.route import Route
 from server.question.understand import History, Understanding
 
 State = Entered  # a lifecycle state and when it was entered
@@ -29,6 +30,7 @@ class Turn:
     understood: Understanding
     gathered: Gathered
     judged: Judgement
+    route: Route  # what prepared it, and writes its answer
     states: tuple[State, ...] = ()  # after CREATED, written when the question is closed
     timings: Mapping[str, float] = field(default_factory=dict)  # milliseconds per stage, for Server-Timing
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Mapping
+from typing import TYPE_CHECKING, Callable, Mapping, Protocol
 
 import numpy as np
 
@@ -26,6 +26,19 @@ Rewriter = Callable[[str, list], "str | None"]
 History = tuple[Message, ...]  # the conversation's last messages, oldest first
 
 
+class CourseTask(Protocol):
+    """A question read as one about the book as a course (course/understand.py's CourseRequest):
+    its task and scope, as a response describes them."""
+
+    task: str
+
+    def describe(self) -> dict: ...
+
+
+class CourseReader(Protocol):
+    def read(self, question: Question, vector: np.ndarray, history: History) -> CourseTask | None: ...
+
+
 @dataclass(frozen=True)
 class Understanding:
     question: Question
@@ -35,7 +48,7 @@ class Understanding:
     corrections: Mapping[str, str] = field(default_factory=dict)  # misspelt word → the book word searched for
     unknown_terms: tuple[str, ...] = ()  # specialist words the book never uses
     intent: Intent | None = None  # what the reader asks of the highlighted passage; None without one
-    course: object | None = None  # a question about the book as a course (course/understand.py CourseRequest)
+    course: CourseTask | None = None  # a question about the book as a course; None for a passage question
     # the everyday words the question leans on that the book never uses (focus.py), when it may lean on one
     unused_focus: Focus | None = field(default=None, repr=False, compare=False)
 
@@ -58,7 +71,7 @@ class KnownBooks:
 
 class Understand:
     def __init__(self, embedder: TextEmbedder, lexicon: Lexicon, books: KnownBooks, *,
-                 rewriter: Rewriter | None = None, course=None):
+                 rewriter: Rewriter | None = None, course: CourseReader | None = None):
         """`lexicon`: a book's words, for its misspellings and the terms it never uses;
         `course`, when given, reads questions about the book as a course (course/service.py)."""
         self.course = course
