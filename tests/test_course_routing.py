@@ -58,6 +58,9 @@ def test_a_heading_the_question_names_is_located_there(chat):
                                             ("where should i start in this book?", "order"),
                                             ("what is this book about?", "overview"),
                                             ("which chapter covers quantization?", "locate"),
+                                            # a heading named inside a course question stays its topic
+                                            ("which page of this chapter explains the zero-padding does not add resolution idea?",
+                                             "locate"),
                                             ("what will I learn in this module?", "objectives")])
 def test_the_course_tasks_are_still_read(chat, question, task):
     assert _route(chat, question) == task

@@ -79,17 +79,18 @@ class TaskReader:
         if outline is None or not outline.pages:
             return None
         lowered = text.lower()
-        if heading := named_heading(outline, lowered, locale):  # the course's nouns said inside it are the heading's
-            lowered = " ".join(lowered.replace(heading, " ").split())
-        asked = {w[:-1] if w.endswith("s") and len(w) > 4 else w for w in re.findall(r"[a-z]+", lowered)}
+        cues = lowered  # what says the course is asked about: not the course's nouns said inside a heading
+        if heading := named_heading(outline, lowered, locale):
+            cues = " ".join(lowered.replace(heading, " ").split())
+        asked = {w[:-1] if w.endswith("s") and len(w) > 4 else w for w in re.findall(r"[a-z]+", cues)}
         part_nouns = NOUNS_OF_PARTS | {p.noun for p in outline.parts if p.noun}
-        numbered, said = numbered_part(outline, lowered, locale)
-        titled, named = titled_part(outline, lowered, part_nouns, locale) if numbered is None else (None, "")
+        numbered, said = numbered_part(outline, cues, locale)
+        titled, named = titled_part(outline, cues, part_nouns, locale) if numbered is None else (None, "")
         nouns = asked & (BOOK_NOUNS | PAGE_NOUNS | part_nouns)
-        pointed = bool(_DEIXIS.search(lowered) or numbered or titled)
-        if not (nouns or pointed) or _asks_a_fact(lowered, nouns - BOOK_NOUNS, part_nouns):
+        pointed = bool(_DEIXIS.search(cues) or numbered or titled)
+        if not (nouns or pointed) or _asks_a_fact(cues, nouns - BOOK_NOUNS, part_nouns):
             return None
-        where = bool(_WHERE.match(lowered) and nouns)  # a locate by its shape, whatever the topic's words
+        where = bool(_WHERE.match(cues) and nouns)  # a locate by its shape, whatever the topic's words
         if not where and max(self.scores(vector).values()) < BARE_NOUN - 0.15:
             return None  # nowhere near any task: no need to look closer
         reworded = lowered.replace(said or named or "\0", "this part") if (said or named) else lowered
@@ -101,7 +102,7 @@ class TaskReader:
             return None  # a fact is looked up in the passages
         page = resolve_page(outline, page_url, page_title) if page_url else None
         part = numbered or titled
-        scope = _scope(lowered, nouns, part, page, outline, part_nouns)
+        scope = _scope(cues, nouns, part, page, outline, part_nouns)
         if scope == "part" and part is None and page is not None:
             part = outline.part_of(page)
             if part is None:
