@@ -74,16 +74,28 @@ def named_heading(outline: Outline, text: str, locale: str | None = None) -> str
     project?" says the heading "Extending this project"): its words name that section, not the
     course or the reader's page."""
     lowered = text.lower()
-    best = ""
-    for page in outline.pages:
-        if locale and page.locale != locale:
-            continue
-        for section in page.sections:
-            heading = " ".join(section.heading.lower().split())
-            if len(heading) > len(best) and len(words(heading)) >= 2 and \
-                    re.search(rf"(?<!\w){re.escape(heading)}(?!\w)", lowered):
-                best = heading
-    return best
+    for heading in _headings(outline, locale):  # longest first
+        if heading in lowered and re.search(rf"(?<!\w){re.escape(heading)}(?!\w)", lowered):
+            return heading
+    return ""
+
+
+_HEADINGS: dict[tuple[int, str | None], tuple[object, list[str]]] = {}
+
+
+def _headings(outline: Outline, locale: str | None) -> list[str]:
+    """The outline's section headings of two words or more, lowered, longest first (kept while the
+    outline is the same object: a published book's outline is replaced, never changed)."""
+    key = (id(outline), locale)
+    kept = _HEADINGS.get(key)
+    if kept is None or kept[0] is not outline:
+        found = {" ".join(s.heading.lower().split()) for p in outline.pages if not locale or p.locale == locale
+                 for s in p.sections}
+        kept = (outline, sorted((h for h in found if len(words(h)) >= 2), key=len, reverse=True))
+        if len(_HEADINGS) > 64:
+            _HEADINGS.clear()
+        _HEADINGS[key] = kept
+    return kept[1]
 
 
 NOUNS_OF_PARTS = frozenset({"module", "chapter", "part", "unit", "week", "section"})
