@@ -12,6 +12,7 @@ from server.course.service import Course
 from server.course.stage import CourseStage
 from server.embedding.embedder import Embedder, load_embedder
 from server.index_size import IndexSize
+from server.insights.asked import Keeping
 from server.insights.pages import PageFinder
 from server.book.chunk import Chunk
 from server.question.compose.generator import Generator
@@ -146,6 +147,7 @@ class Components:
     bookshelf: Bookshelf = field(default=None)  # the books' outlines and pages' text (llms.txt, MCP tools)
     retriever: Retriever = field(default=None)  # the pipeline's own, for tools that only search
     search: BookSearch = field(default=None)  # the pipeline's understanding and gathering, as `ask` uses them
+    pages: PageFinder = field(default=None)  # the indexed page a URL names (where questions were asked)
 
     @classmethod
     def build(cls, settings: Settings, *, index: Index | None = None, generator: Generator | None = None,
@@ -161,13 +163,14 @@ class Components:
         retriever, course = search.retriever, search.course
         # a language model reads borderline questions itself (it can answer NOT_IN_BOOK); the
         # extractive generator cannot tell, so the gates decide for it
+        pages = PageFinder(index.outlines.books, index.book_chunks)  # where questions are asked
         passages = Passages(search.gather, Judge(model_judges=generator.name != "extractive"),
                             Compose(generator, retriever))
         pipeline = ChatPipeline(
             search.understand, [CourseStage(course, generator), passages],
-            Record(sessions, pages=PageFinder(index.outlines.books, index.book_chunks), embed=index.embedder.embed_query))
+            Record(sessions, keep=Keeping(pages, embed=index.embedder.embed_query)))
         return cls(settings, index, sessions, generator, pipeline, owns_index,
-                   bookshelf=Bookshelf(index.outlines), retriever=retriever, search=search)
+                   bookshelf=Bookshelf(index.outlines), retriever=retriever, search=search, pages=pages)
 
     @property
     def embedder(self) -> Embedder:
@@ -191,7 +194,7 @@ class Components:
         asked) and the model's first run."""
         self.index_size.get(fresh=True)
         self.vocabulary.warm_up()
-        self.pipeline.record.pages.page_of("/")
+        self.pages.page_of("/")
         self.embedder.embed_query("warm-up")
         for route in self.pipeline.routes:  # the course's task descriptions and the book's outline
             route.warm_up()

@@ -155,3 +155,12 @@ def test_no_folder_is_a_flat_room():
     crowded = {str(f.relative_to(REPO)): n for f in folders
                if (n := len(list(f.glob("*.py")))) > (MAX_TOP_FILES if f == SERVER else MAX_FILES)}
     assert crowded == {}
+
+
+def test_features_plug_into_the_question_path_it_does_not_know_them():
+    """The insights keep what they need of a finished question through Record's `keep` (wired in
+    composition); nothing on the question path imports a feature."""
+    features = ("server.insights", "server.course", "server.mcp_server", "server.operations", "server.library")
+    reaching = {name: sorted(o for o in imported if o.startswith(features))
+                for name, imported in GRAPH.items() if name.startswith("server.question")}
+    assert {name: found for name, found in reaching.items() if found} == {}

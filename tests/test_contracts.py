@@ -244,7 +244,7 @@ def test_one_embedder_protocol_and_one_cache_of_the_books(sample_book, tmp_path)
     settings = make_settings(tmp_path / "data")
     parts = sample_book.components(settings)
     # the books' words and the pages questions are asked on are made from the one cache of published books
-    readers = (parts.vocabulary, parts.pipeline.record.pages)
+    readers = (parts.vocabulary, parts.pages)
     assert all((r.books, r.chunks_of) == (parts.index.outlines.books, parts.index.book_chunks) for r in readers)
     # one vocabulary, built with the index, read by understanding, re-ranking and the extractive generator
     readers = (parts.search.understand.lexicon, parts.retriever.lexicon, parts.generator.lexicon)
@@ -354,14 +354,14 @@ def test_a_newer_ingest_reaches_the_books_words_and_pages(tmp_path, embedder):
             time.sleep(0.05)
         assert index.vocabulary(book_id).knows("zorblat") and index.vocabulary().knows("zorblat")
         new_page = next(c.url for c in index.book_chunks(book_id) if "Zorblat" in c.content)
-        assert chat.pipeline.record.pages.page_of(new_page).title == "Balancing"
+        assert chat.pages.page_of(new_page).title == "Balancing"
         other = tmp_path / "other" / "docs"
         other.mkdir(parents=True)
         (other / "01-gears.md").write_text("# Gears\n\nA quibblet gear turns the wheel of the cart.\n")
         ingest(detect_site(other), store, embedder, book_id="other-book", progress=False)
         whole = index.vocabulary()  # every book's words, once several books are indexed
         assert whole.knows("quibblet") and whole.knows("zorblat") and not index.vocabulary(book_id).knows("quibblet")
-        assert index.vocabulary() is whole and chat.pipeline.record.pages.page_of(new_page).book_id == book_id
+        assert index.vocabulary() is whole and chat.pages.page_of(new_page).book_id == book_id
     finally:
         for chat in closing:
             chat.close()

@@ -104,7 +104,7 @@ def page():
     window, since = _window()
     report = read_insights(_parts().sessions.engine, window)
     charts = {"questions": questions_chart(report.trend), "refusals": refusal_chart(report.trend)}
-    sites = _parts().pipeline.record.pages.sites()
+    sites = _parts().pages.sites()
     return render_template("insights.html", report=report, charts=charts, since=since, periods=PERIODS,
                            books=_parts().store.books(), site_link=lambda url: site_link(url, sites),
                            relative=_relative)
@@ -140,7 +140,7 @@ def on_page():
     if problem:
         _refuse(problem)
     url = _arg("url") or ""
-    found = _parts().pipeline.record.pages.page_of(url, _arg("book_id") or None)
+    found = _parts().pages.page_of(url, _arg("book_id") or None)
     page_url = found.url if found else plain_page_url(url)
     if page_url is None:
         raise ApiError("VALIDATION_ERROR", "`url` must be the page's http(s) address.", {"url": ["not a page address"]})

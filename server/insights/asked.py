@@ -11,11 +11,29 @@ import numpy as np
 
 from server.text.privacy import mask
 from server.question import Question
+from server.question.record import Closing
 from server.sessions.recording import Asked, Cited, Passage
 from server.insights.pages import PageFinder, plain_page_url, words_of
 
 MAX_WORDS = 10  # a passage's line this short is found whole (textStart); longer: its first and last words
 EDGE_WORDS = 6
+
+
+class Keeping:
+    """What the insights keep of each finished question (the question path's Record calls it):
+    `pages` finds the page it was asked on, `embed` gives a question the book did not answer its
+    vector as the reader put it (the one searched with may be a rewording)."""
+
+    def __init__(self, pages: PageFinder, embed):
+        self.pages = pages
+        self.embed = embed
+
+    def __call__(self, closing: Closing) -> Asked:
+        question, vector = closing.question, None
+        if closing.refused:
+            vector = closing.vector if closing.search_text == question.text else self.embed(question.text)
+        return asked_of(question, self.pages, refused=closing.refused, sources=closing.sources,
+                        nearest=closing.nearest, vector=vector, fallback_reason=closing.fallback_reason)
 
 
 def asked_of(question: Question, pages: PageFinder, *, refused: bool, sources: Iterable, nearest: Iterable,

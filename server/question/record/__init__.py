@@ -8,10 +8,13 @@ from __future__ import annotations
 import logging
 import time
 from datetime import datetime, timezone
+from dataclasses import dataclass
 from typing import Callable, Mapping
 
+import numpy as np
+
+from server.book.chunk import Chunk
 from server.errors import TextbookChatError
-from server.insights.asked import asked_of
 from server.sessions import NewSession, Reply, SessionStore, SourceReference
 from server.question.compose import Composed
 from server.question.context import Source
@@ -46,13 +49,29 @@ def source_references(sources: tuple[Source, ...]) -> tuple[SourceReference, ...
                  for s in sources)
 
 
+@dataclass(frozen=True)
+class Closing:
+    """A question about to be stored as finished, as a feature that keeps something of it with
+    the question (the author's insights) reads it."""
+
+    question: Question
+    refused: bool
+    sources: tuple[Source, ...]  # what the answer cites
+    nearest: tuple[Chunk, ...]  # the book's nearest passages
+    fallback_reason: str | None
+    search_text: str  # what the book was searched with, and its vector
+    vector: np.ndarray
+
+
+Keep = Callable[[Closing], object]  # what is stored with the question (sessions.recording.Asked)
+
+
 class Record:
-    def __init__(self, sessions: SessionStore, *, pages=None, embed: Callable | None = None):
-        """`pages` (insights.pages.PageFinder) finds the page a question was asked on; `embed`
-        gives a question the book did not answer its vector, as the reader put it (for the insights)."""
+    def __init__(self, sessions: SessionStore, *, keep: Keep | None = None):
+        """`keep`: what a feature keeps of each finished question, stored with it in one
+        transaction (the insights subscribe here; the question path does not know them)."""
         self.sessions = sessions
-        self.pages = pages
-        self.embed = embed
+        self.keep = keep
 
     def open(self, question: Question, new_session: NewSession | None = None) -> Opened:
         """The question stored, with its conversation's history: in `question.session_id`, or in
@@ -78,16 +97,12 @@ class Record:
         return _answer(turn, composed, assistant.id, timings)
 
     def _asked(self, turn: Turn, composed: Composed):
-        """What the author's insights keep of the question (sessions.recording.Asked)."""
-        if self.pages is None:
+        if self.keep is None:
             return None
-        understood, vector = turn.understood, None
-        if composed.refused and self.embed is not None:
-            same = understood.search_text == understood.question.text
-            vector = understood.vector if same else self.embed(understood.question.text)
-        return asked_of(understood.question, self.pages, refused=composed.refused, sources=composed.sources,
-                        nearest=turn.judged.nearest, vector=vector,
-                        fallback_reason=composed.outcome.fallback_reason if composed.outcome else None)
+        understood, outcome = turn.understood, composed.outcome
+        return self.keep(Closing(understood.question, composed.refused, composed.sources, tuple(turn.judged.nearest),
+                                 outcome.fallback_reason if outcome else None, understood.search_text,
+                                 understood.vector))
 
     def failed(self, opened: Opened, states: tuple[State, ...], generator: str | None, exc: BaseException) -> None:
         log.exception("query %s failed", opened.query_id, exc_info=exc)
