@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 from server.library.shelf import Bookshelf
-from server.course.published import PublishedOutlines
+from server.library.published import PublishedBook, PublishedOutlines
 from server.course.service import Course
 from server.course.stage import CourseStage
 from server.embedding.embedder import Embedder, load_embedder
@@ -50,11 +50,12 @@ class Index:
     def __post_init__(self):
         self.size = IndexSize(self.store)
         self.outlines = PublishedOutlines(self.store)
-        self.vocabulary = StoreVocabulary(self.outlines.books, self.book_chunks)
+        self.vocabulary = StoreVocabulary(self.outlines.books, self.book)
 
-    def book_chunks(self, book_id: str) -> tuple[Chunk, ...]:
-        """The book's chunks as the index publishes them now (kept with the published book)."""
-        return self.outlines.book(book_id).chunks
+    def book(self, book_id: str) -> PublishedBook:
+        """The book as the index publishes it now: its chunks and outline, and every view made
+        of them (`PublishedBook.view`), made again only when a newer ingest publishes another."""
+        return self.outlines.book(book_id)
 
     def close(self) -> None:
         self.store.close()
@@ -93,7 +94,7 @@ def make_generator(settings: Settings, index: Index) -> tuple[Generator, Rewrite
     from server.question.compose.extractive import ExtractiveGenerator
 
     extractive = ExtractiveGenerator(index.embedder, index.vocabulary,
-                                     PageOrder(index.book_chunks).after)
+                                     PageOrder(index.book).after)
     if not settings.gemini_api_key:
         return extractive, None
     from server.question.compose.fallback import WithFallback
@@ -163,7 +164,7 @@ class Components:
         retriever, course = search.retriever, search.course
         # a language model reads borderline questions itself (it can answer NOT_IN_BOOK); the
         # extractive generator cannot tell, so the gates decide for it
-        pages = PageFinder(index.outlines.books, index.book_chunks)  # where questions are asked
+        pages = PageFinder(index.outlines.books, index.book)  # where questions are asked
         passages = Passages(search.gather, Judge(model_judges=generator.name != "extractive"),
                             Compose(generator, retriever))
         pipeline = ChatPipeline(

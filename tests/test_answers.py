@@ -183,7 +183,7 @@ def test_the_chunks_after_a_passage_are_its_pages_next_ones(sample_book):
         pages.setdefault(chunk.page_key or chunk.source_file, []).append(chunk)
     page = sorted(max(pages.values(), key=len), key=lambda c: c.position)
     assert len(page) >= 3
-    order = PageOrder(sample_book.store.all_chunks, count=2)
+    order = PageOrder(sample_book.index.book, count=2)
     assert [c.chunk_id for c in order.after(page[0])] == [c.chunk_id for c in page[1:3]]
     assert order.after(page[-1]) == []
 

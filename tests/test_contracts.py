@@ -245,7 +245,7 @@ def test_one_embedder_protocol_and_one_cache_of_the_books(sample_book, tmp_path)
     parts = sample_book.components(settings)
     # the books' words and the pages questions are asked on are made from the one cache of published books
     readers = (parts.vocabulary, parts.pages)
-    assert all((r.books, r.chunks_of) == (parts.index.outlines.books, parts.index.book_chunks) for r in readers)
+    assert all((r.books, r.book_of) == (parts.index.outlines.books, parts.index.book) for r in readers)
     # one vocabulary, built with the index, read by understanding, re-ranking and the extractive generator
     readers = (parts.search.understand.lexicon, parts.retriever.lexicon, parts.generator.lexicon)
     assert all(reader is sample_book.index.vocabulary for reader in readers), readers
@@ -353,7 +353,7 @@ def test_a_newer_ingest_reaches_the_books_words_and_pages(tmp_path, embedder):
         while not index.vocabulary(book_id).knows("zorblat") and time.monotonic() < deadline:
             time.sleep(0.05)
         assert index.vocabulary(book_id).knows("zorblat") and index.vocabulary().knows("zorblat")
-        new_page = next(c.url for c in index.book_chunks(book_id) if "Zorblat" in c.content)
+        new_page = next(c.url for c in index.book(book_id).chunks if "Zorblat" in c.content)
         assert chat.pages.page_of(new_page).title == "Balancing"
         other = tmp_path / "other" / "docs"
         other.mkdir(parents=True)

@@ -203,7 +203,7 @@ def test_when_the_model_fails_the_answer_from_the_structure_is_given(sample_book
 def test_objectives_the_part_states_are_listed_cited(tmp_path, embedder):
     import json as _json
 
-    from server.course.published import PublishedOutlines
+    from server.library.published import PublishedOutlines
     from server.course.service import Course
     from server.ingest.indexer import ingest
     from server.ingest.site import detect_site
@@ -249,7 +249,7 @@ def test_objectives_the_part_states_are_listed_cited(tmp_path, embedder):
 
 
 def test_a_stale_book_is_answered_from_what_is_kept_while_it_is_read_again(sample_book):
-    from server.course.published import PublishedOutlines
+    from server.library.published import PublishedOutlines
 
     class SlowStore:
         """The sample book's store, whose chunks take a while to read once it is let go."""

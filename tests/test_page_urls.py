@@ -44,5 +44,5 @@ def test_course_insights_and_book_tools_find_the_same_page(pages, sample_book, u
     chunks, recorded = pages
     book_id = chunks[0].book_id
     assert resolve_page(Outline.from_dict(recorded), url).url == INDEXED
-    assert PageFinder(sample_book.index.outlines.books, sample_book.index.book_chunks).page_of(url, book_id).url == INDEXED
+    assert PageFinder(sample_book.index.outlines.books, sample_book.index.book).page_of(url, book_id).url == INDEXED
     assert outline_of(book_id, chunks, recorded).find_page(url).url == INDEXED

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from server.book.chunk import Chunk
 from server.book.outline import Outline, OutlinePage
-from server.course.published import PublishedBook
+from server.library.published import PublishedBook
 
 
 class CitablePages:

@@ -12,7 +12,7 @@ from server.sessions import Message
 from server.store import Filters
 from server.course.answers import ANSWERERS, CourseAnswer
 from server.course.citing import CitablePages, Cites
-from server.course.published import PublishedOutlines
+from server.library.published import PublishedOutlines
 from server.course.quiz import answers as quiz_answers, quiz
 from server.course.understand import CourseRequest, TaskReader
 

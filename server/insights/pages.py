@@ -69,13 +69,14 @@ def words_of(text: str) -> list[str]:
 
 class PageFinder:
     """Finds the indexed page a URL names, and the section of it a passage is in. `books()` lists
-    the indexed books, `chunks_of(book_id)` gives a book's chunks as the index publishes them."""
+    the indexed books, `book_of(book_id)` gives a book as the index publishes it (its pages are
+    made once per published book, library/published.py)."""
 
-    def __init__(self, books: Callable[[], Sequence[str]], chunks_of: Callable[[str], Sequence[Chunk]]):
+    def __init__(self, books: Callable[[], Sequence[str]], book_of: Callable[[str], object]):
         self.books = books
-        self.chunks_of = chunks_of
+        self.book_of = book_of
         self._lock = threading.Lock()
-        self._read: tuple[Sequence[Chunk], ...] = ()  # the books' chunks the pages were made of
+        self._read: tuple = ()  # the books' page views the lookup was merged from
         self._pages: dict[str, list[BookPage]] = {}
 
     def page_of(self, url: str | None, book_id: str | None = None) -> BookPage | None:
@@ -100,12 +101,19 @@ class PageFinder:
         return best if words & best.words else None
 
     def _by_path(self) -> dict[str, list[BookPage]]:
-        books = tuple(self.chunks_of(book) for book in self.books())
+        views = tuple(self.book_of(book).view(_book_pages) for book in self.books())
         with self._lock:
-            if list(map(id, books)) != list(map(id, self._read)):  # `_read` holds them: their ids are not reused
-                self._pages = _pages(chunk for chunks in books for chunk in chunks)
-                self._read = books
+            if list(map(id, views)) != list(map(id, self._read)):  # `_read` holds them: their ids are not reused
+                merged: dict[str, list[BookPage]] = {}
+                for view in views:
+                    for path, pages in view.items():
+                        merged.setdefault(path, []).extend(pages)
+                self._pages, self._read = merged, views
             return self._pages
+
+
+def _book_pages(book) -> dict[str, list[BookPage]]:
+    return _pages(book.chunks)
 
 
 def _pages(chunks: Iterable[Chunk]) -> dict[str, list[BookPage]]:

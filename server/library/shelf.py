@@ -1,9 +1,9 @@
 """The indexed books for the book tools (llms.txt, MCP): a book named or implied by a request
 resolved (or refused with the reason), and its outline as the index publishes it now
-(course/published.py keeps it, for the course path too)."""
+(library/published.py keeps it, for the course path too)."""
 from __future__ import annotations
 
-from server.course.published import PublishedBook, PublishedOutlines
+from server.library.published import PublishedBook, PublishedOutlines
 from server.errors import TextbookChatError, UnknownBook
 from server.library.book_outline import BookOutline, outline_of
 

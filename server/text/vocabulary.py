@@ -18,7 +18,7 @@ import re
 import threading
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import Callable, Protocol, Sequence
 
 from wordfreq import word_frequency
 
@@ -128,16 +128,15 @@ Lexicon = Callable[["str | None"], BookVocabulary]  # a book's vocabulary by boo
 class StoreVocabulary:
     """The vocabulary of each indexed book (and of all of them), a Lexicon: `vocabulary(book_id)`.
 
-    `books()` lists the indexed books and `chunks_of(book_id)` gives a book's chunks as the index
-    publishes them (the composition root hands it the one cache of published books, which notices
-    a newer ingest); a book's words are counted again only when it gives other chunks."""
+    `books()` lists the indexed books and `book_of(book_id)` gives a book as the index publishes
+    it (library/published.py): its words are counted once per published book (`view`), again only
+    when a newer ingest publishes another."""
 
-    def __init__(self, books: Callable[[], Sequence[str]], chunks_of: Callable[[str], Sequence[Chunk]]):
+    def __init__(self, books: Callable[[], Sequence[str]], book_of: Callable[[str], "Published"]):
         self.books = books
-        self.chunks_of = chunks_of
+        self.book_of = book_of
         self._lock = threading.Lock()
-        self._books: dict[str, tuple[Sequence[Chunk], BookVocabulary]] = {}
-        self._whole: tuple[tuple[Sequence[Chunk], ...], BookVocabulary] = ((), BookVocabulary(Counter()))
+        self._whole: tuple[tuple, BookVocabulary] = ((), BookVocabulary(Counter()))
 
     def warm_up(self) -> None:
         """Build the vocabulary and load the English word lists (a second or two) now, not
@@ -150,25 +149,31 @@ class StoreVocabulary:
         if book_id is None:
             ids = self.books()
             if len(ids) != 1:
-                return self._every_book([self.chunks_of(book) for book in ids])
+                return self._every_book([self.book_of(book) for book in ids])
             book_id = ids[0]  # the whole index is this book
-        chunks = self.chunks_of(book_id)
-        with self._lock:
-            read, vocabulary = self._books.get(book_id, ((), None))
-            if vocabulary is None or read is not chunks:
-                vocabulary = BookVocabulary.from_texts(c.embed_text for c in chunks)
-                self._books[book_id] = (chunks, vocabulary)
-            return vocabulary
+        return self.book_of(book_id).view(_vocabulary_of)
 
-    def _every_book(self, books: list[Sequence[Chunk]]) -> BookVocabulary:
+    def _every_book(self, books: list) -> BookVocabulary:
         with self._lock:
             read, vocabulary = self._whole
             if list(map(id, read)) != list(map(id, books)):  # `read` holds them: their ids are not reused
-                vocabulary = BookVocabulary.from_texts(c.embed_text for chunks in books for c in chunks)
+                vocabulary = BookVocabulary.from_texts(c.embed_text for book in books for c in book.chunks)
                 self._whole = (tuple(books), vocabulary)
             return vocabulary
 
     __call__ = get
+
+
+class Published(Protocol):
+    """A book as the index publishes it (library/published.py PublishedBook)."""
+
+    chunks: Sequence[Chunk]
+
+    def view(self, build: Callable) -> object: ...
+
+
+def _vocabulary_of(book: Published) -> BookVocabulary:
+    return BookVocabulary.from_texts(c.embed_text for c in book.chunks)
 
 
 _STOP = frozenset("""about after also and any are because been before being between both but can could did does doing

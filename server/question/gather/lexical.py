@@ -12,6 +12,8 @@ from __future__ import annotations
 import functools
 import math
 from collections import Counter
+from typing import Mapping
+
 from server.book.chunk import Chunk
 from server.text.vocabulary import BookVocabulary, words
 
@@ -28,19 +30,25 @@ def _terms(text: str) -> tuple[Counter, int]:
     return Counter(found), len(found)
 
 
+def inverse_document_frequency(documents: int, frequency: int) -> float:
+    return math.log((documents - frequency + 0.5) / (frequency + 0.5) + 1)
+
+
+def bm25(idf: Mapping[str, float], counts: Mapping[str, int], length: int, average: float,
+         k1: float = K1, b: float = B) -> float:
+    """Okapi BM25 of a text (its term counts and length) for terms weighted by their IDF: the one
+    formula behind re-ranking the book's passages and scoring the sentences quoted from them."""
+    norm = k1 * (1 - b + b * length / average)
+    return sum(w * counts[t] * (k1 + 1) / (counts[t] + norm) for t, w in idf.items() if t in counts)
+
+
 def bm25_scores(query: str, chunks: list[Chunk], book: BookVocabulary) -> list[float]:
     terms = [t for t in dict.fromkeys(words(query)) if t in book.document_frequency]
     if not terms or not book.documents:
         return [0.0] * len(chunks)
-    idf = {t: math.log((book.documents - book.document_frequency[t] + 0.5) / (book.document_frequency[t] + 0.5) + 1)
-           for t in terms}
+    idf = {t: inverse_document_frequency(book.documents, book.document_frequency[t]) for t in terms}
     average = book.total_length / book.documents
-    scores = []
-    for chunk in chunks:
-        counts, length = _terms(chunk.embed_text or chunk.content)
-        norm = K1 * (1 - B + B * length / average)
-        scores.append(sum(idf[t] * counts[t] * (K1 + 1) / (counts[t] + norm) for t in terms if t in counts))
-    return scores
+    return [bm25(idf, *_terms(chunk.embed_text or chunk.content), average) for chunk in chunks]
 
 
 def rerank(query: str, chunks: list[Chunk], book: BookVocabulary, weight: float = LEXICAL_WEIGHT) -> list[Chunk]:

@@ -192,34 +192,25 @@ def cited_where_read(units: list[Unit], sources: list[Source],
 
 class PageOrder:
     """The chunks of each page in reading order, so that a passage can be read on into the chunks
-    after it. `book_chunks(book_id)` gives a book's chunks as the index publishes them (the
-    composition root hands it the one cache of published books); the pages are ordered again
-    only when it gives other chunks."""
+    after it. `book_of(book_id)` gives a book as the index publishes it (library/published.py): its
+    pages are put in order once per published book (`view`)."""
 
-    def __init__(self, book_chunks: Callable[[str], Sequence[Chunk]], count: int = READ_ON):
-        self.book_chunks = book_chunks
+    def __init__(self, book_of: Callable[[str], object], count: int = READ_ON):
+        self.book_of = book_of
         self.count = count
-        self._lock = threading.Lock()
-        self._books: dict[str, tuple[Sequence[Chunk], dict[str, tuple[list[Chunk], int]]]] = {}
-
-    @staticmethod
-    def _places(chunks: Sequence[Chunk]) -> dict[str, tuple[list[Chunk], int]]:
-        pages: dict[str, list[Chunk]] = {}
-        for chunk in chunks:
-            pages.setdefault(chunk.page_key or chunk.source_file, []).append(chunk)
-        places = {}
-        for page in pages.values():
-            page.sort(key=lambda c: c.position)
-            places.update((c.chunk_id, (page, i)) for i, c in enumerate(page))
-        return places
 
     def after(self, chunk: Chunk) -> list[Chunk]:
         """The next chunks of the chunk's page (none for a chunk the index does not hold)."""
-        chunks = self.book_chunks(chunk.book_id)
-        with self._lock:
-            read, places = self._books.get(chunk.book_id, ((), {}))
-            if read is not chunks:
-                places = self._places(chunks)
-                self._books[chunk.book_id] = (chunks, places)
-        page, i = places.get(chunk.chunk_id, ([], 0))
+        page, i = self.book_of(chunk.book_id).view(_places).get(chunk.chunk_id, ([], 0))
         return page[i + 1:i + 1 + self.count]
+
+
+def _places(book) -> dict[str, tuple[list[Chunk], int]]:
+    pages: dict[str, list[Chunk]] = {}
+    for chunk in book.chunks:
+        pages.setdefault(chunk.page_key or chunk.source_file, []).append(chunk)
+    places = {}
+    for page in pages.values():
+        page.sort(key=lambda c: c.position)
+        places.update((c.chunk_id, (page, i)) for i, c in enumerate(page))
+    return places

@@ -13,7 +13,6 @@ development books (BENCHMARKS.md, "Answers that contain the answer").
 """
 from __future__ import annotations
 
-import math
 import re
 import weakref
 from collections import Counter
@@ -22,9 +21,9 @@ from server.question.compose.extractive.answer_units import Unit, units_of
 from server.text.blocks import Block
 from server.book.chunk import Chunk
 from server.question.context import Source
-from server.text.vocabulary import asked_words
+from server.question.gather.lexical import bm25, inverse_document_frequency
 from server.text.sentences import strip_markdown
-from server.text.vocabulary import BookVocabulary, words
+from server.text.vocabulary import BookVocabulary, asked_words, words
 
 CODE_ASKED = 0.3
 HEADING_WEIGHT = 0.75
@@ -85,15 +84,12 @@ def _weights(asked: list[str], units: list[Unit], book: BookVocabulary | None) -
         # a joined name and number ("ros2") is in at most the passages holding both its parts
         count = max(frequency[p], min(frequency[name_number[1][:5]], frequency[name_number[2]])) if name_number \
             else frequency[p]
-        count = min(count, documents)
-        found[p] = math.log((documents - count + 0.5) / (count + 0.5) + 1)
+        found[p] = inverse_document_frequency(documents, min(count, documents))
     return found
 
 
 def _bm25(prefixes: list[str], weights: dict[str, float]) -> float:
-    counts = Counter(prefixes)
-    norm = K1 * (1 - B + B * len(prefixes) / AVERAGE_WORDS)
-    return sum(w * counts[p] * (K1 + 1) / (counts[p] + norm) for p, w in weights.items() if p in counts)
+    return bm25(weights, Counter(prefixes), len(prefixes), AVERAGE_WORDS, K1, B)
 
 
 def _page_material(source: Source) -> str:

@@ -29,14 +29,19 @@ class PublishedBook:
     chunks: tuple[Chunk, ...]  # in the store's order
     outline: Outline | None = field(init=False)
     _views: dict = field(default_factory=dict, repr=False)
+    _building: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "outline", Outline.from_dict(self.recorded) if self.recorded else None)
 
     def view(self, build: Callable[["PublishedBook"], View]) -> View:
-        """`build(self)`, built on the first call and kept with this book."""
+        """`build(self)`, built on the first call and kept with this book: the one rule by which
+        everything made from a book's chunks (its vocabulary, pages, reading order, outline views)
+        is made again, when a newer ingest publishes another book."""
         if build not in self._views:
-            self._views[build] = build(self)
+            with self._building:
+                if build not in self._views:
+                    self._views[build] = build(self)
         return self._views[build]
 
 
