@@ -4,9 +4,10 @@ insights (where a question was asked) and the book tools all find pages this way
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from typing import Callable, Iterable, Mapping, TypeVar
 from urllib.parse import unquote, urlsplit
 
+Page = TypeVar("Page")
 BASE_SEGMENTS = 2  # a site may sit under a base path of up to this many folders ("/book/", "/org/book/")
 
 
@@ -38,3 +39,17 @@ def same_page_path(paths: Iterable[str], wanted: str) -> str | None:
             if len(tail) > best_len and segments[-len(tail):] == tail:
                 best, best_len = path, len(tail)
     return best
+
+
+def by_path(pages: Iterable[Page], url_of: Callable[[Page], str] = lambda page: page.url) -> dict[str, Page]:
+    """The pages by the path their URL names (the first of several at one path)."""
+    found: dict[str, Page] = {}
+    for page in pages:
+        found.setdefault(page_path(url_of(page)), page)
+    return found
+
+
+def page_at(pages: Mapping[str, Page], url: str) -> Page | None:
+    """The page of `pages` (by_path) that `url` names, on any host and base path: the one rule by
+    which the course path, the insights and the book tools find the page a URL names."""
+    return pages.get(same_page_path(pages, page_path(url)) or "")

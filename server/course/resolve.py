@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from server.book.outline import Outline, OutlinePage, Part
-from server.book.page_urls import page_path, same_page_path
+from server.book.page_urls import by_path, page_at, page_path
 
 _WORD = re.compile(r"[a-z0-9]+(?:[+#][a-z0-9+#]*)?")
 # words that name no part by themselves
@@ -21,10 +21,7 @@ def resolve_page(outline: Outline, page_url: str, title: str = "") -> OutlinePag
     reader's tab shows ("Sampling | Book")."""
     if page_path(page_url) == "/":
         return None
-    paths = {}
-    for page in outline.pages:
-        paths.setdefault(page_path(page.url), page)
-    found = paths.get(same_page_path(paths, page_path(page_url)) or "")
+    found = page_at(by_path(outline.pages), page_url)
     if found is None and title.strip():
         named = title.split(" | ")[0].strip().lower()
         same = [p for p in outline.pages if p.locale == outline.default_locale

@@ -15,7 +15,7 @@ from typing import Callable, Iterable, Sequence
 from urllib.parse import urlsplit
 
 from server.book.chunk import Chunk
-from server.book.page_urls import page_path, same_page_path
+from server.book.page_urls import page_at, page_path
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 
@@ -84,7 +84,7 @@ class PageFinder:
         if not url or not _is_url(url):
             return None
         pages = self._by_path()
-        found = pages.get(same_page_path(pages, page_path(url)) or "", [])
+        found = page_at(pages, url) or []
         return next((p for p in found if p.book_id == book_id), found[0] if found else None)
 
     def sites(self) -> frozenset[str]:

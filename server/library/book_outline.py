@@ -19,7 +19,7 @@ from markdown_it import MarkdownIt
 
 from server.book.chunk import Chunk
 from server.book.outline import Outline, OutlinePage, Part, Section
-from server.book.page_urls import page_path, same_page_path
+from server.book.page_urls import by_path, page_at, page_path
 
 DESCRIPTION_CHARS = 200  # one line in a list of links
 SUMMARY_CHARS = 600  # one paragraph
@@ -47,10 +47,7 @@ class BookOutline(Outline):
         if named:
             return named[0]
         wanted_path = page_path(wanted)
-        paths: dict[str, OutlinePage] = {}
-        for page in self.pages:
-            paths.setdefault(page_path(page.url), page)
-        found = paths.get(same_page_path(paths, wanted_path) or "") if wanted_path != "/" else None
+        found = page_at(by_path(self.pages), wanted) if wanted_path != "/" else None
         ending = "/" + wanted_path.lstrip("/")
         ends = [p for p in self.pages if wanted_path != "/" and page_path(p.url).endswith(ending)]
         return found or (ends or [None])[0]
