@@ -13,17 +13,19 @@ from server.api.body_limit import refuse_large_bodies
 from server.api.client_address import ClientAddress
 from server.api.errors import register_error_handlers
 from server.api.failures import EXTENSION as FAILURES, FailureBudget
-from server.api.insights import bp as insights_pages
-from server.api.llms import blp as llms_blp
 from server.api.access import SCHEME as SESSION_SECRET
 from server.api.headers import add_security_headers
 from server.api.routes import blp
 from server.api.schemas import ErrorResponseSchema
 from server.api.text import STORABLE, storable_text
 from server.composition import Components
+from server.insights import web as insights_web
+from server.library import web as library_web
+from server.mcp_server import web as mcp_web
 from server.settings import Settings, load_settings
 
 EXTENSION = "textbook_chat"
+FEATURES = (insights_web, library_web, mcp_web)  # the author's insights, llms.txt, /mcp
 REDIS_TIMEOUT_S = 0.5  # app.extensions[EXTENSION] holds the Components
 
 
@@ -67,17 +69,13 @@ def create_app(settings: Settings | None = None, *, components: Components | Non
     Limiter(get_remote_address, app=app, application_limits_exempt_when=_exempt_from_limits)
     refuse_large_bodies(app, settings.max_request_bytes)  # before the limiter's hook
     api.register_blueprint(blp)
-    app.register_blueprint(insights_pages)  # the author's, not the readers' API: left out of the OpenAPI
-    api.register_blueprint(llms_blp)
+    components = app.extensions[EXTENSION] = components or Components.build(settings)
+    for feature in FEATURES:  # each feature plugs in its own pages
+        feature.register(app, api, components)
     register_error_handlers(app)
     app.wsgi_app = ClientAddress(app.wsgi_app, settings.trusted_proxies)
-    app.extensions[EXTENSION] = components or Components.build(settings)
     app.extensions[FAILURES] = FailureBudget(settings.auth_failure_limit, settings.rate_limit_storage,
                                              **app.config.get("RATELIMIT_STORAGE_OPTIONS", {}))
-    if settings.mcp_enabled:
-        from server.api.mcp import mount_mcp
-
-        mount_mcp(app, app.extensions[EXTENSION])
     return app
 
 

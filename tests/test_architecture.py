@@ -16,8 +16,10 @@ LAYERS = [
     ("parts", ["server.settings", "server.embedding", "server.store", "server.sessions"]),
     ("domain", ["server.ingest", "server.question", "server.course", "server.library", "server.insights"]),
     ("application", ["server.composition", "server.evaluation", "server.serving.demo", "server.operations"]),
+    # the program, and each feature's own web pages and commands (a feature plugs in whole)
     ("program", ["server.api", "server.app", "server.serving", "server.mcp_server", "server.__main__", "server.cli",
-                 "server.checkbook"]),
+                 "server.checkbook", "server.insights.web", "server.insights.commands", "server.library.web",
+                 "server.library.commands", "server.operations.commands"]),
 ]
 # inside the question path, lowest first: what every stage uses (the question, its sources and
 # events, citation markers), then the stages in the order a question passes them (each with its
@@ -164,3 +166,17 @@ def test_features_plug_into_the_question_path_it_does_not_know_them():
     reaching = {name: sorted(o for o in imported if o.startswith(features))
                 for name, imported in GRAPH.items() if name.startswith("server.question")}
     assert {name: found for name, found in reaching.items() if found} == {}
+
+
+def test_a_feature_brings_its_own_pages_and_commands():
+    """The insights, llms.txt, MCP and the operator's commands live in their packages, web pages and
+    commands included: the readers' API (api/) uses none of them, and each registers itself."""
+    features = ("server.insights", "server.library", "server.mcp_server", "server.operations", "server.checkbook")
+    api = {name: sorted(o for o in imported if o.startswith(features))
+           for name, imported in GRAPH.items() if name.startswith("server.api")}
+    assert {name: found for name, found in api.items() if found} == {}
+    for web in ("server.insights.web", "server.library.web", "server.mcp_server.web"):
+        assert "def register(" in MODULES[web].read_text()
+    for commands in ("server.insights.commands", "server.library.commands", "server.mcp_server.commands",
+                     "server.operations.commands", "server.checkbook.command"):
+        assert "COMMANDS = " in MODULES[commands].read_text()

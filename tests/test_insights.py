@@ -161,7 +161,7 @@ def test_only_the_cookie_a_sign_in_sets_opens_the_page(chat_app):
     import hashlib
     import hmac
 
-    from server.api.insights import COOKIE
+    from server.insights.web import COOKIE
 
     client = chat_app(insights_token=TOKEN).test_client()
     another = hmac.new(b"another-token", b"textbook-chat insights page", hashlib.sha256).hexdigest()

@@ -11,7 +11,7 @@ from flask_smorest import Blueprint
 from server import __version__
 from server.composition import Components
 from server.errors import DatabaseUnavailable, StoreUnavailable, TextbookChatError
-from server.insights.asked import vector_bytes
+from server.sessions.recording import vector_bytes
 from server.sessions import NewSession
 from server.sessions.access import claim, new_secret
 from server.api.access import SECURITY, WithSecret, authorize, authorize_message, with_secret

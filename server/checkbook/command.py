@@ -52,3 +52,5 @@ def check_book(book_path: str, book_id: str | None, build_dir: str | None, off_b
     click.echo(json_report(book_id, results) if as_json else report(f"{site.title} ({book_id})", results))
     if not all(r.passed for r in results):
         raise SystemExit(1)
+
+COMMANDS = (check_book,)

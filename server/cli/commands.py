@@ -264,32 +264,17 @@ def migrate() -> None:
 main.add_command(eval_command)
 
 
-def _add_insights_commands() -> None:
-    from server.insights.commands import insights, purge
+def _add_feature_commands() -> None:
+    """Each feature's commands, from its own package (a feature plugs in whole)."""
+    from server.checkbook import command as checkbook
+    from server.insights import commands as insights
+    from server.library import commands as library
+    from server.mcp_server import commands as mcp
+    from server.operations import commands as operations
 
-    main.add_command(insights)
-    main.add_command(purge)
-
-
-def _add_term_commands() -> None:
-    from server.cli.operations import COMMANDS  # books, remove-book, status, backup, restore
-
-    for command in COMMANDS:
-        main.add_command(command)
-
-
-_add_insights_commands()
-_add_term_commands()
+    for feature in (insights, operations, library, mcp, checkbook):
+        for command in feature.COMMANDS:
+            main.add_command(command)
 
 
-def _add_book_commands() -> None:
-    from server.checkbook.command import check_book
-    from server.cli.llms import llms_txt_command
-    from server.cli.mcp import mcp_command
-
-    main.add_command(llms_txt_command)
-    main.add_command(mcp_command)
-    main.add_command(check_book)
-
-
-_add_book_commands()
+_add_feature_commands()

@@ -12,7 +12,7 @@ import numpy as np
 from server.text.privacy import mask
 from server.question import Question
 from server.question.record import Closing
-from server.sessions.recording import Asked, Cited, Passage
+from server.sessions.recording import Asked, Cited, Passage, vector_bytes
 from server.insights.pages import PageFinder, plain_page_url, words_of
 
 MAX_WORDS = 10  # a passage's line this short is found whole (textStart); longer: its first and last words
@@ -64,10 +64,6 @@ def asked_of(question: Question, pages: PageFinder, *, refused: bool, sources: I
 
 def _cited(chunks) -> tuple[Cited, ...]:
     return tuple(dict.fromkeys(Cited(c.url.split("#", 1)[0], c.source_location or c.heading, c.url) for c in chunks))
-
-
-def vector_bytes(vector: np.ndarray) -> bytes:
-    return np.asarray(vector, dtype=np.float16).tobytes()
 
 
 def fingerprint(passage: str) -> str:

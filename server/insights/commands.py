@@ -144,3 +144,5 @@ def write_csv(report, folder: Path) -> list[str]:
                 writer.writerows({key: spreadsheet_safe(value) for key, value in row.items()} for row in rows)
         written.append(str(path))
     return written
+
+COMMANDS = (insights, purge)  # what the insights add to `textbook-chat`

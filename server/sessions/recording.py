@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.engine import Connection
 
@@ -82,3 +84,8 @@ def keep_gap(conn: Connection, query_id: str, vector: bytes) -> None:
                          .where(citations_table.c.query_id == query_id)).all()
     conn.execute(_UPDATE, {"b_query": query_id, "gap_vector": vector,
                            "nearest": [{"section": s, "url": u} for s, u in cited[:3]] or None})
+
+
+def vector_bytes(vector: np.ndarray) -> bytes:
+    """How a question's vector is kept for the coverage gaps: float16, 768 bytes for 384 dimensions."""
+    return np.asarray(vector, dtype=np.float16).tobytes()

@@ -39,3 +39,5 @@ def mcp_command() -> None:
         pass
     finally:
         chat.close()
+
+COMMANDS = (mcp_command,)

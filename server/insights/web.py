@@ -154,3 +154,8 @@ def asset(name: str):
         raise ApiError("NOT_FOUND", "Not found.")
     body = resources.files("server").joinpath(f"static/{name}").read_bytes()
     return Response(body, mimetype=ASSETS[name], headers={"Cache-Control": "public, max-age=300"})
+
+
+def register(app, api, components) -> None:
+    """The author's pages: not the readers' API, so left out of the OpenAPI document."""
+    app.register_blueprint(bp)

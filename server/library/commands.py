@@ -32,3 +32,5 @@ def llms_txt_command(out_dir: str, book_id: str | None) -> None:
     (folder / FULL_TEXT_NAME).write_text(llms_full_txt(outline), encoding="utf-8")
     click.echo(f"{outline.title}: {len(outline.pages)} pages in {len(outline.parts)} parts -> "
                f"{folder / 'llms.txt'}, {folder / FULL_TEXT_NAME}")
+
+COMMANDS = (llms_txt_command,)

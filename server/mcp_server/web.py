@@ -40,3 +40,9 @@ def _without_hop_by_hop(wsgi_app):
         return wsgi_app(environ, start)
 
     return app
+
+
+def register(app: Flask, api, components: Components) -> None:
+    """/mcp, when MCP_ENABLED."""
+    if components.settings.mcp_enabled:
+        mount_mcp(app, components)

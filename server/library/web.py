@@ -69,3 +69,7 @@ class BookLlmsFullTxt(MethodView):
     def get(self, book_id: str):
         """llms-full.txt of one book."""
         return _markdown(llms_full_txt(_outline(book_id)))
+
+
+def register(app, api, components) -> None:
+    api.register_blueprint(blp)
