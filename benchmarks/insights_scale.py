@@ -128,10 +128,10 @@ def measure(url: str, n: int) -> dict:
     command = [sys.executable, "-c", "from server.cli import main; main()", "insights", "--json"]
     for since in ("all", "30d"):
         since_at = None if since == "all" else datetime.now(timezone.utc) - timedelta(days=30)
-        report = read_insights(store.engine, Window(None, since_at))
+        report = read_insights(store, Window(None, since_at))
         result[since] = {
             "questions": report.questions, "gaps": len(report.gaps), "pages": len(report.pages),
-            "read_insights_wall_cpu_s": median_s(lambda: read_insights(store.engine, Window(None, since_at)), 5),
+            "read_insights_wall_cpu_s": median_s(lambda: read_insights(store, Window(None, since_at)), 5),
             "command_wall_cpu_s": median_s(lambda: subprocess.run([*command, "--since", since], env=env, check=True,
                                                                   capture_output=True), 3)}
     result["load_average"] = os.getloadavg()

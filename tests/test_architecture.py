@@ -180,3 +180,10 @@ def test_a_feature_brings_its_own_pages_and_commands():
     for commands in ("server.insights.commands", "server.library.commands", "server.mcp_server.commands",
                      "server.operations.commands", "server.checkbook.command"):
         assert "COMMANDS = " in MODULES[commands].read_text()
+
+
+def test_the_insights_read_the_sessions_through_their_methods():
+    """The sessions package owns its tables: the insights ask SessionStore, never the schema."""
+    reaching = {name: sorted(o for o in imported if o in ("server.sessions.schema", "server.sessions.statements"))
+                for name, imported in GRAPH.items() if name.startswith("server.insights")}
+    assert {name: found for name, found in reaching.items() if found} == {}

@@ -79,7 +79,7 @@ def recorded(request, sample_book, tmp_path_factory) -> Recorded:
 
 
 def _report(chat: Recorded, **window):
-    return read_insights(chat.sessions.engine, Window(**window))
+    return read_insights(chat.sessions, Window(**window))
 
 
 def test_each_question_keeps_its_page_passage_outcome_and_citations(recorded):
@@ -313,6 +313,6 @@ def test_questions_kept_from_before_are_given_their_outcome(tmp_path):
     database = tmp_path / "sessions.db"
     shutil.copy(REPO / "tests" / "data" / "sessions-before-migrations.db", database)
     store = SessionStore(f"sqlite:///{database}")
-    report = read_insights(store.engine, Window())
+    report = read_insights(store, Window())
     assert report.outcomes == {"answered": 1, "unfinished": 1} and report.ratings == {"up": 1, "down": 0}
     store.close()

@@ -49,7 +49,7 @@ def insights(book_id: str | None, since: str, as_json: bool, csv_dir: str | None
         _fail(str(exc))
     _, store = _store()
     try:
-        report = read_insights(store.engine, window)
+        report = read_insights(store, window)
     except TextbookChatError as exc:
         _fail(exc.message)
     finally:

@@ -16,7 +16,6 @@ from urllib.parse import urlencode
 from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request
 
 from server.insights.charts import questions_chart, refusal_chart
-from server.insights.on_page import read_page
 from server.insights.pages import plain_page_url, site_link
 from server.insights.report import SinceError, Window, parse_since, read_insights
 from server.api.access import bearer_token
@@ -102,7 +101,7 @@ def page():
             response.delete_cookie(COOKIE, path=None)
         return response
     window, since = _window()
-    report = read_insights(_parts().sessions.engine, window)
+    report = read_insights(_parts().sessions, window)
     charts = {"questions": questions_chart(report.trend), "refusals": refusal_chart(report.trend)}
     sites = _parts().pages.sites()
     return render_template("insights.html", report=report, charts=charts, since=since, periods=PERIODS,
@@ -130,7 +129,7 @@ def data():
     problem = _check(_token(), cookie=False)
     if problem:
         _refuse(problem)
-    return jsonify(read_insights(_parts().sessions.engine, _window()[0]).to_dict())
+    return jsonify(read_insights(_parts().sessions, _window()[0]).to_dict())
 
 
 @bp.get("/insights/page")
@@ -144,7 +143,7 @@ def on_page():
     page_url = found.url if found else plain_page_url(url)
     if page_url is None:
         raise ApiError("VALIDATION_ERROR", "`url` must be the page's http(s) address.", {"url": ["not a page address"]})
-    return jsonify({**read_page(_parts().sessions.engine, page_url, _window()[0].since),
+    return jsonify({**_parts().sessions.asked_on_page(page_url, _window()[0].since),
                     "title": found.title if found else ""})
 
 

@@ -268,6 +268,18 @@ class SessionStore:
         self._write(lambda conn: conn.execute(sql.upsert(self.dialect, feedback_table, row, ["message_id"])))
         return Feedback(**row)
 
+    def questions_read(self, window, max_grouped: int):
+        """What the insights report is made of (asked_reads.py), for one book or all, over a period."""
+        from server.sessions.asked_reads import read_questions
+
+        return read_questions(self.engine, window, max_grouped)
+
+    def asked_on_page(self, page_url: str, since=None) -> dict:
+        """One page as its author sees it: highlighted passages, cited sections, questions asked on it."""
+        from server.sessions.asked_reads import read_page
+
+        return read_page(self.engine, page_url, since)
+
     def keep_gap_vector(self, message_id: str, vector_of: Callable[[str], bytes]) -> None:
         """An answer rated down: its question's vector (`vector_of(question)`) kept for the coverage gaps."""
         with self._reading() as conn:
