@@ -9,6 +9,7 @@ token itself is never stored in the browser by the page).
 from __future__ import annotations
 
 import hashlib
+from dataclasses import asdict
 import hmac
 from importlib import resources
 from urllib.parse import urlencode
@@ -143,7 +144,7 @@ def on_page():
     page_url = found.url if found else plain_page_url(url)
     if page_url is None:
         raise ApiError("VALIDATION_ERROR", "`url` must be the page's http(s) address.", {"url": ["not a page address"]})
-    return jsonify({**_parts().sessions.asked_on_page(page_url, _window()[0].since),
+    return jsonify({**asdict(_parts().sessions.asked_on_page(page_url, _window()[0].since)),
                     "title": found.title if found else ""})
 
 

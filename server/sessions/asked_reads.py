@@ -177,7 +177,36 @@ def _utc(value: datetime) -> datetime:
     return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value
 
 
-def read_page(engine: Engine, page_url: str, since: datetime | None = None) -> dict:
+@dataclass(frozen=True)
+class PassageAsked:
+    text: str
+    times: int
+    url: str
+    questions: list[str]  # the latest five asked about it
+
+
+@dataclass(frozen=True)
+class SectionCited:
+    section: str
+    url: str
+    times: int
+
+
+@dataclass(frozen=True)
+class QuestionAsked:
+    question: str
+    times: int
+
+
+@dataclass(frozen=True)
+class PageAsked:
+    page_url: str
+    passages: list[PassageAsked]
+    sections: list[SectionCited]
+    questions: list[QuestionAsked]
+
+
+def read_page(engine: Engine, page_url: str, since: datetime | None = None) -> PageAsked:
     inside = Q.c.page_url == page_url
     if since is not None:
         inside = inside & (Q.c.created_at >= since)
@@ -201,17 +230,13 @@ def read_page(engine: Engine, page_url: str, since: datetime | None = None) -> d
             .join(Q, Q.c.id == C.c.query_id).where((C.c.page_url == page_url) & about)
             .group_by(C.c.section, C.c.section_url).order_by(func.count(func.distinct(C.c.query_id)).desc())).all()
         questions = _top_questions(conn, inside)
-    return {
-        "page_url": page_url,
-        "passages": [{"text": text or "", "times": times, "url": url or "", "questions": asked.get(f, [])}
-                     for f, times, text, url in passages],
-        "sections": [{"section": s or "", "url": u or "", "times": n} for s, u, n in sections],
-        "questions": questions,
-    }
+    return PageAsked(page_url,
+                     [PassageAsked(text or "", times, url or "", asked.get(f, [])) for f, times, text, url in passages],
+                     [SectionCited(s or "", u or "", n) for s, u, n in sections], questions)
 
 
-def _top_questions(conn, inside) -> list[dict]:
+def _top_questions(conn, inside) -> list[QuestionAsked]:
     rows = conn.execute(select(Q.c.question, func.count().label("times"))
                         .where(inside).group_by(Q.c.question)
                         .order_by(func.count().desc(), func.max(Q.c.created_at).desc()).limit(PAGE_TOP)).all()
-    return [{"question": q, "times": n} for q, n in rows]
+    return [QuestionAsked(q, n) for q, n in rows]

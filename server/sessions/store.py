@@ -14,7 +14,7 @@ import uuid
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Callable, Iterator, Sequence, TypeVar
+from typing import TYPE_CHECKING, Callable, Iterator, Sequence, TypeVar
 
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Connection
@@ -33,6 +33,9 @@ from server.sessions.abandoned import AbandonedQuestions
 from server.sessions.retention import Retention
 from server.sessions.schema import feedback_table, messages_table, queries_table, sessions_table
 from server.sessions.turns import Closing, Opening, close_question, history_of, open_question
+
+if TYPE_CHECKING:
+    from server.sessions.asked_reads import PageAsked, QuestionsRead, Window
 
 Written = TypeVar("Written")
 
@@ -268,13 +271,13 @@ class SessionStore:
         self._write(lambda conn: conn.execute(sql.upsert(self.dialect, feedback_table, row, ["message_id"])))
         return Feedback(**row)
 
-    def questions_read(self, window, max_grouped: int):
+    def questions_read(self, window: "Window", max_grouped: int) -> "QuestionsRead":
         """What the insights report is made of (asked_reads.py), for one book or all, over a period."""
         from server.sessions.asked_reads import read_questions
 
         return read_questions(self.engine, window, max_grouped)
 
-    def asked_on_page(self, page_url: str, since=None) -> dict:
+    def asked_on_page(self, page_url: str, since=None) -> "PageAsked":
         """One page as its author sees it: highlighted passages, cited sections, questions asked on it."""
         from server.sessions.asked_reads import read_page
 
