@@ -75,3 +75,21 @@ def test_any_question_goes_through_the_router(chat, text):
     request = chat.pipeline.understand.course.read(question, chat.embedder.embed_query(text), ())
     assert request is None or request.task in ("overview", "summarize", "contents", "locate", "order", "objectives",
                                                "quiz")
+
+
+def test_a_heading_is_named_by_its_own_words_not_by_the_course_words_any_book_uses():
+    """"In This Chapter" is a heading of many books: saying "in this chapter" names the chapter,
+    not that section; "Extending this project" or "Zero Moment Point" are said of their sections."""
+    from server.book.outline import Outline, OutlinePage, Section
+    from server.course.resolve import named_heading
+
+    url = "https://book.example/docs/walking"
+    sections = tuple(Section(h, f"{url}#{i}", 2, "") for i, h in
+                     enumerate(["In This Chapter", "Extending this project", "Zero Moment Point", "Summary"]))
+    page = OutlinePage("walking.md", "walking.md", url, "Walking", ("Walking",), "Walking", None, 1, 1, None, None,
+                       "", sections=sections)
+    outline = Outline("b", "B", pages=(page,))
+    assert named_heading(outline, "which page in this chapter explains the zero moment point?") == "zero moment point"
+    assert named_heading(outline, "what is in this chapter?") == ""
+    assert named_heading(outline, "what is extending this project?") == "extending this project"
+    assert named_heading(outline, "give me a summary") == ""  # one word says too little

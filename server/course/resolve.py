@@ -88,7 +88,9 @@ def _headings(outline: Outline, locale: str | None) -> list[str]:
     if kept is None or kept[0] is not outline:
         found = {" ".join(s.heading.lower().split()) for p in outline.pages if not locale or p.locale == locale
                  for s in p.sections}
-        kept = (outline, sorted((h for h in found if len(words(h)) >= 2), key=len, reverse=True))
+        # of two words or more, one of them the heading's own ("In This Chapter" names no section)
+        kept = (outline, sorted((h for h in found if len(words(h)) >= 2 and set(words(h)) - _STOP),
+                                key=len, reverse=True))
         if len(_HEADINGS) > 64:
             _HEADINGS.clear()
         _HEADINGS[key] = kept
