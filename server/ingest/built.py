@@ -29,22 +29,12 @@ from server.ingest.page import Discovery, Page, SkippedFile, file_hash
 from server.ingest.reach import in_a_sidebar, links_of, reachable_files
 from server.ingest.site import Site
 from server.ingest.sources import docusaurus_source_pages
+from server.ingest.urls import route_of_file
 
 
 def _meta(document, name: str) -> str:
     found = document.xpath(f'//meta[@name="{name}"]/@content')
     return found[0].strip() if found else ""
-
-
-def _route_of_file(rel: str, base_url: str) -> str:
-    """The route a build file serves: `a/b/index.html` → `/a/b/`, `a/b.html` → `/a/b`."""
-    if rel == "index.html":
-        path = "/"
-    elif rel.endswith("/index.html"):
-        path = "/" + rel[: -len("index.html")]
-    else:
-        path = "/" + rel[: -len(".html")]
-    return "/" + "/".join(p for p in (base_url.strip("/"), path.strip("/")) if p) + ("/" if path.endswith("/") and path != "/" else "")
 
 
 def _sources_by_doc(site: Site) -> dict[tuple[str, str], str]:
@@ -118,7 +108,7 @@ def built_pages(site: Site) -> Discovery:
         if not sections:
             continue  # nothing to read (a page of links only)
         canonical = document.xpath('//link[@rel="canonical"]/@href')
-        route = unquote(urlsplit(canonical[0]).path) if canonical else _route_of_file(rel, site.base_url)
+        route = unquote(urlsplit(canonical[0]).path) if canonical else route_of_file(rel, site.base_url)
         nxt = document.xpath('//a[contains(@class, "pagination-nav__link--next")]/@href')
         if nxt:
             next_of[route] = unquote(urlsplit(nxt[0]).path)

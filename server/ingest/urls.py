@@ -75,7 +75,7 @@ def apply_trailing_slash(path: str, trailing_slash: bool | None, base_url: str =
     return path.rstrip("/") + "/" if trailing_slash else path.rstrip("/")
 
 
-def page_path(base_url: str, route_base_path: str, slug: str, *, locale_prefix: str = "",
+def doc_route(base_url: str, route_base_path: str, slug: str, *, locale_prefix: str = "",
               version_path: str = "", trailing_slash: bool | None = None) -> str:
     """baseUrl + locale + routeBasePath + version + slug, with single slashes."""
     parts = [p.strip("/") for p in (base_url, locale_prefix, route_base_path, version_path, slug)
@@ -88,5 +88,11 @@ def page_path(base_url: str, route_base_path: str, slug: str, *, locale_prefix: 
 
 def page_url(site_url: str, base_url: str, route_base_path: str, slug: str, **options) -> str:
     """The absolute (or, without a site URL, root-relative) URL of a doc."""
-    path = page_path(base_url, route_base_path, slug, **options)
+    path = doc_route(base_url, route_base_path, slug, **options)
     return site_url.rstrip("/") + quote(path, safe="/-_.~%")
+
+
+def route_of_file(rel: str, base_url: str) -> str:
+    """The URL path a build file is served at: `a/b/index.html` → `/base/a/b/`, `a/b.html` → `/base/a/b`."""
+    path = rel[: -len("index.html")] if rel == "index.html" or rel.endswith("/index.html") else rel[: -len(".html")]
+    return "/" + "/".join(p for p in (base_url.strip("/"), path) if p)

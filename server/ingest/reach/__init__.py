@@ -18,6 +18,8 @@ import re
 from collections.abc import Iterable
 from urllib.parse import unquote, urljoin, urlsplit
 
+from server.ingest.urls import route_of_file
+
 _REFRESH_URL = re.compile(r"""url\s*=\s*["']?([^"']+)""", re.IGNORECASE)  # `content="0; url=/docs/a"`
 
 
@@ -33,12 +35,6 @@ def links_of(document) -> list[str]:
     return [str(href) for href in document.xpath("//a/@href")] + targets
 
 
-def _route(rel: str, base_url: str) -> str:
-    """The URL path a build file is served at: `a/index.html` → `/base/a/`, `a.html` → `/base/a`."""
-    path = rel[: -len("index.html")] if rel == "index.html" or rel.endswith("/index.html") else rel[: -len(".html")]
-    return "/" + "/".join(p for p in (base_url.strip("/"), path) if p)
-
-
 class _Build:
     def __init__(self, files: Iterable[str], base_url: str, site_url: str):
         self.files = set(files)
@@ -52,7 +48,7 @@ class _Build:
         href = href.strip()
         if not href or href.startswith(("#", "mailto:", "tel:", "javascript:", "data:")):
             return []
-        route = _route(from_rel, self.base)
+        route = route_of_file(from_rel, self.base)
         bases = {route, route.rstrip("/") or "/"}
         found = {self._file(urljoin("http://site" + base, href)) for base in bases}
         return [f for f in found if f]
