@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import TypedDict
 
+from server.book.chunk import Chunk
 from server.question.context import QueryContext, Source
 from server.question.markers import marker
 from server.question import AnswerMode
@@ -17,6 +19,31 @@ class Citation:
     text: str  # "[n]"
     source: str  # where in the book
     url: str
+
+
+@dataclass(frozen=True)
+class Usage:
+    """What a language model counted for an answer (all its calls together)."""
+
+    prompt_tokens: int | None = None
+    output_tokens: int | None = None
+    total_tokens: int | None = None
+
+    def __add__(self, other: "Usage | None") -> "Usage":
+        if other is None:
+            return self
+        return Usage(*((a or 0) + (b or 0) for a, b in ((self.prompt_tokens, other.prompt_tokens),
+                                                        (self.output_tokens, other.output_tokens),
+                                                        (self.total_tokens, other.total_tokens))))
+
+
+class CourseReading(TypedDict):
+    """How a question about the book as a course was read (course/understand.py)."""
+
+    task: str
+    scope: str
+    page: str | None
+    part: str | None
 
 
 @dataclass(frozen=True)
@@ -33,19 +60,18 @@ class Answer:
     mode: AnswerMode
     generator: str  # what wrote the answer ("none" when the gate refused before any generator ran)
     fallback_reason: str | None
-    usage: dict | None
+    usage: Usage | None
     context: QueryContext
     # how retrieval went, for evaluation: every candidate before the gate, and the terms the
     # book never uses
-    candidates: list = field(default_factory=list)
-    unknown_terms: list = field(default_factory=list)
-    timings: dict = field(default_factory=dict)  # milliseconds per stage, for Server-Timing
+    candidates: list[Chunk] = field(default_factory=list)
+    unknown_terms: list[str] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)  # milliseconds per stage, for Server-Timing
     intent: str | None = None  # what the reader asked of the highlighted passage (intent.py)
-    corrections: dict = field(default_factory=dict)  # misspelt word → the book word searched for
+    corrections: dict[str, str] = field(default_factory=dict)  # misspelt word → the book word searched for
     # the highlighted passage does not answer the question: the reader may search the whole book
     offer_book_search: bool = False
-    # a question about the book as a course: {task, scope, page, part} (course/understand.py)
-    course: dict | None = None
+    course: CourseReading | None = None  # a question about the book as a course
 
     @property
     def status(self) -> str:

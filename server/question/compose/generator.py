@@ -12,6 +12,7 @@ from typing import Callable, Generator as Stream, Iterator, Protocol, Sequence
 from server.sessions import Message
 
 from server.question.context import Source
+from server.question.events import Usage
 from server.question.understand.intent import Intent
 from server.question import Preferences
 
@@ -45,7 +46,7 @@ class Outcome:
     generator: str  # what wrote the answer: a model id, or "extractive"
     refused: bool = False  # the generator judged that the passages do not answer
     fallback_reason: str | None = None  # why the first choice did not write it (or only part of it)
-    usage: dict | None = None
+    usage: Usage | None = None
     extra_sources: tuple[Source, ...] = ()  # found while answering, numbered after the request's
 
 
@@ -61,7 +62,7 @@ class Generator(Protocol):
 class NotAnswered(Exception):
     """A generator gave up before showing anything; a fallback may answer instead."""
 
-    def __init__(self, reason: str, detail: str = "", *, usage: dict | None = None,
+    def __init__(self, reason: str, detail: str = "", *, usage: Usage | None = None,
                  extra_sources: tuple[Source, ...] = (), logged: bool = False):
         super().__init__(reason)
         self.reason = reason  # short and machine-readable: "timeout", "server_error", "empty_answer"

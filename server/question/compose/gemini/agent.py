@@ -13,7 +13,7 @@ from google.genai import types
 
 from server.question.context import Source
 from server.question.compose.gemini import prompt
-from server.question.compose.gemini.client import add_usage, text_of, usage_dict
+from server.question.compose.gemini.client import add_usage, text_of, usage_of
 from server.question.compose.gemini.run import Run
 
 log = logging.getLogger("textbook_chat.gemini")
@@ -49,7 +49,7 @@ def agent_deltas(run: Run) -> Iterator[str]:
         config = client.config(run.budget, system=system, tools=[SEARCH_TOOL], tool_config=types.ToolConfig(
             function_calling_config=types.FunctionCallingConfig(mode=mode)))
         response = client.with_retries(run.budget, lambda: client.call(contents, config, run.budget), "agent")
-        run.usage = add_usage(run.usage, usage_dict(response.usage_metadata))
+        run.usage = add_usage(run.usage, usage_of(response.usage_metadata))
         calls = response.function_calls or []
         if not calls or round_number == MAX_SEARCHES + 2:
             break

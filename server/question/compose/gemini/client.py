@@ -18,6 +18,7 @@ from google import genai
 from google.genai import types
 
 from server.pump import END, Pump
+from server.question.events import Usage
 from server.settings import Settings
 from server.question.compose.gemini.breaker import CircuitBreaker
 from server.question.compose.gemini.faults import DeadlineExceeded, fault_reason, is_bad_key, is_outage, is_retryable, retry_delay_hint
@@ -185,7 +186,7 @@ def text_of(response) -> str:
     return "".join(p.text for p in candidates[0].content.parts if p.text and not p.thought)
 
 
-def usage_dict(meta) -> dict | None:
+def usage_of(meta) -> Usage | None:
     if meta is None:
         return None
     prompt_tokens = meta.prompt_token_count
@@ -193,11 +194,11 @@ def usage_dict(meta) -> dict | None:
     total = meta.total_token_count
     if prompt_tokens is None and not output and total is None:
         return None
-    return {"prompt_tokens": prompt_tokens, "output_tokens": output if output or total else None,
-            "total_tokens": total if total is not None else (prompt_tokens or 0) + output}
+    return Usage(prompt_tokens, output if output or total else None,
+                 total if total is not None else (prompt_tokens or 0) + output)
 
 
-def add_usage(a: dict | None, b: dict | None) -> dict | None:
+def add_usage(a: Usage | None, b: Usage | None) -> Usage | None:
     if a is None or b is None:
         return a or b
-    return {k: (a.get(k) or 0) + (b.get(k) or 0) for k in ("prompt_tokens", "output_tokens", "total_tokens")}
+    return a + b

@@ -15,7 +15,8 @@ from server.question.compose.generator import Deltas, GenerationInput, NotAnswer
 from server.question.compose.gemini import prompt
 from server.question.compose.gemini.agent import agent_deltas
 from server.question.compose.gemini.answer import AnswerFilter
-from server.question.compose.gemini.client import GeminiClient, text_of, usage_dict
+from server.question.compose.gemini.client import GeminiClient, text_of, usage_of
+from server.question.events import Usage
 from server.question.compose.gemini.faults import fault_reason
 from server.question.compose.gemini.run import Run
 
@@ -94,15 +95,15 @@ class GeminiGenerator:
         try:
             while chunk is not None:
                 if chunk.usage_metadata is not None:
-                    run.usage = usage_dict(chunk.usage_metadata) or run.usage
+                    run.usage = usage_of(chunk.usage_metadata) or run.usage
                 yield text_of(chunk)
                 chunk = stream.next()
         finally:
             stream.close()
 
     def _outcome(self, run: Run, logged_as: str, **facts) -> Outcome:
-        usage = run.usage or {}
+        usage = run.usage or Usage()
         log.info("gemini %s model=%s prompt_tokens=%s output_tokens=%s total_tokens=%s attempts=%d searches=%d "
-                 "time=%.2fs", logged_as, self.model, usage.get("prompt_tokens"), usage.get("output_tokens"),
-                 usage.get("total_tokens"), run.budget.attempts, run.searches, run.budget.elapsed())
+                 "time=%.2fs", logged_as, self.model, usage.prompt_tokens, usage.output_tokens,
+                 usage.total_tokens, run.budget.attempts, run.searches, run.budget.elapsed())
         return Outcome(self.model, usage=run.usage, extra_sources=tuple(run.extra_sources), **facts)

@@ -7,6 +7,7 @@ from google.genai import types
 
 from server.question import markers
 from server.question.context import Source
+from server.question.events import Usage
 from server.question.compose.generator import GenerationInput
 from server.question.compose.gemini import prompt
 from server.question.compose.gemini.client import Budget, GeminiClient
@@ -18,7 +19,7 @@ class Run:
     request: GenerationInput
     budget: Budget
     searches: int = 0
-    usage: dict | None = None
+    usage: Usage | None = None
     extra_sources: list[Source] = field(default_factory=list)
 
     def contents(self) -> list[types.Content]:
