@@ -55,3 +55,23 @@ def test_a_marker_that_becomes_a_link_is_not_renumbered_while_streaming():
     assert order.feed("See [2]") == "See "
     assert order.feed("(https://x) and [2].") == "[2](https://x) and [1]."
     assert order.finish("See [2](https://x) and [2].") == ""
+
+
+@given(TEXT, st.lists(st.integers(min_value=0, max_value=10_000), max_size=12), st.integers(min_value=0, max_value=4))
+def test_a_marker_to_a_source_found_while_answering_waits_for_the_end(text, points, known):
+    """Sources beyond the `known` ones are listed only when the answer is done: nothing from the
+    first marker citing one is streamed before, and the whole still comes out the same."""
+    order, streamed = CitationOrder(known=known), ""
+    for piece in _cuts(text, points):
+        streamed += order.feed(piece)
+        old_of = {new: old for old, new in order.numbers.items()}
+        assert all(old_of[n] <= known for n in markers.cited(streamed))
+    streamed += order.finish(text)
+    assert streamed == renumber(text, {})
+
+
+def test_the_stream_stops_at_a_marker_to_a_source_not_yet_listed():
+    order = CitationOrder(known=2)
+    assert order.feed("Windows taper [2]. Padding interpolates ") == "Windows taper [1]. Padding interpolates "
+    assert order.feed("[5]. Leakage [1].") == ""
+    assert order.finish("Windows taper [2]. Padding interpolates [5]. Leakage [1].") == "[2]. Leakage [3]."

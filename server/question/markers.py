@@ -107,10 +107,13 @@ class CitationOrder:
     """Streamed text with its markers renumbered in the order first cited.
 
     What is released is always a prefix of the renumbered whole: text is held back while it ends in
-    a marker still being written (or one a `(` could make a link) or inside unclosed inline code.
+    a marker still being written (or one a `(` could make a link) or inside unclosed inline code,
+    and from a marker to a source beyond the `known` ones (found while answering, listed only when
+    the answer is done) on, so that every marker streamed cites a source the reader can be shown.
     """
 
-    def __init__(self):
+    def __init__(self, known: int | None = None):
+        self.known = known
         self.numbers: dict[int, int] = {}
         self.raw = ""
         self.text = ""  # released so far
@@ -124,6 +127,8 @@ class CitationOrder:
     def feed(self, delta: str) -> str:
         self.raw += delta
         end = _safe_end(self.raw)
+        if self.known is not None and "[" in self.raw[self._done:end]:
+            end = min(end, _first_beyond(self.raw[:end], self._done, self.known))
         if end <= self._done:
             return ""
         piece = self.raw[self._done:end]
@@ -142,6 +147,16 @@ class CitationOrder:
         rest = whole[len(self.text):] if whole.startswith(self.text) else ""
         self.text = whole
         return rest
+
+
+def _first_beyond(text: str, start: int, known: int) -> int:
+    """Where, from `start` on, the first marker outside code citing a source past `known` begins
+    (the text's end when there is none)."""
+    code = [(m.start(), m.end()) for m in CODE.finditer(text)]
+    for found in MARKER.finditer(text, start):
+        if int(found.group(1)) > known and not any(a <= found.start() < b for a, b in code):
+            return found.start()
+    return len(text)
 
 
 def _safe_end(text: str) -> int:

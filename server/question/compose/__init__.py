@@ -103,7 +103,7 @@ def in_citation_order(writing: Stream[str, None, Composed], sources: tuple[Sourc
                       ) -> Stream["str | Renumbered", None, Composed]:
     """A composer's deltas with the markers numbered 1, 2, 3 … as first cited (IEEE), and the
     sources renumbered to match, sent before the first delta that cites by the new numbers."""
-    order, shown = markers.CitationOrder(), tuple(sources)
+    order, shown = markers.CitationOrder(known=len(sources)), tuple(sources)
     try:
         while True:
             try:
