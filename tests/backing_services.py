@@ -30,9 +30,9 @@ INSTALL_HINT = "install it with `make services` (Debian: apt-get install postgre
 
 
 def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    from processes import free_port  # below the range outgoing connections take their ports from
+
+    return free_port()
 
 
 def _wait_for_port(port: int, process: subprocess.Popen, what: str, log: Path) -> None:

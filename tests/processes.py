@@ -2,13 +2,29 @@
 from __future__ import annotations
 
 import multiprocessing
+import random
 import socket
 import time
+from pathlib import Path
 from typing import Callable
 
 
 def free_port() -> int:
-    """A port on 127.0.0.1 that nothing listens on (right now)."""
+    """A port on 127.0.0.1 that nothing listens on (right now), below the kernel's range of ports
+    for outgoing connections: a port from that range (what binding port 0 gives) can be taken by
+    another test's outgoing connection before the server started on it binds it."""
+    try:
+        low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        low = 32768
+    for _ in range(100):
+        port = random.randint(10_000, max(10_001, low - 1))
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]

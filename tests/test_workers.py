@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -19,7 +18,7 @@ import pytest
 from apps import copy_index, make_settings
 from fake_gemini import FakeGemini, gemini_subprocess_env
 from places import MODELS_DIR, SAMPLE_BOOK
-from processes import wait_until
+from processes import free_port, wait_until
 from sse import open_chat_stream, read_until, stream_session_id
 from server.ingest.indexer import ingest
 from server.ingest.site import detect_site
@@ -68,9 +67,7 @@ def workers_server(request, tmp_path, indexed_folder):
     database_url = request.getfixturevalue("postgres").new_database() if database == "postgresql" else None
     settings = make_settings(copy_index(indexed_folder(SAMPLE_BOOK), tmp_path / "data"))
     fake = FakeGemini()  # each test scripts its answers
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     env = gemini_subprocess_env(fake, TEXTBOOK_CHAT_DATA_DIR=str(settings.data_dir),
                                 TEXTBOOK_CHAT_MODELS_DIR=str(MODELS_DIR), RATE_LIMIT="1000 per minute",
                                 **({"DATABASE_URL": database_url} if database_url else {}))
