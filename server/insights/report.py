@@ -78,20 +78,6 @@ def parse_since(text: str | None, now: datetime | None = None) -> datetime | Non
                          "a date (2025-01-31) or `all`") from None
 
 
-def _trend(counts, window: Window, now: datetime) -> list[Day]:
-    counted: dict[str, tuple[int, int]] = {}
-    for _, _, outcome, day, n in counts:
-        asked, refused = counted.get(day, (0, 0))
-        counted[day] = (asked + n, refused + (n if outcome in NO_ANSWER else 0))
-    if not counted:
-        return []
-    first = date.fromisoformat(min(counted)) if window.since is None else window.since.date()
-    last = max(now.date(), date.fromisoformat(max(counted)))
-    first = max(first, last - timedelta(days=MAX_DAYS - 1))
-    days = [first + timedelta(days=i) for i in range((last - first).days + 1)]
-    return [Day(d, *counted.get(d.isoformat(), (0, 0))) for d in days]
-
-
 def read_insights(store: SessionStore, window: Window, now: datetime | None = None) -> Insights:
     now = now or datetime.now(timezone.utc)
     read = store.questions_read(window, MAX_GROUPED)

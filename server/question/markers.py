@@ -161,7 +161,7 @@ def _first_beyond(text: str, start: int, known: int) -> int:
 
 def _safe_end(text: str) -> int:
     end = len(text)
-    held = open_tail(text) if not text.endswith("]") else None
+    held = open_tail(text)
     if held is None and (m := _HELD_MARKER.search(text)):
         held = m.start()
     if held is not None:

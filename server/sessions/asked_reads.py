@@ -70,28 +70,20 @@ class QuestionsRead:
     gap_rows: list  # (question, gap_vector, nearest, down): refused or rated down, most recent first
 
 
-def _in(window: Window):
+def _within(table, window: Window):
+    """The rows of `table` (questions, or citations) in the window: its book, since its date."""
     conditions = []
     if window.book_id:
-        conditions.append(Q.c.book_id == window.book_id)
+        conditions.append(table.c.book_id == window.book_id)
     if window.since:
-        conditions.append(Q.c.created_at >= window.since)
-    return and_(true(), *conditions)
-
-
-def _cited_in(window: Window):
-    conditions = []
-    if window.book_id:
-        conditions.append(C.c.book_id == window.book_id)
-    if window.since:
-        conditions.append(C.c.created_at >= window.since)
+        conditions.append(table.c.created_at >= window.since)
     return and_(true(), *conditions)
 
 
 def read_questions(engine: Engine, window: Window, max_grouped: int) -> QuestionsRead:
     """`max_grouped`: how many of the most recent gap questions are read (their vectors are grouped
     in Python)."""
-    inside = _in(window)
+    inside = _within(Q, window)
     rated = (select(F.c.rating, M.c.query_id).join(M, M.c.id == F.c.message_id)).subquery()
     with engine.connect() as conn:
         # one pass over the questions: counts by page, outcome and day, from which the totals,
@@ -104,7 +96,7 @@ def read_questions(engine: Engine, window: Window, max_grouped: int) -> Question
             outcomes[outcome or "unfinished"] = outcomes.get(outcome or "unfinished", 0) + n
         ratings = dict(conn.execute(select(rated.c.rating, func.count()).join(Q, Q.c.id == rated.c.query_id)
                                     .where(inside).group_by(rated.c.rating)).all())
-        pages = _pages(conn, counts, inside, _cited_in(window), rated)
+        pages = _pages(conn, counts, inside, _within(C, window), rated)
         passages = _passages(conn, inside)
         down = conn.execute(
             select(F.c.created_at, Q.c.question, M.c.content, F.c.comment, Q.c.page_url)

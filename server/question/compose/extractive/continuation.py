@@ -158,12 +158,14 @@ def cited_where_read(units: list[Unit], sources: list[Source],
     them, the chunks returned); from a part of a chunk that runs on under another heading, as
     that part (Chunk.sections)."""
     numbers = {(s.chunk.chunk_id, s.chunk.url): n for n, s in enumerate(sources, 1) if s.source_type == "database"}
-    by_id = {s.chunk.chunk_id: s.chunk for s in sources if s.source_type == "database"}
     extra: list[Chunk] = []
     cited = []
+    sections: dict[str, list[Chunk]] = {}  # a chunk cut at its headings once, however many pieces it gives
 
     def number(chunk: Chunk, text: str) -> int:
-        place = holder(text, chunk.sections()) or chunk
+        if chunk.chunk_id not in sections:
+            sections[chunk.chunk_id] = chunk.sections()
+        place = holder(text, sections[chunk.chunk_id]) or chunk
         key = (chunk.chunk_id, place.url)
         if key not in numbers:
             extra.append(place)
@@ -174,8 +176,8 @@ def cited_where_read(units: list[Unit], sources: list[Source],
         own = sources[unit.source - 1]
         chunks = read[unit.source - 1][1]  # the passage's chunk first, unless a passage before it read it
         if not chunks or [c.chunk_id for c in chunks] == [own.chunk.chunk_id]:
-            held = by_id.get(own.chunk.chunk_id) if own.source_type == "database" else None
-            cited.append(unit if held is None or not held.parts else replace(unit, source=number(held, unit.text)))
+            held = own.chunk if own.source_type == "database" and own.chunk.parts else None
+            cited.append(unit if held is None else replace(unit, source=number(held, unit.text)))
             continue
         lead, _, block = unit.text.partition("\n\n")
         if unit.introduces and block and not any(_holds(c, lead, block) for c in chunks):
