@@ -70,6 +70,7 @@ def create_app(settings: Settings | None = None, *, components: Components | Non
     refuse_large_bodies(app, settings.max_request_bytes)  # before the limiter's hook
     api.register_blueprint(blp)
     components = app.extensions[EXTENSION] = components or Components.build(settings)
+    app.before_request(lambda: _follow_index(components))
     for feature in FEATURES:  # each feature plugs in its own pages
         feature.register(app, api, components)
     register_error_handlers(app)
@@ -78,6 +79,15 @@ def create_app(settings: Settings | None = None, *, components: Components | Non
                                              **app.config.get("RATELIMIT_STORAGE_OPTIONS", {}))
     return app
 
+
+def _follow_index(components: Components) -> None:
+    """Before a request that may read the index: switch to the newest publication if there is
+    one (a stat() when there is none), so that it is answered from what was last published."""
+    if not request.path.startswith(NOT_READING_THE_INDEX):
+        components.index.follow()
+
+
+NOT_READING_THE_INDEX = ("/widget", "/static/", "/openapi.json")
 
 # POST /insights: guessing the token costs a try like a question does
 LIMITED = {("POST", "/chat"), ("POST", "/feedback"), ("POST", "/sessions"), ("POST", "/insights")}

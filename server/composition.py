@@ -2,15 +2,18 @@
 factory, the CLI and the tests: build, warm up, after a fork, close."""
 from __future__ import annotations
 
+import logging
+import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Iterator
+from typing import Callable, Iterator
 
 from server.library.shelf import Bookshelf
 from server.library.published import PublishedBook, PublishedOutlines
 from server.course.service import Course
 from server.course.stage import CourseStage
 from server.embedding.embedder import Embedder, load_embedder
+from server.errors import TextbookChatError
 from server.index_size import IndexSize
 from server.insights.asked import Keeping
 from server.insights.pages import PageFinder
@@ -30,6 +33,8 @@ from server.text.vocabulary import StoreVocabulary
 from server.sessions import SessionStore, default_server_name
 from server.settings import Settings
 from server.store import ChunkStore, open_store
+
+log = logging.getLogger("textbook_chat.index")
 
 
 @dataclass
@@ -51,6 +56,41 @@ class Index:
         self.size = IndexSize(self.store)
         self.outlines = PublishedOutlines(self.store)
         self.vocabulary = StoreVocabulary(self.outlines.books, self.book)
+        self._forgets: list[Callable[[], None]] = [self.size.forget, self.outlines.forget]
+        self._following = threading.Lock()
+        self._followed = self._generation()  # what is kept from now on is at least this new
+
+    def on_follow(self, forget: Callable[[], None]) -> None:
+        """Call `forget` (a cache of what the store held) whenever a newer publication is followed."""
+        self._forgets.append(forget)
+
+    def follow(self) -> None:
+        """Read the newest publication from now on, if there is a newer one than this process
+        last followed: its replica opened and every view of the books read again before use.
+        Called before each request (app.py) and MCP tool call, in every process, so that the
+        next question after an ingest or a `remove-book` is answered from what they published.
+        The check is one stat() of a marker file (embedded index) or one point read by id (Qdrant
+        server); only a change costs more (the replica's copy, the books read again)."""
+        mark = self._generation()
+        if mark == self._followed:
+            return
+        with self._following:
+            if mark == self._followed:
+                return  # another thread followed it meanwhile
+            try:
+                self.store.refresh()
+            except (TextbookChatError, OSError):  # the old replica serves; the next request tries again
+                log.warning("could not open the newest publication of the index", exc_info=True)
+                return
+            for forget in self._forgets:
+                forget()
+            self._followed = mark
+
+    def _generation(self) -> object:
+        try:
+            return self.store.generation()
+        except TextbookChatError:  # the store is down: the request meets it its own way
+            return self._followed if hasattr(self, "_followed") else None
 
     def book(self, book_id: str) -> PublishedBook:
         """The book as the index publishes it now: its chunks and outline, and every view made
@@ -119,8 +159,9 @@ class BookSearch:
         """`course`: questions about the book, a part or the page are told apart too."""
         retriever = Retriever(index.store, index.embedder, lexicon=index.vocabulary)
         book_course = Course(index.outlines, index.embedder, retriever) if course else None
-        understand = Understand(index.embedder, index.vocabulary, KnownBooks(index.store.count), rewriter=rewriter,
-                                course=book_course)
+        known = KnownBooks(index.store.count)
+        index.on_follow(known.forget)  # a removed book is unknown from the next question on
+        understand = Understand(index.embedder, index.vocabulary, known, rewriter=rewriter, course=book_course)
         return cls(retriever, understand, Gather(retriever, index.embedder), book_course)
 
     def passages(self, question: Question) -> list[Chunk]:

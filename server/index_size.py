@@ -13,6 +13,11 @@ class IndexSize:
         self._checked = 0.0
         self._size = -1
 
+    def forget(self) -> None:
+        """A newer publication is followed: ask the store again on the next call."""
+        with self._lock:
+            self._size = -1
+
     def get(self, fresh: bool = False) -> int:
         """The chunk count; an empty or unknown index is asked again on every call."""
         with self._lock:

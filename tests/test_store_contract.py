@@ -152,6 +152,23 @@ def test_a_books_outline_is_kept_with_its_chunks_and_goes_with_the_book(backend,
     assert reader.outline("rust") is None
 
 
+def test_each_publication_changes_the_generation_readers_follow(backend, embedder):
+    store, chunks, vectors = _filled(backend, embedder)
+    assert store.generation() is None  # nothing published yet
+    store.publish()
+    first = store.generation()
+    assert first is not None and store.generation() == first  # the same until the next publication
+    store.delete_book("robots")
+    store.publish()
+    second = store.generation()
+    assert second not in (None, first)
+    store.close()
+    reader = backend()  # another process's view
+    assert reader.generation() == second
+    reader.refresh()
+    assert reader.books() == ["rust"]
+
+
 def test_another_model_is_a_mismatch_until_recreated(backend, embedder):
     store, chunks, vectors = _filled(backend, embedder)
     store.close()

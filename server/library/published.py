@@ -4,7 +4,10 @@ another). The course path and the book tools (llms.txt, MCP) read their views of
 here: each view is built once per published book and kept while the book stays as it is.
 
 Reading a book's chunks takes ~90 ms for a 1,500-chunk book, so a book already read is read
-again in the background: the question that finds it stale is answered from what is kept."""
+again in the background: the question that finds it stale is answered from what is kept. A
+publication the server has followed (composition.py Index.follow, before each request) is
+different: `forget` makes every kept book and the list of books be read again before they are
+used, so the question after a publication is answered from it."""
 from __future__ import annotations
 
 import logging
@@ -53,6 +56,14 @@ class PublishedOutlines:
         self._books: dict[str, tuple[float, PublishedBook]] = {}
         self._ids: tuple[float, list[str]] = (0.0, [])
         self._reading: set[str] = set()  # books being read again in the background
+        self._forgotten = -1.0  # what was read before this (time.monotonic()) is read again before use
+
+    def forget(self) -> None:
+        """A newer publication is followed: the books and their list are read again when next
+        used (a book found unchanged keeps its views)."""
+        with self._lock:
+            self._forgotten = time.monotonic()
+            self._ids = (0.0, [])
 
     def books(self, fresh: bool = False) -> list[str]:
         """The indexed books' ids; while there are none, the store is asked on every call."""
@@ -72,6 +83,8 @@ class PublishedOutlines:
             book_id = ids[0]
         with self._lock:
             kept = self._books.get(book_id)
+            if kept is not None and kept[0] <= self._forgotten:
+                kept = None  # read before the publication followed since: read now, before answering
             stale = kept is not None and time.monotonic() - kept[0] > self.refresh_s
             if stale and book_id not in self._reading:
                 self._reading.add(book_id)

@@ -28,7 +28,7 @@ class BookTools:
     def search_book(self, query: str, book_id: str | None = None, limit: int = 5) -> dict:
         query = _words(query, "query")
         settings = self.parts.settings
-        with _refusals():
+        with _refusals(self.parts.index):
             self._check_book(book_id)
             # ranked as /chat and `ask` rank them: misspelt book words read as the book spells them,
             # the dense candidates re-ranked by the query's words
@@ -45,7 +45,7 @@ class BookTools:
 
     def get_page(self, url_or_path: str, book_id: str | None = None) -> dict:
         wanted = _words(url_or_path, "url_or_path")
-        with _refusals():
+        with _refusals(self.parts.index):
             for outline in self._outlines(book_id):
                 page = outline.find_page(wanted)
                 if page is not None:
@@ -53,7 +53,7 @@ class BookTools:
         raise ToolRefusal(f"No indexed page at {wanted!r}. book_outline lists every page with its URL.")
 
     def book_outline(self, book_id: str | None = None) -> dict:
-        with _refusals():
+        with _refusals(self.parts.index):
             outline = self.parts.bookshelf.outline(book_id)
         return {"book_id": outline.book_id, "title": outline.title, "summary": outline.summary,
                 "parts": [{"title": part.name, **dict(zip(("locale", "version"), outline.locale_and_version(part))),
@@ -63,7 +63,7 @@ class BookTools:
     def ask(self, question: str, book_id: str | None = None) -> dict:
         question = _words(question, "question")
         settings = self.parts.settings
-        with _refusals():
+        with _refusals(self.parts.index):
             self._check_book(book_id)
             answer = self.parts.pipeline.answer(Question(
                 text=question, max_chunks=settings.max_chunks, similarity_threshold=settings.similarity_threshold,
@@ -100,9 +100,15 @@ def _words(text: str, name: str) -> str:
 
 
 class _refusals:
-    """The product's own errors (unknown book, empty index, store down) as refusals."""
+    """The product's own errors (unknown book, empty index, store down) as refusals; the
+    newest publication followed first (a tool call is answered from it, as a request is)."""
+
+    def __init__(self, index=None):
+        self.index = index
 
     def __enter__(self):
+        if self.index is not None:
+            self.index.follow()
         return self
 
     def __exit__(self, kind, error, trace):

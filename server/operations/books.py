@@ -31,7 +31,7 @@ def books_in(store: ChunkStore) -> list[Book]:
 
 def remove_book(store: ChunkStore, book_id: str) -> Book:
     """Delete every chunk of `book_id` and publish the index without it (a running server
-    switches within about a second). UnknownBook names the books there are."""
+    switches before its next request). UnknownBook names the books there are."""
     books = {book.book_id: book for book in books_in(store)}
     if book_id not in books:
         held = ", ".join(books) or "none"

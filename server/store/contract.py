@@ -106,6 +106,10 @@ class ChunkStore(Protocol):
         """Keep the book's outline (server/book/outline.py) with its chunks; None removes it."""
     def publish(self) -> None:
         """Compact and make the writes so far visible to readers in other processes."""
+    def generation(self) -> object:
+        """A cheap mark of the last publication (None before any): it changes with every
+        `publish` that wrote something, in every process, so a reader knows to `refresh` and to
+        read its kept views of the books again."""
 
     # --- reads ---
     def stored_files(self, book_id: str) -> dict[str, StoredFile]: ...
@@ -119,6 +123,8 @@ class ChunkStore(Protocol):
         """Nearest chunks by the dense vector, best first; score = cosine similarity."""
 
     # --- processes ---
+    def refresh(self) -> None:
+        """Read what was last published from now on (at once, before returning)."""
     def before_fork(self) -> None:
         """Let go of what a forked child cannot use (the parent serves no reads afterwards)."""
     def after_fork(self) -> None:

@@ -45,6 +45,7 @@ class EdgeStore:
         self._dirty = False
         self._reader: Replica | None = None
         self._lock = threading.RLock()
+        self._switching = threading.Lock()
         self._checked = 0.0
         self._refreshing: threading.Thread | None = None
 
@@ -160,12 +161,19 @@ class EdgeStore:
                 return replica.chunks([(str(p.id), float(p.score)) for p in points])
         return [Chunk.from_payload(str(p.id), p.payload or {}, score=float(p.score)) for p in points]
 
+    def generation(self) -> tuple[int, int, int] | None:
+        """The publication readers should see, by one stat() of `published/CURRENT`: a server
+        asks before every request, and refreshes when it changed (composition.py Index.follow)."""
+        return self.layout.marker()
+
     def refresh(self) -> None:
         """Read from the newest published generation now (readers also do so on their own
-        within about REFRESH_S of a publication)."""
-        generation = self.layout.current()
-        if generation is not None and (self._reader is None or self._reader.generation != generation.name):
-            self._swap(Replica(self.layout, generation, self.tuning.reader_config))
+        within about REFRESH_S of a publication). One refresh at a time: a second waits for the
+        first and then has nothing left to do."""
+        with self._switching:
+            generation = self.layout.current()
+            if generation is not None and (self._reader is None or self._reader.generation != generation.name):
+                self._swap(Replica(self.layout, generation, self.tuning.reader_config))
 
     def before_fork(self) -> None:
         self._join_refresh()
@@ -177,6 +185,7 @@ class EdgeStore:
     def after_fork(self) -> None:
         """Open this process's replica now, before the first question waits for the copy."""
         self._lock = threading.RLock()
+        self._switching = threading.Lock()
         self._refreshing = None
         self._checked = 0.0
         self._shard()
@@ -256,10 +265,8 @@ class EdgeStore:
         """This process's replica of the newest publication (looked for at most every REFRESH_S)."""
         now = time.monotonic()
         if self._reader is None:
-            with self._lock:
-                if self._reader is None:
-                    self.refresh()
-                    self._checked = now
+            self.refresh()  # one at a time (the others wait, then find it open)
+            self._checked = now
         elif now - self._checked > REFRESH_S:
             self._checked = now
             self._refresh_in_background()

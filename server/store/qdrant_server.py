@@ -12,12 +12,16 @@ from typing import Iterable
 
 import numpy as np
 from qdrant_client import QdrantClient, models
+from qdrant_client.http.exceptions import UnexpectedResponse
 
 from server.errors import EmbeddingMismatch
 from server.book.chunk import Chunk
 from server.settings import Settings
 from server.store.contract import DENSE, KEYWORD_FIELDS, SCHEMA_VERSION, SPARSE, FILE_FIELDS, Filters, StoredFile, stored_files_of
 from server.store.errors import guarded
+
+
+_PUBLISHED = str(uuid.uuid5(uuid.NAMESPACE_URL, "textbook-chat:published"))  # the outlines' point marking a publication
 
 
 def open_client(settings: Settings) -> QdrantClient:
@@ -137,7 +141,25 @@ class QdrantServerStore:
         return json.loads(found[0].payload["outline"]) if found else None
 
     def publish(self) -> None:
-        """Nothing to do: the server's own optimizers compact, and readers read in place."""
+        """The server's own optimizers compact, and readers read in place: a publication only
+        marks that the writes are done, for the readers' caches (`generation`)."""
+        if not self.client.collection_exists(self._outlines):
+            self.client.create_collection(self._outlines, vectors_config={})
+        self.client.upsert(self._outlines, points=[models.PointStruct(
+            id=_PUBLISHED, vector={}, payload={"published": uuid.uuid4().hex})], wait=True)
+
+    def generation(self) -> str | None:
+        """The last publication's mark (one point read by id): readers' caches of the books
+        are made again when it changes (composition.py Index.follow)."""
+        try:
+            found = self.client.retrieve(self._outlines, [_PUBLISHED], with_payload=True)
+        except UnexpectedResponse as exc:
+            if exc.status_code == 404:  # nothing published yet
+                return None
+            raise
+        except ValueError:  # qdrant-client's embedded mode: no such collection yet
+            return None
+        return str(found[0].payload.get("published")) if found else None
 
     # --- reads ----------------------------------------------------------------------------
     def stored_files(self, book_id: str) -> dict[str, StoredFile]:

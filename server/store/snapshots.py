@@ -101,6 +101,15 @@ class Layout:
         folder = self.published / name
         return folder if name and folder.is_dir() else None
 
+    def marker(self) -> tuple[int, int, int] | None:
+        """What `published/CURRENT` is now, by one stat() (no open, no read): every publication
+        (and a restore) replaces the file, so this changes with each. None before the first."""
+        try:
+            found = os.stat(self.published / "CURRENT")
+        except FileNotFoundError:
+            return None
+        return found.st_ino, found.st_mtime_ns, found.st_size
+
     def publish(self, shard: Path, record: dict) -> Path:
         """Copy the (flushed, idle) writer shard as the next generation and make it current."""
         self.published.mkdir(parents=True, exist_ok=True)

@@ -55,11 +55,14 @@ class Understanding:
 
 class KnownBooks:
     """A question for a book the index does not hold is an error, never an answer from another
-    book. Known books are remembered (a book is added far more often than removed)."""
+    book. Known books are remembered until a newer publication is followed (`forget`)."""
 
     def __init__(self, count: Callable[[str], int]):
         self._count = count
         self._known: set[str] = set()
+
+    def forget(self) -> None:
+        self._known = set()
 
     def require(self, book_id: str | None) -> None:
         if not book_id or book_id in self._known:
