@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import time
-from importlib import resources
 
 from flask import Response, current_app, request, stream_with_context
 from flask.views import MethodView
@@ -22,6 +21,7 @@ from server.api.presenter import database_health, question_from, server_timing, 
 from server.api.schemas import ChatResponseSchema, ErrorResponseSchema, HealthSchema, QuerySchema
 from server.api.session_schemas import ChatSessionSchema, FeedbackResultSchema, FeedbackSchema, SessionSecretSchema
 from server.api.sse import format_event, sse_stream
+from server.api.widget_files import SCRIPTS
 
 
 class ApiBlueprint(Blueprint):
@@ -254,13 +254,12 @@ WIDGET_PARTS = ("panel", "insights")  # widget/scripts/build.mjs: widget-<part>.
 
 
 def _script(name: str) -> Response:
-    script = resources.files("server").joinpath(f"static/{name}")
-    if not script.is_file():
+    """Compressed as the browser accepts (br, then gzip), kept a year when asked for by its content
+    hash (?v=, as widget.js asks for its parts), else five minutes (api/widget_files.py)."""
+    script = SCRIPTS.get(name)
+    if script is None:
         raise ApiError("NOT_FOUND", "The widget has not been built.")
-    response = Response(script.read_bytes(), mimetype="application/javascript")
-    response.headers["Cache-Control"] = "public, max-age=300"
-    response.headers["Access-Control-Allow-Origin"] = "*"
-    return response
+    return script.response(request)
 
 
 @blp.route("/widget.js")

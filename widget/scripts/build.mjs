@@ -2,12 +2,18 @@
 //   widget/dist/widget.js        (src/main.js)        what every page loads: bubble, shortcut, "Ask about this"
 //   widget/dist/widget-panel.js  (src/panel-main.js)  the chat panel, loaded by widget.js when first needed
 // IIFEs, not modules, so that document.currentScript works for reading data-* config.
-// If WIDGET_OUT is set (a path for widget.js), both files are also copied to its folder
+// The parts are built first: widget.js loads each by a URL with its content hash
+// (widget-panel.js?v=<hash>), so that a part may be cached for good and a new build is still
+// fetched. Each script gets precompressed copies beside it (.gz and .br, Node's own zlib), which
+// the server (and nginx's gzip_static) send to browsers that accept them.
+// If WIDGET_OUT is set (a path for widget.js), all files are also copied to its folder
 // (e.g. the server's static folder).
 import { build, transform } from 'esbuild';
-import { copyFile, mkdir, readFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 const widget = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const PARTS = {
@@ -16,6 +22,23 @@ export const PARTS = {
   'widget-insights.js': 'src/insights-main.js', // the author's view, only with ?textbook-chat=insights
 };
 const { version } = JSON.parse(await readFile(resolve(widget, '../package.json'), 'utf8'));
+
+/** The content hash in a part's URL (server/api/widget_files.py computes the same). */
+const hashOf = (bytes) => createHash('sha256').update(bytes).digest('hex').slice(0, 10);
+
+/** `file`.gz and `file`.br beside it: gzip at level 9 and brotli at quality 11, both deterministic. */
+async function precompress(file, bytes) {
+  const brotli = brotliCompressSync(bytes, {
+    params: {
+      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+      [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+      [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+    },
+  });
+  await writeFile(`${file}.gz`, gzipSync(bytes, { level: 9 }));
+  await writeFile(`${file}.br`, brotli);
+  return [`${file}.gz`, `${file}.br`];
+}
 
 // The styles modules keep their stylesheet as one readable template literal; ship it minified.
 const minifyStyles = {
@@ -31,7 +54,10 @@ const minifyStyles = {
   },
 };
 
-for (const [name, entry] of Object.entries(PARTS)) {
+const hashes = {}; // part ("panel") → content hash, for the loader's URLs
+const loaderLast = Object.keys(PARTS).sort((a, b) => (a === 'widget.js') - (b === 'widget.js'));
+for (const name of loaderLast) {
+  const entry = PARTS[name];
   const outfile = resolve(widget, 'dist', name);
   await build({
     entryPoints: [resolve(widget, entry)],
@@ -40,16 +66,19 @@ for (const [name, entry] of Object.entries(PARTS)) {
     minify: true,
     format: 'iife',
     target: ['es2020', 'chrome100', 'firefox100', 'safari15'],
-    define: { __VERSION__: JSON.stringify(version) },
+    define: { __VERSION__: JSON.stringify(version), __PART_HASHES__: JSON.stringify(hashes) },
     legalComments: 'none',
     plugins: [minifyStyles],
     logLevel: 'warning',
   });
-  console.log(`built ${outfile}`);
+  const bytes = await readFile(outfile);
+  if (name !== 'widget.js') hashes[name.slice('widget-'.length, -'.js'.length)] = hashOf(bytes);
+  const files = [outfile, ...(await precompress(outfile, bytes))];
+  console.log(`built ${outfile} (+ .gz, .br)`);
   if (process.env.WIDGET_OUT) {
-    const dest = join(dirname(resolve(process.env.WIDGET_OUT)), name);
-    await mkdir(dirname(dest), { recursive: true });
-    await copyFile(outfile, dest);
-    console.log(`copied to ${dest}`);
+    const folder = dirname(resolve(process.env.WIDGET_OUT));
+    await mkdir(folder, { recursive: true });
+    for (const file of files) await copyFile(file, join(folder, file.slice(dirname(outfile).length + 1)));
+    console.log(`copied to ${join(folder, name)} (+ .gz, .br)`);
   }
 }

@@ -105,7 +105,7 @@ export function mount(cfg, partUrl, api) {
   if (new URLSearchParams(location.search).get('textbook-chat') === 'insights') {
     api._author = (mountInsights) => mountInsights(ctx);
     const s = document.createElement('script');
-    s.src = partUrl.replace('/widget-panel.js', '/widget-insights.js');
+    s.src = api._partUrl('insights'); // main.js: beside widget-panel.js, with its own content hash
     s.async = true;
     document.head.append(s);
   }

@@ -1,11 +1,13 @@
 // Entry point of widget.js, a classic script:
 //   <script src="https://chat.example.org/widget.js" data-api="https://chat.example.org" defer></script>
 // Exactly one global: window.textbookChat ({version, config, open, close, ask, reset}).
-// The panel comes from widget-panel.js beside it, loaded when the reader first needs it.
+// The panel comes from widget-panel.js beside it, loaded when the reader first needs it, by a URL
+// with its content hash (put in by the build): cached for good, and a new build is a new URL.
 import { readConfig } from './config.js';
 import { mount, HOST_ID } from './app.js';
 
 const VERSION = typeof __VERSION__ === 'string' ? __VERSION__ : 'dev';
+const HASHES = typeof __PART_HASHES__ === 'object' ? __PART_HASHES__ : {}; // part → its content's hash
 const TAG = '[textbook-chat]';
 
 function boot() {
@@ -19,8 +21,10 @@ function boot() {
   const src = script ? script.src : '';
   const cfg = readConfig(script ? script.dataset : {}, src, location.href, (m) => console.warn(TAG, m));
   const file = /\/widget\.js(?=[?#]|$)/;
-  const partUrl = (file.test(src) ? src.split(/[?#]/)[0].replace(file, '/widget-panel.js') : cfg.api + '/widget-panel.js') + '?v=' + VERSION;
-  const api = (window.textbookChat = { version: VERSION, config: cfg });
+  const folder = file.test(src) ? src.split(/[?#]/)[0].replace(file, '') : cfg.api;
+  const urlOf = (part) => `${folder}/widget-${part}.js?v=${HASHES[part] || VERSION}`;
+  const partUrl = urlOf('panel');
+  const api = (window.textbookChat = { version: VERSION, config: cfg, _partUrl: urlOf });
 
   const start = () => {
     try {
