@@ -11,7 +11,7 @@ SAMPLE_BOOK := sample-book
 CORPORA ?= ../shared/corpora
 EVAL ?= ../shared/eval
 
-.PHONY: check-books check-books-ci screenshot screenshots test-qdrant-server eval-ci run install model ingest-sample serve test test-python test-widget widget chromium services eval bench clean
+.PHONY: sample-site check-books check-books-ci screenshot screenshots test-qdrant-server eval-ci run install model ingest-sample serve test test-python test-widget widget chromium services eval bench clean
 
 run: install model ingest-sample ## install, provision the model, index the sample book, serve it
 	$(BIN)/textbook-chat serve --host $(HOST) --port $(PORT) --demo $(SAMPLE_BOOK)
@@ -40,6 +40,14 @@ node_modules/.installed: package.json package-lock.json
 
 widget: node_modules/.installed ## build the widget into server/static/widget.js (committed, so pip installs can serve it)
 	WIDGET_OUT=server/static/widget.js npm run build --silent
+
+# the sample book as a real Docusaurus 3 site with the plugin installed from its `npm pack` tarball;
+# built on a copy cached by content under ~/.cache/textbook-chat/sites/ (tests/sample_site.py), so
+# sample-book/ never holds node_modules/ or build/. Its pages talk to TEXTBOOK_CHAT_API (default: `make run`'s)
+SAMPLE_SITE ?= build/sample-site
+sample-site: widget ## build the sample book's Docusaurus site into build/sample-site/
+	$(PYTHON) tests/sample_site.py --out $(SAMPLE_SITE)
+	@echo "serve it: python3 -m http.server -d $(SAMPLE_SITE) 3000, then open http://127.0.0.1:3000/"
 
 screenshots: install model widget chromium ## the widget's states as PNGs in docs/ (desktop and phone)
 	$(PY) widget/scripts/screenshots.py
