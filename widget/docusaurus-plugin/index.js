@@ -24,9 +24,14 @@ const FOLDER = 'textbook-chat';
 /** The widget's built scripts: widget.js (the loader), widget-panel.js, widget-insights.js and
  * any precompressed .gz / .br beside them. */
 const SCRIPT = /^widget(?:-[\w.-]+)?\.js(?:\.gz|\.br)?$/;
-/** Where they are: dist/ in the npm package (`npm pack` fills it, see scripts/copy-widget.cjs),
- * else the chat server's static folder of the repository this folder sits in. */
-const SOURCES = [path.join(__dirname, 'dist'), path.join(__dirname, '..', '..', 'server', 'static')];
+/** Where they are: used by path from a checkout of textbook chat, the chat server's static folder
+ * (what the server serves); installed, dist/ in the npm package (`npm pack` fills it, see
+ * scripts/copy-widget.cjs). */
+const REPO = path.join(__dirname, '..', '..');
+const SOURCES = [
+  ...(fs.existsSync(path.join(REPO, 'pyproject.toml')) ? [path.join(REPO, 'server', 'static')] : []),
+  path.join(__dirname, 'dist'),
+];
 
 /** Option name → data-* attribute of the script tag. */
 const ATTRIBUTES = {
