@@ -10,8 +10,30 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from urllib.parse import unquote, urlsplit
 
-# the kinds of block a page may have, found by their headings (ingest/blocks.py)
-BLOCK_KINDS = ("objectives", "prerequisites", "key_terms", "summary", "exercises", "quiz")
+# the kinds of block a page may have, found by their headings (ingest/blocks.py); "built": the
+# questions made from the page's statements that define or explain, where it asks none itself
+BLOCK_KINDS = ("objectives", "prerequisites", "key_terms", "summary", "exercises", "quiz", "built")
+# what ingest records in an outline: 2, practice questions with their choices, key, sample
+# answer and the section each tests (an outline of an older version has none: re-ingest)
+OUTLINE_VERSION = 2
+
+
+@dataclass(frozen=True)
+class Item:
+    """A practice question: the book's own (a quiz's, an exercise's), or one made from a statement
+    of the page that defines or explains (a block of kind "built")."""
+
+    question: str  # as the book words it (markdown: code stays fenced)
+    choices: tuple[str, ...] = ()  # the choices, in order, without their letters
+    key: int | None = None  # the right choice's index, when the book's key gives it
+    answer: str = ""  # the book's answer: the key's explanation, the sample answer or the solution; "" when none
+    tests: str = ""  # the URL of the section the question tests (its anchor), "" when none is known
+    tests_heading: str = ""  # that section's heading
+    number: str = ""  # as the book numbers it ("3", "Question 3"), "" when it does not
+
+    @property
+    def kind(self) -> str:
+        return "choice" if len(self.choices) >= 2 else "short"
 
 
 @dataclass(frozen=True)
@@ -21,6 +43,7 @@ class Block:
     url: str
     items: tuple[str, ...] = ()  # its list items or questions, in order
     answers: tuple[str, ...] = ()  # quiz: the answer the book gives to each item ("" when none)
+    questions: tuple[Item, ...] = ()  # quiz, exercises, built: its practice questions
 
 
 @dataclass(frozen=True)
@@ -76,6 +99,7 @@ class Outline:
     title: str
     parts: tuple[Part, ...] = ()
     pages: tuple[OutlinePage, ...] = ()
+    version: int = 1  # what ingest recorded (OUTLINE_VERSION when it was written)
     _by_key: dict = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -114,7 +138,7 @@ class Outline:
 
     # --- JSON ----------------------------------------------------------------------------
     def to_dict(self) -> dict:
-        return {"book_id": self.book_id, "title": self.title,
+        return {"book_id": self.book_id, "title": self.title, "version": self.version,
                 "parts": [asdict(p) for p in self.parts], "pages": [asdict(p) for p in self.pages]}
 
     @classmethod
@@ -123,6 +147,12 @@ class Outline:
         pages = tuple(OutlinePage(**{
             **p, "labels": tuple(p.get("labels", ())),
             "sections": tuple(Section(**s) for s in p.get("sections", [])),
-            "blocks": tuple(Block(**{**b, "items": tuple(b.get("items", ())), "answers": tuple(b.get("answers", ()))})
-                            for b in p.get("blocks", []))}) for p in data.get("pages", []))
-        return cls(book_id=data.get("book_id", ""), title=data.get("title", ""), parts=parts, pages=pages)
+            "blocks": tuple(_block(b) for b in p.get("blocks", []))}) for p in data.get("pages", []))
+        return cls(book_id=data.get("book_id", ""), title=data.get("title", ""), parts=parts, pages=pages,
+                   version=int(data.get("version", 1)))
+
+
+def _block(data: dict) -> Block:
+    questions = tuple(Item(**{**q, "choices": tuple(q.get("choices", ()))}) for q in data.get("questions", ()))
+    return Block(**{**data, "items": tuple(data.get("items", ())), "answers": tuple(data.get("answers", ())),
+                    "questions": questions})

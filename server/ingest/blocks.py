@@ -24,8 +24,6 @@ _KINDS = (
 )
 _PATTERNS = [(kind, re.compile(rf"(^|\W)({words})(\W|$)", re.IGNORECASE)) for kind, words in _KINDS]
 _ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(.*)$")
-_ANSWER = re.compile(r"^\W*answer\W*[:：]\s*(.*)$", re.IGNORECASE)
-_OPTION = re.compile(r"^\s*[a-hA-H][.)]\s+")
 
 
 def block_kind(heading: str) -> str | None:
@@ -65,20 +63,3 @@ def is_prompt(item: str) -> bool:
     if labelled and len(labelled.group(1).split()) <= 5:
         return len(labelled.group(2).split()) >= 6
     return len(item.split()) >= 3
-
-
-def question_and_answer(texts: list[str]) -> tuple[str, str]:
-    """A quiz question written as its own section: its text (with options) and the book's answer."""
-    question: list[str] = []
-    answer = ""
-    for text in texts:
-        for line in text.split("\n"):
-            line = line.strip()
-            if not line or set(line) <= {"-", "*", "_"}:
-                continue
-            found = _ANSWER.match(plain(line))
-            if found:
-                answer = found.group(1).strip()
-            elif not answer:
-                question.append(plain(line) if not _OPTION.match(line) else line)
-    return " ".join(question[:1]) + ("\n" + "\n".join(question[1:]) if len(question) > 1 else ""), answer

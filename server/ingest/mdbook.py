@@ -50,7 +50,8 @@ def mdbook_pages(site: Site) -> Discovery:
             continue
         raw = path.read_bytes()
         try:
-            body = clean_markdown(raw.decode("utf-8"))
+            written = raw.decode("utf-8")
+            body = clean_markdown(written)
         except UnicodeDecodeError:
             found.skipped.append(SkippedFile(rel, "not UTF-8 text"))
             continue
@@ -61,6 +62,7 @@ def mdbook_pages(site: Site) -> Discovery:
             categories=[top_title],
             order=len(found.pages) + 1,
             body=body,
+            raw=written,
             file_hash=file_hash(raw),
             anchor_style="mdbook",
             doc_id=posixpath.splitext(rel)[0],

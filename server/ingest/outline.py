@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import re
 
-from server.book.outline import Block, Outline, OutlinePage, Part, Section
+from server.book.outline import OUTLINE_VERSION, Block, Outline, OutlinePage, Part, Section
 from server.text.sentences import split_sentences
-from server.ingest.blocks import block_kind, is_prompt, list_items, plain, question_and_answer
+from server.ingest.blocks import block_kind, is_prompt, list_items, plain
 from server.ingest.sections import reading_sections
 from server.ingest.mdbook import summary_items, summary_path
+from server.ingest.practice import practice_blocks
+from server.ingest.practice.statements import built_questions
+from server.ingest.practice.tested import with_tested_sections
 from server.ingest.page import Page
 from server.ingest.site import Site
 from server.ingest.urls import is_category_index
@@ -66,42 +69,45 @@ def _mdbook_numbers(site: Site) -> dict[str, tuple[str, str]]:
 
 
 def _blocks(page: Page, sections: list) -> list[Block]:
+    """The page's objectives, prerequisites, key terms and summary, then its practice (practice/)."""
     blocks: list[Block] = []
-    if block_kind(page.title) == "quiz":  # a page of questions: each section is one
-        asked = [question_and_answer([b.text for b in s.blocks]) for s in sections if s.headings]
-        asked = [(q, a) for q, a in asked if q]
-        if asked:
-            return [Block("quiz", page.title, page.url, tuple(q for q, _ in asked), tuple(a for _, a in asked))]
     taken: set[int] = set()
     for n, section in enumerate(sections):
         if not section.headings or n in taken:
             continue
         kind = block_kind(section.titles[-1])
-        if kind is None:
+        if kind is None or kind in ("quiz", "exercises"):
             continue
         depth = len(section.headings)
         inner = [m for m in range(n + 1, len(sections))
                  if sections[m].headings[:depth] == section.headings and len(sections[m].headings) > depth]
         inner = inner[: next((i for i, m in enumerate(inner) if m != n + 1 + i), len(inner))]
         taken.update(inner)
-        own = [b.text for b in section.blocks if not b.is_code]
-        answers: tuple[str, ...] = ()
-        if kind == "quiz" and inner:
-            asked = [question_and_answer([b.text for b in sections[m].blocks]) for m in inner]
-            items = tuple(q for q, _ in asked if q)
-            answers = tuple(a for q, a in asked if q)
-        else:
-            texts = own + [b.text for m in inner for b in sections[m].blocks if not b.is_code]
-            listed = list_items(texts)
-            items = tuple(i for i in listed if is_prompt(i)) if listed else tuple(
-                s for t in texts for s in split_sentences(plain(t)) if is_prompt(s))[:8]
-            if not items and inner:
-                items = tuple(sections[m].titles[-1] for m in inner)
+        texts = [b.text for b in section.blocks if not b.is_code] + \
+            [b.text for m in inner for b in sections[m].blocks if not b.is_code]
+        listed = list_items(texts)
+        items = tuple(i for i in listed if is_prompt(i)) if listed else tuple(
+            s for t in texts for s in split_sentences(plain(t)) if is_prompt(s))[:8]
+        if not items and inner:
+            items = tuple(sections[m].titles[-1] for m in inner)
         anchor = section.anchor
         if items:
-            blocks.append(Block(kind, section.titles[-1], f"{page.url}#{anchor}" if anchor else page.url,
-                                items, answers))
-    return blocks
+            blocks.append(Block(kind, section.titles[-1], f"{page.url}#{anchor}" if anchor else page.url, items))
+    return blocks + practice_blocks(page, sections)
+
+
+def _with_practice(pages: list[Page], blocks_of: dict[str, list[Block]], sections_of: dict[str, list],
+                   part_of: dict[str, str]) -> dict[str, list[Block]]:
+    """Each question with the section it tests; a page that asks nothing, questions from its statements."""
+    done = {}
+    for page in pages:
+        blocks = blocks_of[page.key]
+        if any(b.questions for b in blocks):
+            done[page.key] = with_tested_sections(page, blocks, pages, sections_of, part_of)
+        else:
+            built = built_questions(page, sections_of[page.key])
+            done[page.key] = blocks + ([built] if built else [])
+    return done
 
 
 def _page_parts(pages: list[Page], site: Site) -> dict[str, tuple[str, str | None]]:
@@ -168,11 +174,14 @@ def build_outline(site: Site, pages: list[Page], book_id: str) -> Outline:
         made_parts.append(Part(id=info["id"], label=label, name=name, noun=noun, number=number, position=position,
                                index_page=info["index_page"], pages=tuple(info["pages"])))
     by_id = {p.id: p for p in made_parts}
+    sections_of = {page.key: reading_sections(page) for page in pages}
+    blocks_of = _with_practice(pages, {page.key: _blocks(page, sections_of[page.key]) for page in pages},
+                               sections_of, part_of)
     outline_pages: list[OutlinePage] = []
     for (_locale, _version), members in groups.items():
         own_labels = [p.labels[-1] for p in members]
         for n, page in enumerate(members):
-            sections = reading_sections(page)
+            sections = sections_of[page.key]
             part = by_id.get(part_of.get(page.key, ""))
             label = page.labels[-1]
             if site.kind == "mdbook" and page.source_file in numbers:
@@ -194,5 +203,6 @@ def build_outline(site: Site, pages: list[Page], book_id: str) -> Outline:
                 sections=tuple(Section(s.titles[-1], f"{page.url}#{s.anchor}" if s.anchor else page.url,
                                        s.headings[-1][0], _first_sentence([b.text for b in s.blocks]))
                                for s in sections if s.headings),
-                blocks=tuple(_blocks(page, sections))))
-    return Outline(book_id=book_id, title=site.title, parts=tuple(made_parts), pages=tuple(outline_pages))
+                blocks=tuple(blocks_of[page.key])))
+    return Outline(book_id=book_id, title=site.title, parts=tuple(made_parts), pages=tuple(outline_pages),
+                   version=OUTLINE_VERSION)

@@ -25,6 +25,9 @@ class Page:
     description: str = ""  # front matter `description` / <meta name="description">
     listed: bool = True  # a sidebar lists it (or the reader of the book cannot tell it does not)
     reachable: bool = True  # a reader can click their way to it (reach.py)
+    # the markdown as written (front matter removed), for what cleaning drops: a quiz's answer
+    # key in a comment, solutions in <details> or <Solution> (ingest/practice); "" for a built page
+    raw: str = field(default="", repr=False)
 
     def __post_init__(self) -> None:
         self.key = self.key or self.source_file

@@ -218,6 +218,7 @@ def docusaurus_source_pages(site: Site) -> Discovery:
                 labels=labels,
                 order=len(found.pages) + 1,
                 body=clean_markdown(meta["__body__"]),
+                raw=meta["__body__"],
                 file_hash=file_hash(page_doc.path.read_bytes()),
                 anchor_style="docusaurus",
                 doc_id=doc.doc_id,

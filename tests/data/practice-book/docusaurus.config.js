@@ -1,0 +1,1 @@
+module.exports = { title: 'Practice Book', projectName: 'practice-book', baseUrl: '/', url: 'https://practice.example' };
