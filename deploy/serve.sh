@@ -4,16 +4,11 @@
 #
 #   deploy/serve.sh /etc/textbook-chat/env [serve options, e.g. --port 8000 --workers 2]
 #
-# The process becomes `textbook-chat serve` (exec), so SIGTERM from the supervisor stops it as
-# Ctrl-C does: its index replica is removed; a question cut off is marked interrupted at the
-# next start.
+# The process becomes `textbook-chat serve` (exec, through run.sh), so SIGTERM from the
+# supervisor stops it as Ctrl-C does: its index replica is removed; a question cut off is marked
+# interrupted at the next start.
 set -euo pipefail
 env_file="${1:?usage: serve.sh ENV_FILE [serve options]}"
 shift
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-bin="${TEXTBOOK_CHAT_BIN:-$here/../.venv/bin/textbook-chat}"
-set -a
-# shellcheck disable=SC1090
-. "$env_file"
-set +a
-exec "$bin" serve "$@"
+exec "$here/run.sh" "$env_file" serve "$@"
