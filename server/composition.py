@@ -203,6 +203,7 @@ class Components:
         sessions = open_sessions(settings)
         search = BookSearch.build(index, rewriter, course=True)
         retriever, course = search.retriever, search.course
+        course.quizzes = sessions.practice_of  # a quiz posed earlier in the conversation, on any server
         # a language model reads borderline questions itself (it can answer NOT_IN_BOOK); the
         # extractive generator cannot tell, so the gates decide for it
         pages = PageFinder(index.outlines.books, index.book)  # where questions are asked

@@ -177,18 +177,22 @@ def _gemini_client(sample_book, tmp_path):
 
 def test_with_a_model_one_prompt_per_task_with_the_outline_and_the_same_citations(sample_book, tmp_path, fake):
     client = _gemini_client(sample_book, tmp_path)
-    fake.script({"text": "1. What is the Nyquist rate? [1]\n2. What is aliasing? [1]\n\nAsk for the answers when ready."})
-    data = ask(client, "quiz me on this page")
+    fake.script({"text": "Sampling [1] turns a signal into numbers; aliasing [1] is what goes wrong."})
+    data = ask(client, "summarize this page")
     (sent,) = fake.requests
-    assert "Pose the outline's quiz questions, numbered" in sent.system_text  # the quiz task's own instruction
-    assert "<outline>" in sent.user_text and "**Quiz: Sampling**" in sent.user_text  # the outline, fenced as data
-    assert '<passage n="1"' in sent.user_text and sent.user_text.rstrip().endswith("Question: quiz me on this page")
-    assert data["generator"] == "gemini-test-model" and data["answer"].startswith("1. What is the Nyquist rate? [1]")
+    assert "Summarize the page or part" in sent.system_text  # the task's own instruction
+    assert "<outline>" in sent.user_text and "**Sampling**" in sent.user_text  # the outline, fenced as data
+    assert '<passage n="1"' in sent.user_text and sent.user_text.rstrip().endswith("Question: summarize this page")
+    assert data["generator"] == "gemini-test-model" and data["answer"].startswith("Sampling [1] turns")
     assert cited(data) and set(cited(data)) == {"01-foundations/01-sampling-and-aliasing.md"}
 
     fake.script({"text": "The primer [1] covers sampling and practice [2]."})
     ask(client, "What is this book about?", page=None)
     assert "Say what the book, part or page is about" in fake.requests[-1].system_text
+    # a quiz is the book's own questions, word for word: no model rewords it (or gives its answers away)
+    asked = len(fake.requests)
+    quiz = ask(client, "quiz me on this page")
+    assert len(fake.requests) == asked and quiz["generator"] == "extractive" and quiz["quiz"]["items"]
 
 
 def test_when_the_model_fails_the_answer_from_the_structure_is_given(sample_book, tmp_path, fake):

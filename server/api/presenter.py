@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from server.text.privacy import mask
 from server.question.events import Answer, Delta, Event, Finished, Sources
-from server.question import Page, Preferences, Question, Selection, SelectionMode
+from server.question import Page, Preferences, Question, QuizAnswer, Selection, SelectionMode
 from server.sessions import DatabaseCheck
 from server.settings import Settings
 from server.store import Filters
@@ -36,6 +36,8 @@ def question_from(body: dict, settings: Settings) -> Question:
         page=Page(url=metadata.get("page_url", ""), title=mask(metadata.get("page_title", "")),
                   locale=metadata.get("locale"), docs_version=metadata.get("docs_version")),
         session_id=body.get("session_id"),
+        quiz_answer=QuizAnswer(**body["quiz_answer"]) if body.get("quiz_answer") else None,
+        tutor=bool(body.get("tutor")),
     )
 
 

@@ -61,6 +61,13 @@ class QueryMetadataSchema(Schema):
                                  metadata={"description": "the page's docs version; answers cite it first"})
 
 
+class QuizAnswerSchema(Schema):
+    quiz_id = fields.String(required=True, validate=validate.Length(1, 64),
+                            metadata={"description": "the `quiz.id` of the answer that posed the quiz"})
+    item = fields.Integer(required=True, strict=True, validate=validate.Range(1, 200),
+                          metadata={"description": "the item's `n`"})
+
+
 class QuerySchema(Schema):
     """POST /chat request."""
 
@@ -77,12 +84,25 @@ class QuerySchema(Schema):
     filters = fields.Nested(FiltersSchema)
     user_preferences = fields.Nested(UserPreferencesSchema)
     metadata = fields.Nested(QueryMetadataSchema)
+    quiz_answer = fields.Nested(QuizAnswerSchema, metadata={
+        "description": "The student's answer (`question`: a choice's letter or words, or a short answer) to one "
+                       "item of a quiz given in this conversation (`session_id` required); the reply's `feedback` "
+                       "says whether it is right."})
+    tutor = fields.Boolean(metadata={
+        "description": "Hints first: the reply is a hint (`status: \"hint\"`) that says where to read and asks a "
+                       "guiding question; \"another hint\" narrows it, \"show me the answer\" gives the answer."})
 
     @pre_load
     def _question_type(self, data, **kwargs):
         if not isinstance(data, dict):
             raise ValidationError("The request body must be a JSON object.", "_schema")
         return data
+
+    @validates_schema
+    def _quiz_in_a_conversation(self, data, **kwargs):
+        if data.get("quiz_answer") and not data.get("session_id"):
+            raise ValidationError("An answer to a quiz is sent in the conversation that posed it: give its "
+                                  "session_id.", "session_id")
 
 
 class CitationSchema(Schema):
@@ -184,7 +204,8 @@ class ChatResponseSchema(Schema):
     session_id = fields.String(required=True)
     assistant_message_id = fields.String()
     query = fields.String(required=True, attribute="question")
-    status = fields.String(required=True, validate=validate.OneOf(["completed", "refused"]))
+    status = fields.String(required=True, validate=validate.OneOf(["completed", "refused", "hint"]), metadata={
+        "description": "completed, refused, or hint (tutor mode: where to read and a guiding question, no answer)"})
     answer = fields.String(required=True, validate=validate.Length(min=1), attribute="text")
     sources = fields.Nested(SourceSchema, many=True, required=True)
     references = fields.List(fields.String())
@@ -209,6 +230,12 @@ class ChatResponseSchema(Schema):
     course = fields.Dict(allow_none=True, metadata={
         "description": "A question about the book as a course: its task (overview, summarize, contents, locate, "
                        "order, objectives, quiz, answers), scope (book, part, page), the page and the part."})
+    quiz = fields.Dict(allow_none=True, metadata={
+        "description": "A quiz posed (\"quiz me …\"): {id, page, items: [{n, question, choices, kind: choice | "
+                       "short}]}, without its answers; answer an item with `quiz_answer` {quiz_id: id, item: n}."})
+    feedback = fields.Dict(allow_none=True, metadata={
+        "description": "The check of a student's answer to a quiz item: {item, verdict: correct | partly | "
+                       "incorrect, expected: the book's answer}."})
     cited_sources = fields.Method("_cited_sources", "_numbers", metadata={
         "description": "The numbers of the sources the answer cites with [n] markers, in the order it first cites "
                        "them: what the answer used (the other sources were retrieved but not quoted)."})

@@ -5,6 +5,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, post_dump, validate
 
 from server.api.schemas import UtcTime
+from server.question.practice import Practice
 
 
 class SourceReferenceSchema(Schema):
@@ -29,6 +30,16 @@ class ChatMessageSchema(Schema):
     query_id = fields.String(allow_none=True)
     status = fields.String(allow_none=True)
     source_references = fields.List(fields.Nested(SourceReferenceSchema))
+    quiz = fields.Method("_quiz", metadata={"description": "A quiz this answer posed, without its answers"})
+    feedback = fields.Method("_feedback", metadata={"description": "The check of a student's answer it gave"})
+
+    def _quiz(self, message) -> dict | None:
+        kept = Practice.from_stored(getattr(message, "practice", None))
+        return kept.quiz.shown(message.id) if kept is not None and kept.quiz is not None else None
+
+    def _feedback(self, message) -> dict | None:
+        kept = Practice.from_stored(getattr(message, "practice", None))
+        return kept.feedback.shown() if kept is not None and kept.feedback is not None else None
 
 
 class ChatSessionSchema(Schema):

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from server.book.chunk import Chunk
 from server.book.outline import Outline, OutlinePage, Part
+from server.question.practice import Practice
 from server.text.sentences import split_sentences
 from server.course.citing import CitablePages, Cites
 from server.course.resolve import named_sections, numbered_part, words
@@ -20,7 +21,7 @@ MAX_SECTIONS = 14
 class CourseAnswer:
     text: str
     sources: tuple[Chunk, ...]  # cited [1]..[n]; none: refused
-    quiz_answers: tuple[str, ...] = ()
+    practice: Practice | None = None  # a quiz posed (kept with the conversation), its answers shown
 
 
 def link(name: str, url: str) -> str:

@@ -20,8 +20,8 @@ class CitablePages:
     def __init__(self, outline: Outline, chunks: list[Chunk]):
         self.outline = outline
         self._by_page: dict[str, list[Chunk]] = {}
-        for chunk in chunks:
-            self._by_page.setdefault(chunk.page_key or chunk.source_file, []).append(chunk)
+        for chunk in chunks:  # a chunk running on under further headings: each section its own piece
+            self._by_page.setdefault(chunk.page_key or chunk.source_file, []).extend(chunk.sections())
         for key, found in self._by_page.items():
             page = outline.page(key)
             order = {s.url: n for n, s in enumerate(page.sections)} if page else {}
@@ -52,7 +52,7 @@ class Cites:
         if chunk is None:
             return ""
         for n, known in enumerate(self.chunks, 1):
-            if known.chunk_id == chunk.chunk_id:
+            if (known.chunk_id, known.url) == (chunk.chunk_id, chunk.url):
                 return f" [{n}]"
         if len(self.chunks) >= self.limit:
             return ""

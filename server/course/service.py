@@ -3,8 +3,7 @@ book's outline as the index publishes it now (understand), and its answer from t
 (extractive) or from a model with the task's prompt (compose: prompts.py)."""
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import Sequence
+from typing import Callable, Sequence
 
 from server.book.outline import Outline
 from server.question import Question
@@ -13,25 +12,32 @@ from server.store import Filters
 from server.course.answers import ANSWERERS, CourseAnswer
 from server.course.citing import CitablePages, Cites
 from server.library.published import PublishedOutlines
-from server.course.quiz import answers as quiz_answers, quiz
+from server.course.quiz import answers_text, posed, quiz_text
 from server.course.understand import CourseRequest, TaskReader
+from server.question.practice import Practice, Quiz
 
+Quizzes = Callable[[str, str], "dict | None"]  # (message id, session id) → what that message practised
+
+MAX_CITED = 30  # a quiz's pages, its answers' sections
 ANSWERS_FLOOR = 0.5  # "show the answers", read after a quiz
 _ANSWER_REQUESTS = ["show the answers", "what are the answers", "tell me the correct answers", "reveal the solutions"]
 
 
 class Course:
-    def __init__(self, outlines: PublishedOutlines, embedder, retriever):
+    def __init__(self, outlines: PublishedOutlines, embedder, retriever, quizzes: Quizzes | None = None):
+        """`quizzes`: what a message of a conversation practised (the sessions store's practice_of),
+        for a quiz posed before the conversation's last messages."""
         self.outlines = outlines
         self.reader = TaskReader(embedder)
         self.embedder = embedder
         self.retriever = retriever
+        self.quizzes = quizzes
         self._answer_requests = None
 
     def read(self, question: Question, vector, history: Sequence[Message]) -> CourseRequest | None:
         """The course request a question makes, or None for the passage path."""
-        if question.selection is not None:
-            return None
+        if question.selection is not None or question.quiz_answer is not None:
+            return None  # a student's answer to a quiz item is checked (practice/), not read as a request
         outline = self.outline(question.filters.book_id)
         if outline is None:
             return None
@@ -46,32 +52,54 @@ class Course:
         book = self.outlines.book(book_id)
         return book.outline if book else None
 
-    def _quiz_answers(self, question: Question, vector, history: Sequence[Message], outline: Outline) -> CourseRequest | None:
-        """"show the answers" right after a quiz: the answers to that quiz."""
-        last = next((m for m in reversed(history) if m.role == "assistant"), None)
-        asked = next((m for m in reversed(history) if m.role == "user"), None)
-        if last is None or asked is None or not last.source_references:
-            return None
+    def last_quiz(self, question: Question, history: Sequence[Message]) -> tuple[str, Quiz] | None:
+        """The quiz the conversation is on (its id and items): the last one posed, or the one the
+        last feedback was about; None when the conversation's last practice was no quiz."""
+        for message in reversed(history):
+            kept = Practice.from_stored(message.practice) if message.role == "assistant" else None
+            if kept is None:
+                continue
+            if kept.quiz is not None:
+                return message.id, kept.quiz
+            quiz_id = kept.feedback.quiz_id if kept.feedback else kept.answered_quiz
+            if not quiz_id or self.quizzes is None or not question.session_id:
+                return None
+            stored = Practice.from_stored(self.quizzes(quiz_id, question.session_id))
+            return (quiz_id, stored.quiz) if stored is not None and stored.quiz is not None else None
+        return None
+
+    def is_answers_request(self, vector) -> bool:
         if self._answer_requests is None:
             self._answer_requests = self.embedder.embed_documents(_ANSWER_REQUESTS)
-        if float(max(self._answer_requests @ vector)) < ANSWERS_FLOOR:
+        return float(max(self._answer_requests @ vector)) >= ANSWERS_FLOOR
+
+    def _quiz_answers(self, question: Question, vector, history: Sequence[Message], outline: Outline) -> CourseRequest | None:
+        """"show the answers" while a quiz is on: the answers to that quiz."""
+        on = self.last_quiz(question, history)
+        if on is None or not self.is_answers_request(vector):
             return None
-        url = last.source_references[0].url or ""
-        before = self.reader.read(asked.content, self.embedder.embed_query(asked.content), outline,
-                                  url.split("#", 1)[0], question.page.locale)
-        if before is None or before.task != "quiz":
-            return None
-        return replace(before, task="answers")
+        quiz_id, quiz = on
+        return CourseRequest("answers", "page", outline, None, None, quiz.page, 1.0, question.text, quiz, quiz_id)
 
     def answer(self, req: CourseRequest, threshold: float) -> CourseAnswer:
         book = self.outlines.book(req.outline.book_id)
         pages = book.view(CitablePages.of) if book else None
+        if req.task == "answers" and req.quiz is not None and pages is not None:
+            cite = Cites(pages, limit=MAX_CITED)
+            text = answers_text(req.quiz, req.outline, cite)
+            return CourseAnswer(text, tuple(cite.chunks), Practice(answered_quiz=req.quiz_id))
         if req.page_unknown and req.scope == "page" or pages is None:
             return CourseAnswer(f"The page you are on ({req.page_url}) is not in this book's index, so I cannot "
                                 "answer about it. Ask about the book or one of its chapters instead.", ())
-        cite = Cites(pages)
-        write = {**ANSWERERS, "quiz": quiz, "answers": quiz_answers}[req.task]
-        text = write(req, cite, pages, lambda r: self._search(r, threshold))
+        cite = Cites(pages, limit=MAX_CITED if req.task == "quiz" else 10)
+        if req.task == "quiz":
+            quiz = posed(req)
+            text = quiz_text(quiz, req.outline, cite) if quiz else ""
+            return CourseAnswer(text, tuple(cite.chunks), Practice(quiz=quiz)) if text and cite.chunks \
+                else CourseAnswer("", ())
+        if req.task not in ANSWERERS:
+            return CourseAnswer("", ())
+        text = ANSWERERS[req.task](req, cite, pages, lambda r: self._search(r, threshold))
         if not text.strip() or not cite.chunks:
             return CourseAnswer("", ())
         return CourseAnswer(text, tuple(cite.chunks))

@@ -48,7 +48,7 @@ class CourseStage:
             return None
         sources = tuple(database_sources(list(answer.sources)))
         return Prepared(understood, Gathered(candidates=answer.sources),
-                        CourseJudgement(sources, QueryContext((), sources), (), answer=answer))
+                        CourseJudgement(sources, QueryContext((), sources), (), practice=answer.practice, answer=answer))
 
     def refuse(self, understood: Understanding, judged: CourseJudgement) -> Composed:
         return Composed(judged.answer.text, (), None)
@@ -56,7 +56,8 @@ class CourseStage:
     def write(self, understood: Understanding, judged: CourseJudgement) -> Stream[str, None, Composed]:
         answer = judged.answer
         primary = getattr(self.generator, "primary", self.generator)
-        if primary.name == "extractive":
+        # a quiz and its answers are the book's own words, exactly: no model rewords them
+        if primary.name == "extractive" or understood.course.task in ("quiz", "answers"):
             yield answer.text
             return Composed(answer.text, judged.sources, Outcome("extractive"))
         deltas = primary.generate(course_input(understood, judged.sources, answer))

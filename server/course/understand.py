@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from server.book.outline import Outline, OutlinePage, Part
+from server.question.practice import Quiz
 from server.course.resolve import NOUNS_OF_PARTS, named_heading, numbered_part, resolve_page, titled_part
 from server.course.tasks import FACT, FACTS, PROTOTYPES, TASKS
 
@@ -46,6 +47,8 @@ class CourseRequest:
     page_url: str = ""  # as sent
     score: float = 0.0
     text: str = ""  # the question
+    quiz: Quiz | None = None  # "answers": the quiz the conversation posed
+    quiz_id: str = ""
 
     def describe(self) -> dict:
         return {"task": self.task, "scope": self.scope, "page": self.page.url if self.page else None,

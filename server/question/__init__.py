@@ -56,6 +56,14 @@ class Preferences:
 
 
 @dataclass(frozen=True)
+class QuizAnswer:
+    """A student's answer (the question's text) to one item of a quiz posed in the conversation."""
+
+    quiz_id: str
+    item: int
+
+
+@dataclass(frozen=True)
 class Question:
     text: str
     max_chunks: int
@@ -66,6 +74,8 @@ class Question:
     preferences: Preferences = field(default_factory=Preferences)
     page: Page = field(default_factory=Page)
     session_id: str | None = None
+    quiz_answer: QuizAnswer | None = None
+    tutor: bool = False  # hints first: a hint instead of the answer
 
     @property
     def mode(self) -> AnswerMode:

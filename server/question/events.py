@@ -10,6 +10,7 @@ from server.book.chunk import Chunk
 from server.question.context import QueryContext, Source
 from server.question.markers import marker
 from server.question import AnswerMode
+from server.question.practice import Practice
 
 
 @dataclass(frozen=True)
@@ -72,10 +73,24 @@ class Answer:
     # the highlighted passage does not answer the question: the reader may search the whole book
     offer_book_search: bool = False
     course: CourseReading | None = None  # a question about the book as a course
+    practice: Practice | None = None  # a quiz posed, feedback on a student's answer, a hint (tutor mode)
 
     @property
     def status(self) -> str:
-        return "refused" if self.refused else "completed"
+        if self.refused:
+            return "refused"
+        return "hint" if self.practice is not None and self.practice.hint is not None else "completed"
+
+    @property
+    def quiz(self) -> dict | None:
+        """The quiz posed, without its answers; its id is this answer's message's."""
+        quiz = self.practice.quiz if self.practice is not None else None
+        return quiz.shown(self.assistant_message_id or self.query_id) if quiz is not None else None
+
+    @property
+    def feedback(self) -> dict | None:
+        feedback = self.practice.feedback if self.practice is not None else None
+        return feedback.shown() if feedback is not None else None
 
     @property
     def references(self) -> list[str]:

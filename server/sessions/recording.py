@@ -9,7 +9,7 @@ import numpy as np
 from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.engine import Connection
 
-from server.sessions.schema import citations_table, messages_table, queries_table
+from server.sessions.schema import citations_table, messages_table, practised_table, queries_table
 
 OUTCOMES = ("answered", "refused", "declined", "fallback")
 
@@ -31,6 +31,17 @@ class Passage:
 
 
 @dataclass(frozen=True)
+class Practised:
+    """A quiz item a student answered (its verdict), or a question they asked a hint for."""
+
+    kind: str  # "answered" | "hint"
+    item: str  # the item's question, or the question hinted at
+    verdict: str | None = None
+    section: str = ""  # the section it tests, or where the hint sends the reader
+    section_url: str = ""
+
+
+@dataclass(frozen=True)
 class Asked:
     """A question as the insights read it. `outcome`: answered (from the book or the passage),
     refused (the book does not cover it), declined (the highlighted passage alone was asked
@@ -44,6 +55,7 @@ class Asked:
     cited: tuple[Cited, ...] = ()
     gap_vector: bytes | None = None  # a question the book did not answer: its vector (float16)
     nearest: tuple[Cited, ...] = ()  # … and the book's nearest sections
+    practised: tuple[Practised, ...] = ()  # a quiz item answered, a hint asked for
 
     def __post_init__(self):
         if self.outcome not in OUTCOMES:
@@ -52,6 +64,7 @@ class Asked:
 
 _UPDATE = update(queries_table).where(queries_table.c.id == bindparam("b_query"))
 _CITE = insert(citations_table)
+_PRACTISED = insert(practised_table)
 
 
 def asked_columns(asked: Asked) -> dict:
@@ -69,6 +82,11 @@ def record_cited(conn: Connection, query_id: str, asked: Asked, asked_at) -> Non
         conn.execute(_CITE, [{"query_id": query_id, "page_url": c.page_url, "section": c.section,
                               "section_url": c.section_url, "book_id": asked.book_id, "created_at": asked_at}
                              for c in asked.cited])
+    if asked.practised:
+        conn.execute(_PRACTISED, [{"query_id": query_id, "book_id": asked.book_id, "page_url": asked.page_url,
+                                   "kind": p.kind, "item": p.item[:2000], "verdict": p.verdict,
+                                   "section": p.section[:500], "section_url": p.section_url[:2000],
+                                   "created_at": asked_at} for p in asked.practised])
 
 
 # the question an assistant message answered, and whether its vector is kept

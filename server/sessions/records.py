@@ -13,6 +13,9 @@ from datetime import datetime, timezone
 from typing import Mapping, Sequence
 
 Entered = tuple[str, datetime]  # a lifecycle state and when it was entered
+# a document the question path writes and reads back whole (what an answer practised:
+# question/practice.py); the store keeps it as it was given
+Kept = Mapping[str, object]
 
 
 @dataclass(frozen=True)
@@ -66,6 +69,7 @@ class Reply:
     content: str
     status: str  # "completed" | "refused" | "cancelled"
     source_references: tuple[SourceReference, ...] = ()
+    practice: Kept | None = None  # what it practised, as the conversation keeps it (question/practice.py)
 
 
 @dataclass(frozen=True)
@@ -79,6 +83,7 @@ class Message:
     query_id: str | None = None
     status: str | None = None  # user: received, answered, failed, interrupted; assistant: completed, refused, cancelled
     source_references: tuple[SourceReference, ...] = ()
+    practice: Kept | None = None  # an assistant message: the quiz it posed, the feedback or hint it gave
 
 
 @dataclass(frozen=True)
@@ -154,8 +159,11 @@ def message_of(row: Mapping) -> Message:
     refs = row.get("source_references") or []
     if isinstance(refs, str):
         refs = json.loads(refs)
+    practice = row.get("practice")
+    if isinstance(practice, str):
+        practice = json.loads(practice)
     return Message(row["id"], row["role"], row["content"], utc(row["timestamp"]), row.get("query_id"),
-                   row.get("status"), tuple(SourceReference.stored(r) for r in refs))
+                   row.get("status"), tuple(SourceReference.stored(r) for r in refs), practice or None)
 
 
 def session_of(row: Mapping, messages: tuple[Message, ...] = ()) -> Session:

@@ -14,7 +14,8 @@ from sqlalchemy import delete, exists, or_, select
 from sqlalchemy.engine import Connection
 
 from server.errors import TextbookChatError
-from server.sessions.schema import citations_table, feedback_table, messages_table, queries_table, sessions_table
+from server.sessions.schema import (citations_table, feedback_table, messages_table, practised_table, queries_table,
+                                    sessions_table)
 
 log = logging.getLogger("textbook_chat.retention")
 EVERY_S = 3600.0
@@ -39,6 +40,7 @@ def purge_before(conn: Connection, before: datetime) -> Purged:
         or_(messages_table.c.timestamp < before, messages_table.c.query_id.in_(old_questions)))
     ratings = conn.execute(delete(feedback_table).where(feedback_table.c.message_id.in_(old_messages))).rowcount
     conn.execute(delete(citations_table).where(citations_table.c.query_id.in_(old_questions)))
+    conn.execute(delete(practised_table).where(practised_table.c.query_id.in_(old_questions)))
     messages = conn.execute(delete(messages_table).where(
         or_(messages_table.c.timestamp < before, messages_table.c.query_id.in_(old_questions)))).rowcount
     questions = conn.execute(delete(queries_table).where(queries_table.c.created_at < before)).rowcount

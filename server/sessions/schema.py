@@ -31,6 +31,9 @@ messages_table = Table(
     Column("query_id", String(64), index=True),
     Column("status", String(16)),
     Column("source_references", JSON),
+    # an assistant message: what it practised (question/practice.py's Practice, stored): the quiz
+    # it posed with its answers, the feedback it gave, the hint
+    Column("practice", JSON),
     Index("uq_chat_messages_session_seq", "session_id", "seq", unique=True),  # one order per conversation
 )
 
@@ -76,6 +79,21 @@ citations_table = Table(
     Column("book_id", String(200)),  # the question's, so that a page's citations are counted without it
     Column("created_at", DateTime(timezone=True), index=True),
     Index("ix_citations_page_url_query_id", "page_url", "query_id"),
+)
+
+# one row per quiz item a student answered, or hint asked for, by the page it was asked on
+practised_table = Table(
+    "practised", metadata,
+    Column("query_id", String(64), ForeignKey("queries.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("book_id", String(200)),
+    Column("page_url", String(2000)),
+    Column("kind", String(16), nullable=False),  # answered | hint
+    Column("item", Text, nullable=False),  # the quiz item's question, or the question hinted at
+    Column("verdict", String(16)),  # answered: correct | partly | incorrect
+    Column("section", String(500)),  # the section it tests, or where the hint sends the reader
+    Column("section_url", String(2000)),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Index("ix_practised_page", "page_url", "kind", "created_at", "book_id"),
 )
 
 feedback_table = Table(

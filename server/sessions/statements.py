@@ -34,6 +34,10 @@ LAST_MESSAGE = (select(messages_table.c.seq, messages_table.c.timestamp)
                 .order_by(messages_table.c.seq.desc()).limit(1))
 RECENT_MESSAGES = (select(messages_table).where(messages_table.c.session_id == bindparam("b_session"))
                    .order_by(messages_table.c.seq.desc()).limit(bindparam("b_limit")))
+# what an assistant message of a conversation practised (a quiz it posed)
+PRACTICE = select(messages_table.c.practice).where(
+    (messages_table.c.id == bindparam("b_message")) & (messages_table.c.session_id == bindparam("b_session"))
+    & (messages_table.c.role == "assistant"))
 # asked for with every follow-up question (access.py)
 SECRET_HASH = select(sessions_table.c.secret_hash).where(sessions_table.c.id == bindparam("b_session"))
 

@@ -7,6 +7,7 @@ nothing of that answer is kept.
 """
 from __future__ import annotations
 
+import json
 import os
 import socket
 import time
@@ -27,7 +28,7 @@ from server.sessions.database import answering, describe, file_problem, inode_of
 from server.sessions.interrupted import ABANDONED_AFTER, interrupt, left_by
 from server.sessions.locks import CommitTogether, ProcessLock, probe_write
 from server.sessions.recording import GAP_QUESTION, Asked, keep_gap
-from server.sessions.records import (DatabaseCheck, Entered, Feedback, Message, NewSession, OpenedTurn, Query, Reply, Session, message_of,
+from server.sessions.records import (DatabaseCheck, Entered, Feedback, Kept, Message, NewSession, OpenedTurn, Query, Reply, Session, message_of,
                       query_of, session_of)
 from server.sessions.abandoned import AbandonedQuestions
 from server.sessions.retention import Retention
@@ -205,6 +206,13 @@ class SessionStore:
         with self._reading() as conn:
             rows = conn.execute(sql.RECENT_MESSAGES, {"b_session": session_id, "b_limit": limit}).mappings().all()
         return [message_of(r) for r in reversed(rows)]
+
+    def practice_of(self, message_id: str, session_id: str) -> Kept | None:
+        """What an assistant message of this conversation practised (a quiz it posed), None when
+        the conversation has no such message."""
+        with self._reading() as conn:
+            found = conn.execute(sql.PRACTICE, {"b_message": message_id, "b_session": session_id}).scalar()
+        return json.loads(found) if isinstance(found, str) else (found or None)
 
     # --- messages -------------------------------------------------------------------------
     def message_exists(self, message_id: str, role: str | None = None) -> bool:

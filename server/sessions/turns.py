@@ -104,7 +104,8 @@ def close_question(conn: Connection, closing: Closing, now: datetime) -> Message
     seq, at = (last.seq + 1, max(now, utc(last.timestamp))) if last is not None else (1, now)
     row = {"id": closing.assistant_id, "session_id": session_id, "seq": seq, "role": "assistant",
            "content": assistant.content, "timestamp": at, "query_id": closing.query_id, "status": assistant.status,
-           "source_references": [r.to_stored() for r in assistant.source_references]}
+           "source_references": [r.to_stored() for r in assistant.source_references],
+           "practice": assistant.practice}
     conn.execute(sql.ADD_MESSAGE, row)
     return message_of(row)
 

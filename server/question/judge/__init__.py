@@ -17,6 +17,7 @@ from server.question.gather import Comparison, Gathered
 from server.question.judge.highlight import PASSAGE_FLOOR, covers
 from server.question.understand.intent import about_its_words, asks_what_it_says
 from server.question import AnswerMode
+from server.question.practice import Practice
 from server.question.understand import Understanding
 
 
@@ -26,6 +27,7 @@ class Judgement:
     context: QueryContext  # the passage's pieces and the book's passages that were admitted
     nearest: tuple[Chunk, ...] = ()  # what a refusal points the reader to
     offer_book_search: bool = False  # the passage does not cover the question; the book may
+    practice: Practice | None = None  # a quiz posed, feedback on a student's answer, a hint (practice.py)
 
     @property
     def refused(self) -> bool:

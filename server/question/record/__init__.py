@@ -19,6 +19,7 @@ from server.sessions import NewSession, Reply, SessionStore, SourceReference
 from server.question.compose import Composed
 from server.question.context import Source
 from server.question.events import Answer
+from server.question.practice import Practice
 from server.question import Question
 from server.question.record.turn import Opened, State, Turn
 
@@ -61,6 +62,7 @@ class Closing:
     fallback_reason: str | None
     search_text: str  # what the book was searched with, and its vector
     vector: np.ndarray
+    practice: Practice | None = None  # a quiz item answered, a hint given
 
 
 Keep = Callable[[Closing], object]  # what is stored with the question (sessions.recording.Asked)
@@ -91,7 +93,7 @@ class Record:
                 user_message_id=opened.user_message_id, user_status="answered", asked=self._asked(turn, composed),
                 generator=composed.outcome.generator if composed.outcome else None,
                 assistant=Reply(composed.text, "refused" if composed.refused else "completed",
-                                source_references(composed.sources)))
+                                source_references(composed.sources), _stored(turn.judged.practice)))
         finally:
             timings = {**timings, "persist": (time.perf_counter() - persisting) * 1000}
         return _answer(turn, composed, assistant.id, timings)
@@ -102,7 +104,7 @@ class Record:
         understood, outcome = turn.understood, composed.outcome
         return self.keep(Closing(understood.question, composed.refused, composed.sources, tuple(turn.judged.nearest),
                                  outcome.fallback_reason if outcome else None, understood.search_text,
-                                 understood.vector))
+                                 understood.vector, turn.judged.practice))
 
     def failed(self, opened: Opened, states: tuple[State, ...], generator: str | None, exc: BaseException) -> None:
         log.exception("query %s failed", opened.query_id, exc_info=exc)
@@ -121,6 +123,10 @@ class Record:
             log.warning("query %s cancelled, not recorded: %s", opened.query_id, exc.message)
 
 
+def _stored(practice: Practice | None) -> dict | None:
+    return (practice.to_stored() or None) if practice is not None else None
+
+
 def _answer(turn: Turn, composed: Composed, assistant_id: str, timings: dict) -> Answer:
     opened, understood, judged = turn.opened, turn.understood, turn.judged
     question, outcome = understood.question, composed.outcome
@@ -137,4 +143,5 @@ def _answer(turn: Turn, composed: Composed, assistant_id: str, timings: dict) ->
         corrections=dict(understood.corrections),
         # declined for the passage (either mode) while the book's own path may answer it
         offer_book_search=composed.refused and judged.offer_book_search,
-        course=understood.course.describe() if understood.course is not None else None)
+        course=understood.course.describe() if understood.course is not None else None,
+        practice=judged.practice if not composed.refused else None)
