@@ -9,6 +9,10 @@ two checkouts compared on a busy host differ in wall time by the host, in CPU ti
     PYTHONPATH=<checkout> .venv/bin/python benchmarks/chat_overhead.py [DATA_DIR]  # another checkout's server
 
     .venv/bin/python benchmarks/chat_overhead.py
+    .venv/bin/python benchmarks/chat_overhead.py DATA_DIR QUESTIONS.jsonl  # another book's index and questions
+
+Run it from outside the checkout (cd /tmp): the server is started with `python -c`, which puts the
+working directory's `server` package before PYTHONPATH's.
 """
 from __future__ import annotations
 
@@ -36,14 +40,14 @@ def _post(url: str, body: dict) -> tuple[dict, dict, float]:
     return data, timing, elapsed
 
 
-def main(data_dir: Path | None = None) -> dict:
+def main(data_dir: Path | None = None, questions_file: Path | None = None) -> dict:
     data_dir = data_dir or indexed_rust_book()
     env = {**os.environ, "TEXTBOOK_CHAT_DATA_DIR": str(data_dir), "TEXTBOOK_CHAT_MODELS_DIR": str(MODELS_DIR),
            "RATE_LIMIT": "100000 per minute"}
     env.pop("GEMINI_API_KEY", None)
     with serving(env) as (server, port):
         base = f"http://127.0.0.1:{port}"
-        questions = [json.loads(line)["question"] for line in open(EVAL / "rust-book.jsonl")]
+        questions = [json.loads(line)["question"] for line in open(questions_file or EVAL / "rust-book.jsonl")]
         for question in questions[:3]:
             _post(base + "/chat", {"question": question})  # warm-up
         overhead, prepare, client, generate, cpu = [], [], [], [], []
@@ -72,4 +76,4 @@ def main(data_dir: Path | None = None) -> dict:
 
 if __name__ == "__main__":
     # optionally a data dir that already holds the Rust book's index (e.g. the eval's)
-    main(Path(sys.argv[1]) if len(sys.argv) > 1 else None)
+    main(Path(sys.argv[1]) if len(sys.argv) > 1 else None, Path(sys.argv[2]) if len(sys.argv) > 2 else None)

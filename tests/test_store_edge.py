@@ -9,6 +9,7 @@ import time
 import pytest
 
 from apps import make_settings
+from processes import wait_until
 from server.errors import StoreUnavailable
 from server.book.chunk import Chunk, chunk_uuid
 from server.store import open_store
@@ -49,8 +50,9 @@ def test_readers_see_a_publication_whole_and_keep_theirs_during_a_rebuild(root, 
     writer.close()  # publishes
     reader.refresh()
     assert reader.books() == ["two"] and reader.count() == 3
-    replicas = list((root / "replicas").iterdir())
-    assert [p.name for p in replicas] == [f"{os.getpid()}-g000002-{reader.layout.reader}"]  # the retired one closed: no read held it
+    # the retired one closes (on a thread of its own, not the switching request's): no read held it
+    wait_until(lambda: [p.name for p in (root / "replicas").iterdir()] == [f"{os.getpid()}-g000002-{reader.layout.reader}"],
+               timeout_s=30, what="the retired replica to close")
     assert [p.name for p in (root / "published").glob("g*")] == ["g000002"]  # nobody copies the older one
     reader.close()
     assert not list((root / "replicas").iterdir())

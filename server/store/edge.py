@@ -48,6 +48,7 @@ class EdgeStore:
         self._switching = threading.Lock()
         self._checked = 0.0
         self._refreshing: threading.Thread | None = None
+        self._retiring: list[threading.Thread] = []  # old replicas being closed
 
     @property
     def record(self) -> dict:
@@ -187,6 +188,7 @@ class EdgeStore:
         self._lock = threading.RLock()
         self._switching = threading.Lock()
         self._refreshing = None
+        self._retiring = []
         self._checked = 0.0
         self._shard()
 
@@ -282,15 +284,22 @@ class EdgeStore:
                 self._refreshing.start()
 
     def _swap(self, replica: Replica) -> None:
+        """Read from `replica` from now on; the old one is closed and removed on a thread of its
+        own (a tenth of a second or more), not inside the request that switched."""
         with self._lock:
             old, self._reader = self._reader, replica
         if old is not None:
-            old.retire()
+            retiring = threading.Thread(target=old.retire, name="index-retire", daemon=True)
+            retiring.start()
+            self._retiring = [t for t in self._retiring if t.is_alive()] + [retiring]
 
     def _join_refresh(self) -> None:
         if self._refreshing is not None:
             self._refreshing.join()
             self._refreshing = None
+        for retiring in self._retiring:
+            retiring.join()
+        self._retiring = []
 
     def _scroll(self, flt: Filter | None, with_payload):
         with self._reading() as (shard, _):
