@@ -455,22 +455,22 @@ def test_the_guide_followed_on_this_machine(tmp_path, fake):
         wait_until(lambda: server.poll() is not None or _answers(through), 300, "the server behind nginx")
         assert server.poll() is None, (tmp_path / "serve.log").read_text()
 
+        looked = {}
+        looking = threading.Thread(target=_look, args=(machine, looked))
+        looking.start()  # § 11 and 13 while readers ask (done before the updates: a backup holds the generation it copies)
         _plain_http(machine)
         _ask_and_stream(through, fake, through.base)
         _compressed(through)
         _bodies_too_large(through)
         _insights_under_the_prefix(through)
         _second_site(through)
-        _updates_without_a_restart(machine, through, book, data, server.pid)
-        looked = {}
-        looking = threading.Thread(target=_look, args=(machine, looked))
-        looking.start()  # § 11 and 13, while readers ask
-        _forged_addresses_count_as_the_reader(through)
         looking.join()
         assert set(looked) == {"status", "backup"}, looked
         status = looked["status"].stdout
         assert f"data folder: {data.resolve()}" in status and "AIbook" in status and "physics" in status, status
         assert (machine.path("/var/backups/textbook-chat") / date.today().isoformat() / "backup.json").is_file()
+        _updates_without_a_restart(machine, through, book, data, server.pid)
+        _forged_addresses_count_as_the_reader(through)
 
         server.send_signal(signal.SIGTERM)  # what systemd sends on stop
         assert server.wait(timeout=90) == 0, (tmp_path / "serve.log").read_text()
