@@ -116,7 +116,7 @@ def tested_page(outline: Outline, item: QuizItem) -> tuple[OutlinePage | None, s
     return None, ""
 
 
-def _explanation(item: QuizItem) -> str:
+def key_explanation(item: QuizItem) -> str:
     """What the key says beyond the choice itself ("C) Path Planning - while related, …" → "while related, …")."""
     said = re.sub(r"^\W{0,2}[A-Ha-h](?:\s*[).:\]]|\s+[-–—]\s|\s*$)\s*", "", item.answer.split("\n")[0]).strip()
     choice = item.choices[item.key]
@@ -133,7 +133,7 @@ def answers_text(quiz: Quiz, outline: Outline, cite: Cites) -> str:
         page, url = tested_page(outline, item)
         where = link(item.tests_heading or (page.name if page else "the page"), url) if url else "the page"
         if item.kind == "choice" and item.key is not None:
-            explained = _explanation(item)
+            explained = key_explanation(item)
             given = f"**{item.expected}**" + (f" — {explained}" if explained else "")
         elif "```" in item.answer:  # a solution in code: as the book writes it
             lines.append(f"{_numbered(item.n, item.question)[0]}{cite(page, url)}")

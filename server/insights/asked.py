@@ -4,6 +4,7 @@ the book did not answer, its vector and the book's nearest sections."""
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
 from typing import Iterable
 from urllib.parse import quote
 
@@ -12,7 +13,8 @@ import numpy as np
 from server.text.privacy import mask
 from server.question import Question
 from server.question.record import Closing
-from server.sessions.recording import Asked, Cited, Passage, vector_bytes
+from server.question.practice import Practice
+from server.sessions.recording import Asked, Cited, Passage, Practised, vector_bytes
 from server.insights.pages import PageFinder, plain_page_url, words_of
 
 MAX_WORDS = 10  # a passage's line this short is found whole (textStart); longer: its first and last words
@@ -32,8 +34,9 @@ class Keeping:
         question, vector = closing.question, None
         if closing.refused:
             vector = closing.vector if closing.search_text == question.text else self.embed(question.text)
-        return asked_of(question, self.pages, refused=closing.refused, sources=closing.sources,
-                        nearest=closing.nearest, vector=vector, fallback_reason=closing.fallback_reason)
+        asked = asked_of(question, self.pages, refused=closing.refused, sources=closing.sources,
+                         nearest=closing.nearest, vector=vector, fallback_reason=closing.fallback_reason)
+        return replace(asked, practised=practised(closing.practice)) if closing.practice is not None else asked
 
 
 def asked_of(question: Question, pages: PageFinder, *, refused: bool, sources: Iterable, nearest: Iterable,
@@ -60,6 +63,17 @@ def asked_of(question: Question, pages: PageFinder, *, refused: bool, sources: I
         page_title=page.title if page else (mask(question.page.title) or None), passage=passage,
         cited=cited, gap_vector=vector_bytes(vector) if refused and vector is not None else None,
         nearest=_cited(list(nearest)[:3]) if refused else ())
+
+
+def practised(practice: Practice) -> tuple[Practised, ...]:
+    """A quiz item the student answered (and how), or the question they were given a hint for."""
+    if practice.feedback is not None:
+        f = practice.feedback
+        return (Practised("answered", f.question, f.verdict, f.tests_heading, f.tests),)
+    if practice.hint is not None:
+        h = practice.hint
+        return (Practised("hint", h.question, None, h.section_heading, h.section),)
+    return ()
 
 
 def _cited(chunks) -> tuple[Cited, ...]:

@@ -88,7 +88,8 @@ class Understand:
         self.books.require(question.filters.book_id)
 
     def __call__(self, question: Question, history: History) -> Understanding:
-        text = self._stand_alone(question.text, history)
+        # a student's answer to a quiz item is checked as said, never rewritten as a follow-up
+        text = question.text if question.quiz_answer is not None else self._stand_alone(question.text, history)
         corrections: Mapping[str, str] = {}
         reading = self.lexicon(question.filters.book_id).read(text)
         if question.mode is not AnswerMode.SELECTION_EXCLUSIVE:
