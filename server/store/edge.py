@@ -6,8 +6,6 @@ serving processes read from replicas of what was last published (see snapshots.p
 from __future__ import annotations
 
 import shutil
-import threading
-import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterable, Iterator
@@ -22,7 +20,7 @@ from server.errors import EmbeddingMismatch
 from server.book.chunk import Chunk
 from server.store.contract import DENSE, KEYWORD_FIELDS, SCHEMA_VERSION, FILE_FIELDS, Filters, StoredFile, stored_files_of
 from server.store.errors import guarded
-from server.store.replica import Replica
+from server.store.replica import NewestReplica, Replica
 from server.store.snapshots import Layout
 from server.store.tuning import SearchTuning, as_floats, book_filter, to_edge
 
@@ -43,12 +41,7 @@ class EdgeStore:
         self.tuning = tuning
         self._writer: EdgeShard | None = None
         self._dirty = False
-        self._reader: Replica | None = None
-        self._lock = threading.RLock()
-        self._switching = threading.Lock()
-        self._checked = 0.0
-        self._refreshing: threading.Thread | None = None
-        self._retiring: list[threading.Thread] = []  # old replicas being closed
+        self._readers = NewestReplica(self.layout, tuning.reader_config, REFRESH_S)
 
     @property
     def record(self) -> dict:
@@ -169,27 +162,15 @@ class EdgeStore:
 
     def refresh(self) -> None:
         """Read from the newest published generation now (readers also do so on their own
-        within about REFRESH_S of a publication). One refresh at a time: a second waits for the
-        first and then has nothing left to do."""
-        with self._switching:
-            generation = self.layout.current()
-            if generation is not None and (self._reader is None or self._reader.generation != generation.name):
-                self._swap(Replica(self.layout, generation, self.tuning.reader_config))
+        within about REFRESH_S of a publication)."""
+        self._readers.refresh()
 
     def before_fork(self) -> None:
-        self._join_refresh()
-        with self._lock:
-            reader, self._reader = self._reader, None
-        if reader is not None:
-            reader.close()
+        self._readers.close()
 
     def after_fork(self) -> None:
         """Open this process's replica now, before the first question waits for the copy."""
-        self._lock = threading.RLock()
-        self._switching = threading.Lock()
-        self._refreshing = None
-        self._retiring = []
-        self._checked = 0.0
+        self._readers.after_fork()
         self._shard()
 
     def close(self) -> None:
@@ -200,8 +181,8 @@ class EdgeStore:
     def _stored_record(self) -> dict | None:
         if self._writer is not None or self.layout.writer_shard.exists():
             return Layout.read_record(self.layout.writer)
-        if self._reader is not None:
-            return self._reader.record
+        if self._readers.replica is not None:
+            return self._readers.replica.record
         current = self.layout.current()
         return Layout.read_record(current) if current else None
 
@@ -241,7 +222,7 @@ class EdgeStore:
         """What this process reads from: its own writes, else its replica of the newest publication."""
         if self._writer is not None:
             return self._writer
-        replica = self._replica()
+        replica = self._readers.get()
         return replica.shard if replica else None
 
     @contextmanager
@@ -252,7 +233,7 @@ class EdgeStore:
             yield self._writer, None
             return
         while True:
-            replica = self._replica()
+            replica = self._readers.get()
             if replica is None:
                 yield None, None
                 return
@@ -262,44 +243,6 @@ class EdgeStore:
             yield replica.shard, replica
         finally:
             replica.release()
-
-    def _replica(self) -> Replica | None:
-        """This process's replica of the newest publication (looked for at most every REFRESH_S)."""
-        now = time.monotonic()
-        if self._reader is None:
-            self.refresh()  # one at a time (the others wait, then find it open)
-            self._checked = now
-        elif now - self._checked > REFRESH_S:
-            self._checked = now
-            self._refresh_in_background()
-        return self._reader
-
-    def _refresh_in_background(self) -> None:
-        generation = self.layout.current()
-        if generation is None or self._reader is None or generation.name == self._reader.generation:
-            return
-        with self._lock:
-            if self._refreshing is None or not self._refreshing.is_alive():
-                self._refreshing = threading.Thread(target=self.refresh, name="index-refresh", daemon=True)
-                self._refreshing.start()
-
-    def _swap(self, replica: Replica) -> None:
-        """Read from `replica` from now on; the old one is closed and removed on a thread of its
-        own (a tenth of a second or more), not inside the request that switched."""
-        with self._lock:
-            old, self._reader = self._reader, replica
-        if old is not None:
-            retiring = threading.Thread(target=old.retire, name="index-retire", daemon=True)
-            retiring.start()
-            self._retiring = [t for t in self._retiring if t.is_alive()] + [retiring]
-
-    def _join_refresh(self) -> None:
-        if self._refreshing is not None:
-            self._refreshing.join()
-            self._refreshing = None
-        for retiring in self._retiring:
-            retiring.join()
-        self._retiring = []
 
     def _scroll(self, flt: Filter | None, with_payload):
         with self._reading() as (shard, _):

@@ -3,11 +3,13 @@
 Reads hold the replica (`hold`/`release`) while they use its shard. When a newer generation is
 published the store retires the replica: it closes, and its folder goes, as soon as the last
 read that held it ends, so a process keeps one replica on disk between questions.
+`NewestReplica` keeps a process's replica that of the newest publication.
 """
 from __future__ import annotations
 
 import shutil
 import threading
+import time
 from pathlib import Path
 from typing import Callable
 
@@ -82,3 +84,61 @@ class Replica:
             self.shard.close()
         finally:
             shutil.rmtree(self.path, ignore_errors=True)
+
+
+class NewestReplica:
+    """This process's replica of the newest publication: opened by the first read, looked for
+    again by reads at most every `every_s` (and then switched to in the background), or at once
+    by `refresh`. A replaced replica is retired on a thread of its own (closing it takes a tenth
+    of a second or more), not inside the request that switched."""
+
+    def __init__(self, layout: Layout, config: Callable[[int], EdgeConfig], every_s: float):
+        self.layout, self.config, self.every_s = layout, config, every_s
+        self.replica: Replica | None = None
+        self.after_fork()
+
+    def after_fork(self) -> None:
+        self._lock = threading.RLock()
+        self._switching = threading.Lock()  # one refresh at a time
+        self._checked = 0.0
+        self._background: list[threading.Thread] = []
+
+    def get(self) -> Replica | None:
+        now = time.monotonic()
+        if self.replica is None:
+            self.refresh()  # one at a time (the others wait, then find it open)
+            self._checked = now
+        elif now - self._checked > self.every_s:
+            self._checked = now
+            generation = self.layout.current()
+            if generation is not None and generation.name != self.replica.generation and not self._switching.locked():
+                self._in_background(self.refresh, "index-refresh")
+        return self.replica
+
+    def refresh(self) -> None:
+        """Read from the newest published generation from now on (a second call waits for the
+        first, then has nothing left to do)."""
+        with self._switching:
+            generation = self.layout.current()
+            if generation is not None and (self.replica is None or self.replica.generation != generation.name):
+                replica = Replica(self.layout, generation, self.config)
+                with self._lock:
+                    old, self.replica = self.replica, replica
+                if old is not None:
+                    self._in_background(old.retire, "index-retire")
+
+    def close(self) -> None:
+        """Wait for the work in the background, and close the replica (read from no more)."""
+        for thread in self._background:
+            thread.join()
+        self._background = []
+        with self._lock:
+            replica, self.replica = self.replica, None
+        if replica is not None:
+            replica.close()
+
+    def _in_background(self, work: Callable[[], None], name: str) -> None:
+        thread = threading.Thread(target=work, name=name, daemon=True)
+        thread.start()
+        with self._lock:
+            self._background = [t for t in self._background if t.is_alive()] + [thread]
