@@ -2,6 +2,7 @@
 cited; code when the question asks for it; quizzes and reading lists only when asked."""
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from places import CORPORA, PHYSICAL_AI, RUST_BOOK
@@ -301,14 +302,14 @@ def test_an_answer_adds_one_table_at_most_to_its_opening():
     answer = block_answer("what is the difference between a method and an associated function type?",
                           [_source("Table " + t if i else t, 0.6 - i / 100, chunk_id=f"t{i}") for i, t in enumerate(tables)])
     blocks = [block for block in answer.split("\n\n") if block.startswith("|")]
-    assert len(blocks) == 2  # the opening's, and one more: tables take no reading length
+    assert 1 <= len(blocks) <= 2  # the leading section's, and one more at most: tables take no reading length
 
 
 def test_a_link_to_the_next_page_is_not_an_answer():
     page = (CORPORA / "aibook" / "docs" / "chapter-04-kinematics" / "index.md").read_text(encoding="utf-8")
     text = page.split("<ChapterActions />", 1)[1]  # ends "**Start with:** [Forward Kinematics →](./forward-kinematics)"
     answer = block_answer("what's the difference between forward and inverse kinematics?", [_source(text)])
-    assert "Kinematics describes motion without forces." in answer and "Start with" not in answer
+    assert "Kinematics describes motion without forces" in answer and "Start with" not in answer
 
 
 def test_a_long_code_block_unasked_shows_the_lines_that_name_what_was_asked():
@@ -324,4 +325,62 @@ def test_a_long_code_block_unasked_shows_the_lines_that_name_what_was_asked():
     busy = block_answer("what does a hann window do against leakage?", [_source(page.replace(code, many))])
     assert len(busy[busy.index("```"):busy.rindex("```")].strip("\n").split("\n")[1:]) <= 30  # "…" counted too
     asked = block_answer("show me the code for the hann window", [_source(page)])
-    assert "step_0 = prepare(0)" in asked and "tail_4 = 4" in asked  # asked for: whole
+    shown = asked[asked.index("```"):asked.rindex("```")].strip("\n").split("\n")[1:]
+    # asked for, and still cut to the lines around what was asked: a student reads thirty lines at most
+    assert "leak = hann(taps=64)  # against spectral leakage" in shown and len(shown) <= 30
+
+
+# --- the section that answers, not a collage -------------------------------------------------------
+
+LAB = """## Domain Randomization
+
+Domain randomization varies textures, lighting and masses in simulation so that the real world looks
+like one more variation to the policy. A policy trained this way transfers from simulation to the real
+robot without fine-tuning, because it never learnt to rely on one simulator's quirks.
+
+## Learning Objectives
+
+- Understand domain randomization and sim-to-real transfer
+- Apply randomization to a simulated robot
+
+## Grading Rubric
+
+- Randomization of textures implemented (20 points)
+- Policy transfers to the real robot (30 points)
+
+## Starter Code
+
+```python
+def randomize(scene):
+    # TODO: randomize textures and lighting for sim-to-real transfer
+    raise NotImplementedError
+```
+
+## Troubleshooting
+
+- If the simulation crashes after randomization, lower the number of randomized textures.
+- If the robot falls in the real world, randomize the masses more widely.
+"""
+
+
+def test_rubrics_starter_code_objectives_and_troubleshooting_are_not_the_answer():
+    answer = block_answer("why does domain randomization help sim-to-real transfer?", [_source(LAB)])
+    assert "never learnt to rely on one simulator's quirks" in answer
+    for left_out in ("points", "TODO", "NotImplementedError", "Understand domain randomization", "lower the number"):
+        assert left_out not in answer
+    fixing = block_answer("my simulation crashes after randomization, how do i fix it?", [_source(LAB)])
+    assert "lower the number of randomized textures" in fixing  # a troubleshooting question gets the list
+    grading = block_answer("how many points is the randomization worth in the grading?", [_source(LAB)])
+    assert "20 points" in grading
+
+
+def test_an_answer_quotes_three_sections_at_most_and_code_only_when_it_is_the_answer():
+    sections = [f"## Part {name}\n\nThe policy gradient method {name} updates the policy with clipped "
+                f"ratios of {name} probabilities and an advantage estimate for {name}.\n" for name in
+                ("alpha", "beta", "gamma", "delta", "epsilon")]
+    code = "## Q-learning\n\n```python\nq[s, a] += lr * (reward + gamma * q[s2].max() - q[s, a])  # policy\n```\n"
+    answer = block_answer("how do policy gradient methods update the policy with clipped ratios, alpha beta "
+                          "gamma delta epsilon?", [_source(text, 0.6 - i / 100, chunk_id=f"s{i}")
+                                                   for i, text in enumerate([*sections, code])])
+    assert 1 <= len({int(n) for n in re.findall(r"\[(\d+)\]", answer)}) <= 3
+    assert "```" not in answer  # the prose answers: the code another section holds is not quoted

@@ -6,9 +6,12 @@ from __future__ import annotations
 import re
 from statistics import median
 
+from server.text.vocabulary import unspaced as is_unspaced, words
+
 _FENCED = re.compile(r"^\s*(```|~~~).*?^\s*\1[^\n]*$", re.MULTILINE | re.DOTALL)
 _TABLE_ROW = re.compile(r"^\s*\|.*$", re.MULTILINE)
 _MARKER = re.compile(r"\[\d+(?:\s*[,;–-]\s*\d+)*\](?!\()")
+_CJK_RUNS = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 
 
 def keyword_coverage(answer: str, keywords: list[str]) -> float:
@@ -20,9 +23,11 @@ def keyword_coverage(answer: str, keywords: list[str]) -> float:
 
 
 def answer_words(answer: str) -> int:
-    """Words a reader reads in the answer, code blocks and tables left out."""
+    """Words a reader reads in the answer, code blocks and tables left out; Chinese and Japanese,
+    unspaced, by their pairs of characters (as the answer's reading length counts them)."""
     prose = _MARKER.sub(" ", _TABLE_ROW.sub(" ", _FENCED.sub(" ", answer)))
-    return len(re.findall(r"\w[\w'’-]*", prose))
+    unspaced = [w for w in words(prose) if is_unspaced(w)]
+    return len(re.findall(r"\w[\w'’-]*", _CJK_RUNS.sub(" ", prose))) + len(unspaced)
 
 
 def _mean(values: list[float]) -> float | None:

@@ -1,7 +1,7 @@
 """A passage's markdown as the blocks the book wrote: paragraphs, lists, tables, code blocks and
 headings, each kept as written, and what kind of material it is (prose, code, a quiz, an
-exercise, a reading list) so that an answer can quote whole blocks and leave quizzes and
-reading lists out unless they are asked for.
+exercise, a reading list, a lab's rubric, starter code, a troubleshooting list, learning
+objectives) so that an answer can quote whole blocks and leave the rest out unless asked for.
 """
 from __future__ import annotations
 
@@ -20,6 +20,21 @@ _EXERCISE = re.compile(r"\b(?:exercises?|practice|try it|try this|try with|chall
 _REFERENCES = re.compile(r"\b(?:further reading|references|bibliography|resources|reading list|see also|"
                          r"learn more|useful links)\b", re.IGNORECASE)
 _LINK = re.compile(r"\[[^\]]+\]\([^)]+\)|https?://")
+# a heading over questions the book asks the reader ("Lab Questions", "Check Your Understanding"),
+# not over answers ("Frequently Asked Questions")
+_QUESTIONS = re.compile(r"\b(?:review|lab|discussion|study|practice|comprehension|reflection|chapter|section|"
+                        r"end[- ]of[- ]\w+)\s+questions\b|\bcheck your understanding\b|\bknowledge check\b|"
+                        r"\bself[- ]?(?:check|assessment|test)\b", re.IGNORECASE)
+_RUBRIC = re.compile(r"\b(?:rubric|grading|assessment criteria|evaluation criteria|marking (?:scheme|criteria)|"
+                     r"scoring|deliverables?|submission|what to submit)\b", re.IGNORECASE)
+_POINTS = re.compile(r"\b\d+\s*(?:points?|pts|marks?)\b|\(\s*\d+\s*%\s*\)", re.IGNORECASE)
+_TROUBLESHOOTING = re.compile(r"\btroubleshoot\w*|\bcommon (?:issues|errors|problems|pitfalls|mistakes)\b|"
+                              r"\bknown issues\b|\bdebugging tips\b", re.IGNORECASE)
+_OBJECTIVES = re.compile(r"\b(?:learning (?:objectives|outcomes|goals)|objectives|what you(?:'|\u2019)ll learn|"
+                         r"what you will learn|prerequisites|by the end of this \w+)\b", re.IGNORECASE)
+# code left for the reader to write: a template, not the book's answer
+_TEMPLATE = re.compile(r"\bTODO\b|\bFIXME\b|\bto be implemented\b|\byour code (?:here|goes here)\b|"
+                       r"\bimplement (?:this|me)\b|\bNotImplementedError\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -30,13 +45,20 @@ class Block:
 
     @property
     def material(self) -> str:
-        """prose, code, quiz, exercise or references."""
+        """prose, code, quiz, exercise, references, rubric (a lab's grading lines), template (code
+        left for the reader to write), troubleshooting or objectives."""
         if self.kind == "code":
-            return "code"
+            return "template" if _TEMPLATE.search(self.text) else "code"
+        if _RUBRIC.search(self.heading) or (self.kind in ("list", "table") and len(_POINTS.findall(self.text)) >= 2):
+            return "rubric"
         if self.kind == "list" and len(_QUIZ.findall(self.text)) >= 2:
             return "quiz"
-        if _QUIZ.search(self.heading):
+        if _QUIZ.search(self.heading) or _QUESTIONS.search(self.heading):
             return "quiz"
+        if _TROUBLESHOOTING.search(self.heading):
+            return "troubleshooting"
+        if _OBJECTIVES.search(self.heading):
+            return "objectives"
         if _REFERENCES.search(self.heading) or (self.kind == "list" and len(_LINK.findall(self.text)) >= 2
                                                  and len(_LINK.findall(self.text)) >= self.text.count("\n") / 2):
             return "references"

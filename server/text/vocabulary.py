@@ -20,18 +20,39 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Protocol, Sequence
 
-from wordfreq import word_frequency
+from wordfreq import word_frequency, zipf_frequency
 
 from server.book.chunk import Chunk
 from server.text.spelling import English, Speller
 
 EXPECTED_USES = 1.5  # an English word the book never uses counts from this many uses expected of it
-_WORD = re.compile(r"[a-z0-9]+")
+OTHER_LANGUAGES = ("es", "fr", "de", "pt")  # written in English's letters: told apart by their common words
+OTHER_LANGUAGE_ZIPF = 3.0  # a common word there (once in about 100,000 words)
+# Chinese and Japanese write words without spaces: a run of their characters is read as its
+# overlapping pairs of characters (as search engines index them), so word-level mechanisms
+# (BM25, what a piece of an answer says, a word asked) work there too
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_WORD = re.compile(rf"[{_CJK}]+|[^\W_{_CJK}]+")
+_CJK_RUN = re.compile(rf"[{_CJK}]")
+_KANA = re.compile(r"^[\u3040-\u309f]+$")  # hiragana: Japanese grammar (particles, endings), not a topic
 _SPLIT_DIGITS = re.compile(r"[a-z]+|[0-9]+")
 
 
 def words(text: str) -> list[str]:
-    return _WORD.findall(text.lower())
+    """The text's words, lower-cased, in any script; a run of Chinese or Japanese characters as
+    its pairs of characters."""
+    found: list[str] = []
+    for run in _WORD.findall(text.lower()):
+        if _CJK_RUN.match(run):
+            found.extend(run[i:i + 2] for i in range(max(1, len(run) - 1)))
+        else:
+            found.append(run)
+    return found
+
+
+def unspaced(word: str) -> bool:
+    """A word of a script written without spaces (a pair of Chinese or Japanese characters)."""
+    return bool(_CJK_RUN.match(word))
 
 
 def _variants(word: str) -> set[str]:
@@ -96,10 +117,14 @@ class BookVocabulary:
 
     def read(self, question: str) -> Reading:
         """Corrections, unknown terms and unused English words, in question order. The dictionary
-        and the word lists are looked up only for words the book lacks (a set lookup is much cheaper)."""
+        and the word lists are looked up only for words the book lacks (a set lookup is much cheaper).
+        A question not in English (most of its words not English ones) is read as it is: the
+        checks know English words only."""
         corrections: dict[str, str] = {}
         unknown: list[str] = []
         unused: list[str] = []
+        if not in_english(question):
+            return Reading(question)
         for word in words(question):
             if len(word) < 3 or word.isdigit() or word in unknown or word in corrections or word in unused \
                     or self.knows(word):
@@ -144,6 +169,7 @@ class StoreVocabulary:
         self.get()
         English.knows("warm")
         English.dictionary()
+        in_english("warm up the word lists of other languages")
 
     def get(self, book_id: str | None = None) -> BookVocabulary:
         if book_id is None:
@@ -180,9 +206,36 @@ _STOP = frozenset("""about after also and any are because been before being betw
 down each few for from further had has have having here how into its just more most much not now off once only other
 our out over own same should some such than that the their them then there these they this those through too under
 until very was were what when where which while who whom why will with would you your actually really get make
-mean means thing things work works way ways use used using tell know want need""".split())
+mean means thing things work works way ways use used using tell know want need instead rather
+como cómo para cual cuál cuales cuáles donde dónde cuando cuándo esta este estos estas esto sobre entre tiene
+tienen puede pueden hace hacer porque pero también más menos todo todos toda todas otro otra otros otras cada
+desde hasta según aunque están""".split())
+# pairs of characters that frame a Chinese or Japanese question rather than say its topic
+_CJK_STOP = frozenset("""什么 怎么 如何 为什 么是 哪些 哪个 是什 可以 我们 你们 一个 这个 那个 的是 没有 需要 应该
+能够 什麼 怎麼 為什 如何 吗？ 说明 介绍 解释 とは 何で 何か 方法 教え""".split())
 
 
 def asked_words(question: str) -> set[str]:
-    """The words that say what a question is about: longer than three letters, not function words."""
-    return {w for w in words(question) if len(w) > 3 and w not in _STOP}
+    """The words that say what a question is about: longer than three letters, not function words;
+    in Chinese and Japanese, pairs of characters that are not only kana or a question's frame."""
+    return {w for w in words(question)
+            if (not (_KANA.match(w) or w in _CJK_STOP) if unspaced(w) else len(w) > 3 and w not in _STOP)}
+
+
+def in_english(question: str) -> bool:
+    """Is the question in English: no more of its words in another language (another script,
+    letters English does not write, or a word far more common in another European language)
+    than English words? A misspelt word is neither ("waht is kinematiks" is English)."""
+    from server.text.spelling import English
+
+    english = other = 0
+    for word in words(question):
+        if unspaced(word) or not word.isascii():
+            other += word.isalpha()
+        elif len(word) >= 3 and not word.isdigit():
+            elsewhere = max(zipf_frequency(word, language, wordlist="small") for language in OTHER_LANGUAGES)
+            if elsewhere >= OTHER_LANGUAGE_ZIPF and elsewhere > zipf_frequency(word, "en", wordlist="small") + 1:
+                other += 1  # "como", "una": far more common in another language
+            elif English.knows(word):
+                english += 1
+    return other <= english

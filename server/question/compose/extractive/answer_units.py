@@ -17,12 +17,14 @@ from functools import cached_property
 from server.text.blocks import Block, split_blocks
 from server.text.sentences import strip_markdown
 
-_BOUNDARY = re.compile(r"(?<=[.!?])[\"')\]*_]*\s+(?=[A-Z0-9\"'(`*\[$])")
+# a sentence ends at ".", "!" or "?" before one that does not open in lower case (in any script:
+# Spanish "¿", Urdu's letters), or at the full stops of Chinese, Japanese and Urdu ("。", "۔")
+_BOUNDARY = re.compile(r"(?<=[.!?])[\"')\]*_]*\s+(?=[^\sa-zà-öø-ÿ,;:)\]}.\-–—])|(?<=[。！？])\s*(?=\S)|(?<=۔)\s+")
 _ITEM = re.compile(r"^(\s*)(?:[-*+]|\d+[.)])\s+")
 # English words that make a sentence lean on the one before it (grammar, not any book's vocabulary)
 _REFERS_BACK = re.compile(r"^(?:it|its|this|these|that|those|they|their|them|such|both|here|he|she|"
                           r"however|therefore|thus|instead|otherwise)\b", re.IGNORECASE)
-_ENDS = re.compile(r"[.!?:)\"”’*_`$]$")
+_ENDS = re.compile(r"[.!?:)\"”’*_`$。！？」』۔؟]$")
 
 
 @dataclass(frozen=True)
@@ -74,7 +76,7 @@ class Unit:
     @property
     def asks(self) -> bool:
         """A question (a quiz's, or the book asking the reader): it does not answer anything."""
-        return self.kind in ("sentence", "item") and not self.introduces and self.text.rstrip(" *_").endswith("?")
+        return self.kind in ("sentence", "item") and not self.introduces and self.text.rstrip(" *_").endswith(("?", "？", "؟"))
 
 
 def sentences_of(paragraph: str) -> list[str]:

@@ -30,6 +30,7 @@ from server.text.vocabulary import BookVocabulary, words
 WORDS_BY_LENGTH = {"short": 45, "normal": 90, "detailed": 180}  # reading length of prose and lists
 OPENING_SHARE = 0.5  # of the reading length, for the opening stretch (BENCHMARKS.md)
 MIN_MORE = 10  # reading words left that are worth another piece
+MAX_SECTIONS = 3  # sections an answer quotes: the one that answers, and two for what it does not say
 MAX_CODE_LINES = 30  # a longer code block, unasked, is shown by the lines that name what was asked
 CODE_CONTEXT = 2  # lines kept either side of one that names an asked word
 _QUESTION_WORDS = frozenset("""what which when where who whom whose why how does did doing done the and for with
@@ -84,7 +85,7 @@ def _elisions(kept: list[int], length: int) -> int:
 
 
 def _shown(unit: Unit, asked: set[str] | None) -> str:
-    """What the answer shows of a piece: long code unasked (`asked` set) cut to what names it."""
+    """What the answer shows of a piece: long code cut to the lines naming what is `asked`."""
     if asked is None or not has_code(unit):
         return unit.shown
     if unit.kind == "code":
@@ -129,7 +130,8 @@ def _cut_list(piece: Scored, room: int) -> Unit | None:
 def _opening(scored: list[Scored], budget: int, wants_code: bool) -> list[Unit]:
     """The pieces of one passage in a row, within a share of the reading length (the first may run
     to the whole of it, never beyond: a list longer than the answer does not open it; one code
-    block unless code is asked for; code that names nothing asked is passed over), that hold the
+    block unless code is asked for; code only when asked for or when it names something asked
+    that the passage's prose does not: then the code is the answer), that hold the
     most of the question's words (by their share of it, each once), with what their first piece's
     heading and passage add. Between equals, a stretch that opens on a piece naming something
     asked wins."""
@@ -139,13 +141,14 @@ def _opening(scored: list[Scored], budget: int, wants_code: bool) -> list[Unit]:
         passages.setdefault(piece.unit.source, []).append(piece)
     best, found = float("-inf"), []
     for pieces in passages.values():
+        said_in_prose = {word for p in pieces if not has_code(p.unit) for word in p.covers}
         for i, first in enumerate(pieces):
             covers: dict[str, float] = {}
             length = code = 0
             taken = []
             for piece in pieces[i:]:
                 more, more_code = reading_words(piece.unit), has_code(piece.unit)
-                if more_code and not (wants_code or piece.relevance > 0):
+                if more_code and not (wants_code or set(piece.covers) - said_in_prose):
                     continue
                 if (taken or more > budget) and (length + more > limit or (code + more_code > 1 and not wants_code)):
                     break
@@ -169,13 +172,15 @@ def _choose(scored: list[Scored], budget: int, wants_code: bool, highlighted: di
     left = budget - _length(list(chosen.values()))
     if left >= MIN_MORE:
         rest = [s for s in scored if s.unit.key not in chosen]
+        said = {word for s in scored if s.unit.key in chosen for word in s.covers}
         chosen.update((u.key, u) for u in _more(rest, left, wants_code, {}, opened=list(chosen.values()),
-                                                whole=budget))
-    return sorted(chosen.values(), key=lambda u: u.key)
+                                                whole=budget, said=said))
+    lead = {u.source for u in opening}  # the passage that answers first, the others after it in the book's order
+    return sorted(chosen.values(), key=lambda u: (u.source not in lead, u.key))
 
 
 def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict[int, int],
-          opened: list[Unit] | None = None, whole: int | None = None) -> list[Unit]:
+          opened: list[Unit] | None = None, whole: int | None = None, said: set[str] = frozenset()) -> list[Unit]:
     """The best piece, then every piece that says something asked, best first, whichever passage
     holds it; then the sentence or item right after each of those in its paragraph or list (the
     rest of the thought); then the rest of the highlighted passage in its order (`highlighted`:
@@ -196,10 +201,16 @@ def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict
     chosen: dict[tuple, Unit] = {}
     length = code = tables = 0
     headed = {(u.source, u.heading) for u in opened or []}
+    sections = {u.heading or u.source for u in opened or []}
+    said = set(said)  # the asked words the opening says
     for candidate in relevant + after + rest:
         adding = [u for u in _with_dependencies(candidate.unit, by_key) if u.key not in chosen]
         more_length = _length(adding, headed)
         more_code, more_tables = sum(map(has_code, adding)), sum(map(_is_table, adding))
+        if len(sections | {u.heading or u.source for u in adding}) > MAX_SECTIONS and not highlighted:
+            continue  # an answer quotes three sections at most: the one that answers and two for what it lacks
+        if more_code and opened is not None and not wants_code and not set(candidate.covers) - said:
+            continue  # code that says nothing the prose has not
         if not chosen and more_length > (whole or budget) and adding[-1] is candidate.unit:
             # the first piece always goes in, but a list longer than the whole answer is cut to fit
             # it, and is then the rest of the answer
@@ -212,6 +223,8 @@ def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict
             continue
         chosen.update((u.key, u) for u in adding)
         headed.update((u.source, u.heading) for u in adding)
+        sections.update(u.heading or u.source for u in adding)
+        said.update(candidate.covers)
         length, code, tables = length + more_length, code + more_code, tables + more_tables
     if wants_code and not any(u.kind == "code" or u.introduces == "code" for u in chosen.values()):
         code = next((s.unit for s in ranked if s.unit.kind == "code"), None)
@@ -223,7 +236,7 @@ def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict
 def _render(units: list[Unit], asked: set[str] | None = None) -> str:
     """Each passage's pieces in reading order under the heading they stand under, sentences of
     one paragraph run together, items of one list as one list, the passage cited at its end.
-    `asked`: the question's words, when code was not asked for (long code is cut to them)."""
+    `asked`: the question's words (long code is cut to the lines naming them)."""
     out: list[str] = []
     heading = ""  # a heading is not repeated over the next passage quoted under it
     for number in dict.fromkeys(u.source for u in units):
@@ -272,7 +285,7 @@ def quoted_answer(question: str, sources: list[Source], answer_length: str = "no
                    if s.source_type == "selected_text"}
     units, extra = cited_where_read(_choose(scored, WORDS_BY_LENGTH.get(answer_length, 70), wants_code, highlighted),
                                      sources, read)
-    asked = None if wants_code else {w for w in words(question) if len(w) >= 3} - _QUESTION_WORDS
+    asked = {w for w in words(question) if len(w) >= 3} - _QUESTION_WORDS
     return Quoted(_render(units, asked), tuple(extra))
 
 

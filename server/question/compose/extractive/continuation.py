@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 READ_ON = 3  # chunks read after a retrieved one (measured: BENCHMARKS.md, "Answers that contain the answer")
 MIN_OVERLAP = 12  # characters: a shorter opening ("1.", "}") that ends the chunk before is no overlap
 Following = Callable[[Chunk], list[Chunk]]
-_ENDED = re.compile(r"[.!?:;)\]\"”’*_`$|>]\s*$")
+_ENDED = re.compile(r"[.!?:;)\]\"”’*_`$|>。！？」』۔؟]\s*$")
 
 
 def _plain(text: str) -> str:
@@ -40,9 +40,14 @@ def joined(before: str, after: str) -> str:
     opening = _plain(paragraphs[0])
     if len(opening) >= MIN_OVERLAP and _plain(before).endswith(opening):
         after = "\n\n".join(paragraphs[1:]).lstrip("\n")
-    if not _ENDED.search(before) and after[:1].islower():
+    if not _ENDED.search(before) and _continues(after):
         return f"{before.rstrip()} {after.lstrip()}"
     return f"{before.rstrip()}\n\n{after}"
+
+
+def _continues(text: str) -> bool:
+    """Does the text open mid-sentence: in lower case, or with inline code ("`compose` much more …")?"""
+    return text[:1].islower() or (text[:1] == "`" and not text.startswith("```"))
 
 
 def read_on(chunk: Chunk, following: list[Chunk]) -> str:

@@ -34,8 +34,19 @@ WANTS_CODE = re.compile(r"\b(?:code|commands?|snippet|syntax|script|terminal|she
 _ASKS = {"quiz": re.compile(r"\b(?:quiz|test (?:myself|yourself)|self-check|questions)\b", re.IGNORECASE),
          "exercise": re.compile(r"\b(?:exercises?|practice|homework|assignments?|try)\b", re.IGNORECASE),
          "references": re.compile(r"\b(?:reading|resources|references|links|books|papers|learn more)\b",
-                                  re.IGNORECASE)}
+                                  re.IGNORECASE),
+         "troubleshooting": re.compile(r"\b(?:errors?|fail\w*|broke\w*|crash\w*|not work\w*|doesn'?t|won'?t|"
+                                       r"can'?t|cannot|problems?|issues?|fix\w*|debug\w*|troubleshoot\w*|"
+                                       r"wrong|stuck|warnings?)\b", re.IGNORECASE),
+         "objectives": re.compile(r"\b(?:objectives?|goals?|outcomes?|prerequisites?|will i learn|"
+                                  r"should i know)\b", re.IGNORECASE)}
+# never quoted unless asked for by name, not even when nothing else says what is asked
+_ONLY_ASKED = {"rubric": re.compile(r"\b(?:rubric|grad(?:e|es|ed|ing)|points|marks|scor(?:e|ed|ing)|submit\w*|"
+                                    r"deliverables?)\b", re.IGNORECASE),
+               "template": re.compile(r"\b(?:template|starter|skeleton|todo|exercises?|assignments?)\b",
+                                      re.IGNORECASE)}
 _LINK = re.compile(r"\[[^\]]*\]\([^)]*\)")
+_TAG_ONLY = re.compile(r"^\s*</?[A-Za-z][^>]*>\s*$")  # "<Listing number=…>": a page's markup, not its words
 _NAME_NUMBER = re.compile(r"^([a-z]+)([0-9]+)$")
 HEADING_ID = re.compile(r"\{#[^}]*\}\s*$")
 _PREFIX_FREQUENCY: "weakref.WeakKeyDictionary[BookVocabulary, tuple[Counter, int]]" = weakref.WeakKeyDictionary()
@@ -110,12 +121,14 @@ def _navigation(unit: Unit) -> bool:
 
 
 def _eligible(unit: Unit, question: str, wants_code: bool, everything: bool) -> bool:
-    if unit.asks:
+    if unit.asks or _TAG_ONLY.match(unit.text):
         return False
     material = "references" if _navigation(unit) else unit.material
+    if material in _ONLY_ASKED and not _ONLY_ASKED[material].search(question):
+        return False
     if not everything and material in _ASKS and not _ASKS[material].search(question):
         return False
-    return unit.kind != "sentence" or len(unit.plain.split()) >= 4
+    return unit.kind != "sentence" or len(words(unit.plain)) >= 4
 
 
 def has_code(unit: Unit) -> bool:

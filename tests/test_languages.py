@@ -1,0 +1,82 @@
+"""Word-level mechanisms on books in other languages: Chinese and Japanese (no spaces between
+words) read as pairs of characters; the English word checks (unknown terms, everyday words,
+spelling) switched off for a question not in English; sentences end at "。" and "۔"."""
+from __future__ import annotations
+
+from hypothesis import given, settings, strategies as st
+
+from server.book.chunk import Chunk
+from server.question.compose.extractive.answer_units import sentences_of
+from server.question.compose.extractive.answers import block_answer
+from server.question.context import Source
+from server.question.gather.lexical import bm25_scores
+from server.evaluation.measures import answer_words
+from server.text.vocabulary import BookVocabulary, asked_words, in_english, unspaced, words
+
+
+def _source(text: str, score: float = 0.6) -> Source:
+    chunk = Chunk(chunk_id="c", book_id="b", book_title="B", content=text, content_hash="", source_file="f.md",
+                  url="", module="", chapter="", section="", heading="", section_hierarchy=[], page=0,
+                  source_location="", citation="", file_hash="", score=score)
+    return Source(chunk, "database")
+
+
+def test_chinese_and_japanese_are_read_as_pairs_of_characters():
+    assert words("递归函数") == ["递归", "归函", "函数"]
+    assert words("Python 的 list") == ["python", "的", "list"]
+    assert all(unspaced(w) for w in words("ロボットの関節"))
+    # the asked words leave out kana-only pairs (Japanese grammar) and a question's frame
+    assert "関節" in asked_words("関節とは何ですか") and "です" not in asked_words("関節とは何ですか")
+    assert "什么" not in asked_words("什么是递归？") and "递归" in asked_words("什么是递归？")
+
+
+def test_words_in_any_script_are_words():
+    assert words("La recursión en Python") == ["la", "recursión", "en", "python"]
+    assert words("روبوٹ کا جوڑ") == ["روبوٹ", "کا", "جوڑ"]
+    assert words("naïve café") == ["naïve", "café"]
+
+
+@settings(deadline=None)  # the first call loads the word lists of five languages
+@given(st.text(max_size=200))
+def test_any_text_reads_as_words_without_spaces_or_empty_ones(text):
+    found = words(text)
+    assert all(w and not any(c.isspace() for c in w) and w == w.lower() for w in found)
+    assert isinstance(in_english(text), bool)
+
+
+def test_the_english_word_checks_read_english_questions_only():
+    assert in_english("how does recursion work in python")
+    assert in_english("waht is kinematiks")  # misspelt words are no other language
+    assert in_english("what is Schrödinger's equation")
+    assert not in_english("¿Cómo funciona la recursión en Python?")
+    assert not in_english("como instalar python")
+    assert not in_english("什么是递归函数？")
+    assert not in_english("ROS 2 میں نوڈ کیا ہے؟")
+
+
+def test_a_question_in_another_language_is_not_refused_for_words_the_book_lacks():
+    book = BookVocabulary.from_texts(["La recursión es una función que se llama a sí misma."])
+    reading = book.read("¿Cómo funciona la iteración de una función?")  # "iteración": not in this book
+    assert reading.unknown_terms == [] and reading.unused == [] and reading.corrections == {}
+    english = BookVocabulary.from_texts(["Recursion is a function calling itself."])
+    assert english.read("how does serde deserialize json?").unknown_terms  # English: still checked
+
+
+def test_chinese_sentences_are_pieces_and_the_answer_quotes_the_one_asked():
+    assert sentences_of("ロボットは関節を持つ。関節は回転する！本当ですか？はい。") == [
+        "ロボットは関節を持つ。", "関節は回転する！", "本当ですか？", "はい。"]
+    assert sentences_of("یہ ایک جملہ ہے۔ یہ دوسرا جملہ ہے۔") == ["یہ ایک جملہ ہے۔", "یہ دوسرا جملہ ہے۔"]
+    assert sentences_of("La función es recursiva. ¿Por qué? Él dijo que sí.") == [
+        "La función es recursiva.", "¿Por qué?", "Él dijo que sí."]
+    page = ("## 函数\n\n" + "函数可以有默认参数。" * 3 + "递归函数是在函数内部调用自身的函数。递归需要一个结束条件，否则会无限调用。"
+            + "列表是一种有序的容器。" * 8 + "\n")
+    answer = block_answer("什么是递归函数？", [_source(page)])
+    assert "递归函数是在函数内部调用自身的函数" in answer and "[1]" in answer
+    assert answer_words(answer) <= 90
+
+
+def test_bm25_ranks_chinese_passages_by_their_pairs_of_characters():
+    texts = ["列表是一种有序的容器。", "递归函数调用自身。", "字典保存键和值。"]
+    chunks = [_source(text).chunk for text in texts]
+    scores = bm25_scores("递归是什么", chunks, BookVocabulary.from_texts(texts))
+    assert scores[1] > 0 and scores[0] == scores[2] == 0
