@@ -300,10 +300,13 @@ def _apt_install(package: str) -> None:
                    env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
 
 
-def _rsync() -> None:
-    if shutil.which("rsync") is None and shutil.which("apt-get"):
-        _apt_install("rsync")
-    assert shutil.which("rsync"), "rsync is not installed (Debian: apt-get install rsync): the guide's CI job copies with it"
+def _tools() -> None:
+    """What the guide's commands run here besides nginx: rsync (the CI job copies with it) and
+    ssh-keygen (the CI job's key), installed as `make services` installs nginx when missing."""
+    for tool, package in (("rsync", "rsync"), ("ssh-keygen", "openssh-client")):
+        if shutil.which(tool) is None and shutil.which("apt-get"):
+            _apt_install(package)
+        assert shutil.which(tool), f"{tool} is not installed (Debian: apt-get install {package}): docs/deploy.md runs it"
 
 
 def _checkouts(tmp: Path) -> tuple[Path, Path]:
@@ -409,7 +412,7 @@ def _generations(data: Path) -> tuple[list[str], list[str]]:
 
 
 def test_the_guide_followed_on_this_machine(tmp_path, fake):
-    _rsync()
+    _tools()
     book, physics = _checkouts(tmp_path)
     machine = Machine(tmp_path, gemini_subprocess_env(fake, TEXTBOOK_CHAT_BIN=str(CLI)), *_certificate(tmp_path))
     through = Through(machine.tls, Path(tmp_path / "cert.pem"))
