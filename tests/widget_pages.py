@@ -7,13 +7,23 @@ import re
 
 from playwright.sync_api import Page, expect
 
-DEMO_PAGE = "/book/docs/foundations/sampling-and-aliasing"  # a page of the sample book in the demo
+DEMO_PAGE = "/book/docs/foundations/sampling-and-aliasing"  # a page of the sample book (its site, or the demo)
 QUESTION = "What is aliasing?"
 
 
 def open_demo(page: Page, server, path: str = DEMO_PAGE) -> None:
     page.goto(server.page_url(path))
     expect(page.locator("#tc-bubble")).to_be_visible()
+    # a Docusaurus page (with its scripts): once React has hydrated it (a selection made before may be lost)
+    page.wait_for_function("document.documentElement.dataset.hasHydrated !== 'false'"
+                           " || !document.querySelector('script[src*=\"/assets/js/\"]')")
+
+
+def without_site_scripts(html: str) -> str:
+    """A built Docusaurus page as plain HTML: its own scripts left out (nothing hydrates it, nor
+    sets <html lang> and dir back), the widget's tag kept."""
+    html = re.sub(r"<script[^>]*assets/js/[^>]*></script>|<link[^>]*as=script[^>]*>", "", html)
+    return re.sub(r"<script>.*?</script>", "", html, flags=re.DOTALL)
 
 
 def ask(page: Page, question: str) -> None:

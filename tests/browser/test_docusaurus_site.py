@@ -7,7 +7,7 @@ Docusaurus Faster; exact versions in its package-lock.json). The module:
    (a stamp in node_modules holds the hash of the lock file it was installed from),
 2. starts a static file server for the build and the real chat server (sample book, extractive
    answers, CORS open to the static server's origin),
-3. builds the site with TEXTBOOK_CHAT_API pointing at the chat server, so the plugin's script tag
+3. builds the site with TEXTBOOK_CHAT_API pointing at the chat server, so the plugin's script tag (data-api)
    points there,
 4. opens a built page in Chromium, asks a question through the widget and checks the answer.
 
@@ -136,12 +136,17 @@ def test_the_build_has_the_plugin_script_tag_on_every_page(docusaurus):
     assert {p.parent.relative_to(docusaurus.build_dir).as_posix() for p in pages} >= {".", "sampling", "filters"}
     for html in pages:
         scripts = _Scripts(html.read_text(encoding="utf-8")).scripts
-        tags = [s for s in scripts if (s.get("src") or "").endswith("/widget.js")]
+        tags = [s for s in scripts if re.search(r"/widget\.js(\?|$)", s.get("src") or "")]
         assert len(tags) == 1, f"{html}: {scripts}"
         assert tags[0].keys() == {"src", "defer", "data-api", "data-book-id", "data-site-url"}, tags[0]
         assert tags[0]["data-site-url"] == PRODUCTION + "/"  # the config's url and baseUrl
-        assert tags[0]["src"] == f"{docusaurus.api_url}/widget.js"
+        # the loader copied into the build (a translation's under its own base), the API the chat server's
+        locale = "/ur" if html.relative_to(docusaurus.build_dir).parts[0] == "ur" else ""
+        assert re.fullmatch(rf"{locale}/textbook-chat/widget\.js\?v=[0-9a-f]{{10}}", tags[0]["src"]), tags[0]
         assert tags[0]["data-api"] == docusaurus.api_url and tags[0]["data-book-id"] == BOOK_ID
+    for folder in ("", "ur/"):
+        assert {p.name for p in (docusaurus.build_dir / folder / "textbook-chat").iterdir()} >= {
+            "widget.js", "widget-panel.js", "widget-insights.js"}
 
 
 def test_a_docusaurus_page_loads_the_widget_and_answers(docusaurus, new_page):
@@ -151,9 +156,9 @@ def test_a_docusaurus_page_loads_the_widget_and_answers(docusaurus, new_page):
     expect(page.locator("h1")).to_have_text("Sampling")
 
     # The tag the plugin injected, as the browser sees it
-    script = page.locator('script[src$="/widget.js"]')
+    script = page.locator('script[src*="/widget.js"]')
     expect(script).to_have_count(1)
-    assert script.get_attribute("src") == docusaurus.api_url + "/widget.js"
+    assert script.get_attribute("src").startswith("/textbook-chat/widget.js?v=")  # from the site itself
     assert script.get_attribute("data-api") == docusaurus.api_url
     assert script.get_attribute("data-book-id") == BOOK_ID
 

@@ -13,7 +13,7 @@ import pytest
 
 from playwright.sync_api import Page, Route, expect
 
-from widget_pages import QUESTION, ask, bot, focused, open_demo, record_bot_states, wait_done
+from widget_pages import QUESTION, ask, bot, focused, open_demo, record_bot_states, wait_done, without_site_scripts
 
 expect.set_options(timeout=15_000)
 PHRASE = "A tone above the Nyquist frequency does not disappear."
@@ -153,9 +153,13 @@ def test_math_quoted_from_the_book_renders_as_mathml(page, live):
 
 
 def test_an_urdu_page_gets_urdu_strings_right_to_left(page, live):
-    # The page in Urdu, and the widget's title left to it (no data-title)
-    rewrite_page(page, live.page_url(), lambda html: re.sub(r' data-title="[^"]*"', "", html).replace(
-        '<html lang="en"', '<html lang="ur"', 1))
+    # The page in Urdu (its direction left to the widget), and the widget's title left to it (no
+    # data-title); the site's scripts left out, which would set the page's language back
+    def in_urdu(html: str) -> str:
+        html = without_site_scripts(re.sub(r' data-title="[^"]*"', "", html))
+        html = re.sub(r'(name="?docusaurus_locale"? content=)"?en"?', r'\1"ur"', html)
+        return re.sub(r'<html lang="?en"?( dir="?ltr"?)?', '<html lang="ur"', html, count=1)
+    rewrite_page(page, live.page_url(), in_urdu)
     open_demo(page, live)
     bubble = page.locator("#tc-bubble")
     expect(bubble).to_have_accessible_name("کتاب سے پوچھیں")
@@ -178,7 +182,7 @@ def foreign_site(live):
     """A book site on an origin the chat server does not allow (a second local server),
     loading the real widget from the chat server."""
     page = ('<!doctype html><html lang="en"><head><link rel="icon" href="data:,"></head><body><main><h1>Book</h1>'
-            f'</main><script src="{live.url}/widget.js" data-api="{live.url}"></script></body></html>').encode()
+            f'</main><script src="{live.api_url}/widget.js" data-api="{live.api_url}"></script></body></html>').encode()
 
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self):  # noqa: N802 - the base class's naming
@@ -212,7 +216,8 @@ def test_a_site_missing_from_allowed_origins_is_told_so(page, foreign_site):
 
 
 def test_an_invalid_attribute_warns_once_and_falls_back(page, live):
-    rewrite_page(page, live.page_url(), lambda html: html.replace(' defer>', ' data-shortcut="ctrl+shift" defer>', 1))
+    rewrite_page(page, live.page_url(), lambda html: re.sub(r"<script(?=[^>]*/widget\.js)", '<script data-shortcut="ctrl+shift"',
+                                                            html, count=1))
     warnings = []
     page.on("console", lambda m: m.type == "warning" and warnings.append(m.text))
     open_demo(page, live)
@@ -254,11 +259,15 @@ def test_highlighted_code_is_sent_with_its_blocks_language(page, live):
         for (const code of document.querySelectorAll('pre code')) {
             const i = code.textContent.indexOf(line);
             if (i < 0) continue;
+            // the line may be split into the highlighter's token spans: from the node it starts in
+            // to the one it ends in
             const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+            let start = null;
             for (let node, at = 0; (node = walker.nextNode()); at += node.data.length) {
-                if (at + node.data.length > i) {
+                if (!start && at + node.data.length > i) start = [node, i - at];
+                if (start && at + node.data.length >= i + line.length) {
                     code.scrollIntoView({block: 'center'});
-                    return getSelection().setBaseAndExtent(node, i - at, node, i - at + line.length);
+                    return getSelection().setBaseAndExtent(...start, node, i + line.length - at);
                 }
             }
         }
