@@ -12,6 +12,8 @@ from server.library.shelf import Bookshelf
 from server.library.published import PublishedBook, PublishedOutlines
 from server.course.service import Course
 from server.course.practice import PracticeStage
+from server.course.practice.hints import Tutor
+from server.course.practice.tutoring import Tutoring
 from server.course.stage import CourseStage
 from server.embedding.embedder import Embedder, load_embedder
 from server.errors import TextbookChatError
@@ -211,8 +213,9 @@ class Components:
         passages = Passages(search.gather, Judge(model_judges=generator.name != "extractive"),
                             Compose(generator, retriever))
         pipeline = ChatPipeline(
-            search.understand, [PracticeStage(course, generator, sessions.practice_of), CourseStage(course, generator),
-                                passages],
+            search.understand, [PracticeStage(course, generator, sessions.practice_of,
+                                              Tutoring(Tutor(course, index.embedder), passages, search.understand)),
+                                CourseStage(course, generator), passages],
             Record(sessions, keep=Keeping(pages, embed=index.embedder.embed_query)))
         return cls(settings, index, sessions, generator, pipeline, owns_index,
                    bookshelf=Bookshelf(index.outlines), retriever=retriever, search=search, pages=pages)

@@ -9,6 +9,7 @@ import click
 
 from server.cli.shared import fail as _fail, settings as _settings
 from server.course.evaluation import course_lines, course_options, evaluate_course, format_course_report
+from server.evaluation.tutor import evaluate_tutor, format_tutor
 
 
 @click.command("eval")
@@ -33,13 +34,17 @@ from server.course.evaluation import course_lines, course_options, evaluate_cour
               help="Exit 1 if the in-book answers hold a smaller share of their answer keywords.")
 @click.option("--max-answer-words-p50", type=float,
               help="Exit 1 if the in-book answers' median length in words is higher (code and tables not counted).")
+@click.option("--tutor", is_flag=True, help="Also ask each in-book question in tutor mode (hints first), then "
+              "\"show me the answer\": the hints' and the answers' keyword coverage.")
+@click.option("--max-hint-coverage", type=float,
+              help="Exit 1 if the tutor-mode hints hold a larger share of the answer keywords (implies --tutor).")
 @course_options
 @click.option("--max-tag-refusal", "tag_refusals", multiple=True, metavar="TAG=RATE",
               help="Exit 1 if the in-book items with TAG are refused more often (repeatable), e.g. typo=0.")
 def eval_command(questions, book_path, threshold, as_json, rows_path, min_hit_at_5, min_mrr, min_oos_refusal,
                  max_in_book_refusal, max_leak_rate, min_selection_answered, min_off_topic_declined,
-                 min_book_search_right, min_keyword_coverage, max_answer_words_p50, tag_refusals,
-                 **course_limits) -> None:
+                 min_book_search_right, min_keyword_coverage, max_answer_words_p50, tutor, max_hint_coverage,
+                 tag_refusals, **course_limits) -> None:
     """Measure retrieval and answers on a question set (JSONL) over BOOK; course questions per task."""
     from server.composition import components
     from server.evaluation import calibration, evaluate, format_report, load_questions
@@ -70,11 +75,15 @@ def eval_command(questions, book_path, threshold, as_json, rows_path, min_hit_at
         items, course = evaluate_course(load_questions(questions), chat, book_id, eval_settings.similarity_threshold)
         result = evaluate(items, chat.pipeline, chat.store.all_chunks(book_id),
                           threshold=eval_settings.similarity_threshold, locale=site.default_locale)
+        tutored = evaluate_tutor(items, chat.pipeline, threshold=eval_settings.similarity_threshold,
+                                 locale=site.default_locale) if tutor or max_hint_coverage is not None else None
     result["calibration"] = calibration(result["top_scores"], result["gated"])
     summary = {**result["summary"], "threshold": eval_settings.similarity_threshold, "book_id": book_id}
     summary["course"] = course and course["summary"]
+    summary["tutor"] = tutored and tutored["summary"]
     if rows_path:
-        Path(rows_path).write_text(json.dumps({"summary": summary, "rows": result["rows"] + (course["rows"] if course else []),
+        rows = result["rows"] + (course["rows"] if course else []) + (tutored["rows"] if tutored else [])
+        Path(rows_path).write_text(json.dumps({"summary": summary, "rows": rows,
                                                "calibration": result["calibration"],
                                                "top_scores": result["top_scores"], "gated": result["gated"]},
                                               indent=2))
@@ -82,7 +91,8 @@ def eval_command(questions, book_path, threshold, as_json, rows_path, min_hit_at
         click.echo(json.dumps(summary))
     else:
         title = f"{site.title} — {Path(questions).name} (threshold {summary['threshold']})"
-        click.echo("\n\n".join(([format_report(title, result)] if items else []) + format_course_report(title, course)))
+        click.echo("\n\n".join(([format_report(title, result)] if items else []) + format_course_report(title, course)
+                               + ([format_tutor(tutored["summary"], summary["keyword_coverage"])] if tutored else [])))
     lines = [  # (name, the limit, the measure, whether it must be at least the limit)
         ("hit@5", min_hit_at_5, summary["hit_at_5"], True), ("MRR", min_mrr, summary["mrr"], True),
         ("out-of-scope refusal", min_oos_refusal, summary["oos_refusal_rate"], True),
@@ -95,7 +105,8 @@ def eval_command(questions, book_path, threshold, as_json, rows_path, min_hit_at
         ("answer words p50", max_answer_words_p50, summary["answer_words_p50"], False),
         *((f"{tag} refusal", rate, summary["tags"].get(tag, {}).get("refusal_rate"), False)
           for tag, rate in tag_limits.items()),
-        *course_lines(summary["course"], **course_limits)]
+        *course_lines(summary["course"], **course_limits),
+        ("hint keyword coverage", max_hint_coverage, (summary["tutor"] or {}).get("hint_keyword_coverage"), False)]
     asked = [(name, limit, value, at_least) for name, limit, value, at_least in lines if limit is not None]
     # a line over no items cannot be shown to hold: it fails, saying so
     unmeasured = [name for name, _limit, value, _at_least in asked if value is None]

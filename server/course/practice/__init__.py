@@ -123,11 +123,13 @@ class PracticeStage:
                                    text=text, writer=writer)
         return Prepared(understood, Gathered(candidates=tuple(cite.chunks)), judged)
 
-    def refuse(self, understood: Understanding, judged: PracticeJudgement) -> Composed:
+    def refuse(self, understood: Understanding, judged: Judgement) -> Composed:
+        if not isinstance(judged, PracticeJudgement):  # the answer a hint held back: the passage route's
+            return self.tutor.passages.refuse(understood, judged)
         return Composed(judged.text, (), None)
 
-    def write(self, understood: Understanding, judged: PracticeJudgement) -> Stream[str, None, Composed]:
-        if self.tutor is not None and getattr(judged, "hint", None) is not None:
-            return (yield from self.tutor.write(understood, judged))
+    def write(self, understood: Understanding, judged: Judgement) -> Stream[str, None, Composed]:
+        if not isinstance(judged, PracticeJudgement):
+            return (yield from self.tutor.passages.write(understood, judged))
         yield judged.text
         return Composed(judged.text, judged.sources, Outcome(judged.writer))

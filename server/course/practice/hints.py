@@ -1,0 +1,147 @@
+"""Hints before answers (tutor mode): where to read, cited, and one guiding question, never the
+sentences that answer. "another hint" narrows it (the answering sentence with its key words left
+out); "show me the answer" gives the answer the question would have had. A student asking to
+solve one of the book's own exercises gets hints first even without tutor mode; its answer, when
+the student asks for it, is the book's own."""
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Sequence
+
+import numpy as np
+
+from server.book.outline import OutlinePage
+from server.course.practice.check import answering_sentences, key_terms
+from server.course.quiz import questions_for, tested_page
+from server.course.resolve import resolve_page
+from server.question.practice import Hint, Practice, QuizItem
+from server.text.terms import term_set
+
+ANOTHER = ["another hint", "give me another hint", "one more hint please", "a bit more help", "I'm still stuck",
+           "more of a hint", "otra pista", "dame otra pista"]
+REVEAL = ["show me the answer", "just tell me the answer", "what is the answer", "I give up, tell me",
+          "reveal the answer", "show the solution", "muéstrame la respuesta", "dime la respuesta"]
+FLOOR = 0.62
+_ANOTHER = re.compile(r"(?i)^\W*(another|one more|more|a further|next|otra)\s+(hint|clue|pista)s?\b")
+_REVEAL = re.compile(r"(?i)^\W*(show|tell|give|reveal)\s+(me\s+)?(the\s+)?(answer|solution)\b|^\W*i give up\b|"
+                     r"^\W*(mu[eé]strame|dime)\s+la\s+(respuesta|soluci[oó]n)")
+_SOLVE = re.compile(r"(?i)\b(solve|answer|do|help( me)? with|how (do|would|should|can) i (solve|do|answer|approach|start)|"
+                    r"solution (to|for)|work out|resuelve|resolver|ayuda con)\b")
+_EXERCISE = re.compile(r"(?i)\b(exercise|question|problem|task|challenge|quiz item|ejercicio|pregunta|problema)\s*"
+                       r"#?\s*(?P<n>\d{1,3})?\b")
+_WH = re.compile(r"(?i)^\W*(what|which|why|how|when|where|who|is|are|does|do|can|should|qu[eé]|por qu[eé]|c[oó]mo|cu[aá]l)\b")
+_FILLER = frozenset("""what which why how when where who is are does do can should i me my a an the of to in on for
+and or it this that there with use used using about between difference""".split())
+BLANK = "____"
+
+
+def _focus(question: str) -> str:
+    """The question's own words for its topic (what the student already said)."""
+    words = [w for w in re.findall(r"[\w'+#.-]+", question) if w.lower() not in _FILLER]
+    return " ".join(words[:6]).strip(" .")
+
+
+def guiding_question(question: str) -> str:
+    """One question that sends the student towards the answer without giving it."""
+    asked = question.strip().lower()
+    focus = _focus(question)
+    if re.match(r"^\W*(why|how come|por qu[eé])\b", asked):
+        return "The section gives a reason. What would go wrong if it were not so?"
+    if re.search(r"\b(differ|difference|compare|versus|vs\.?|better than)\b", asked):
+        return "Note what each one does according to the section: where do they part ways?"
+    if re.match(r"^\W*(how|c[oó]mo)\b", asked):
+        return "The section goes step by step: what comes first, and what does each step lead to?"
+    if re.match(r"^\W*(which|what should|when should|cu[aá]l)\b", asked) or re.search(r"\bshould i\b", asked):
+        return "The section describes a few options: which one fits what you describe, and what makes it fit?"
+    if re.match(r"^\W*(what (is|are|does)|define|qu[eé] (es|son))\b", asked):
+        return f"Find where the section says what **{focus}** is: what kind of thing is it, and what is it for?"
+    return f"Which sentence of that section speaks to **{focus}**? Try to say it in your own words first."
+
+
+def cloze(sentence: str, question: str, blanks: int) -> str:
+    """The answering sentence with its key words (those the question does not give) left out."""
+    hidden = key_terms(sentence, question)[:blanks]
+    words = sentence.split()
+    shown = [BLANK if any(re.sub(r"\W", "", w.lower()).startswith(t) for t in hidden) else w for w in words]
+    text = re.sub(rf"(?:{BLANK}\s+)+{BLANK}", BLANK, " ".join(shown))
+    return text if BLANK in text else ""
+
+
+class Tutor:
+    """Hints for the passage route's questions, and for the book's own exercises."""
+
+    def __init__(self, course, embedder):
+        self.course = course
+        self.embedder = embedder
+        self._phrases: tuple[np.ndarray, np.ndarray] | None = None
+
+    def follow_up(self, text: str) -> str | None:
+        """"another" or "reveal" when the student asks for another hint or for the answer."""
+        if _REVEAL.search(text):
+            return "reveal"
+        if _ANOTHER.search(text):
+            return "another"
+        if len(text.split()) > 8:
+            return None
+        if self._phrases is None:
+            self._phrases = (self.embedder.embed_documents(ANOTHER), self.embedder.embed_documents(REVEAL))
+        vector = self.embedder.embed_query(text)
+        another, reveal = (float(np.max(m @ vector)) for m in self._phrases)
+        if max(another, reveal) < FLOOR:
+            return None
+        return "another" if another > reveal else "reveal"
+
+    def last_hint(self, history: Sequence) -> Hint | None:
+        """The hint the conversation's last practice gave, if its last practice was a hint."""
+        for message in reversed(history):
+            kept = Practice.from_stored(message.practice) if message.role == "assistant" else None
+            if kept is not None:
+                return kept.hint
+        return None
+
+    def exercise(self, question, text: str) -> tuple[QuizItem, OutlinePage] | None:
+        """The book's exercise (or quiz question) the student asks to solve, on the page they are on."""
+        outline = self.course.outline(question.filters.book_id)
+        page = resolve_page(outline, question.page.url, question.page.title) if outline and question.page.url else None
+        if page is None:
+            return None
+        asked, own = questions_for(outline, [page])
+        if not own:
+            return None
+        items = [QuizItem(n, i.question, i.choices, i.key, i.answer, i.tests, i.tests_heading, url)
+                 for n, (i, _, url) in enumerate(asked, 1)]
+        named = _EXERCISE.search(text)
+        solving = bool(_SOLVE.search(text)) and named is not None
+        if solving and named["n"]:
+            number = named["n"]
+            found = next((i for i, (item, _, _) in zip(items, asked) if item.number == number), None)
+            found = found or next((i for i in items if str(i.n) == number), None)
+            if found:
+                return found, page
+        said = term_set(text)
+        scored = [(len(said & term_set(i.question)) / max(1, len(term_set(i.question))), i) for i in items]
+        best = max(scored, key=lambda s: s[0], default=(0.0, None))
+        if best[1] is not None and (best[0] >= 0.6 and len(term_set(best[1].question)) >= 4
+                                    or solving and best[0] >= 0.3):
+            return best[1], page
+        return None
+
+    def exercise_hint(self, item: QuizItem, outline, level: int = 1) -> tuple[str, Hint, tuple]:
+        """(text, hint, (page, url)) for one of the book's exercises."""
+        page, url = tested_page(outline, item)
+        heading = item.tests_heading or (page.name if page else "")
+        hint = Hint(item.question, level, url, heading, item.answer)
+        return "", hint, (page, url)
+
+    def narrowed(self, hint: Hint, section_text: str) -> str:
+        """The next hint: the answering sentence with its key words left out."""
+        sentence = answering_sentences(section_text, hint.question, limit=1)
+        if hint.answer and "```" not in hint.answer:
+            sentence = hint.answer.split("\n\n")[0]
+        blanks = 3 if hint.level <= 2 else 1
+        return cloze(" ".join(sentence.split())[:400], hint.question, blanks)
+
+
+def with_level(hint: Hint, level: int) -> Hint:
+    return replace(hint, level=level)

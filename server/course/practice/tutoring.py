@@ -1,0 +1,117 @@
+"""Tutor mode in the question path: a question asked with `tutor` (or a request to solve one of
+the book's exercises) is prepared as a hint; "another hint" and "show me the answer" continue the
+hint the conversation last gave. The hint cites where to read (the passage the answer would have
+quoted first, or the section an exercise tests); the answer, when asked for, is the one the
+passage route gives the original question, or an exercise's own answer from the book."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from server.book.page_urls import by_path, page_at
+from server.course.answers import link
+from server.course.citing import CitablePages, Cites
+from server.course.practice.hints import Tutor, guiding_question
+from server.question.context import QueryContext, database_sources
+from server.question.gather import Gathered
+from server.question.practice import Hint, Practice, QuizItem
+from server.question.route import Prepared
+from server.question.understand import Understanding
+
+MORE = "Ask for “another hint”, or “show me the answer” when you are ready."
+LAST = "Ask “show me the answer” when you want it."
+
+
+class Tutoring:
+    def __init__(self, tutor: Tutor, passages, understand):
+        """`passages`: the passage route (the answer a hint holds back); `understand`: the
+        pipeline's, to read the original question again when its answer is asked for."""
+        self.tutor = tutor
+        self.course = tutor.course
+        self.passages = passages
+        self.understand = understand
+
+    def prepare(self, understood: Understanding) -> Prepared | None:
+        question = understood.question
+        if question.selection is not None or understood.course is not None and not question.tutor:
+            return None
+        last = self.tutor.last_hint(understood.history)
+        if last is not None:
+            wanted = self.tutor.follow_up(question.text)
+            if wanted == "another":
+                return self._hint(understood, replace(last, level=last.level + 1))
+            if wanted == "reveal":
+                return self._reveal(understood, last)
+        exercise = self.tutor.exercise(question, question.text)
+        if exercise is not None:
+            item, _page = exercise
+            return self._exercise(understood, item)
+        if question.tutor and understood.course is None:
+            return self._first(understood)
+        return None
+
+    def _pages(self, understood: Understanding):
+        outline = self.course.outline(understood.question.filters.book_id)
+        book = self.course.outlines.book(outline.book_id) if outline else None
+        return outline, (book.view(CitablePages.of) if book else None)
+
+    def _first(self, understood: Understanding) -> Prepared | None:
+        """The first hint: where the answer is, and a guiding question."""
+        prepared = self.passages.prepare(understood)
+        if prepared.judged.refused:
+            return None  # nothing to read: the passage route says so
+        best = prepared.judged.sources[0].chunk
+        hint = Hint(understood.question.text, 1, best.url, best.heading or best.chapter)
+        return self._hint(understood, hint)
+
+    def _exercise(self, understood: Understanding, item: QuizItem) -> Prepared | None:
+        outline, _ = self._pages(understood)
+        _, hint, _ = self.tutor.exercise_hint(item, outline)
+        return self._hint(understood, hint, exercise=True)
+
+    def _hint(self, understood: Understanding, hint: Hint, exercise: bool = False) -> Prepared | None:
+        from server.course.practice import PracticeJudgement
+
+        outline, pages = self._pages(understood)
+        page = page_at(by_path(outline.pages), hint.section) if outline and hint.section else None
+        if page is None or pages is None:
+            return None
+        cite = Cites(pages)
+        marker = cite(page, hint.section)
+        where = link(hint.section_heading or page.name, hint.section)
+        on = f" (on {link(page.name, page.url)})" if page.name != hint.section_heading else ""
+        if hint.level <= 1:
+            lead = "This is one of the book's own exercises, so here is a hint first. " if exercise else ""
+            text = f"**Hint:** {lead}read {where}{marker}{on}. {guiding_question(hint.question)}\n\n{MORE}"
+        else:
+            section = "\n\n".join(c.content for c in pages.chunks(page) if c.url == hint.section)
+            if len(section) < 200:  # a short section's answer may run on into the next
+                section = "\n\n".join(c.content for c in pages.chunks(page))
+            narrowed = self.tutor.narrowed(hint, section)
+            look = (f"in {where}{marker}, look for the sentence that goes: “{narrowed}”" if narrowed else
+                    f"read {where}{marker} again, slowly. {guiding_question(hint.question)}")
+            text = f"**Another hint:** {look}\n\n{LAST if hint.level >= 3 else MORE}"
+        sources = tuple(database_sources(cite.chunks))
+        if not sources:
+            return None
+        judged = PracticeJudgement(sources, QueryContext((), sources), practice=Practice(hint=hint), text=text)
+        return Prepared(understood, Gathered(candidates=tuple(cite.chunks)), judged)
+
+    def _reveal(self, understood: Understanding, hint: Hint) -> Prepared | None:
+        """The answer the hints held back."""
+        from server.course.practice import PracticeJudgement
+
+        if hint.answer:  # one of the book's exercises, with the book's own answer
+            outline, pages = self._pages(understood)
+            page = page_at(by_path(outline.pages), hint.section) if outline and hint.section else None
+            if page is not None and pages is not None:
+                cite = Cites(pages)
+                marker = cite(page, hint.section)
+                text = f"**The book's answer**{marker}:\n\n{hint.answer.strip()}"
+                sources = tuple(database_sources(cite.chunks))
+                if sources:
+                    return Prepared(understood, Gathered(candidates=tuple(cite.chunks)),
+                                    PracticeJudgement(sources, QueryContext((), sources), text=text))
+        # asked again as on its own: the hints between are no conversation the answer builds on
+        question = replace(understood.question, text=hint.question, tutor=False)
+        again = self.understand(question, ())
+        return self.passages.prepare(replace(again, course=None))
