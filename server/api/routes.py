@@ -250,7 +250,7 @@ def _rate_limits_counted() -> bool:
     return True
 
 
-WIDGET_PARTS = ("panel", "insights")  # widget/scripts/build.mjs: widget-<part>.js, loaded by widget.js
+WIDGET_PARTS = ("panel", "insights", "ur")  # widget/scripts/build.mjs: widget-<part>.js, loaded by widget.js
 
 
 def _script(name: str) -> Response:
@@ -275,7 +275,7 @@ class WidgetPart(MethodView):
     @blp.doc(responses={200: {"description": "A part of the widget", "content": {"application/javascript": {}}}})
     def get(self, part: str):
         """A part of the widget that widget.js loads when it is first needed (`panel`: the chat panel;
-        `insights`: the author's view, with ?textbook-chat=insights)."""
+        `insights`: the author's view, with ?textbook-chat=insights; `ur`: the panel's words in Urdu)."""
         if part not in WIDGET_PARTS:
             raise ApiError("NOT_FOUND", f"No widget part named {part!r}.")
         return _script(f"widget-{part}.js")

@@ -4,11 +4,14 @@
 import css from './styles.js';
 import { h, iconButton, editable } from './dom.js';
 import { parseShortcut, describeShortcut } from './config.js';
-import { strings, isRtl } from './i18n.js';
+import { strings, isRtl, baseLang, LANGUAGE_PARTS } from './i18n.js';
 import { createStore, storageKey } from './store.js';
 import { watchTheme, contrastText } from './theme.js';
-import { watchSelection } from './selection.js';
+import { watchSelection, pageSelection } from './selection.js';
 import { CHAT } from './icons.js';
+import { watchCitations } from './cite.js';
+import { lift } from './corner.js';
+import { unavailable, answers } from './down.js';
 
 export const HOST_ID = 'textbook-chat';
 
@@ -20,7 +23,9 @@ export const HOST_ID = 'textbook-chat';
 export function mount(cfg, partUrl, api) {
   const html = document.documentElement;
   const lang = html.lang || 'en';
-  const t = strings(lang, window.TextbookChatStrings);
+  const langs = {}; // a language part's panel words (widget-ur.js), by language
+  const words = (more) => strings(lang, window.TextbookChatStrings, { ...more, ...langs });
+  const t = words();
   const rtl = html.dir ? html.dir === 'rtl' : isRtl(lang);
   const title = cfg.title || t('title');
 
@@ -42,31 +47,56 @@ export function mount(cfg, partUrl, api) {
     { id: 'tc-bubble', class: 'bubble', 'aria-expanded': 'false', 'aria-controls': 'tc-panel', 'aria-keyshortcuts': keys && keys.aria },
     title,
     CHAT,
-    () => withPanel((p) => (p.isOpen() ? p.close(true) : p.open(true)))
+    () => withPanel((p) => (p.isOpen() ? p.close(true) : p.open(true)), true)
   );
   if (keys) bubble.title = `${title} (${keys.label})`;
   root.append(bubble);
 
   const store = createStore(storageKey(location.origin, cfg.bookId));
   // codeLanguages: passage → the language of the code block it was selected in (chat.js sends it)
-  const ctx = { cfg, t, title, lang, root, shadow, host, bubble, store, codeLanguages: new Map() };
+  const ctx = { cfg, t, words, title, lang, root, shadow, host, bubble, store, codeLanguages: new Map() };
 
-  // The panel script reports back through api._define (it is a classic script as well).
+  // The panel script reports back through api._define, a language part through api._lang
+  // (classic scripts as well); on a page in a language with a part, the two load together.
   let part = null;
   let panel = null;
+  let mountPanel = null;
+  api._define = (m) => (mountPanel = m);
+  api._lang = (code, table) => (langs[code] = table);
+  const add = (src) =>
+    new Promise((onload, fail) => document.head.append(h('script', { src, async: true, onload, onerror: () => fail(new Error('could not load ' + src)) })));
+  const base = baseLang(lang);
   const load = () =>
-    (part ||= new Promise((resolve, reject) => {
-      api._define = (mountPanel) => resolve((panel = mountPanel(ctx)));
-      const s = document.createElement('script');
-      s.src = partUrl;
-      s.async = true;
-      s.onerror = () => reject(new Error('could not load ' + partUrl));
-      document.head.append(s);
+    (part ||= Promise.all([add(partUrl), LANGUAGE_PARTS.includes(base) && add(api._partUrl(base))]).then(() => {
+      panel = mountPanel(ctx);
+      // a panel from the site's own build says it when the chat server does not answer
+      if (new URL(partUrl).origin !== new URL(cfg.api).origin)
+        answers(cfg.api).then((ok) => ok || root.querySelector('#tc-log').before(unavailable(t, () => answers(cfg.api), () => {})));
+      return panel;
     }));
-  const withPanel = (fn) =>
+  // While widget-panel.js cannot be had (its server is down), a stand-in panel says so and tries
+  // again; `toggle`: the bubble was clicked (a second click closes the stand-in).
+  let standIn = null;
+  const showStandIn = (open) => {
+    standIn.hidden = !open;
+    bubble.setAttribute('aria-expanded', open);
+    (open ? standIn.querySelector('button') : bubble).focus();
+  };
+  const withPanel = (fn, toggle) =>
     load().then(fn, (e) => {
       part = null; // try again next time
       console.error('[textbook-chat]', e.message);
+      if (standIn) return showStandIn(!toggle || standIn.hidden);
+      const gone = () => {
+        const was = !standIn.hidden;
+        standIn.remove();
+        standIn = null;
+        if (was) withPanel((p) => p.open(true));
+      };
+      standIn = h('section', { id: 'tc-panel', class: 'panel short', role: 'dialog', 'aria-label': title, onkeydown: (k) => k.key === 'Escape' && showStandIn(false) },
+        unavailable(t, () => load().then(() => true, () => !(part = null)), gone));
+      root.append(standIn);
+      showStandIn(true);
     });
   // Fetch the panel as soon as the reader shows interest, so it is there by the click.
   bubble.addEventListener('pointerenter', load, { once: true });
@@ -75,6 +105,17 @@ export function mount(cfg, partUrl, api) {
   // Docusaurus renders into #__docusaurus; the host goes first in <body>, so the bubble comes
   // early in the tab order (it is position: fixed, so where it sits in the DOM changes nothing).
   document.body.prepend(host);
+  watchCitations(host, cfg.contentSelector);
+
+  // Another fixed thing in the bubble's corner (a site's own chat bubble): the bubble and the
+  // panel move up above it. Checked again as the page loads, grows and resizes.
+  const left = (cfg.position === 'bottom-left') !== rtl;
+  let placing = 0;
+  const avoid = () => (clearTimeout(placing), (placing = setTimeout(() => root.style.setProperty('--lift', lift(host, left) + 'px'), 100)));
+  for (const ms of [0, 1500, 4000]) setTimeout(avoid, ms);
+  addEventListener('load', avoid);
+  addEventListener('resize', avoid);
+  new MutationObserver(avoid).observe(document.body, { childList: true });
 
   watchTheme((dark) => {
     root.setAttribute('data-theme', dark ? 'dark' : 'light');
@@ -82,8 +123,9 @@ export function mount(cfg, partUrl, api) {
     root.style.setProperty('--on-accent', contrastText(getComputedStyle(bubble).backgroundColor));
   });
 
-  const askAbout = (text, language) => (language && ctx.codeLanguages.set(text, language), withPanel((p) => p.askAbout(text)));
-  const selection = watchSelection(host, root, t('ask'), askAbout);
+  // sel: selection.js's {text, language, cut}
+  const askAbout = (sel) => (sel.language && ctx.codeLanguages.set(sel.text, sel.language), withPanel((p) => p.askAbout(sel.text, sel.cut)));
+  const selection = watchSelection(host, root, t('ask'), askAbout, cfg);
 
   // Shortcut: toggles the panel; with text selected on the page it asks about the selection.
   const matches = parseShortcut(cfg.shortcut);
@@ -93,9 +135,9 @@ export function mount(cfg, partUrl, api) {
       // A shortcut without modifiers (e.g. "/") must not fire while the reader types.
       if (!(e.ctrlKey || e.metaKey || e.altKey) && editable(e.composedPath()[0])) return;
       e.preventDefault();
-      const text = selection.current();
-      if (text) askAbout(text, selection.language());
-      else withPanel((p) => (p.isOpen() && document.activeElement === host ? p.close(true) : p.open(true)));
+      const sel = selection.current();
+      if (sel) askAbout(sel);
+      else withPanel((p) => (p.isOpen() && document.activeElement === host ? p.close(true) : p.open(true)), true);
     });
   }
 
@@ -126,5 +168,10 @@ export function mount(cfg, partUrl, api) {
       return true;
     },
     reset: () => withPanel((p) => p.reset()),
+    /** For a site's own selection menu: ask about the page's selection (clipped as ours is). False if none. */
+    askAboutSelection() {
+      const sel = pageSelection(host, cfg.contentSelector, null);
+      return !!sel && (askAbout(sel), true);
+    },
   };
 }

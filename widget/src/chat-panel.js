@@ -2,6 +2,7 @@
 import css from './panel-styles.js';
 import { createPanel } from './panel.js';
 import { createChat } from './chat.js';
+import { PANEL_STRINGS } from './panel-strings.js';
 
 /**
  * @param {object} ctx  from app.js: {cfg, t, title, lang, root, shadow, host, bubble, store}
@@ -11,6 +12,7 @@ export function mountPanel(ctx) {
   const sheet = new CSSStyleSheet();
   sheet.replaceSync(css);
   ctx.shadow.adoptedStyleSheets = [...ctx.shadow.adoptedStyleSheets, sheet];
+  ctx.t = ctx.words(PANEL_STRINGS); // the loader's words and the panel's (i18n.js)
 
   let chat;
   const panel = createPanel(ctx, {
@@ -37,8 +39,8 @@ export function mountPanel(ctx) {
     close: panel.close,
     isOpen: panel.isOpen,
     busy: chat.busy,
-    askAbout(text) {
-      panel.setQuote(text, ctx.cfg.selectionMode);
+    askAbout(text, cut) {
+      panel.setQuote(text, ctx.cfg.selectionMode, cut);
       panel.open(true);
     },
     ask(question, opts) {

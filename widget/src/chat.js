@@ -3,6 +3,7 @@
 import { chat, claimSession, feedback, deleteSession } from './api.js';
 import { toSources } from './sources.js';
 import { pageContext } from './page.js';
+import { readersLink } from './site-url.js';
 import { userEl, botEl } from './message.js';
 import { SHOW_ANSWERS, posedQuiz } from './course.js';
 
@@ -36,7 +37,8 @@ export function createChat(ctx, panel) {
   let ctrl = null; // AbortController of the request in flight
   const views = new Map(); // message → its view
 
-  const act = { retry, rate, wholeBook, answers };
+  // every link of an answer opens on the site the reader is on (site-url.js)
+  const act = { retry, rate, wholeBook, answers, link: (url) => readersLink(cfg.siteUrl)(url) };
 
   function show(m) {
     const v = m.role === 'user' ? { el: userEl(m, t) } : botEl(m, act, t);
@@ -105,7 +107,7 @@ export function createChat(ctx, panel) {
     };
     const wake = () => (frame ||= requestAnimationFrame(tick));
     mine.signal.addEventListener('abort', () => caught && caught());
-    const sources = (list) => toSources(list, bot.page, locale, t('selected'), cfg.siteUrl);
+    const sources = (list) => toSources(list, bot.page, locale, t('selected'), act.link);
     try {
       if (sessionId && !sessionSecret) sessionSecret = await claimSession(cfg.api, sessionId);
       if (!sessionSecret) sessionId = null;

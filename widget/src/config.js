@@ -9,9 +9,11 @@ export const DEFAULTS = {
   selectionMode: 'combined', // preselected answer scope for "Ask about this": exclusive | combined
   open: false, // data-open / data-open="true": open on load
   shortcut: 'mod+/', // mod = Ctrl, or ⌘ on macOS; "none" disables it
-  siteUrl: '', // the book's own site URL and base path: citations under it open on the reader's origin
+  siteUrl: '', // the book's own site URL and base path: links under it open on the reader's origin
+  selection: 'on', // "off": no "Ask about this" button (a site's own selection menu can call textbookChat.askAboutSelection())
+  contentSelector: '', // the page's main content; empty: Docusaurus's article, else main
 };
-const CHOICES = { position: ['bottom-right', 'bottom-left'], selectionMode: ['exclusive', 'combined'] };
+const CHOICES = { position: ['bottom-right', 'bottom-left'], selectionMode: ['exclusive', 'combined'], selection: ['on', 'off'] };
 const ATTR = (k) => 'data-' + k.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase());
 const MODS = ['mod', 'ctrl', 'meta', 'alt', 'shift'];
 

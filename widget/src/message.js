@@ -4,6 +4,7 @@ import { h, icon, iconButton } from './dom.js';
 import { toDom } from './render.js';
 import { sourceList } from './source-list.js';
 import { parse } from './markdown.js';
+import { readAloud } from './voice.js';
 import * as I from './icons.js';
 
 const QUOTE_CHARS = 160;
@@ -51,8 +52,8 @@ export function botEl(m, act, t) {
     const text = m.status === 'streaming' && m.shown != null ? m.text.slice(0, m.shown) : m.text;
     const typing =
       m.status === 'streaming' &&
-      h('span', { class: 'typing', role: 'status' }, h('i', null), h('i', null), h('i', null), h('span', null, t('typing')));
-    answer.replaceChildren(...(text ? [toDom(parse(text), m.sources)] : typing ? [typing] : []));
+      h('span', { class: 'typing' }, h('i', null), h('i', null), h('i', null), h('span', null, t('typing')));
+    answer.replaceChildren(...(text ? [toDom(parse(text), m.sources, act.link)] : typing ? [typing] : []));
   }
 
   function paint() {
@@ -105,5 +106,5 @@ function actions(m, act, t) {
     });
   const up = m.id && rate('up');
   const down = m.id && rate('down');
-  return h('div', { class: 'actions' }, h('span', { class: 'gen' }, genLabel(m, t)), copy, up, down);
+  return h('div', { class: 'actions' }, h('span', { class: 'gen' }, genLabel(m, t)), readAloud(m, t), copy, up, down);
 }

@@ -4,6 +4,7 @@
 import { h, icon, iconButton } from './dom.js';
 import { pageQuestions } from './suggest.js';
 import { courseQuestions } from './course.js';
+import { micButton } from './voice.js';
 import * as I from './icons.js';
 
 /**
@@ -28,6 +29,7 @@ export function createPanel(ctx, on) {
   const stop = iconButton({ id: 'tc-stop', class: 'send stop', hidden: true }, t('stop'), I.STOP, () => on.stop());
 
   const quoteText = h('blockquote');
+  const cutNote = h('p', { class: 'note', hidden: true }, t('cut')); // a long selection, cut to its first paragraph
   const radio = (value) =>
     h('label', null, h('input', { type: 'radio', name: 'tc-mode', value, onchange: () => (mode = value) }), t(value));
   const radios = [radio('exclusive'), radio('combined')];
@@ -36,6 +38,7 @@ export function createPanel(ctx, on) {
     { id: 'tc-quote', class: 'quote', hidden: true },
     h('div', { class: 'quote-head' }, h('span', null, t('asking')), iconButton({ class: 'icon' }, t('remove'), I.CLOSE, () => setQuote(null))),
     quoteText,
+    cutNote,
     h('fieldset', null, h('legend', null, t('from')), radios)
   );
 
@@ -44,7 +47,9 @@ export function createPanel(ctx, on) {
   // Questions about the page the reader is on, from its headings; refreshed on every open.
   const suggest = h('div', { id: 'tc-suggest', class: 'suggest', role: 'group', 'aria-label': t('suggest'), hidden: true });
 
-  const form = h('form', { onsubmit: submit }, quoteBox, h('div', { class: 'row' }, input, send, stop));
+  const form = h('form', { onsubmit: submit }, quoteBox, h('div', { class: 'row' }, input, micButton(t, input, ctx.lang), send, stop));
+  // "Answering…" while an answer runs (polite): the log itself speaks once the answer is complete
+  const status = h('p', { class: 'sr', role: 'status' });
   const panel = h(
     'section',
     { id: 'tc-panel', class: 'panel', role: 'dialog', 'aria-labelledby': 'tc-title', hidden: true, onkeydown: onKey },
@@ -57,7 +62,8 @@ export function createPanel(ctx, on) {
     ),
     log,
     suggest,
-    form
+    form,
+    status
   );
 
   input.addEventListener('keydown', (e) => {
@@ -135,11 +141,12 @@ export function createPanel(ctx, on) {
   const open = (focus) => show(true, focus);
   const close = (focus) => show(false, focus);
 
-  /** Show (or with null, remove) the passage the next question is about. */
-  function setQuote(text, preset) {
+  /** Show (or with null, remove) the passage the next question is about; `cut`: say it was cut. */
+  function setQuote(text, preset, cut) {
     quote = text || null;
     if (preset) mode = preset;
     quoteText.textContent = quote || '';
+    cutNote.hidden = !cut;
     quoteBox.hidden = !quote;
     for (const r of radios) r.firstChild.checked = r.firstChild.value === mode;
   }
@@ -155,6 +162,7 @@ export function createPanel(ctx, on) {
     busy: () => busy,
     setBusy(b) {
       busy = b;
+      status.textContent = b ? t('answering') : '';
       const refocus = panel.getRootNode().activeElement === (b ? send : stop);
       send.hidden = b;
       stop.hidden = !b;

@@ -2,26 +2,106 @@
 // widget), whether made with a mouse, the keyboard (Shift+arrows, caret browsing) or a
 // long-press on a touch screen: all of them end in `selectionchange`. The button lives in the
 // widget's shadow root, positioned over the page with position: fixed.
+//
+// Only the page's main content is taken (data-content-selector, else Docusaurus's markdown, else
+// <article>, else <main>): a selection that runs into the navigation, the panel or another widget is clipped to
+// the content's part, and one over LONG characters is cut to its first paragraph.
 import { h, editable } from './dom.js';
 
 const MAX_CHARS = 8000; // the server's limit for selected_text
+const LONG = 2000; // longer: only the first paragraph is taken
 const MIN_CHARS = 2;
 const SETTLE_MS = 200; // wait for the selection to settle (keyboard, touch handles)
+const BLOCK = 'p,li,pre,blockquote,td,th,dd,dt,figcaption'; // a paragraph, as "first paragraph" means it
+const CONTENT = ['.theme-doc-markdown', 'article', 'main', '[role=main]']; // Docusaurus's markdown, else the page's
+
+const elementOf = (n) => (n.nodeType === 1 ? n : n.parentElement);
+const blockOf = (n) => elementOf(n).closest(BLOCK) || elementOf(n);
+const query = (sel, fn) => {
+  try {
+    return fn(sel);
+  } catch {
+    return null; // not a selector
+  }
+};
+
+/**
+ * The page's main content that holds `node` (or lies inside it, as in a selection of the whole
+ * page), or with no node the first on the page; null when `node` is outside it.
+ */
+export function contentOf(node, selector) {
+  for (const s of selector ? [selector] : CONTENT) {
+    const found = query(s, (q) => {
+      const first = document.querySelector(q);
+      return node ? elementOf(node).closest(q) || (first && elementOf(node).contains(first) ? first : null) : first;
+    });
+    if (found) return found;
+  }
+  return null;
+}
+
+/** Shrink range `r` to its part inside range `c`; true if anything was cut. */
+export function within(r, c) {
+  let cut = false;
+  if (r.compareBoundaryPoints(Range.START_TO_START, c) < 0) (r.setStart(c.startContainer, c.startOffset), (cut = true));
+  if (r.compareBoundaryPoints(Range.END_TO_END, c) > 0) (r.setEnd(c.endContainer, c.endOffset), (cut = true));
+  return cut;
+}
+
+/**
+ * What "Ask about this" takes from the page's selection: {text, language, cut, range}, or null.
+ * @param {Element} host  the widget (a selection reaching into it is clipped out)
+ * @param {string} selector  data-content-selector
+ * @param {{y: number, over: boolean}|null} pointer  where a mouse drag ended, and whether over the widget
+ */
+export function pageSelection(host, selector, pointer) {
+  const sel = document.getSelection();
+  if (!sel || sel.isCollapsed) return null;
+  const { anchorNode: a, anchorOffset: at, focusNode: f } = sel;
+  const box = contentOf(a, selector) || contentOf(f, selector) || contentOf(null, selector) || document.body;
+  let r = sel.getRangeAt(0).cloneRange();
+  const c = document.createRange();
+  let whole;
+  if ((host.contains(f) || (pointer && pointer.over)) && box.contains(a)) {
+    // A drag that ended over the widget: the browser puts the selection's end at the widget's
+    // element (first in <body>) or next to it. Keep the paragraph it started in, from there
+    // toward the pointer.
+    c.selectNodeContents(blockOf(a));
+    pointer && pointer.y < c.getBoundingClientRect().top ? c.setEnd(a, at) : c.setStart(a, at);
+    r = c;
+  } else {
+    c.selectNodeContents(box);
+    whole = !within(r, c);
+  }
+  if (r.collapsed || r.intersectsNode(host)) return null;
+  let text = selectedText(whole && sel, r);
+  let cut = text.length > LONG;
+  if (cut) {
+    const s = r.startContainer;
+    c.selectNodeContents((s.nodeType === 3 && s.parentElement.closest(BLOCK)) || [...box.querySelectorAll(BLOCK)].find((x) => r.intersectsNode(x)) || box);
+    within(r, c);
+    text = selectedText(null, r);
+  }
+  return text.length < MIN_CHARS ? null : { text: text.slice(0, MAX_CHARS), language: selectedLanguage(r), cut, range: r };
+}
 
 /**
  * @param {Element} host  the widget's host element (selections touching it are ignored)
  * @param {Element} root  where the button goes (inside the shadow root)
  * @param {string} label  the button's text
- * @param {(text: string) => void} onAsk
- * @returns {{current(): string}}  the selected text while the button is shown, else ''
+ * @param {(sel: {text, language, cut}) => void} onAsk
+ * @param {{contentSelector?: string, selection?: string}} cfg  no button with selection "off"
+ * @returns {{current(): object|null}}  the selection while the button is shown (or, without a
+ *   button, the page's selection), else null
  */
-export function watchSelection(host, root, label, onAsk) {
-  let text = '';
-  let language = ''; // the code block's language when the selection is code
-  let range = null;
+export function watchSelection(host, root, label, onAsk, cfg = {}) {
+  let shown = null; // what the button asks about
   let timer = 0;
   let pointerDown = false;
   let fromWidget = false;
+  let pointer = null; // where the last mouse drag ended
+  const off = cfg.selection === 'off';
+  const read = () => pageSelection(host, cfg.contentSelector, pointer);
 
   const btn = h(
     'button',
@@ -34,20 +114,19 @@ export function watchSelection(host, root, label, onAsk) {
       onclick: () => {
         const t = fresh();
         hide();
-        onAsk(t, language);
+        if (t) onAsk(t);
       },
     },
     label
   );
-  root.append(btn);
+  if (!off) root.append(btn);
 
   function hide() {
     btn.hidden = true;
-    range = null;
   }
 
   function place() {
-    const rects = range ? range.getClientRects() : [];
+    const rects = shown ? shown.range.getClientRects() : [];
     const r = rects[rects.length - 1]; // the end of the selection
     if (!r) return hide();
     const w = btn.offsetWidth;
@@ -60,31 +139,27 @@ export function watchSelection(host, root, label, onAsk) {
   }
 
   function check() {
-    const sel = document.getSelection();
-    const r = sel && !sel.isCollapsed && sel.rangeCount ? sel.getRangeAt(0) : null;
-    const t = r ? selectedText(sel, r) : '';
     // Focus on the widget itself (e.g. the bubble) does not hide it: a keyboard user selects,
     // then tabs to the button.
-    if (pointerDown || fromWidget || t.length < MIN_CHARS || r.intersectsNode(host) || editable(document.activeElement)) {
+    const s = pointerDown || fromWidget || editable(document.activeElement) ? null : read();
+    if (!s) {
       if (!pointerDown) hide();
       return;
     }
-    text = t.length > MAX_CHARS ? t.slice(0, MAX_CHARS) : t;
-    language = selectedLanguage(r);
-    range = r;
-    btn.hidden = false;
+    shown = s;
+    btn.hidden = off;
     place();
   }
 
   const later = (ms) => (clearTimeout(timer), (timer = setTimeout(check, ms)));
-  // The text as selected now, even if the selection changed less than SETTLE_MS ago (e.g. a
-  // keyboard user pressing Enter right after Shift+arrows). A collapsed selection (a tap on
-  // a touch screen can collapse it just before the click) keeps the text last shown.
+  // The selection as made now, even if it changed less than SETTLE_MS ago (e.g. a keyboard user
+  // pressing Enter right after Shift+arrows). A collapsed selection (a tap on a touch screen can
+  // collapse it just before the click) keeps what was last shown.
   function fresh() {
     const sel = document.getSelection();
     if (timer && sel && !sel.isCollapsed) clearTimeout(timer), check();
     timer = 0;
-    return text;
+    return shown;
   }
   // Hiding also waits for the selection to settle: on touch screens, tapping the button can
   // collapse the selection just before the click arrives.
@@ -93,14 +168,16 @@ export function watchSelection(host, root, label, onAsk) {
     // Only a mouse drag defers the button; touch selections settle through selectionchange.
     pointerDown = e.pointerType === 'mouse' && e.button === 0;
     fromWidget = e.composedPath().includes(host);
+    pointer = null;
   });
-  document.addEventListener('pointerup', () => {
-    if (pointerDown) (pointerDown = false), later(10);
+  document.addEventListener('pointerup', (e) => {
+    // a drag from the page that ended over the widget (not a click on it)
+    if (pointerDown) (pointerDown = false), (pointer = { y: e.clientY, over: !fromWidget && e.composedPath().includes(host) }), later(10);
   });
   document.addEventListener('keydown', (e) => e.key === 'Escape' && hide());
-  addEventListener('scroll', () => range && place(), { passive: true, capture: true });
+  addEventListener('scroll', () => !btn.hidden && place(), { passive: true, capture: true });
 
-  return { current: () => (btn.hidden ? '' : fresh()), language: () => (btn.hidden ? '' : language) };
+  return { current: () => (off ? read() : btn.hidden ? null : fresh()) };
 }
 
 const LANGUAGE = /(?:^|\s)language-([\w#+.-]+)/;
@@ -133,12 +210,13 @@ function selectedLanguage(range) {
 
 /**
  * The selection as text, with formulas rendered by KaTeX turned back into their TeX
- * (`$…$`, `$$…$$` for display math) instead of KaTeX's doubled MathML + HTML text.
+ * (`$…$`, `$$…$$` for display math) instead of KaTeX's doubled MathML + HTML text. Without
+ * `sel` (a range clipped from the selection), the range's own text, a line after each block.
  */
 export function selectedText(sel, range) {
   const frag = range.cloneContents();
   const math = frag.querySelectorAll('.katex');
-  if (!math.length) return sel.toString().trim();
+  if (!math.length && sel) return sel.toString().trim();
   for (const k of math) {
     const tex = k.querySelector('annotation[encoding="application/x-tex"]');
     const d = k.closest('.katex-display') ? '$$' : '$';

@@ -1,7 +1,6 @@
 // Server sources → what a message shows and stores: a label and a link with a text fragment.
 import { safeUrl } from './markdown.js';
 import { fragmentUrl } from './fragment.js';
-import { onReadersSite } from './site-url.js';
 
 /**
  * @param {object[]} list  ChatResponse.sources
@@ -9,12 +8,12 @@ import { onReadersSite } from './site-url.js';
  *   and the page a "selected_text" source comes from)
  * @param {string} locale  the page's locale: a source in another one says so
  * @param {string} selectedLabel  the label of the reader's own passage, in their language
- * @param {string} siteUrl  the book's own site URL (site-url.js): citations under it stay on the reader's site
+ * @param {(url: string) => string} link  a source's URL on the reader's site (site-url.js readersLink)
  */
-export function toSources(list, page, locale = '', selectedLabel = 'Your selected passage', siteUrl = '') {
+export function toSources(list, page, locale = '', selectedLabel = 'Your selected passage', link = (u) => u) {
   return (Array.isArray(list) ? list : []).map((s) => {
     const selected = s.source_type === 'selected_text';
-    const raw = onReadersSite(s.url, siteUrl, page) || (selected ? page : '');
+    const raw = link(s.url) || (selected ? page : '');
     const url = raw ? safeUrl(raw, page) : null; // no URL: a label without a link
     const out = { label: selected ? selectedLabel : '', url, href: url && fragmentUrl(url, s.content) };
     const L = s.labels || [];

@@ -43,14 +43,18 @@ svg { width: 20px; height: 20px; fill: none; stroke: currentColor; stroke-width:
 .label svg, .actions svg, .quote svg { width: 16px; height: 16px; }
 
 .bubble, .panel, .ask { position: fixed; z-index: 2147483000; }
-.bubble, .panel { inset-inline-end: 20px; bottom: 20px; box-shadow: 0 8px 28px #0004; }
+.bubble, .panel { inset-inline-end: 20px; bottom: calc(20px + var(--lift, 0px)); box-shadow: 0 8px 28px #0004; }
 .bubble { width: 56px; height: 56px; border-radius: 50%; background: var(--accent); color: var(--on-accent); }
 .panel {
-  bottom: 88px; width: 400px; max-width: calc(100vw - 40px); height: min(640px, calc(100vh - 120px));
+  bottom: calc(88px + var(--lift, 0px)); width: 400px; max-width: calc(100vw - 40px); height: min(640px, calc(100vh - 120px - var(--lift, 0px)));
   display: flex; flex-direction: column; overflow: hidden;
   background: var(--bg); border: 1px solid var(--line); border-radius: var(--tc-radius, 14px);
 }
 .tc[data-pos=left] :is(.bubble, .panel) { inset-inline-end: auto; inset-inline-start: 20px; }
+.panel.short { height: auto; }
+.down { display: flex; align-items: center; gap: 12px; padding: 12px 16px; background: var(--soft); }
+.down p { flex: 1; margin: 0; }
+.down button { padding: 4px 14px; border: 1px solid var(--line); border-radius: 8px; }
 
 .ask { z-index: 2147483001; display: flex; gap: 6px; padding: 6px 10px; border-radius: 8px; font-size: 13px; font-weight: 600; background: var(--accent); color: var(--on-accent); box-shadow: 0 4px 14px #0004; }
 `;

@@ -41,7 +41,16 @@ test('data-* attributes are read, trimmed and validated', () => {
     open: true,
     shortcut: 'ctrl+k',
     siteUrl: 'https://books.example.org/ros/',
+    selection: 'on',
+    contentSelector: '',
   });
+});
+
+test('"Ask about this" turned off, and the page\'s main content named', () => {
+  const cfg = readConfig({ selection: 'off', contentSelector: ' .theme-doc-markdown ' }, '', PAGE);
+  assert.equal(cfg.selection, 'off');
+  assert.equal(cfg.contentSelector, '.theme-doc-markdown');
+  assert.equal(readConfig({ selection: 'maybe' }, '', PAGE).selection, 'on');
 });
 
 test('invalid values fall back to defaults', () => {

@@ -132,3 +132,11 @@ test('h() sets attributes, skips null/false, appends strings as text', () => {
   assert.deepEqual(el.attributes, { class: 'x', hidden: '' });
   assert.deepEqual(walk(el).slice(1), [{ text: 'a' }, { text: '<b>' }]);
 });
+
+test('answer links go through `link` (the same page on the reader\'s site) before they are checked', () => {
+  const link = (u) => u.replace('https://books.example.org/', 'http://localhost:3000/');
+  const [a] = walk(toDom(parse('Read [Filters](https://books.example.org/docs/filters) next.'), [], link)).filter((n) => n.tag === 'a');
+  assert.equal(a.attributes.href, 'http://localhost:3000/docs/filters');
+  const [bad] = walk(toDom(parse('[x](https://books.example.org/x)'), [], () => 'javascript:alert(1)')).filter((n) => n.tag === 'a');
+  assert.equal(bad, undefined); // re-validated after the mapping
+});

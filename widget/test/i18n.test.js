@@ -1,6 +1,25 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { strings, isRtl, baseLang } from '../src/i18n.js';
+import { strings as loaderStrings, isRtl, baseLang } from '../src/i18n.js';
+import { PANEL_STRINGS } from '../src/panel-strings.js';
+import { UR } from '../src/strings-ur.js';
+
+// the panel's words as the panel reads them: the loader's, its own and the Urdu part's (app.js, chat-panel.js)
+const strings = (lang, extra) => loaderStrings(lang, extra, { ...PANEL_STRINGS, ur: UR });
+
+test('every panel word has its Urdu', () => {
+  const loaders = ['503']; // the loader carries its own (i18n.js)
+  assert.deepEqual(Object.keys(UR).sort(), Object.keys(PANEL_STRINGS.en).filter((k) => !loaders.includes(k)).sort());
+});
+
+test('the loader carries only its own words; the panel brings the rest', () => {
+  assert.equal(loaderStrings('ur')('ask'), 'اس کے بارے میں پوچھیں');
+  assert.equal(loaderStrings('ur')('503'), 'معاون اس وقت دستیاب نہیں۔');
+  assert.equal(loaderStrings('en')('503'), 'The assistant is unavailable right now.');
+  assert.equal(loaderStrings('en')('send'), 'send'); // not the loader's
+  assert.equal(strings('ur')('title'), 'کتاب سے پوچھیں');
+  assert.equal(strings('en-GB')('send'), 'Send');
+});
 
 test('English by default and for unknown languages', () => {
   assert.equal(strings('en')('ask'), 'Ask about this');

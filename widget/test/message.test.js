@@ -4,8 +4,9 @@ import { genLabel, excerpt } from '../src/message.js';
 import { nextShown } from '../src/chat.js';
 import { pageQuestions, headingText } from '../src/suggest.js';
 import { strings } from '../src/i18n.js';
+import { PANEL_STRINGS } from '../src/panel-strings.js';
 
-const t = strings('en');
+const t = strings('en', undefined, PANEL_STRINGS);
 
 test('answer labels: quoted, AI with the model, nothing when no model was used', () => {
   assert.equal(genLabel({ status: 'done', generator: 'extractive' }, t), 'Quoted from the book');
