@@ -47,6 +47,13 @@ def test_a_heading_that_says_book_or_this_names_its_section_not_the_course(chat)
     assert _route(chat, "what does how to use this book say?") is None
 
 
+def test_a_word_for_a_part_that_is_the_topic_keeps_the_passage_path(chat):
+    # as "what's the difference between a namespace and a section?" on a Lean book, where a section
+    # is a construct of the language: a heading of the book is nearer to it than any course task
+    assert _route(chat, "what's the difference between dither and a section?") is None
+    assert _route(chat, "why would i build an iir filter out of second-order sections?") is None
+
+
 def test_a_heading_the_question_names_is_located_there(chat):
     answer = chat.pipeline.answer(Question("where does the book cover key vocabulary?", 5, 0.3))
     assert answer.course["task"] == "locate"

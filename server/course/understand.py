@@ -24,6 +24,7 @@ from server.course.tasks import FACT, FACTS, PROTOTYPES, TASKS
 # with a cue stay under 0.30, off-topic ones under 0.27)
 WITH_CUE = 0.30  # pointed at the reader's place or a named part
 BARE_NOUN = 0.36  # only a word for a part of the course ("the book", "chapters")
+CLEAR_TASK = 0.5  # under it, a bare word for a part goes to the passages when a section heading is nearer
 BOOK_NOUNS = frozenset({"book", "textbook", "course", "curriculum", "syllabus"})
 PAGE_NOUNS = frozenset({"page", "section", "lesson", "article", "tutorial", "project"})
 ALL_NOUNS = BOOK_NOUNS | PAGE_NOUNS | NOUNS_OF_PARTS
@@ -68,6 +69,7 @@ class TaskReader:
     def __init__(self, embedder):
         self.embedder = embedder
         self._prototypes: list[np.ndarray] | None = None
+        self._headings: dict[tuple[int, str | None], tuple[Outline, np.ndarray]] = {}
 
     def scores(self, vector: np.ndarray) -> dict[str, float]:
         """The question's nearness to each task, and to a fact the book states (FACT)."""
@@ -76,6 +78,21 @@ class TaskReader:
             self._prototypes = [self.embedder.embed_documents([_canonical(p, ALL_NOUNS) for p in prototypes])
                                 for prototypes in described]
         return {task: float(np.max(m @ vector)) for task, m in zip((*TASKS, FACT), self._prototypes)}
+
+    def nearest_heading(self, outline: Outline, vector: np.ndarray, locale: str | None) -> float:
+        """The question's nearness to the nearest of the book's section headings (embedded once per
+        published outline): a question that only says a word for a part of the course ("a section",
+        "the project") is about a topic when a section of the book is nearer to it than any task."""
+        key = (id(outline), locale)
+        kept = self._headings.get(key)
+        if kept is None or kept[0] is not outline:
+            headings = sorted({" ".join(s.heading.split()) for p in outline.pages
+                               if not locale or p.locale == locale for s in p.sections} - {""})
+            matrix = self.embedder.embed_documents(headings) if headings else np.zeros((0, len(vector)))
+            if len(self._headings) > 16:
+                self._headings.clear()
+            kept = self._headings[key] = (outline, matrix)
+        return float(np.max(kept[1] @ vector)) if len(kept[1]) else 0.0
 
     def read(self, text: str, vector: np.ndarray, outline: Outline | None, page_url: str = "",
              locale: str | None = None, page_title: str = "") -> CourseRequest | None:
@@ -103,6 +120,9 @@ class TaskReader:
             task = "locate"
         elif task == FACT or scores[task] < (WITH_CUE if pointed else BARE_NOUN):
             return None  # a fact is looked up in the passages
+        elif not pointed and task != "locate" and scores[task] < CLEAR_TASK \
+                and self.nearest_heading(outline, vector, locale) >= scores[task]:
+            return None  # "the difference between a namespace and a section": a topic the book has a section on
         page = resolve_page(outline, page_url, page_title) if page_url else None
         part = numbered or titled
         scope = _scope(cues, nouns, part, page, outline, part_nouns)

@@ -16,6 +16,7 @@ embedded here (the passages' similarity is retrieval's), so an answer takes a fe
 """
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Callable, NamedTuple
 
@@ -30,6 +31,8 @@ from server.text.vocabulary import BookVocabulary, words
 WORDS_BY_LENGTH = {"short": 45, "normal": 90, "detailed": 180}  # reading length of prose and lists
 OPENING_SHARE = 0.5  # of the reading length, for the opening stretch (BENCHMARKS.md)
 MIN_MORE = 10  # reading words left that are worth another piece
+# "how do I …": the code that names what is asked is often the answer
+HOW_TO = re.compile(r"^\W*(?:how\s+(?:do|can|should|would|could)\s+(?:i|you|we)|how\s+to)\b", re.IGNORECASE)
 MAX_SECTIONS = 3  # sections an answer quotes: the one that answers, and two for what it does not say
 MAX_CODE_LINES = 30  # a longer code block, unasked, is shown by the lines that name what was asked
 CODE_CONTEXT = 2  # lines kept either side of one that names an asked word
@@ -127,7 +130,7 @@ def _cut_list(piece: Scored, room: int) -> Unit | None:
     return replace(unit, kept_items=tuple(sorted(kept)))
 
 
-def _opening(scored: list[Scored], budget: int, wants_code: bool) -> list[Unit]:
+def _opening(scored: list[Scored], budget: int, wants_code: bool, how_to: bool = False) -> list[Unit]:
     """The pieces of one passage in a row, within a share of the reading length (the first may run
     to the whole of it, never beyond: a list longer than the answer does not open it; one code
     block unless code is asked for; code only when asked for or when it names something asked
@@ -148,7 +151,8 @@ def _opening(scored: list[Scored], budget: int, wants_code: bool) -> list[Unit]:
             taken = []
             for piece in pieces[i:]:
                 more, more_code = reading_words(piece.unit), has_code(piece.unit)
-                if more_code and not (wants_code or set(piece.covers) - said_in_prose):
+                if more_code and not (wants_code or set(piece.covers) - said_in_prose
+                                      or (how_to and piece.relevance > 0)):
                     continue
                 if (taken or more > budget) and (length + more > limit or (code + more_code > 1 and not wants_code)):
                     break
@@ -161,26 +165,28 @@ def _opening(scored: list[Scored], budget: int, wants_code: bool) -> list[Unit]:
     return found
 
 
-def _choose(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict[int, int]) -> list[Unit]:
+def _choose(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict[int, int],
+            how_to: bool = False) -> list[Unit]:
     """The opening stretch, then what _more adds in what is left of the reading length; where a
     passage is highlighted, its own order leads instead."""
     if highlighted or not scored:
         return _more(scored, budget, wants_code, highlighted)
     by_key = {s.unit.key: s.unit for s in scored}
-    opening = _opening(scored, budget, wants_code)
+    opening = _opening(scored, budget, wants_code, how_to)
     chosen = {u.key: u for u in [u for first in opening[:1] for u in _with_dependencies(first, by_key)] + opening[1:]}
     left = budget - _length(list(chosen.values()))
     if left >= MIN_MORE:
         rest = [s for s in scored if s.unit.key not in chosen]
         said = {word for s in scored if s.unit.key in chosen for word in s.covers}
         chosen.update((u.key, u) for u in _more(rest, left, wants_code, {}, opened=list(chosen.values()),
-                                                whole=budget, said=said))
+                                                whole=budget, said=said, how_to=how_to))
     lead = {u.source for u in opening}  # the passage that answers first, the others after it in the book's order
     return sorted(chosen.values(), key=lambda u: (u.source not in lead, u.key))
 
 
 def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict[int, int],
-          opened: list[Unit] | None = None, whole: int | None = None, said: set[str] = frozenset()) -> list[Unit]:
+          opened: list[Unit] | None = None, whole: int | None = None, said: set[str] = frozenset(),
+          how_to: bool = False) -> list[Unit]:
     """The best piece, then every piece that says something asked, best first, whichever passage
     holds it; then the sentence or item right after each of those in its paragraph or list (the
     rest of the thought); then the rest of the highlighted passage in its order (`highlighted`:
@@ -209,7 +215,8 @@ def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict
         more_code, more_tables = sum(map(has_code, adding)), sum(map(_is_table, adding))
         if len(sections | {u.heading or u.source for u in adding}) > MAX_SECTIONS and not highlighted:
             continue  # an answer quotes three sections at most: the one that answers and two for what it lacks
-        if more_code and opened is not None and not wants_code and not set(candidate.covers) - said:
+        if more_code and opened is not None and not wants_code and not set(candidate.covers) - said \
+                and not (how_to and candidate.relevance > 0):
             continue  # code that says nothing the prose has not
         if not chosen and more_length > (whole or budget) and adding[-1] is candidate.unit:
             # the first piece always goes in, but a list longer than the whole answer is cut to fit
@@ -283,7 +290,9 @@ def quoted_answer(question: str, sources: list[Source], answer_length: str = "no
         piece.unit = unit
     highlighted = {n: getattr(s.chunk, "position", 0) for n, s in enumerate(sources, 1)
                    if s.source_type == "selected_text"}
-    units, extra = cited_where_read(_choose(scored, WORDS_BY_LENGTH.get(answer_length, 70), wants_code, highlighted),
+    how_to = bool(HOW_TO.search(question))
+    units, extra = cited_where_read(_choose(scored, WORDS_BY_LENGTH.get(answer_length, 70), wants_code, highlighted,
+                                            how_to),
                                      sources, read)
     asked = {w for w in words(question) if len(w) >= 3} - _QUESTION_WORDS
     return Quoted(_render(units, asked), tuple(extra))
