@@ -20,12 +20,16 @@ bin="${TEXTBOOK_CHAT_BIN:-$here/../.venv/bin/textbook-chat}"
 if [ -z "${BOOK_ID:-}" ]; then  # the id `ingest` gives the book: the site's projectName, else its folder's name
     BOOK_ID="$("$(dirname "$bin")/python" -c '
 import sys
-from server.ingest.indexer import default_book_id
 from server.ingest.site import BookError, detect_site
 try:
-    print(default_book_id(detect_site(sys.argv[1], build_dir=sys.argv[2])))
+    site = detect_site(sys.argv[1], build_dir=sys.argv[2])
 except BookError as exc:
-    sys.exit(f"update-index.sh: {exc}")' "$site" "$site/build")"
+    sys.exit(f"update-index.sh: {exc}")
+if site.project_name:  # what default_book_id returns first, without importing the indexer (quicker)
+    print(site.project_name)
+else:
+    from server.ingest.indexer import default_book_id
+    print(default_book_id(site))' "$site" "$site/build")"
 fi
 set -a
 # shellcheck disable=SC1090

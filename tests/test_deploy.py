@@ -444,7 +444,6 @@ def test_the_guide_followed_on_this_machine(tmp_path, fake):
         pages = len(list((book / "build" / CHAPTER).rglob("index.html")))
         assert f"AIbook): {pages} pages: {pages} added" in first.stdout
         assert (machine.path("/var/www/book") / CHAPTER / "index.html").is_file()  # published
-        assert "AIbook" in machine.run("books").stdout
 
         # § 8: the service; § 9-10: nginx, the certificates, the second site, while it starts
         server = machine.start_service(tmp_path / "serve.log")
@@ -460,7 +459,7 @@ def test_the_guide_followed_on_this_machine(tmp_path, fake):
 
         looked = {}
         looking = threading.Thread(target=_look, args=(machine, looked))
-        looking.start()  # § 11 and 13 while readers ask (done before the updates: a backup holds the generation it copies)
+        looking.start()  # § 7, 11 and 13 while readers ask (done before the updates: a backup holds the generation it copies)
         _plain_http(machine)
         _ask_and_stream(through, fake, through.base)
         _compressed(through)
@@ -468,7 +467,8 @@ def test_the_guide_followed_on_this_machine(tmp_path, fake):
         _insights_under_the_prefix(through)
         _second_site(through)
         looking.join()
-        assert set(looked) == {"status", "backup"}, looked
+        assert set(looked) == {"books", "status", "backup"}, looked
+        assert "AIbook" in looked["books"].stdout and "physics" in looked["books"].stdout
         status = looked["status"].stdout
         assert f"data folder: {data.resolve()}" in status and "AIbook" in status and "physics" in status, status
         assert (machine.path("/var/backups/textbook-chat") / date.today().isoformat() / "backup.json").is_file()
@@ -489,7 +489,7 @@ def test_the_guide_followed_on_this_machine(tmp_path, fake):
 
 
 def _look(machine: Machine, looked: dict) -> None:
-    for name in ("status", "backup"):
+    for name in ("books", "status", "backup"):
         try:
             looked[name] = machine.run(name)
         except BaseException as exc:  # noqa: BLE001 (reported by the test's thread)
