@@ -20,6 +20,7 @@ export const PARTS = {
   'widget.js': 'src/main.js',
   'widget-panel.js': 'src/panel-main.js',
   'widget-insights.js': 'src/insights-main.js', // the author's view, only with ?textbook-chat=insights
+  'widget-quiz.js': 'src/quiz-main.js', // a quiz's cards, loaded by the panel the first time a quiz shows
   'widget-ur.js': 'src/lang-ur-main.js', // the panel's words in Urdu, loaded with it on an Urdu page
 };
 const { version } = JSON.parse(await readFile(resolve(widget, '../package.json'), 'utf8'));

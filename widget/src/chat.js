@@ -6,6 +6,7 @@ import { pageContext } from './page.js';
 import { readersLink } from './site-url.js';
 import { userEl, botEl } from './message.js';
 import { SHOW_ANSWERS, posedQuiz } from './course.js';
+import { progressKey, quizHead, tutorOn } from './practice.js';
 
 const TAG = '[textbook-chat]';
 
@@ -57,6 +58,9 @@ export function createChat(ctx, panel) {
     store.save({ sessionId, sessionSecret, open, messages: messages.filter((m) => m.status !== 'streaming') });
   }
 
+  // practice: a quiz item's answer checked in place, a hint's follow-ups, the reader's progress (practice.js)
+  Object.assign(act, { ask: (text) => ask(text), check, save: () => save(), progress: { key: progressKey(location.origin, cfg.bookId) } });
+
   messages.forEach(show); // saved conversations never hold a half-streamed answer (see save)
 
   /** Ask a question; `quote` is an optional selected passage. False if an answer is running. */
@@ -91,6 +95,7 @@ export function createChat(ctx, panel) {
     };
     // the site's book only (the plugin sets data-book-id from projectName)
     if (cfg.bookId && cfg.bookId !== 'default') body.filters = { book_id: cfg.bookId };
+    if (tutorOn()) body.tutor = true; // "Hints first"
     // with the language of the code block it was selected in, if any
     if (user.quote) (body.selected_text = user.quote), (body.selection_mode = user.mode), (body.selected_code_language = ctx.codeLanguages.get(user.quote));
 
@@ -137,6 +142,9 @@ export function createChat(ctx, panel) {
       bot.id = res.assistant_message_id || null;
       bot.offer = !!res.offer_book_search && !!user.quote;
       bot.quiz = posedQuiz(res);
+      bot.quizData = res.quiz || null; // shown as cards, under the quiz's title
+      if (bot.quizData) bot.text = quizHead(bot.text);
+      bot.hint = res.status === 'hint';
     } catch (e) {
       if (e.name === 'AbortError') (bot.status = 'stopped'), (bot.text = bot.text.slice(0, bot.shown));
       else if ((e.status === 404 || e.status === 401) && e.code !== 'UNKNOWN_BOOK' && body.session_id && !fresh) {
@@ -173,6 +181,13 @@ export function createChat(ctx, panel) {
   function wholeBook(bot) {
     const user = messages[messages.indexOf(bot) - 1];
     if (user && ask(user.text)) (bot.offer = false), views.get(bot)?.paint();
+  }
+
+  /** A quiz item's answer, checked by the server in this conversation (its feedback shows on the card). */
+  async function check(quizId, n, text) {
+    const body = { question: text, session_id: sessionId, quiz_answer: { quiz_id: quizId, item: n } };
+    if (cfg.bookId && cfg.bookId !== 'default') body.filters = { book_id: cfg.bookId };
+    return chat(cfg.api, body, { secret: sessionSecret });
   }
 
   /** A quiz's answers, asked for in the same conversation. */

@@ -6,6 +6,7 @@ import { sourceList } from './source-list.js';
 import { parse } from './markdown.js';
 import { readAloud } from './voice.js';
 import * as I from './icons.js';
+import { hintActions, quizBox } from './practice.js';
 
 const QUOTE_CHARS = 160;
 
@@ -70,7 +71,9 @@ export function botEl(m, act, t) {
         st === 'error' && h('p', { class: 'err' }, m.error),
         st === 'error' && m.retryable && h('button', { class: 'btn retry', onclick: () => act.retry(m) }, t('retry')),
         end && m.offer && h('button', { class: 'btn whole', onclick: () => act.wholeBook(m) }, t('wholeBook')),
+        end && m.quizData && quizBox(m, act, t),
         end && m.quiz && h('button', { class: 'btn answers', onclick: () => act.answers(m) }, t('showAnswers')),
+        end && m.hint && hintActions(act, t),
         sourceList(m, t),
         end && actions(m, act, t),
       ].filter(Boolean)

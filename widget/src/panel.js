@@ -6,6 +6,7 @@ import { pageQuestions } from './suggest.js';
 import { courseQuestions } from './course.js';
 import { micButton } from './voice.js';
 import * as I from './icons.js';
+import { tutorSwitch } from './practice.js';
 
 /**
  * @param {object} ctx  from app.js: {cfg, t, title, root, bubble}
@@ -57,6 +58,7 @@ export function createPanel(ctx, on) {
       'header',
       null,
       h('h2', { id: 'tc-title' }, ctx.title),
+      tutorSwitch(t), // "Hints first", remembered (practice.js)
       iconButton({ id: 'tc-new', class: 'icon' }, t('new'), I.NEW, () => on.reset()),
       iconButton({ id: 'tc-close', class: 'icon' }, t('close'), I.CLOSE, () => close(true))
     ),
