@@ -250,7 +250,7 @@ def _rate_limits_counted() -> bool:
     return True
 
 
-WIDGET_PARTS = ("panel", "insights", "ur")  # widget/scripts/build.mjs: widget-<part>.js, loaded by widget.js
+WIDGET_PARTS = ("panel", "insights", "ur", "quiz")  # widget/scripts/build.mjs: widget-<part>.js, loaded by widget.js
 
 
 def _script(name: str) -> Response:
