@@ -384,3 +384,10 @@ def test_an_answer_quotes_three_sections_at_most_and_code_only_when_it_is_the_an
                                                    for i, text in enumerate([*sections, code])])
     assert 1 <= len({int(n) for n in re.findall(r"\[(\d+)\]", answer)}) <= 3
     assert "```" not in answer  # the prose answers: the code another section holds is not quoted
+
+
+def test_a_blockquoted_note_is_quoted_as_prose_without_its_marks():
+    page = "## Operators\n\n> Note: the dot operator composes two functions.\n> It applies the right one first.\n"
+    answer = block_answer("what does the dot operator do?", [_source(page)])
+    assert "the dot operator composes two functions. It applies the right one first" in answer
+    assert ">" not in answer

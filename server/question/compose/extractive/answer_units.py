@@ -126,6 +126,15 @@ def _cut(blocks: list[Block], i: int, sentences: list[str]) -> tuple[int, int]:
     return head, tail
 
 
+_QUOTED = re.compile(r"^\s*>\s?", re.MULTILINE)
+
+
+def _unquoted(text: str) -> str:
+    """A blockquote's sentences without its "> " marks (a note the book sets apart is still prose)."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    return _QUOTED.sub("", text) if lines and all(line.lstrip().startswith(">") for line in lines) else text
+
+
 _COMMENT = re.compile(r"^\[[^\]]*\]:\s*#.*$", re.MULTILINE)  # "[comment]: # (…)", markdown's hidden line
 
 
@@ -143,7 +152,7 @@ def units_of(markdown: str, source: int, context: str = "prose") -> tuple[Unit, 
         following = blocks[i + 1] if i + 1 < len(blocks) and blocks[i + 1].kind != "heading" else None
         material = block.material if block.material != "prose" else context
         if block.kind == "paragraph" and not _formula(block):
-            sentences = sentences_of(block.text)
+            sentences = sentences_of(_unquoted(block.text))
             head, tail = _cut(blocks, i, sentences)
             kept = range(head, len(sentences) - tail)
             for k in kept:
