@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import subprocess
 import tarfile
 import urllib.error
 import urllib.request
@@ -155,3 +156,11 @@ def test_the_static_server_serves_routes_as_a_host_does_with_the_pages_pointed_a
         assert outside.value.code == 404
     finally:
         site.close()
+
+
+def test_make_sample_site_builds_it_with_this_module_into_build_sample_site():
+    dry = subprocess.run(["make", "-n", "-o", "widget", "sample-site"], cwd=REPO, capture_output=True, text=True,
+                         timeout=60)
+    assert dry.returncode == 0, dry.stderr
+    assert "tests/sample_site.py --out build/sample-site" in dry.stdout, dry.stdout
+    assert re.search(r"^\.PHONY:.*\bsample-site\b", (REPO / "Makefile").read_text(), re.MULTILINE)
