@@ -98,6 +98,11 @@ def summary(report) -> str:
         lines += [f"         asked: {q}" for q in passage["questions"][:3]]
     lines += ["", "Trend (day, questions, refused)"]
     lines += [f"  {d['day']}  {d['questions']:>5} {d['refused']:>5}" for d in data["trend"] if d["questions"]]
+    lines += ["", "Practice (per page: items missed / answered, hints asked)"]
+    for page in data["practice"]:
+        lines.append(f"  {page['title']}  {page['url']}")
+        lines += [f"    missed {r['missed']:>4} / {r['answered']:<4} {_short(r['item'], 70)}" for r in page["missed"]]
+        lines += [f"    hints  {r['hints']:>4}        {_short(r['item'], 70)}" for r in page["hinted"]]
     lines += ["", "Rated down"]
     for down in data["rated_down"]:
         lines.append(f"  {down['when'][:16]}  {down['question']}" + (f"  — “{down['comment']}”" if down["comment"] else ""))

@@ -12,9 +12,21 @@ from datetime import date, datetime, timedelta, timezone
 
 from server.insights.gaps import MAX_GROUPED, Gap, GapQuestion, group_gaps
 from server.sessions import SessionStore
-from server.sessions.asked_reads import NO_ANSWER, TOP, HighlightedPassage, PageStats, RatedDown, Window
+from server.sessions.asked_reads import NO_ANSWER, TOP, HighlightedPassage, ItemPractised, PageStats, RatedDown, Window
 
 MAX_DAYS = 366
+PER_PAGE = 5  # the items missed most, and the hints asked most, on each page
+
+
+@dataclass(frozen=True)
+class PagePractice:
+    """Which of a page's quiz items students miss most, and what they ask hints for most: the
+    concepts that do not land."""
+
+    url: str
+    title: str
+    missed: list[ItemPractised]
+    hinted: list[ItemPractised]
 
 
 @dataclass(frozen=True)
@@ -35,6 +47,7 @@ class Insights:
     passages: list[HighlightedPassage]
     trend: list[Day]
     rated_down: list[RatedDown] = field(default_factory=list)
+    practice: list[PagePractice] = field(default_factory=list)
 
     def to_dict(self) -> dict:
         def plain(value):
@@ -50,7 +63,8 @@ class Insights:
         return plain({"book_id": self.window.book_id, "since": self.window.since, "questions": self.questions,
                       "outcomes": self.outcomes, "ratings": self.ratings, "coverage_gaps": gaps, "pages": pages,
                       "passages": [asdict(p) for p in self.passages], "trend": [asdict(d) for d in self.trend],
-                      "rated_down": [asdict(r) for r in self.rated_down]})
+                      "rated_down": [asdict(r) for r in self.rated_down],
+                      "practice": [asdict(p) for p in self.practice]})
 
 
 class SinceError(ValueError):
@@ -84,7 +98,20 @@ def read_insights(store: SessionStore, window: Window, now: datetime | None = No
     gaps = group_gaps([GapQuestion(r.question, r.gap_vector, tuple((n["section"], n["url"]) for n in r.nearest or ()),
                                    bool(r.down)) for r in read.gap_rows], TOP)
     return Insights(window, sum(read.outcomes.values()), read.outcomes, read.ratings, gaps, read.pages,
-                    read.passages, _trend(read.counts, window, now), read.rated_down)
+                    read.passages, _trend(read.counts, window, now), read.rated_down,
+                    practice_by_page(read.practised, {p.url: p.title for p in read.pages}))
+
+
+def practice_by_page(practised, titles: dict[str, str]) -> list[PagePractice]:
+    """Per page, its items missed most and the hints asked most; the pages with most missed first."""
+    pages: dict[str, list[ItemPractised]] = {}
+    for row in practised:
+        pages.setdefault(row.page_url, []).append(row)
+    made = [PagePractice(url, titles.get(url, url),
+                         sorted((r for r in rows if r.missed), key=lambda r: (-r.missed, -r.answered))[:PER_PAGE],
+                         sorted((r for r in rows if r.hints), key=lambda r: -r.hints)[:PER_PAGE])
+            for url, rows in pages.items()]
+    return sorted(made, key=lambda p: (-sum(r.missed for r in p.missed), -sum(r.hints for r in p.hinted), p.url))
 
 
 def _trend(counts, window: Window, now: datetime) -> list[Day]:

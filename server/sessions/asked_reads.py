@@ -8,10 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-from sqlalchemy import and_, func, select, true
+from sqlalchemy import and_, case, func, select, true
 from sqlalchemy.engine import Engine
 
-from server.sessions.schema import citations_table as C, feedback_table as F, messages_table as M, queries_table as Q
+from server.sessions.schema import (citations_table as C, feedback_table as F, messages_table as M,
+                                    practised_table as P, queries_table as Q)
 
 NO_ANSWER = ("refused", "declined")
 TOP = 20  # rows of each list
@@ -60,6 +61,20 @@ class RatedDown:
 
 
 @dataclass(frozen=True)
+class ItemPractised:
+    """A quiz item (or a question hinted at) on a page: how often it was answered, missed
+    (answered other than correct), and asked a hint for."""
+
+    page_url: str
+    item: str
+    section: str  # the section it tests, or where its hints send the reader
+    section_url: str
+    answered: int
+    missed: int
+    hints: int
+
+
+@dataclass(frozen=True)
 class QuestionsRead:
     counts: list  # (page_url, page_title, outcome, day "YYYY-MM-DD", n)
     outcomes: dict[str, int]
@@ -68,6 +83,7 @@ class QuestionsRead:
     passages: list[HighlightedPassage]
     rated_down: list[RatedDown]
     gap_rows: list  # (question, gap_vector, nearest, down): refused or rated down, most recent first
+    practised: list[ItemPractised] = ()  # the items missed most, then the hints asked most
 
 
 def _within(table, window: Window):
@@ -107,9 +123,23 @@ def read_questions(engine: Engine, window: Window, max_grouped: int) -> Question
             select(Q.c.question, Q.c.gap_vector, Q.c.nearest, Q.c.id.in_(rated_down_ids).label("down"))
             .where(inside & Q.c.gap_vector.isnot(None) & ((Q.c.outcome == "refused") | Q.c.id.in_(rated_down_ids)))
             .order_by(Q.c.created_at.desc()).limit(max_grouped)).all()
+        practised = _practised(conn, _within(P, window))
     return QuestionsRead(counts, outcomes, {"up": ratings.get("up", 0), "down": ratings.get("down", 0)}, pages,
                          passages, [RatedDown(_utc(r.created_at), r.question, r.content, r.comment, r.page_url)
-                                    for r in down], gap_rows)
+                                    for r in down], gap_rows, practised)
+
+
+def _practised(conn, inside, limit: int = TOP * 5) -> list[ItemPractised]:
+    """Per page and item, answered / missed / hinted, the most missed first, then the most hinted."""
+    missed = func.sum(case(((P.c.kind == "answered") & (P.c.verdict != "correct"), 1), else_=0))
+    hints = func.sum(case((P.c.kind == "hint", 1), else_=0))
+    answered = func.sum(case((P.c.kind == "answered", 1), else_=0))
+    rows = conn.execute(
+        select(P.c.page_url, P.c.item, func.max(P.c.section), func.max(P.c.section_url), answered, missed, hints)
+        .where(inside & P.c.page_url.isnot(None)).group_by(P.c.page_url, P.c.item)
+        .order_by(missed.desc(), hints.desc(), P.c.item).limit(limit)).all()
+    return [ItemPractised(url, item, section or "", section_url or "", int(a or 0), int(m or 0), int(h or 0))
+            for url, item, section, section_url, a, m, h in rows]
 
 
 def _pages(conn, counts, inside, cited, rated) -> list[PageStats]:
@@ -196,6 +226,7 @@ class PageAsked:
     passages: list[PassageAsked]
     sections: list[SectionCited]
     questions: list[QuestionAsked]
+    practised: list[ItemPractised] = ()  # its quiz items missed most, the hints asked most
 
 
 def read_page(engine: Engine, page_url: str, since: datetime | None = None) -> PageAsked:
@@ -222,9 +253,11 @@ def read_page(engine: Engine, page_url: str, since: datetime | None = None) -> P
             .join(Q, Q.c.id == C.c.query_id).where((C.c.page_url == page_url) & about)
             .group_by(C.c.section, C.c.section_url).order_by(func.count(func.distinct(C.c.query_id)).desc())).all()
         questions = _top_questions(conn, inside)
+        practised = _practised(conn, (P.c.page_url == page_url) & (P.c.created_at >= since if since else true()),
+                               PAGE_TOP)
     return PageAsked(page_url,
                      [PassageAsked(text or "", times, url or "", asked.get(f, [])) for f, times, text, url in passages],
-                     [SectionCited(s or "", u or "", n) for s, u, n in sections], questions)
+                     [SectionCited(s or "", u or "", n) for s, u, n in sections], questions, practised)
 
 
 def _top_questions(conn, inside) -> list[QuestionAsked]:
