@@ -66,7 +66,8 @@ def _files(folder: Path, pattern: re.Pattern | None = None) -> list[Path]:
     found = []
     for path in sorted(folder.rglob("*")):
         rel = path.relative_to(folder)
-        if rel.parts[0] in _SKIP or not path.is_file() or (pattern and not pattern.match(path.name)):
+        if (rel.parts[0] in _SKIP or not path.is_file() or path.suffix == ".tgz"
+                or (pattern and not pattern.match(path.name))):
             continue
         found.append(path)
     return found
