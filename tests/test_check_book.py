@@ -86,7 +86,7 @@ def test_check_book_reports_every_check_on_a_book(tmp_path):
     by_name = {c["check"]: c for c in report["checks"]}
     assert list(by_name) == ["typo fuzz", "highlight requests", "citations under their heading",
                              "citations numbered in order", "answer length", "off-book refused", "course routing",
-                             "quiz items"]
+                             "quiz items", "own quizzes"]
     for name in ("typo fuzz", "highlight requests", "citations under their heading", "off-book refused", "quiz items"):
         assert by_name[name]["passed"], by_name[name]
     assert "22 refused" in by_name["off-book refused"]["measure"]  # the everyday list and the file's two

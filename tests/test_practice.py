@@ -248,3 +248,13 @@ def test_with_gemini_the_grading_prompt_holds_only_the_tested_section_and_the_sa
     assert prompt.rstrip().endswith("Student's answer: a longer link has more inertia and it is also painted red")
     fake.script({"text": "VERDICT: incorrect\nNo."})
     assert answer(client, quiz, 8, "It cancels the weight of the links.")["feedback"]["verdict"] == "incorrect"
+
+
+def test_check_book_holds_the_books_own_quizzes_and_their_keys(client, practice):
+    from server.book.outline import Outline
+    from server.checkbook.practice import own_quizzes
+
+    outline = Outline.from_dict(practice.store.outline(practice.report.book_id))
+    result = own_quizzes(client, practice.report.book_id, outline)
+    assert result.passed, result.failures
+    assert result.measure == "1/1 pages pose their own questions, 3 answers checked"

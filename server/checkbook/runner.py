@@ -10,6 +10,7 @@ from server.text.blocks import split_blocks
 from server.text.vocabulary import words as words_of
 from server.checkbook import checks
 from server.checkbook.citations import BookSections
+from server.checkbook.practice import own_quizzes
 
 QUIZ_PAGES = 6  # pages asked "quiz me": those with the book's own questions first
 
@@ -41,7 +42,7 @@ def run_checks(client, book: checks.Book, outline: Outline | None) -> list[check
     return [checks.typo_fuzz(ask, book), checks.highlight_requests(ask, book),
             checks.citation_places(answered, book), checks.citation_order(answered), checks.answer_length(answered),
             checks.off_book(ask, book), checks.course_routing(ask, book),
-            checks.quiz_items(ask, book, quiz_pages(outline))]
+            checks.quiz_items(ask, book, quiz_pages(outline)), own_quizzes(client, book.book_id, outline)]
 
 
 def report(title: str, results: list[checks.Result]) -> str:
