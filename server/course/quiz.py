@@ -73,10 +73,10 @@ def _scope_pages(req: CourseRequest) -> list[OutlinePage]:
 
 
 def posed(req: CourseRequest) -> Quiz | None:
-    """The quiz for the page or part asked about, None when it has fewer than two questions."""
+    """The quiz for the page or part asked about; None without the book's own questions or two made ones."""
     scope = _scope_pages(req)
     asked, own = questions_for(req.outline, scope)
-    if len(asked) < 2 or not scope:
+    if len(asked) < (1 if own else 2) or not scope:  # the book's one question is a quiz; one made up is not
         return None
     title = scope[0].name if req.scope == "page" else req.part.name
     items = tuple(QuizItem(n, item.question, item.choices, item.key, item.answer, item.tests, item.tests_heading,
