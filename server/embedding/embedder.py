@@ -100,6 +100,10 @@ def _alike_lengths(texts: list[str]) -> list[list[int]]:
 
 def load_embedder(settings: Settings, *, log: Callable[[str], None] = print) -> Embedder:
     """Provision the configured model if needed (see provision.ensure_model), then load it."""
+    from server.embedding import e5
+
+    if settings.embedding_model == e5.MODEL_NAME:  # its weights ship in its package
+        return e5.E5Embedder(batch_size=settings.embedding_batch_size, threads=settings.embedding_threads)
     folder = ensure_model(settings.embedding_model, settings.model_dir_root, log=log)
     return Embedder(settings.embedding_model, folder, batch_size=settings.embedding_batch_size,
                     threads=settings.embedding_threads)
