@@ -6,7 +6,7 @@ import { h, iconButton, editable } from './dom.js';
 import { parseShortcut, describeShortcut } from './config.js';
 import { strings, isRtl, baseLang, LANGUAGE_PARTS } from './i18n.js';
 import { createStore, storageKey } from './store.js';
-import { watchTheme, contrastText } from './theme.js';
+import { watchTheme, contrastText, readable } from './theme.js';
 import { watchSelection, pageSelection } from './selection.js';
 import { CHAT } from './icons.js';
 import { watchCitations } from './cite.js';
@@ -120,7 +120,10 @@ export function mount(cfg, partUrl, api) {
   watchTheme((dark) => {
     root.setAttribute('data-theme', dark ? 'dark' : 'light');
     // Icon colour on the accent: white or dark, whichever reads better on the actual colour.
-    root.style.setProperty('--on-accent', contrastText(getComputedStyle(bubble).backgroundColor));
+    const accent = getComputedStyle(bubble).backgroundColor;
+    root.style.setProperty('--on-accent', contrastText(accent));
+    // links in the accent colour, where it reads as text on the panel's background (WCAG AA)
+    root.style.setProperty('--link', readable(accent, getComputedStyle(root).backgroundColor, getComputedStyle(root).color));
   });
 
   // sel: selection.js's {text, language, cut}

@@ -2,15 +2,17 @@
 // the passages students highlighted here are marked in the text with how often, the headings
 // of sections that answers cited carry their count, and a small panel lists the page's top
 // questions. It needs the server's INSIGHTS_TOKEN, asked for once and kept in this browser; a
-// token the server refuses is forgotten. Readers never load this file.
+// token the server refuses is forgotten. Readers never load this file. The panel sits below the
+// site's navbar.
 import { h } from './dom.js';
+import { occupied } from './corner.js';
 
 const MARK = 'textbook-chat-passage';
 const COUNT = 'textbook-chat-count';
 const SKIP = 'script,style,noscript,textarea,input,select,#textbook-chat';
 
 const PAGE_CSS = `
-mark.${MARK} { background: #ffe58f; color: inherit; border-radius: 2px; box-shadow: 0 0 0 1px #f0c000; }
+mark.${MARK} { background: #ffe58f; color: #1c1e21; border-radius: 2px; box-shadow: 0 0 0 1px #f0c000; }
 mark.${MARK}[data-count]::after { content: attr(data-count); font: bold 11px/1 system-ui, sans-serif;
   background: #b45309; color: #fff; border-radius: 8px; padding: 2px 5px; margin-left: 3px; vertical-align: super; }
 .${COUNT} { font: bold 12px/1 system-ui, sans-serif; background: #b45309; color: #fff; border-radius: 8px;
@@ -23,9 +25,9 @@ const PANEL_CSS = `
   font: 14px/1.45 system-ui, sans-serif; }
 .author h2 { font-size: 15px; margin: 0 0 8px; } .author h3 { font-size: 13px; margin: 10px 0 4px; }
 .author ol { margin: 0; padding-inline-start: 20px; } .author li { margin: 2px 0; }
-.author .n { font-weight: bold; color: #b45309; } .author form { display: grid; gap: 6px; }
+.author .n { font-weight: bold; } .author form { display: grid; gap: 6px; }
 .author input { font: inherit; padding: 4px 6px; } .author button { font: inherit; cursor: pointer; }
-.author .error { color: #b42318; margin: 0; } .author .row { display: flex; gap: 8px; margin-top: 10px; }
+.author .error { color: var(--danger); margin: 0; } .author .row { display: flex; gap: 8px; margin-top: 10px; }
 `;
 
 const keyOf = (api) => `textbook-chat:insights:${api}`;
@@ -45,6 +47,14 @@ export function mountInsights(ctx) {
   shadow.adoptedStyleSheets = [...shadow.adoptedStyleSheets, sheet];
   const box = h('section', { class: 'author', id: 'tc-author', 'aria-label': 'Insights for the author' });
   root.append(box);
+  // below the site's own bar at the top (a sticky or fixed navbar), never over it
+  const clear = () => {
+    const bars = occupied(ctx.host, innerWidth - 352, 2, innerWidth - 12, 72).filter((r) => r.top < 40);
+    box.style.top = Math.max(12, ...bars.map((r) => r.bottom + 8)) + 'px';
+    box.style.maxHeight = `calc(100vh - ${box.style.top} - 100px)`;
+  };
+  clear();
+  addEventListener('resize', clear);
   const key = keyOf(cfg.api);
 
   const ask = (message) => {

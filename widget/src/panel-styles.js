@@ -44,7 +44,8 @@ math[display=block] { margin: .4em 0; overflow-x: auto; }
 
 .sources { margin-top: 10px; font-size: 13px; }
 .sources h3 { margin: 0; font-size: 12px; color: var(--muted); }
-.sources ol { margin: 0; }
+.sources :is(ol, summary) { margin: 0; line-height: 24px; }
+.sources a { display: inline-block; } /* 24 px high, as targets should be (WCAG 2.5.8) */
 .sources a:not(:hover) { text-decoration: none; }
 .actions { display: flex; align-items: center; margin-top: 4px; }
 .gen { margin-inline-end: auto; }

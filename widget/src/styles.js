@@ -20,6 +20,7 @@ export default `
   --danger:var(--tc-danger,#b3261e);
   font: 15px/1.5 var(--tc-font, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif);
   color: var(--fg);
+  background: var(--bg); /* no box of its own: read by app.js for the link colour */
   color-scheme: light;
 }
 .tc[data-theme=dark] {
@@ -37,7 +38,7 @@ export default `
 button, textarea, input { font: inherit; color: inherit; margin: 0; }
 button { cursor: pointer; background: none; border: 0; padding: 0; display: grid; place-items: center; }
 :focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
-a { color: var(--accent); }
+a { color: var(--link, var(--accent)); }
 svg { width: 20px; height: 20px; fill: none; stroke: currentColor; stroke-width: 2; stroke-linecap: round; stroke-linejoin: round; }
 .bubble svg { width: 26px; height: 26px; }
 .label svg, .actions svg, .quote svg { width: 16px; height: 16px; }
