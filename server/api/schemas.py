@@ -86,8 +86,8 @@ class QuerySchema(Schema):
     metadata = fields.Nested(QueryMetadataSchema)
     quiz_answer = fields.Nested(QuizAnswerSchema, metadata={
         "description": "The student's answer (`question`: a choice's letter or words, or a short answer) to one "
-                       "item of a quiz given in this conversation (`session_id` required); the reply's `feedback` "
-                       "says whether it is right."})
+                       "item of a quiz given in the conversation `session_id`; the reply's `feedback` says whether it is "
+                       "right (a quiz the conversation does not hold is refused)."})
     tutor = fields.Boolean(metadata={
         "description": "Hints first: the reply is a hint (`status: \"hint\"`) that says where to read and asks a "
                        "guiding question; \"another hint\" narrows it, \"show me the answer\" gives the answer."})
@@ -97,12 +97,6 @@ class QuerySchema(Schema):
         if not isinstance(data, dict):
             raise ValidationError("The request body must be a JSON object.", "_schema")
         return data
-
-    @validates_schema
-    def _quiz_in_a_conversation(self, data, **kwargs):
-        if data.get("quiz_answer") and not data.get("session_id"):
-            raise ValidationError("An answer to a quiz is sent in the conversation that posed it: give its "
-                                  "session_id.", "session_id")
 
 
 class CitationSchema(Schema):
