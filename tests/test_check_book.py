@@ -58,6 +58,18 @@ def test_a_long_unasked_code_block_and_long_prose_fail_the_length_check():
     assert not checks.answer_length([("q", wordy)] * 3).passed
 
 
+def test_a_collage_of_four_sections_or_two_unasked_code_blocks_fails_the_sections_check():
+    sources = [{"url": f"https://book.example/docs/p#s{n}"} for n in range(1, 5)]
+    three = {"answer": "One [1]. Two [2]. Three [3].", "sources": sources}
+    assert checks.sections_quoted([("what is x?", three)]).passed
+    four = {"answer": "One [1]. Two [2]. Three [3]. Four [4].", "sources": sources}
+    failed = checks.sections_quoted([("what is x?", four)])
+    assert not failed.passed and "4 sections cited" in failed.failures[0]
+    dump = {"answer": "Some [1].\n\n```py\na = 1\n```\n\n```py\nb = 2\n```", "sources": sources}
+    assert "2 code blocks" in checks.sections_quoted([("what is x?", dump)]).failures[0]
+    assert checks.sections_quoted([("show me the code for x", dump)]).passed  # asked for
+
+
 def test_label_value_quiz_items_fail_and_questions_pass():
     def ask(question, **body):
         return 200, {"status": "completed", "answer": "**Quiz**\n\n1. What is a node? [1]\n2. Robot mass: 60 kg\n"
@@ -85,7 +97,8 @@ def test_check_book_reports_every_check_on_a_book(tmp_path):
     report = json.loads(result.output.strip().splitlines()[-1])
     by_name = {c["check"]: c for c in report["checks"]}
     assert list(by_name) == ["typo fuzz", "highlight requests", "citations under their heading",
-                             "citations numbered in order", "answer length", "off-book refused", "course routing",
+                             "citations numbered in order", "answer length", "sections quoted", "off-book refused",
+                             "course routing",
                              "quiz items", "own quizzes"]
     for name in ("typo fuzz", "highlight requests", "citations under their heading", "off-book refused", "quiz items"):
         assert by_name[name]["passed"], by_name[name]

@@ -14,6 +14,7 @@ from server.checkbook.citations import BookSections, in_citation_order, placemen
 MAX_EXAMPLES = 5
 PROSE_P50, PROSE_P90 = 100, 160  # words a reader reads (code and tables not counted)
 MAX_CODE_LINES = 30
+MAX_SECTIONS = 3  # an answer's sections: the one that answers, and two for what it does not say
 MIN_OFF_BOOK_REFUSED = 0.95
 _FENCED = re.compile(r"^\s*(```|~~~)[^\n]*\n(.*?)^\s*\1", re.M | re.S)
 _ASKS_FOR_CODE = re.compile(r"\b(?:code|example|snippet|implement|program|script|syntax|write)\b", re.I)
@@ -126,6 +127,24 @@ def answer_length(answered: list[tuple[str, dict]]) -> Result:
     if p50 > PROSE_P50 or p90 > PROSE_P90:
         failures.insert(0, f"prose words p50 {p50:.0f} (≤ {PROSE_P50}), p90 {p90:.0f} (≤ {PROSE_P90})")
     return Result("answer length", not failures, f"prose words p50 {p50:.0f}, p90 {p90:.0f}", failures)
+
+
+def sections_quoted(answered: list[tuple[str, dict]]) -> Result:
+    """An answer reads from the section that answers, not a collage: it cites three sections at
+    most, and at most one code block nobody asked for."""
+    from server.question.markers import cited_in_order
+
+    failures, most = [], 0
+    for question, body in answered:
+        sources = body.get("sources", [])
+        places = {sources[n - 1].get("url", str(n)) for n in cited_in_order(body["answer"]) if 0 < n <= len(sources)}
+        most = max(most, len(places))
+        if len(places) > MAX_SECTIONS:
+            failures.append(f"{question!r}: {len(places)} sections cited")
+        blocks = len(_FENCED.findall(body["answer"]))
+        if blocks > 1 and not _ASKS_FOR_CODE.search(question):
+            failures.append(f"{question!r}: {blocks} code blocks, unasked")
+    return Result("sections quoted", not failures, f"at most {most} sections an answer", failures)
 
 
 def off_book(ask: Ask, book: Book) -> Result:

@@ -41,6 +41,7 @@ def run_checks(client, book: checks.Book, outline: Outline | None) -> list[check
     answered = checks.answers_to_headings(ask, book)
     return [checks.typo_fuzz(ask, book), checks.highlight_requests(ask, book),
             checks.citation_places(answered, book), checks.citation_order(answered), checks.answer_length(answered),
+            checks.sections_quoted(answered),
             checks.off_book(ask, book), checks.course_routing(ask, book),
             checks.quiz_items(ask, book, quiz_pages(outline)), own_quizzes(client, book.book_id, outline)]
 
