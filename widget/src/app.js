@@ -107,14 +107,14 @@ export function mount(cfg, partUrl, api) {
   document.body.prepend(host);
   watchCitations(host, cfg.contentSelector);
 
-  // Another fixed thing in the bubble's corner (a site's own chat bubble): the bubble and the
-  // panel move up above it. Checked again as the page loads, grows and resizes.
+  // Another fixed thing in the bubble's corner (a site's own chat bubble, Docusaurus's "back to
+  // top" once the reader scrolls): the bubble and the panel move up above it. Checked again as
+  // the page loads, grows, scrolls and resizes.
   const left = (cfg.position === 'bottom-left') !== rtl;
   let placing = 0;
-  const avoid = () => (clearTimeout(placing), (placing = setTimeout(() => root.style.setProperty('--lift', lift(host, left) + 'px'), 100)));
-  for (const ms of [0, 1500, 4000]) setTimeout(avoid, ms);
-  addEventListener('load', avoid);
-  addEventListener('resize', avoid);
+  const avoid = () => (clearTimeout(placing), (placing = setTimeout(() => root.style.setProperty('--lift', lift(host, left) + 'px'), 300)));
+  for (const ms of [1500, 4000]) setTimeout(avoid, ms);
+  for (const e of ['load', 'resize', 'scroll']) addEventListener(e, avoid, { passive: true });
   new MutationObserver(avoid).observe(document.body, { childList: true });
 
   watchTheme((dark) => {

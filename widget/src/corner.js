@@ -6,7 +6,7 @@
  * The boxes of the page's fixed and sticky elements over the viewport region [x0, x1] × [y0, y1].
  * @param {Element} host  the widget's host (never counted)
  */
-export function occupied(host, x0, y0, x1, y1, step = 14) {
+export function occupied(host, x0, y0, x1, y1, step = 24) {
   const seen = new Set();
   const boxes = [];
   for (let x = x0; x <= x1; x += step)
