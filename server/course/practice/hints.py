@@ -16,7 +16,7 @@ from server.course.practice.check import answering_sentences, key_terms
 from server.course.quiz import questions_for, tested_page
 from server.course.resolve import resolve_page
 from server.question.practice import Hint, Practice, QuizItem
-from server.text.terms import term_set
+from server.text.terms import STOPWORDS, term_set
 
 ANOTHER = ["another hint", "give me another hint", "one more hint please", "a bit more help", "I'm still stuck",
            "more of a hint", "otra pista", "dame otra pista"]
@@ -38,8 +38,8 @@ BLANK = "____"
 
 def _focus(question: str) -> str:
     """The question's own words for its topic (what the student already said)."""
-    words = [w for w in re.findall(r"[\w'+#.-]+", question) if w.lower() not in _FILLER]
-    return " ".join(words[:6]).strip(" .")
+    words = [w for w in re.findall(r"[\w'+#.-]+", question) if w.lower() not in _FILLER | STOPWORDS]
+    return " ".join(words[:4]).strip(" .")
 
 
 def guiding_question(question: str) -> str:

@@ -5,17 +5,35 @@ quoted first, or the section an exercise tests); the answer, when asked for, is 
 passage route gives the original question, or an exercise's own answer from the book."""
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from server.book.page_urls import by_path, page_at
+from server.ingest.blocks import block_kind
 from server.course.answers import link
 from server.course.citing import CitablePages, Cites
 from server.course.practice.hints import Tutor, guiding_question
+from server.question.compose import in_citation_order
 from server.question.context import QueryContext, database_sources
 from server.question.gather import Gathered
 from server.question.practice import Hint, Practice, QuizItem
 from server.question.route import Prepared
 from server.question.understand import Understanding
+from server.text.terms import STOPWORDS
+
+def _words(text: str) -> set[str]:
+    """Whole words (a plural as its singular), none of the little ones: what a heading says."""
+    return {w[:-1] if w.endswith("s") and len(w) > 3 else w for w in re.findall(r"[^\W\d]\w*", text.lower())
+            if w not in STOPWORDS}
+
+
+def _practice(outline, chunk) -> bool:
+    """A passage of the book's practice: a quiz page, or a quiz or exercise section."""
+    page = outline.page(chunk.page_key or chunk.source_file) if outline else None
+    titles = [page.title if page else "", *chunk.section_hierarchy[1:], chunk.heading]
+    return any(block_kind(t or "") in ("quiz", "exercises") for t in titles) or bool(
+        re.match(r"(?i)^\W*(question|exercise|problem|challenge)\s*#?\s*\d", chunk.heading or ""))
+
 
 MORE = "Ask for “another hint”, or “show me the answer” when you are ready."
 LAST = "Ask “show me the answer” when you want it."
@@ -59,9 +77,27 @@ class Tutoring:
         prepared = self.passages.prepare(understood)
         if prepared.judged.refused:
             return None  # nothing to read: the passage route says so
-        best = prepared.judged.sources[0].chunk
+        outline, _ = self._pages(understood)
+        chunks = [s.chunk for s in self._cited(prepared) if s.source_type == "database"]
+        # where to read is where the book teaches, not one of its quiz questions
+        best = next((c for c in chunks if not _practice(outline, c)), chunks[0] if chunks else None)
+        if best is None:
+            return None
         hint = Hint(understood.question.text, 1, best.url, best.heading or best.chapter)
         return self._hint(understood, hint)
+
+    def _cited(self, prepared: Prepared) -> tuple:
+        """The sources in the order the answer would cite them: written to know it when writing
+        costs nothing (the book's own sentences), else as judged."""
+        if self.passages.name != "extractive":
+            return prepared.judged.sources
+        writing = in_citation_order(self.passages.write(prepared.understood, prepared.judged), prepared.judged.sources)
+        try:
+            while True:
+                next(writing)
+        except StopIteration as end:
+            composed = end.value
+        return composed.sources or prepared.judged.sources
 
     def _exercise(self, understood: Understanding, item: QuizItem) -> Prepared | None:
         outline, _ = self._pages(understood)
@@ -77,8 +113,12 @@ class Tutoring:
             return None
         cite = Cites(pages)
         marker = cite(page, hint.section)
-        where = link(hint.section_heading or page.name, hint.section)
-        on = f" (on {link(page.name, page.url)})" if page.name != hint.section_heading else ""
+        heading = hint.section_heading or page.name
+        # a heading that says more than the question may be the answer ("1. robot_state_publisher"):
+        # the link then names the page it is on
+        told = _words(heading) <= _words(hint.question) or heading == page.name
+        where = link(heading if told else f"this section of {page.name}", hint.section)
+        on = f" (on {link(page.name, page.url)})" if told and page.name != heading else ""
         if hint.level <= 1:
             lead = "This is one of the book's own exercises, so here is a hint first. " if exercise else ""
             text = f"**Hint:** {lead}read {where}{marker}{on}. {guiding_question(hint.question)}\n\n{MORE}"
