@@ -106,6 +106,14 @@ def test_dibs_exercise_components_and_whg_question_admonitions():
     assert option[0].question == "¿Son los tipos anulables en Kotlin mónadas? ¿Por qué?"
     assert option[0].answer.startswith("No, los **tipos anulables** en Kotlin no se consideran **mónadas**")
     assert "fun <T> getOrElse" in option[1].answer
+    headed = _questions(CORPORA / "dibs-es", "build-systems/tasks/custom/custom-kt.mdx")  # "🧪 Ejercicio: …"
+    assert headed[0].question.startswith("Cambia la definición") and headed[0].answer.startswith("Al ejecutar")
+    assert "```" not in headed[1].question and headed[1].answer.startswith("```kotlin")
     whg = _questions(CORPORA / "whg-genomics", "bioinformatics/401_command_line/05_tour.md")
     assert whg[0].question.startswith("What happens if there are two files starting 'ba'")
     assert "Hint" not in whg[0].question  # the book's hint is not the question
+
+
+def test_exercises_headed_in_other_languages():
+    codex = _questions(CORPORA / "python-codex-i18n" / "docs", "string.md")  # "## 练习"
+    assert len(codex) == 7 and codex[1].question.startswith("反转字符串")

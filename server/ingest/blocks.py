@@ -2,7 +2,8 @@
 summary, exercises and quiz questions, found by the headings textbooks give them.
 
 These heading words are the genre's own ("Learning Objectives", "Prerequisites", "Key
-Takeaways", "Exercises", "Quiz", "Review Questions"); the book is never consulted for them.
+Takeaways", "Exercises", "Quiz", "Review Questions", and a quiz's or exercises' names in the
+pool's other languages: "Ejercicios", "练习", "練習問題"); the book is never consulted for them.
 """
 from __future__ import annotations
 
@@ -13,14 +14,16 @@ from server.text.sentences import strip_markdown
 # checked in this order: "Practice Questions" is a quiz, not an exercise
 _KINDS = (
     ("quiz", r"quiz(zes)?|self[- ]?checks?|check your understanding|test yourself|review questions|"
-             r"practice questions|questions"),
+             r"practice questions|questions|cuestionario|preguntas( de repaso)?|autoevaluaci[oó]n|测验|小测|"
+             r"クイズ|確認問題"),
     ("objectives", r"(learning )?objectives?|learning goals?|goals|outcomes|what you('|’)?ll (learn|build)|"
                    r"what you will (learn|build)|you will learn|by the end"),
     ("prerequisites", r"prerequisites?|requirements|before you (begin|start)|what you need|you should know"),
     ("key_terms", r"key terms|glossary|vocabulary|terminology|key concepts"),
     ("summary", r"summary|key takeaways?|takeaways|conclusions?|recap|wrap[- ]?up|in short"),
     # "… in Practice" is a topic applied, not practice for the reader
-    ("exercises", r"exercises?|(?<!in )practice|try it( yourself)?|assignments|hands[- ]on"),
+    ("exercises", r"exercises?|(?<!in )practice|try it( yourself)?|assignments|hands[- ]on|ejercicios?|"
+                  r"练习|习题|練習問題|練習|演習"),
 )
 _PATTERNS = [(kind, re.compile(rf"(^|\W)({words})(\W|$)", re.IGNORECASE)) for kind, words in _KINDS]
 _ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(.*)$")

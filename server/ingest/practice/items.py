@@ -82,7 +82,8 @@ class _Reader:
 
     def feed(self, line: str) -> None:
         blank, self.blank = self.blank, not line.strip()
-        if self.listed and blank and line.strip() and not line.startswith((" ", "\t")) and not self.in_code:
+        if self.listed and blank and line.strip() and not line.startswith((" ", "\t")) and not self.in_code \
+                and not self.depth:  # (inside a question's own block, its paragraphs are its text)
             self.closed = True  # unless the line opens an item, a choice or an answer (below)
         if _FENCE.match(line):
             self.in_code = not self.in_code
@@ -147,6 +148,12 @@ class _Reader:
                 self.depth.pop()
             if not self.depth:
                 self.where = "question"
+            elif self.depth == [QUESTION] and self.where == "answer":
+                self.where = "skip"  # its answer closed: the rest of the question's block is neither
+            return
+        if self.depth == [QUESTION] and kind == ANSWER and self.current is not None:
+            self.depth.append(kind)  # the question's own answer (a <Solution> inside its <Exercise>)
+            self.where = "answer"
             return
         if self.depth:  # inside an answer or a question's own block: its marks are its text
             self.depth.append(kind)
