@@ -80,3 +80,11 @@ def test_bm25_ranks_chinese_passages_by_their_pairs_of_characters():
     chunks = [_source(text).chunk for text in texts]
     scores = bm25_scores("递归是什么", chunks, BookVocabulary.from_texts(texts))
     assert scores[1] > 0 and scores[0] == scores[2] == 0
+
+
+def test_a_citation_stands_before_the_full_stop_of_each_script():
+    from server.question.markers import cite_end
+
+    assert cite_end("できます。", 1) == "できます[1]。"
+    assert cite_end("یہ جملہ ہے۔", 2) == "یہ جملہ ہے [2]۔"
+    assert cite_end("It folds.", 3) == "It folds [3]."

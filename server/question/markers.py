@@ -82,8 +82,12 @@ def open_tail(text: str) -> int | None:
 
 def cite_end(sentence: str, number: int) -> str:
     """The sentence with `[n]` before its final punctuation: "It folds [2].", "as follows [2]:"
-    (a lead-in cited apart from the block it introduces)."""
-    return re.sub(r"([.!?:])?$", lambda m: f" {marker(number)}{m.group(1) or '.'}", sentence, count=1)
+    (a lead-in cited apart from the block it introduces); in Chinese and Japanese with no space
+    ("できます[1]。"), in Urdu before its full stop ("ہے [1]۔")."""
+    unspaced = re.search(r"([。！？：])$", sentence)
+    if unspaced:
+        return f"{sentence[:-1]}{marker(number)}{unspaced.group(1)}"
+    return re.sub(r"([.!?:۔؟])?$", lambda m: f" {marker(number)}{m.group(1) or '.'}", sentence, count=1)
 
 
 _HELD_MARKER = re.compile(r"\[\d+\]$")  # may yet become a link's `[text](`
