@@ -148,6 +148,28 @@ def test_a_cited_passage_is_marked_after_the_article_re_renders_and_cleared_on_t
     assert page.errors == []
 
 
+def test_without_the_highlight_api_the_cited_passage_is_wrapped_in_marks(new_page, live):
+    """A browser without CSS.highlights (Safari before 17.2): <mark>s, made again after the re-render."""
+    cited = (live.url + DEMO_PAGE + "#aliasing:~:text=What%20happens%20if%20the%20condition%20is,"
+             "alias%2C%20and%20the%20effect%20is%20aliasing.")
+    page = new_page()
+    # as after a click on that citation on another page of the book
+    page.add_init_script(f"""delete window.Highlight;
+        if (!sessionStorage.getItem('seen')) sessionStorage.setItem('textbook-chat:cited', {json.dumps(cited)});
+        sessionStorage.setItem('seen', '1');""")
+    open_demo(page, live, DEMO_PAGE + "?rerender=1")
+    page.wait_for_function(RERENDERED)
+    page.wait_for_timeout(300)
+    marks = page.locator("article mark.textbook-chat-cited")
+    expect(marks.first).to_be_visible()
+    text = " ".join("".join(marks.all_text_contents()).split())
+    assert text.startswith("What happens if the condition is broken?") and text.endswith("the effect is aliasing."), text
+    page.mouse.click(5, 5)
+    expect(marks).to_have_count(0)
+    assert page.locator("article p", has_text="What happens if the condition is broken?").count() == 1
+    assert page.errors == []
+
+
 # --- another chat bubble in the corner --------------------------------------------------------
 
 THEIR_BUBBLE = """addEventListener('DOMContentLoaded', () => setTimeout(() => {
@@ -172,6 +194,7 @@ def test_the_bubble_moves_clear_of_another_fixed_bubble_in_its_corner(new_page, 
     assert not overlap(ours, box), (ours, box)
     assert ours["y"] + ours["height"] <= box["y"] and ours["y"] > 0, (ours, box)  # right above it
     page.locator("#tc-bubble").click()
+    expect(page.locator("#tc-panel")).to_be_visible()
     panel = widget_box_of(page, "tc-panel")
     assert not overlap(panel, box) and panel["y"] >= 0, (panel, box)
     assert page.errors == []

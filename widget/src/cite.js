@@ -69,17 +69,23 @@ export function watchCitations(host, selector) {
   let observer = null;
   let marks = [];
   let shown = false;
+  // <mark>s change the page's DOM: not before the page has loaded and settled (a site that
+  // hydrates its server-rendered HTML, as Docusaurus does, must find it as it sent it)
+  let settled = !!window.Highlight;
+  let followed = '';
+  const settle = () => setTimeout(() => (settled = true) && followed && mark(followed), 500);
+  document.readyState === 'complete' ? settle() : addEventListener('load', settle);
 
   function clear() {
     if (window.Highlight) CSS.highlights.delete(NAME);
     for (const m of marks) m.replaceWith(...m.childNodes);
     marks = [];
     observer && observer.disconnect();
-    store('');
+    followed = store('');
   }
 
   function mark(href) {
-    const r = !(marks[0] && marks[0].isConnected) && find(contentOf(null, selector) || document.body, ...directive(href));
+    const r = settled && !(marks[0] && marks[0].isConnected) && find(contentOf(null, selector) || document.body, ...directive(href));
     if (!r) return;
     if (window.Highlight) CSS.highlights.set(NAME, new Highlight(r));
     else {
@@ -109,7 +115,7 @@ export function watchCitations(host, selector) {
   function follow(href) {
     if (!here(href)) return;
     clear();
-    if (!store(href)) return;
+    if (!(followed = store(href))) return;
     const sheet = new CSSStyleSheet();
     sheet.replaceSync(CSS_TEXT);
     document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
