@@ -6,7 +6,6 @@ the student asks for it, is the book's own."""
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from typing import Sequence
 
 import numpy as np
@@ -127,12 +126,10 @@ class Tutor:
             return best[1], page
         return None
 
-    def exercise_hint(self, item: QuizItem, outline, level: int = 1) -> tuple[str, Hint, tuple]:
-        """(text, hint, (page, url)) for one of the book's exercises."""
+    def exercise_hint(self, item: QuizItem, outline) -> Hint:
+        """The first hint for one of the book's exercises: the section it tests."""
         page, url = tested_page(outline, item)
-        heading = item.tests_heading or (page.name if page else "")
-        hint = Hint(item.question, level, url, heading, item.answer)
-        return "", hint, (page, url)
+        return Hint(item.question, 1, url, item.tests_heading or (page.name if page else ""), item.answer)
 
     def narrowed(self, hint: Hint, section_text: str) -> str:
         """The next hint: the answering sentence with its key words left out."""
@@ -142,6 +139,3 @@ class Tutor:
         blanks = 3 if hint.level <= 2 else 1
         return cloze(" ".join(sentence.split())[:400], hint.question, blanks)
 
-
-def with_level(hint: Hint, level: int) -> Hint:
-    return replace(hint, level=level)

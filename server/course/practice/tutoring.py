@@ -101,8 +101,7 @@ class Tutoring:
 
     def _exercise(self, understood: Understanding, item: QuizItem) -> Prepared | None:
         outline, _ = self._pages(understood)
-        _, hint, _ = self.tutor.exercise_hint(item, outline)
-        return self._hint(understood, hint, exercise=True)
+        return self._hint(understood, self.tutor.exercise_hint(item, outline), exercise=True)
 
     def _hint(self, understood: Understanding, hint: Hint, exercise: bool = False) -> Prepared | None:
         from server.course.practice import PracticeJudgement
