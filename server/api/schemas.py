@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from marshmallow import Schema, ValidationError, fields, pre_dump, pre_load, validate, validates_schema
+from marshmallow import Schema, ValidationError, fields, post_dump, pre_dump, pre_load, validate, validates_schema
 
 from server.question import markers
 from server.question.context import HighlightedPassage
@@ -224,15 +224,24 @@ class ChatResponseSchema(Schema):
     course = fields.Dict(allow_none=True, metadata={
         "description": "A question about the book as a course: its task (overview, summarize, contents, locate, "
                        "order, objectives, quiz, answers), scope (book, part, page), the page and the part."})
-    quiz = fields.Dict(allow_none=True, metadata={
-        "description": "A quiz posed (\"quiz me …\"): {id, page, items: [{n, question, choices, kind: choice | "
-                       "short}]}, without its answers; answer an item with `quiz_answer` {quiz_id: id, item: n}."})
-    feedback = fields.Dict(allow_none=True, metadata={
-        "description": "The check of a student's answer to a quiz item: {item, verdict: correct | partly | "
-                       "incorrect, expected: the book's answer}."})
+    quiz = fields.Dict(metadata={
+        "description": "Only in an answer that posed a quiz (\"quiz me …\"): {id, page, items: [{n, question, "
+                       "choices, kind: choice | short}]}, without its answers; answer an item with `quiz_answer` "
+                       "{quiz_id: id, item: n}."})
+    feedback = fields.Dict(metadata={
+        "description": "Only in an answer to `quiz_answer`: the check of the student's answer to a quiz item, "
+                       "{item, verdict: correct | partly | incorrect, expected: the book's answer}."})
     cited_sources = fields.Method("_cited_sources", "_numbers", metadata={
         "description": "The numbers of the sources the answer cites with [n] markers, in the order it first cites "
                        "them: what the answer used (the other sources were retrieved but not quoted)."})
+
+    @post_dump
+    def _practice_when_practised(self, data, **kwargs):
+        """`quiz` and `feedback` only in the answers that have one (other answers stay as they were)."""
+        for name in ("quiz", "feedback"):
+            if data.get(name) is None:
+                data.pop(name, None)
+        return data
 
     def _cited_sources(self, answer) -> list[int]:
         return [n for n in markers.cited_in_order(answer.text) if n <= len(answer.sources)]
