@@ -58,13 +58,16 @@ def test_a_long_unasked_code_block_and_long_prose_fail_the_length_check():
     assert not checks.answer_length([("q", wordy)] * 3).passed
 
 
-def test_a_collage_of_four_sections_or_two_unasked_code_blocks_fails_the_sections_check():
-    sources = [{"url": f"https://book.example/docs/p#s{n}"} for n in range(1, 5)]
+def test_a_collage_of_four_pages_or_two_unasked_code_blocks_fails_the_sections_check():
+    sources = [{"url": f"https://book.example/docs/p{n}#s{n}"} for n in range(1, 5)]
     three = {"answer": "One [1]. Two [2]. Three [3].", "sources": sources}
     assert checks.sections_quoted([("what is x?", three)]).passed
     four = {"answer": "One [1]. Two [2]. Three [3]. Four [4].", "sources": sources}
     failed = checks.sections_quoted([("what is x?", four)])
-    assert not failed.passed and "4 sections cited" in failed.failures[0]
+    assert not failed.passed and "4 pages cited" in failed.failures[0]
+    subsections = {"answer": "One [1]. Two [2]. Three [3]. Four [4].",
+                   "sources": [{"url": f"https://book.example/docs/p#s{n}"} for n in range(1, 5)]}
+    assert checks.sections_quoted([("what is x?", subsections)]).passed  # one page's section and its subsections
     dump = {"answer": "Some [1].\n\n```py\na = 1\n```\n\n```py\nb = 2\n```", "sources": sources}
     assert "2 code blocks" in checks.sections_quoted([("what is x?", dump)]).failures[0]
     assert checks.sections_quoted([("show me the code for x", dump)]).passed  # asked for

@@ -33,7 +33,9 @@ OPENING_SHARE = 0.5  # of the reading length, for the opening stretch (BENCHMARK
 MIN_MORE = 10  # reading words left that are worth another piece
 # "how do I …": the code that names what is asked is often the answer
 HOW_TO = re.compile(r"^\W*(?:how\s+(?:do|can|should|would|could)\s+(?:i|you|we)|how\s+to)\b", re.IGNORECASE)
-MAX_SECTIONS = 3  # sections an answer quotes: the one that answers, and two for what it does not say
+# passages an answer quotes: the one that answers, and two for what it does not say (a passage is
+# a section of a page, with its subsections, read on across chunk borders)
+MAX_PASSAGES = 3
 MAX_CODE_LINES = 30  # a longer code block, unasked, is shown by the lines that name what was asked
 CODE_CONTEXT = 2  # lines kept either side of one that names an asked word
 _QUESTION_WORDS = frozenset("""what which when where who whom whose why how does did doing done the and for with
@@ -207,14 +209,14 @@ def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict
     chosen: dict[tuple, Unit] = {}
     length = code = tables = 0
     headed = {(u.source, u.heading) for u in opened or []}
-    sections = {u.heading or u.source for u in opened or []}
+    passages = {u.source for u in opened or []}
     said = set(said)  # the asked words the opening says
     for candidate in relevant + after + rest:
         adding = [u for u in _with_dependencies(candidate.unit, by_key) if u.key not in chosen]
         more_length = _length(adding, headed)
         more_code, more_tables = sum(map(has_code, adding)), sum(map(_is_table, adding))
-        if len(sections | {u.heading or u.source for u in adding}) > MAX_SECTIONS and not highlighted:
-            continue  # an answer quotes three sections at most: the one that answers and two for what it lacks
+        if len(passages | {u.source for u in adding}) > MAX_PASSAGES and not highlighted:
+            continue  # three passages at most: the one that answers and two for what it lacks
         if more_code and opened is not None and not wants_code and not set(candidate.covers) - said \
                 and not (how_to and candidate.relevance > 0):
             continue  # code that says nothing the prose has not
@@ -230,7 +232,7 @@ def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict
             continue
         chosen.update((u.key, u) for u in adding)
         headed.update((u.source, u.heading) for u in adding)
-        sections.update(u.heading or u.source for u in adding)
+        passages.update(u.source for u in adding)
         said.update(candidate.covers)
         length, code, tables = length + more_length, code + more_code, tables + more_tables
     if wants_code and not any(u.kind == "code" or u.introduces == "code" for u in chosen.values()):
