@@ -28,7 +28,6 @@ export const PANEL_STRINGS = {
     stopped: 'Stopped.',
     nearest: 'Nearest sections',
     sources: 'Sources',
-    moreSources: 'More passages',
     copy: 'Copy answer',
     copied: 'Copied',
     copyFailed: 'Copy failed',

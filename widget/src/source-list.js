@@ -1,5 +1,6 @@
-// The sources under an answer: the ones it cites ("Sources", numbered as its [n] markers), and
-// the other retrieved passages folded away behind "more". A refusal lists its nearest sections.
+// The sources under an answer: the ones it cites ("Sources", numbered as its [n] markers, in the
+// order first cited); a passage retrieved but not quoted is not shown. A refusal lists its nearest
+// sections.
 import { h } from './dom.js';
 import { safeUrl } from './markdown.js';
 
@@ -31,18 +32,8 @@ export function sourceList(m, t) {
   if (!all.length) return null;
   const numbered = all.map((s, i) => [s, i + 1]);
   const cited = m.status === 'refused' ? [] : citedNumbers(m.text).filter((n) => n <= all.length);
-  // while an answer streams its first marker is not out yet: nothing is folded away until it is
-  if (!cited.length)
-    return h('div', { class: 'sources' }, h('h3', null, t(m.status === 'refused' ? 'nearest' : 'sources')),
-      h('ol', null, numbered.map(([s, n]) => item(s, n))));
-  const used = cited.map((n) => [all[n - 1], n]);
-  const more = numbered.filter(([, n]) => !cited.includes(n));
-  return h(
-    'div',
-    { class: 'sources' },
-    h('h3', null, t('sources')),
-    h('ol', null, used.map(([s, n]) => item(s, n))),
-    more.length ? h('details', { class: 'more' }, h('summary', null, `${t('moreSources')} (${more.length})`),
-      h('ol', null, more.map(([s, n]) => item(s, n)))) : null
-  );
+  // while an answer streams its first marker is not out yet: the passages are listed until it is
+  const shown = cited.length ? cited.map((n) => [all[n - 1], n]) : numbered;
+  return h('div', { class: 'sources' }, h('h3', null, t(m.status === 'refused' ? 'nearest' : 'sources')),
+    h('ol', null, shown.map(([s, n]) => item(s, n))));
 }

@@ -23,7 +23,6 @@ export const UR = {
   stopped: 'روک دیا گیا۔',
   nearest: 'قریب ترین حصے',
   sources: 'حوالے',
-  moreSources: 'مزید حصے',
   copy: 'جواب نقل کریں',
   copied: 'نقل ہو گیا',
   copyFailed: 'نقل نہیں ہو سکا',
