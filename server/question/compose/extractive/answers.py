@@ -21,6 +21,7 @@ from dataclasses import replace
 from typing import Callable, NamedTuple
 
 from server.question.compose.extractive.answer_units import Unit
+from server.question.compose.extractive.code_lines import trimmed_code
 from server.book.chunk import Chunk
 from server.question.context import Source
 from server.question.compose.extractive.continuation import Following, cited_where_read, read_passages, shown_under
@@ -36,8 +37,6 @@ HOW_TO = re.compile(r"^\W*(?:how\s+(?:do|can|should|would|could)\s+(?:i|you|we)|
 # passages an answer quotes: the one that answers, and two for what it does not say (a passage is
 # a section of a page, with its subsections, read on across chunk borders)
 MAX_PASSAGES = 3
-MAX_CODE_LINES = 30  # a longer code block, unasked, is shown by the lines that name what was asked
-CODE_CONTEXT = 2  # lines kept either side of one that names an asked word
 _QUESTION_WORDS = frozenset("""what which when where who whom whose why how does did doing done the and for with
 from into that this these those are was were can could should would will shall have has had get use using make
 need there their about your you any some all""".split())
@@ -54,49 +53,14 @@ def _with_dependencies(unit: Unit, by_key: dict[tuple, Unit]) -> list[Unit]:
     return found
 
 
-def _trimmed_code(block: str, asked: set[str]) -> str:
-    """A fenced block over MAX_CODE_LINES cut to the lines naming an asked word and those around
-    them (the first lines when none does), a "…" line where lines are left out."""
-    lines = block.split("\n")
-    if len(lines) < 3 or not lines[0].lstrip().startswith(("```", "~~~")) or len(lines) - 2 <= MAX_CODE_LINES:
-        return block
-    body = lines[1:-1]
-    named = [{word for word in asked if word in line.lower()} for line in body]
-    lines_naming = {word: sum(word in found for found in named) for word in asked}
-    # the lines naming the rarest asked words first ("spawn" on two lines before "robot" on forty)
-    weight = [sum(1 / lines_naming[word] for word in found) for found in named]
-    chosen: set[int] = set()
-    for i in sorted((i for i in range(len(body)) if named[i]), key=lambda i: -weight[i]):
-        around = chosen | {j for j in range(i - CODE_CONTEXT, i + CODE_CONTEXT + 1) if 0 <= j < len(body)}
-        if len(around) + _elisions(sorted(around), len(body)) > MAX_CODE_LINES:
-            break
-        chosen = around
-    keep = sorted(chosen) or list(range(MAX_CODE_LINES - 1))
-    shown, last = [lines[0]], -1
-    for i in keep:
-        if i != last + 1:
-            shown.append("…")
-        shown.append(body[i])
-        last = i
-    if last < len(body) - 1:
-        shown.append("…")
-    return "\n".join([*shown, lines[-1]])
-
-
-def _elisions(kept: list[int], length: int) -> int:
-    """The "…" lines a block of `length` lines shown by the lines `kept` needs."""
-    gaps = sum(1 for a, b in zip(kept, kept[1:]) if b != a + 1)
-    return gaps + (kept[0] > 0) + (kept[-1] < length - 1) if kept else 0
-
-
 def _shown(unit: Unit, asked: set[str] | None) -> str:
     """What the answer shows of a piece: long code cut to the lines naming what is `asked`."""
     if asked is None or not has_code(unit):
         return unit.shown
     if unit.kind == "code":
-        return _trimmed_code(unit.shown, asked)
+        return trimmed_code(unit.shown, asked)
     lead_in, _, block = unit.shown.partition("\n\n")
-    return f"{lead_in}\n\n{_trimmed_code(block, asked)}"
+    return f"{lead_in}\n\n{trimmed_code(block, asked)}"
 
 
 def _is_table(unit: Unit) -> bool:

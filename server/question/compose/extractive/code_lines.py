@@ -1,0 +1,41 @@
+"""A long code block shown by the lines that name what was asked: a student reads thirty lines
+at most, and the lines that matter are the ones naming the question's words."""
+from __future__ import annotations
+
+MAX_CODE_LINES = 30  # a longer code block is shown by the lines that name what was asked
+CODE_CONTEXT = 2  # lines kept either side of one that names an asked word
+
+
+def trimmed_code(block: str, asked: set[str]) -> str:
+    """A fenced block over MAX_CODE_LINES cut to the lines naming an asked word and those around
+    them (the first lines when none does), a "…" line where lines are left out."""
+    lines = block.split("\n")
+    if len(lines) < 3 or not lines[0].lstrip().startswith(("```", "~~~")) or len(lines) - 2 <= MAX_CODE_LINES:
+        return block
+    body = lines[1:-1]
+    named = [{word for word in asked if word in line.lower()} for line in body]
+    lines_naming = {word: sum(word in found for found in named) for word in asked}
+    # the lines naming the rarest asked words first ("spawn" on two lines before "robot" on forty)
+    weight = [sum(1 / lines_naming[word] for word in found) for found in named]
+    chosen: set[int] = set()
+    for i in sorted((i for i in range(len(body)) if named[i]), key=lambda i: -weight[i]):
+        around = chosen | {j for j in range(i - CODE_CONTEXT, i + CODE_CONTEXT + 1) if 0 <= j < len(body)}
+        if len(around) + _elisions(sorted(around), len(body)) > MAX_CODE_LINES:
+            break
+        chosen = around
+    keep = sorted(chosen) or list(range(MAX_CODE_LINES - 1))
+    shown, last = [lines[0]], -1
+    for i in keep:
+        if i != last + 1:
+            shown.append("…")
+        shown.append(body[i])
+        last = i
+    if last < len(body) - 1:
+        shown.append("…")
+    return "\n".join([*shown, lines[-1]])
+
+
+def _elisions(kept: list[int], length: int) -> int:
+    """The "…" lines a block of `length` lines shown by the lines `kept` needs."""
+    gaps = sum(1 for a, b in zip(kept, kept[1:]) if b != a + 1)
+    return gaps + (kept[0] > 0) + (kept[-1] < length - 1) if kept else 0
