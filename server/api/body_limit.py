@@ -1,4 +1,4 @@
-"""Request bodies over MAX_REQUEST_BYTES are refused from their headers, before a byte is read.
+"""Request bodies over MAX_REQUEST_BYTES are refused from their headers, before a byte is parsed.
 
 Two places see a request before its body: the WSGI server (waitress reads a whole body before
 it calls the application, so its own limit is set to ours, see server/serving/wsgi.py) and, under
@@ -29,12 +29,27 @@ class BodyTooLarge(RequestEntityTooLarge):
         self.data = {"details": {"limit_bytes": limit}}
 
 
+DRAINED = 1 << 20  # a body over the limit but under this is read and dropped before the 413
+
+
 def refuse_large_bodies(app: Flask, limit: int) -> None:
-    """Before any other request hook: a Content-Length over `limit` is 413 with nothing read."""
+    """Before any other request hook: a Content-Length over `limit` is 413, its body read and
+    dropped first when it is not much over (a proxy still sending it when the server closes the
+    connection answers 502 instead of the 413), never parsed."""
 
     def check() -> None:
         length = request.content_length
         if length is not None and length > limit:
+            if length <= DRAINED:
+                _drain(request.environ.get("wsgi.input"), length)
             raise BodyTooLarge(limit)
 
     app.before_request_funcs.setdefault(None, []).insert(0, check)
+
+
+def _drain(stream, length: int) -> None:
+    try:
+        while length > 0 and stream is not None and (chunk := stream.read(min(length, 65536))):
+            length -= len(chunk)
+    except (OSError, ValueError):  # the reader hung up: nothing left to answer
+        pass
