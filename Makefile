@@ -92,6 +92,8 @@ eval: install model ## answer quality on every development book
 	$(BIN)/textbook-chat eval $(EVAL)/course/physical-ai-i18n.jsonl --book "$$($(PY) tests/built_sites.py physical-ai-i18n)"
 	@# invariants that need no answer key, on every book of the pool (a row a book; the failing examples on stderr)
 	-$(PY) scripts/check_books.py $(CORPORA)
+	@# every question set of the pool, the newer books' included (eval/sets): a row a set (BENCHMARKS.md)
+	-$(PY) scripts/eval_pool.py $(CORPORA) $(EVAL)
 
 check-books: install model ## check-book's table over the pool of books
 	$(PY) scripts/check_books.py $(CORPORA)
