@@ -12,6 +12,8 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from server.embedding.protocol import passages_of
+
 MODEL_NAME = "intfloat/multilingual-e5-small"
 MAX_TOKENS = 512
 QUERY_CACHE_SIZE = 1024
@@ -35,9 +37,7 @@ class E5Embedder:
         self._cached_query: Callable[[str], np.ndarray] = functools.lru_cache(maxsize=query_cache_size)(self._query)
 
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
-        if isinstance(texts, str):
-            raise TypeError("embed_documents takes a list of texts, not a single string")
-        texts = list(texts)
+        texts = passages_of(texts)
         if not texts:
             return np.empty((0, self.dim), dtype=np.float32)
         rows = []

@@ -10,6 +10,7 @@ import onnxruntime as ort
 from fastembed import TextEmbedding
 from tokenizers import Tokenizer
 
+from server.embedding.protocol import passages_of
 from server.embedding.provision import ensure_model
 
 if TYPE_CHECKING:
@@ -54,9 +55,7 @@ class Embedder:
 
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
         """Embed passages: an (n, dim) float32 array of unit rows, computed batch_size at a time."""
-        if isinstance(texts, str):
-            raise TypeError("embed_documents takes a list of texts, not a single string")
-        texts = list(texts)
+        texts = passages_of(texts)
         if not texts:
             return np.empty((0, self.dim), dtype=np.float32)
         rows = np.empty((len(texts), self.dim), dtype=np.float32)

@@ -23,3 +23,11 @@ class TextEmbedder(Protocol):
     def count_tokens(self, text: str) -> int:
         """Tokens the model sees for `text` before truncation (chunking sizes by these)."""
         ...
+
+
+def passages_of(texts: Sequence[str]) -> list[str]:
+    """`embed_documents`' argument as a list: a single string is a caller's mistake, said at once
+    (it would embed each of its characters)."""
+    if isinstance(texts, str):
+        raise TypeError("embed_documents takes a list of texts, not a single string")
+    return list(texts)
