@@ -391,3 +391,10 @@ def test_a_blockquoted_note_is_quoted_as_prose_without_its_marks():
     answer = block_answer("what does the dot operator do?", [_source(page)])
     assert "the dot operator composes two functions. It applies the right one first" in answer
     assert ">" not in answer
+
+
+def test_one_code_block_in_all_unless_code_is_asked_for():
+    first = "## Frob\n\nThe widget starts here and sets itself up.\n\n```python\nfrob = make_frob(level=3)\n```\n"
+    second = "## Knob\n\nThe dial turns and reads its position.\n\n```python\nknob = read_knob(channel=1)\n```\n"
+    answer = block_answer("what do frob and knob do?", [_source(first, 0.6, "a"), _source(second, 0.59, "b")])
+    assert answer.count("```") == 2  # one block: the opening's, not another passage's too

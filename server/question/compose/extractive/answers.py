@@ -171,7 +171,8 @@ def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict
     after = [s for s in unasked if (s.unit.source, s.unit.block, s.unit.index - 1) in answering]
     rest = sorted((s for s in unasked if s.unit.source in highlighted), key=lambda s: highlighted[s.unit.source])
     chosen: dict[tuple, Unit] = {}
-    length = code = tables = 0
+    length = tables = 0
+    code = sum(map(has_code, opened or []))  # one code block in all, the opening's included, unless asked
     headed = {(u.source, u.heading) for u in opened or []}
     passages = {u.source for u in opened or []}
     said = set(said)  # the asked words the opening says
@@ -181,9 +182,9 @@ def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict
         more_code, more_tables = sum(map(has_code, adding)), sum(map(_is_table, adding))
         if len(passages | {u.source for u in adding}) > MAX_PASSAGES and not highlighted:
             continue  # three passages at most: the one that answers and two for what it lacks
-        if more_code and opened is not None and not wants_code and not set(candidate.covers) - said \
-                and not (how_to and candidate.relevance > 0):
-            continue  # code that says nothing the prose has not
+        if more_code and opened is not None and not wants_code and (code + more_code > 1 or (
+                not set(candidate.covers) - said and not (how_to and candidate.relevance > 0))):
+            continue  # a second code block, or code that says nothing the prose has not
         if not chosen and more_length > (whole or budget) and adding[-1] is candidate.unit:
             # the first piece always goes in, but a list longer than the whole answer is cut to fit
             # it, and is then the rest of the answer
