@@ -55,8 +55,7 @@ _DEPENDENCIES = ("package.json", "package-lock.json", ".npmrc")
 _KEEP_BUILDS_S = 24 * 3600  # older builds of a workspace are removed when a new one is made
 
 
-class SiteBuildError(RuntimeError):
-    """npm or Docusaurus failed; the message ends with the tail of their output."""
+from server.ingest.build import SiteBuildError, run_node  # noqa: E402
 
 
 def _files(folder: Path, pattern: re.Pattern | None = None) -> list[Path]:
@@ -100,22 +99,7 @@ def build_key(root: Path = REPO, api_url: str = API) -> str:
     return _hash(parts)
 
 
-def _node_env(**extra: str) -> dict:
-    return {**os.environ, "NO_UPDATE_NOTIFIER": "1", "npm_config_update_notifier": "false",
-            "npm_config_fund": "false", "npm_config_audit": "false", **extra}
-
-
-def _run(command: list[str], cwd: Path, log: Callable[[str], None], timeout_s: int, **env: str) -> str:
-    log(f"{cwd}: {' '.join(command)}")
-    try:
-        result = subprocess.run(command, cwd=cwd, env=_node_env(**env), capture_output=True, text=True,
-                                timeout=timeout_s)
-    except subprocess.TimeoutExpired as exc:
-        raise SiteBuildError(f"`{' '.join(command)}` took more than {timeout_s} s") from exc
-    if result.returncode != 0:
-        tail = (result.stdout + "\n" + result.stderr).strip()[-3000:]
-        raise SiteBuildError(f"`{' '.join(command)}` in {cwd} failed with exit code {result.returncode}:\n{tail}")
-    return result.stdout
+_run = run_node  # the product's own runner of npm and npx (server/ingest/build.py)
 
 
 def _copy_sources(workspace: Path) -> None:

@@ -13,21 +13,23 @@ class SiteBuildError(RuntimeError):
     """npm or the Docusaurus build failed; the message ends with the tail of their output."""
 
 
-def _node_env() -> dict:
+def _node_env(**extra: str) -> dict:
     return {**os.environ, "NO_UPDATE_NOTIFIER": "1", "npm_config_update_notifier": "false",
-            "npm_config_fund": "false", "npm_config_audit": "false"}
+            "npm_config_fund": "false", "npm_config_audit": "false", **extra}
 
 
-def _run(command: list[str], cwd: Path, log: Callable[[str], None], timeout_s: int) -> None:
+def run_node(command: list[str], cwd: Path, log: Callable[[str], None], timeout_s: int, **env: str) -> str:
+    """An npm/npx command in `cwd` (quiet, with `env` added); its output, or SiteBuildError."""
     log(f"{cwd}: {' '.join(command)}")
     try:
-        result = subprocess.run(command, cwd=cwd, env=_node_env(), capture_output=True, text=True,
+        result = subprocess.run(command, cwd=cwd, env=_node_env(**env), capture_output=True, text=True,
                                 timeout=timeout_s)
     except subprocess.TimeoutExpired as exc:
         raise SiteBuildError(f"`{' '.join(command)}` took more than {timeout_s} s") from exc
     if result.returncode != 0:
         tail = (result.stdout + "\n" + result.stderr).strip()[-3000:]
-        raise SiteBuildError(f"`{' '.join(command)}` failed with exit code {result.returncode}:\n{tail}")
+        raise SiteBuildError(f"`{' '.join(command)}` in {cwd} failed with exit code {result.returncode}:\n{tail}")
+    return result.stdout
 
 
 def build_site(site_dir: Path, *, out_dir: Path | None = None, log: Callable[[str], None] = lambda _m: None,
@@ -41,8 +43,8 @@ def build_site(site_dir: Path, *, out_dir: Path | None = None, log: Callable[[st
         raise SiteBuildError(f"{site_dir}: no package.json, so there is no site build to run")
     if not (site_dir / "node_modules").is_dir():
         lock = (site_dir / "package-lock.json").is_file()
-        _run(["npm", "ci" if lock else "install", "--no-audit", "--no-fund", "--loglevel=error"],
+        run_node(["npm", "ci" if lock else "install", "--no-audit", "--no-fund", "--loglevel=error"],
              site_dir, log, timeout_s)
     out = Path(out_dir) if out_dir else site_dir / "build"
-    _run(["npx", "--no-install", "docusaurus", "build", "--out-dir", str(out.resolve())], site_dir, log, timeout_s)
+    run_node(["npx", "--no-install", "docusaurus", "build", "--out-dir", str(out.resolve())], site_dir, log, timeout_s)
     return out
