@@ -2,7 +2,9 @@
 (retrieval, keyword coverage, length, refusals). Usage: eval_pool.py CORPORA EVAL [SET ...] [--rows DIR]
 
 The four development sets live in EVAL (../shared/eval); the newer books' sets in eval/sets, whose
-ROOTS.tsv names each set's book folder. Extractive answers, the configured threshold."""
+ROOTS.tsv names each set's book folder (or `built:NAME`, a site built once and cached) and, when
+its questions are asked from pages in another locale, that locale. Extractive answers, the
+index's own model (chosen for each book as `ingest` chooses it) and its gate."""
 from __future__ import annotations
 
 import argparse
@@ -16,22 +18,24 @@ SETS = HERE.parent / "eval" / "sets"
 # the development sets' books: a folder of the pool, or None for a built copy (JSX chapters)
 DEVELOPMENT = {"physical-ai-book": "physical-ai-book/docs", "rust-book": "rust-book", "aibook": "aibook/docs",
                "physical-ai-i18n": None}
-COLUMNS = ("hit@5", "MRR", "keyword coverage", "words p50", "in-book refused", "out-of-scope refused",
-           "selection answered", "leak")
+COLUMNS = ("model", "hit@5", "MRR", "keyword coverage", "words p50", "in-book refused", "out-of-scope refused",
+           "cited in the page's locale", "selection answered", "leak")
 
 
-def sets(corpora: Path, eval_dir: Path) -> dict[str, tuple[Path, str]]:
-    """Every set by name: (its questions, its book's folder)."""
+def built(name: str) -> str:
+    return subprocess.run([sys.executable, str(HERE.parent / "tests" / "built_sites.py"), name],
+                          check=True, capture_output=True, text=True).stdout.strip()
+
+
+def sets(corpora: Path, eval_dir: Path) -> dict[str, tuple[Path, str, str | None]]:
+    """Every set by name: (its questions, its book's folder, the reader's page locale or None)."""
     found = {}
     for name, folder in DEVELOPMENT.items():
-        book = folder and str(corpora / folder)
-        if book is None:
-            book = subprocess.run([sys.executable, str(HERE.parent / "tests" / "built_sites.py"), name],
-                                  check=True, capture_output=True, text=True).stdout.strip()
-        found[name] = (eval_dir / f"{name}.jsonl", book)
+        found[name] = (eval_dir / f"{name}.jsonl", str(corpora / folder) if folder else built(name), None)
     for line in (SETS / "ROOTS.tsv").read_text(encoding="utf-8").splitlines():
-        name, folder, *_ = line.split("\t")
-        found[name] = (SETS / f"{name}.jsonl", str(corpora / folder))
+        name, folder, _letter, *locale = line.split("\t")
+        book = built(folder.removeprefix("built:")) if folder.startswith("built:") else str(corpora / folder)
+        found[name] = (SETS / f"{name}.jsonl", book, locale[0] if locale else None)
     return found
 
 
@@ -39,8 +43,11 @@ def measures(summary: dict) -> list[str]:
     def number(key, digits=3):
         value = summary.get(key)
         return "—" if value is None else (f"{value:.{digits}f}" if isinstance(value, float) else str(value))
-    return [number("hit_at_5"), number("mrr"), number("keyword_coverage", 2), number("answer_words_p50", 0),
-            number("in_book_refusal_rate", 2), number("oos_refusal_rate", 2), number("selection_answered_rate", 2),
+    model = {"sentence-transformers/all-MiniLM-L6-v2": "MiniLM", "intfloat/multilingual-e5-small": "e5-small"}
+    return [model.get(summary.get("embedding_model"), str(summary.get("embedding_model"))),
+            number("hit_at_5"), number("mrr"), number("keyword_coverage", 2), number("answer_words_p50", 0),
+            number("in_book_refusal_rate", 2), number("oos_refusal_rate", 2), number("cited_in_locale_rate", 2),
+            number("selection_answered_rate", 2),
             number("leak_rate", 2)]
 
 
@@ -54,8 +61,8 @@ def main() -> int:
     everything = sets(args.corpora.resolve(), args.eval_dir.resolve())
     table, failed = [], False
     for name in args.names or list(everything):
-        questions, book = everything[name]
-        extra = ["--rows", str(args.rows / f"{name}.json")] if args.rows else []
+        questions, book, locale = everything[name]
+        extra = (["--rows", str(args.rows / f"{name}.json")] if args.rows else []) + (["--locale", locale] if locale else [])
         if args.rows:
             args.rows.mkdir(parents=True, exist_ok=True)
         # this checkout's code, whichever the environment installed (`-m` runs it from its folder)

@@ -15,6 +15,7 @@ from server.course.practice import PracticeStage
 from server.course.practice.hints import Tutor
 from server.course.practice.tutoring import Tutoring
 from server.course.stage import CourseStage
+from server.embedding.choice import Choice, choose, threshold_for
 from server.embedding.embedder import Embedder, load_embedder
 from server.errors import TextbookChatError
 from server.index_size import IndexSize
@@ -51,6 +52,7 @@ class Index:
 
     embedder: Embedder
     store: ChunkStore
+    choice: Choice | None = None  # which model, and why (None: the embedder given as is)
     size: IndexSize = field(init=False)
     vocabulary: StoreVocabulary = field(init=False)
     outlines: PublishedOutlines = field(init=False)
@@ -104,17 +106,36 @@ class Index:
         self.store.close()
 
 
-def open_index(settings: Settings, *, store_check: bool = True) -> Index:
-    embedder = load_embedder(settings)
-    store = open_store(settings, embedder.model_name, embedder.dim)
+def open_index(settings: Settings, *, store_check: bool = True, book: BookToIndex | None = None) -> Index:
+    """The index with its model: EMBEDDING_MODEL, else the one the index was made with, else the
+    one `book` (about to be ingested) calls for (server/embedding/choice.py)."""
+    store = open_store(settings, settings.embedding_model, 0)
+    try:
+        stored = store.built_with()
+        choice = choose(settings.embedding_model, stored, book and book.languages,
+                        alone=bool(book) and book.full and set(store.books()) <= {book.book_id})
+        embedder = load_embedder(settings.with_overrides(embedding_model=choice.model))
+    except BaseException:
+        store.close()
+        raise
+    store.model_name, store.dim = embedder.model_name, embedder.dim
     if store_check:
         store.check_compatible()
-    return Index(embedder, store)
+    return Index(embedder, store, choice)
+
+
+@dataclass(frozen=True)
+class BookToIndex:
+    """What an ingest tells the index about its book before the model is chosen."""
+
+    book_id: str
+    languages: tuple[str, ...]  # choice.book_languages: empty for a book in English
+    full: bool = False
 
 
 @contextmanager
-def index_of(settings: Settings, *, store_check: bool = True) -> Iterator[Index]:
-    index = open_index(settings, store_check=store_check)
+def index_of(settings: Settings, *, store_check: bool = True, book: BookToIndex | None = None) -> Iterator[Index]:
+    index = open_index(settings, store_check=store_check, book=book)
     try:
         yield index
     finally:
@@ -196,11 +217,13 @@ class Components:
 
     @classmethod
     def build(cls, settings: Settings, *, index: Index | None = None, generator: Generator | None = None,
-              rewriter: Rewriter | None = None, store_check: bool = True) -> "Components":
+              rewriter: Rewriter | None = None, store_check: bool = True,
+              book: BookToIndex | None = None) -> "Components":
         """`index`, when given, stays the caller's (close() leaves it open). A `generator` given
-        replaces the configured one (and its rewriter, unless one is given too)."""
+        replaces the configured one (and its rewriter, unless one is given too). `book`: the book
+        about to be ingested, when the index's model is yet to be chosen (open_index)."""
         owns_index = index is None
-        index = index or open_index(settings, store_check=store_check)
+        index = index or open_index(settings, store_check=store_check, book=book)
         if generator is None:
             generator, rewriter = make_generator(settings, index)
         sessions = open_sessions(settings)
@@ -223,6 +246,11 @@ class Components:
     @property
     def embedder(self) -> Embedder:
         return self.index.embedder
+
+    @property
+    def threshold(self) -> float:
+        """The similarity gate: SIMILARITY_THRESHOLD, else the one calibrated for the index's model."""
+        return threshold_for(self.embedder.model_name, self.settings.similarity_threshold)
 
     @property
     def store(self) -> ChunkStore:

@@ -177,7 +177,8 @@ class Settings:
     data_dir: Path = _setting(Path("data"), "TEXTBOOK_CHAT_DATA_DIR", concern="files", read=_path)
     models_dir: Path | None = _setting(None, "TEXTBOOK_CHAT_MODELS_DIR", concern="files", read=_path)  # default: <data_dir>/models
     # --- embedding -----------------------------------------------------------------------
-    embedding_model: str = _setting("sentence-transformers/all-MiniLM-L6-v2", "EMBEDDING_MODEL", concern="embedding")
+    # "auto": the model the index was made with, else the one its first book calls for (embedding/choice.py)
+    embedding_model: str = _setting("auto", "EMBEDDING_MODEL", concern="embedding")
     embedding_batch_size: int = _setting(16, "EMBEDDING_BATCH_SIZE", concern="embedding", read=_positive(_int))
     # onnxruntime's choice; `serve --workers` sets 1 (see wsgi.py)
     embedding_threads: int | None = _setting(None, concern="embedding", read=_int)
@@ -193,7 +194,8 @@ class Settings:
     # questions older than this many days are deleted (sessions/retention.py); 0 keeps them
     retention_days: int = _setting(180, "RETENTION_DAYS", concern="sessions", read=_days)
     # --- retrieval -----------------------------------------------------------------------
-    similarity_threshold: float = _setting(0.30, "SIMILARITY_THRESHOLD", concern="retrieval", read=_fraction)
+    # unset: the gate calibrated for the index's model (embedding/choice.py THRESHOLDS)
+    similarity_threshold: float | None = _setting(None, "SIMILARITY_THRESHOLD", concern="retrieval", read=_fraction)
     max_chunks: int = _setting(5, "MAX_CHUNKS", concern="retrieval", read=_chunk_count)
     # --- generation ----------------------------------------------------------------------
     gemini_api_key: str | None = _setting(None, "GEMINI_API_KEY", "GOOGLE_API_KEY", concern="generation")

@@ -48,7 +48,7 @@ def test_ask_mcp_search_book_and_chat_rank_the_same_first_passage(sample_book, t
            "TEXTBOOK_CHAT_MODELS_DIR": str(sample_book.settings.models_dir)}
     try:
         for question in [*QUESTIONS, "how do i pick a windw for an fft", "wat is dither"]:
-            answer = chat.pipeline.answer(Question(question, max_chunks=5, similarity_threshold=settings.similarity_threshold))
+            answer = chat.pipeline.answer(Question(question, max_chunks=5, similarity_threshold=chat.threshold))
             first = answer.candidates[0]
             listed = _LISTED.findall(CliRunner().invoke(main, ["ask", question], env=env).output)
             searched = BookTools(chat).search_book(question, limit=5)["passages"]

@@ -29,7 +29,7 @@ from places import REPO
 from server.settings import Settings
 
 SETTINGS = Settings(data_dir=REPO / "data")
-MODEL = SETTINGS.embedding_model
+MODEL = "sentence-transformers/all-MiniLM-L6-v2"  # the English model, what `textbook-chat model` fetches
 UNREACHABLE = "http://127.0.0.1:9"  # the discard port: nothing listens, refused at once
 
 

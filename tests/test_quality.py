@@ -16,7 +16,7 @@ def test_physical_ai_refuses_out_of_scope_and_answers_in_book(physical_ai, tmp_p
     settings = make_settings(tmp_path)
     chat = physical_ai.components(settings)
     result = evaluate(load_questions(EVAL / "physical-ai-book.jsonl"), chat.pipeline,
-                      chat.store.all_chunks(physical_ai.report.book_id), threshold=settings.similarity_threshold)
+                      chat.store.all_chunks(physical_ai.report.book_id), threshold=chat.threshold)
     summary = result["summary"]
     with capsys.disabled():
         print(f"\nphysical-ai-book: out-of-scope refused {summary['oos_refusal_rate']}, in-book answered "

@@ -109,7 +109,7 @@ def test_a_question_leans_on_the_word_it_is_about_not_on_words_that_frame_it(emb
 def test_the_other_books_near_misses_are_refused_on_an_indexed_book(physical_ai, tmp_path):
     settings = make_settings(tmp_path)
     chat = physical_ai.components(settings)
-    ask = lambda q: chat.pipeline.answer(Question(q, max_chunks=5, similarity_threshold=settings.similarity_threshold))  # noqa: E731
+    ask = lambda q: chat.pipeline.answer(Question(q, max_chunks=5, similarity_threshold=chat.threshold))  # noqa: E731
     text = _text("physical-ai-book").lower()
     asked = 0
     for source, question, terms in _near_misses():

@@ -16,8 +16,9 @@ _ANSWER = ChatResponseSchema()
 _SOURCES = SourcesEventSchema()
 
 
-def question_from(body: dict, settings: Settings) -> Question:
-    """A validated /chat request (QuerySchema) as a Question; unset limits take the configured defaults."""
+def question_from(body: dict, settings: Settings, threshold: float) -> Question:
+    """A validated /chat request (QuerySchema) as a Question; unset limits take the configured defaults
+    (`threshold`: the similarity gate of the index's model, or SIMILARITY_THRESHOLD)."""
     mode = SelectionMode(body.get("selection_mode", SelectionMode.EXCLUSIVE.value))
     selected = mask(body.get("selected_text"))
     preferences = body.get("user_preferences") or {}
@@ -27,7 +28,7 @@ def question_from(body: dict, settings: Settings) -> Question:
         # URL's: only its path is kept, insights/asked.py)
         text=mask(body["question"]),
         max_chunks=body.get("max_chunks", settings.max_chunks),
-        similarity_threshold=body.get("similarity_threshold", settings.similarity_threshold),
+        similarity_threshold=body.get("similarity_threshold", threshold),
         selection=Selection(selected, mode, body.get("selected_code_language")) if selected else None,
         selection_mode=mode,
         filters=Filters(**(body.get("filters") or {})),

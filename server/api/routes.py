@@ -92,7 +92,7 @@ class Chat(MethodView):
             secret, hashed = new_secret()
             started = NewSession(secret_hash=hashed)
         try:
-            turn = pipeline.begin(question_from(query, parts().settings), started)  # UnknownBook: 404
+            turn = pipeline.begin(question_from(query, parts().settings, parts().threshold), started)  # UnknownBook: 404
         except TextbookChatError:
             if started is not None:  # its reader is not given its secret: the conversation is not kept
                 sessions.delete_session(started.id)

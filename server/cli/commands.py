@@ -24,12 +24,19 @@ def model() -> None:
     """Make sure the embedding model is available locally (build it offline if needed)."""
     from server.embedding.provision import ModelUnavailableError, ensure_model
 
+    from server.embedding.e5 import packaged
+    from server.store import model_in_use
+
     settings = _settings()
+    name = model_in_use(settings)
+    if packaged(name) is not None:  # its weights ship in its package
+        click.echo(f"{name}: {packaged(name)}")
+        return
     try:
-        folder = ensure_model(settings.embedding_model, settings.model_dir_root, log=lambda m: click.echo(m, err=True))
+        folder = ensure_model(name, settings.model_dir_root, log=lambda m: click.echo(m, err=True))
     except ModelUnavailableError as exc:
         _fail(str(exc))
-    click.echo(f"{settings.embedding_model}: {folder}")
+    click.echo(f"{name}: {folder}")
 
 
 @main.command(epilog=settings_epilog("files", "embedding", "store"))
@@ -49,9 +56,9 @@ def ingest(path: str, book_id: str | None, site_url: str | None, base_url: str |
     """Index a Docusaurus site (its build when there is one), a docs/ folder or an mdBook."""
     from dataclasses import replace
 
-    from server.composition import index_of
+    from server.composition import BookToIndex, index_of
     from server.ingest.build import SiteBuildError, build_site
-    from server.ingest.indexer import ingest as run_ingest
+    from server.ingest.indexer import default_book_id, ingest as run_ingest
     from server.ingest.site import BookError, detect_site
 
     settings = _settings()
@@ -72,8 +79,17 @@ def ingest(path: str, book_id: str | None, site_url: str | None, base_url: str |
     for line in where(settings):
         log(line)
     log(f"reading {'the build at ' + str(site.build_dir) if site.build_dir else 'the sources in ' + str(site.content_root)}")
+    from server.embedding.choice import book_languages, reads_any_language
+
+    languages = book_languages(site.locales, site.content_root)
+    book = BookToIndex(book_id or default_book_id(site), languages, full)
     try:
-        with index_of(settings, store_check=False) as index:
+        with index_of(settings, store_check=False, book=book) as index:
+            log(f"embedding model: {index.choice.model} ({index.choice.reason})")
+            if languages and not reads_any_language(index.choice.model):
+                log(f"warning: {index.choice.model} reads English only, and this book's languages are {', '.join(languages)}: "
+                    "set EMBEDDING_MODEL=intfloat/multilingual-e5-small (pip install '.[multilingual]') "
+                    "and ingest it again with --full (and the index's other books)")
             report = run_ingest(site, index.store, index.embedder, book_id=book_id, full=full,
                                 include_unlisted=include_unlisted, progress=not as_json, log=log)
     except TextbookChatError as exc:
@@ -131,15 +147,17 @@ def pages(book_id: str | None, as_json: bool, build_dir: str | None, base: str |
 def ask(question: str, book_id: str | None, module: str | None, max_chunks: int, threshold: float | None) -> None:
     """Show the passages that answer QUESTION, with their citations (ranked as /chat ranks them)."""
     from server.composition import BookSearch, index_of
+    from server.embedding.choice import threshold_for
     from server.question import Question
     from server.store import Filters
 
     settings = _settings()
-    threshold = settings.similarity_threshold if threshold is None else threshold
-    asked = Question(question, max_chunks=max_chunks, similarity_threshold=threshold,
-                     filters=Filters(book_id=book_id, module=module))
     try:
         with index_of(settings) as index:
+            threshold = threshold_for(index.embedder.model_name, settings.similarity_threshold if threshold is None
+                                      else threshold)
+            asked = Question(question, max_chunks=max_chunks, similarity_threshold=threshold,
+                             filters=Filters(book_id=book_id, module=module))
             chunks = [c for c in BookSearch.build(index).passages(asked) if c.score >= threshold]
     except TextbookChatError as exc:
         _fail(exc.diagnosis, 1)

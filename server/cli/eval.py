@@ -17,6 +17,8 @@ from server.evaluation.tutor import evaluate_tutor, format_tutor
 @click.option("--book", "book_path", required=True, type=click.Path(), help="The book the questions are about.")
 @click.option("--threshold", type=click.FloatRange(0, 1), help="Similarity threshold (default: configured).")
 @click.option("--json", "as_json", is_flag=True, help="Print one summary object.")
+@click.option("--locale", "page_locale", help="The reader's page locale (default: the book's default locale): "
+              "its pages are preferred, and the share of answers citing only them is reported.")
 @click.option("--rows", "rows_path", type=click.Path(dir_okay=False), help="Write the per-question table as JSON here.")
 @click.option("--min-hit-at-5", type=float, help="Exit 1 if hit@5 is lower.")
 @click.option("--min-mrr", type=float, help="Exit 1 if MRR is lower.")
@@ -41,12 +43,13 @@ from server.evaluation.tutor import evaluate_tutor, format_tutor
 @course_options
 @click.option("--max-tag-refusal", "tag_refusals", multiple=True, metavar="TAG=RATE",
               help="Exit 1 if the in-book items with TAG are refused more often (repeatable), e.g. typo=0.")
-def eval_command(questions, book_path, threshold, as_json, rows_path, min_hit_at_5, min_mrr, min_oos_refusal,
+def eval_command(questions, book_path, threshold, as_json, page_locale, rows_path, min_hit_at_5, min_mrr, min_oos_refusal,
                  max_in_book_refusal, max_leak_rate, min_selection_answered, min_off_topic_declined,
                  min_book_search_right, min_keyword_coverage, max_answer_words_p50, tutor, max_hint_coverage,
                  tag_refusals, **course_limits) -> None:
     """Measure retrieval and answers on a question set (JSONL) over BOOK; course questions per task."""
-    from server.composition import components
+    from server.composition import BookToIndex, components
+    from server.embedding.choice import book_languages
     from server.evaluation import calibration, evaluate, format_report, load_questions
     from server.ingest.indexer import default_book_id, ingest as run_ingest
     from server.ingest.site import BookError, detect_site
@@ -69,16 +72,22 @@ def eval_command(questions, book_path, threshold, as_json, rows_path, min_hit_at
                                             models_dir=settings.model_dir_root)
     if threshold is not None:
         eval_settings = eval_settings.with_overrides(similarity_threshold=threshold)
+    # the model `ingest` would choose for this book alone (embedding/choice.py)
+    languages = book_languages(site.locales, site.content_root)
     # the extractive generator, whatever GEMINI_API_KEY says: the figures must not depend on a network
-    with components(eval_settings.with_overrides(gemini_api_key=None), store_check=False) as chat:
-        run_ingest(site, chat.store, chat.embedder, book_id=book_id, progress=not as_json)
-        items, course = evaluate_course(load_questions(questions), chat, book_id, eval_settings.similarity_threshold)
+    with components(eval_settings.with_overrides(gemini_api_key=None), store_check=False,
+                    book=BookToIndex(book_id, languages, full=True)) as chat:
+        run_ingest(site, chat.store, chat.embedder, book_id=book_id, progress=not as_json,
+                   full=chat.index.choice.replaces is not None)
+        gate = chat.threshold
+        items, course = evaluate_course(load_questions(questions), chat, book_id, gate)
         result = evaluate(items, chat.pipeline, chat.store.all_chunks(book_id),
-                          threshold=eval_settings.similarity_threshold, locale=site.default_locale)
-        tutored = evaluate_tutor(items, chat.pipeline, threshold=eval_settings.similarity_threshold,
-                                 locale=site.default_locale) if tutor or max_hint_coverage is not None else None
+                          threshold=gate, locale=page_locale or site.default_locale)
+        tutored = evaluate_tutor(items, chat.pipeline, threshold=gate,
+                                 locale=page_locale or site.default_locale) if tutor or max_hint_coverage is not None else None
+        model = chat.embedder.model_name
     result["calibration"] = calibration(result["top_scores"], result["gated"])
-    summary = {**result["summary"], "threshold": eval_settings.similarity_threshold, "book_id": book_id}
+    summary = {**result["summary"], "threshold": gate, "embedding_model": model, "book_id": book_id}
     summary["course"] = course and course["summary"]
     summary["tutor"] = tutored and tutored["summary"]
     if rows_path:

@@ -100,7 +100,10 @@ def _alike_lengths(texts: list[str]) -> list[list[int]]:
 def load_embedder(settings: Settings, *, log: Callable[[str], None] = print) -> Embedder:
     """Provision the configured model if needed (see provision.ensure_model), then load it."""
     from server.embedding import e5
+    from server.embedding.choice import AUTO, ENGLISH
 
+    if settings.embedding_model == AUTO:  # no index to ask: the English model
+        settings = settings.with_overrides(embedding_model=ENGLISH)
     if settings.embedding_model == e5.MODEL_NAME:  # its weights ship in its package
         return e5.E5Embedder(batch_size=settings.embedding_batch_size, threads=settings.embedding_threads)
     folder = ensure_model(settings.embedding_model, settings.model_dir_root, log=log)

@@ -132,7 +132,7 @@ def evaluate(items: list[dict], pipeline: ChatPipeline, chunks: list[Chunk], *, 
     top_scores = {"in_book": [], "out_of_scope": []}
     gated = {"in_book": [], "out_of_scope": []}  # refused by the unknown-term gate whatever the threshold
     counts = {"in_book": 0, "out_of_scope": 0, "selection": 0}
-    wrong_refusals, oos_refused, sel_cov = 0, 0, []
+    wrong_refusals, oos_refused, sel_cov, in_locale = 0, 0, [], []
     by_mode = {mode: {"answered": [], "declined": [], "leaks": [], "search": []} for mode in SELECTION_MODES}
     for item, mode in _asks(items):
         kind = item["kind"]
@@ -157,6 +157,9 @@ def evaluate(items: list[dict], pipeline: ChatPipeline, chunks: list[Chunk], *, 
                 ranking.ranks.append(rank_of(hits, item, hit))
             cov = keyword_coverage(answer.text, item["answer_keywords"])
             wrong_refusals += refused
+            if locale and not refused:  # the pages cited are in the reader's language
+                cited = [s.chunk.locale for s in answer.sources if s.source_type == "database"]
+                in_locale.append(bool(cited) and all(cited_locale == locale for cited_locale in cited))
             row.update(doc_rank=ours_doc.ranks[-1], section_rank=ours_sec.ranks[-1], bm25_rank=bm25_doc.ranks[-1],
                        keyword_coverage=round(cov, 4), answer_words=answer_words(answer.text),
                        tags=item.get("tags", []),
@@ -198,6 +201,7 @@ def evaluate(items: list[dict], pipeline: ChatPipeline, chunks: list[Chunk], *, 
         "bm25": {**bm25_doc.summary(), "section": bm25_sec.summary()},
         "in_book_refusal_rate": round(wrong_refusals / n_in, 4) if n_in else None,
         "oos_refusal_rate": round(oos_refused / n_oos, 4) if n_oos else None,
+        "cited_in_locale_rate": _rate(in_locale) if in_locale else None,
         "selection_keyword_coverage": round(sum(sel_cov) / len(sel_cov), 4) if sel_cov else None,
         # over both modes: a line holds only if it holds in each (the per-mode figures are in `modes`)
         "leak_rate": _rate([x for m in by_mode.values() for x in m["leaks"]]),

@@ -32,9 +32,9 @@ class BookTools:
             self._check_book(book_id)
             # ranked as /chat and `ask` rank them: misspelt book words read as the book spells them,
             # the dense candidates re-ranked by the query's words
-            asked = Question(query, max_chunks=limit, similarity_threshold=settings.similarity_threshold,
+            asked = Question(query, max_chunks=limit, similarity_threshold=self.parts.threshold,
                              filters=Filters(book_id=book_id))
-            chunks = [c for c in self.parts.search.passages(asked) if c.score >= settings.similarity_threshold]
+            chunks = [c for c in self.parts.search.passages(asked) if c.score >= self.parts.threshold]
         passages = [{"n": n, "book_id": c.book_id, "page_title": c.chapter, "heading": c.heading,
                      "labels": list(c.labels), "url": c.url, "citation": c.citation,
                      "score": round(c.score, 4), "text": c.content} for n, c in enumerate(chunks, 1)]
@@ -66,7 +66,7 @@ class BookTools:
         with _refusals(self.parts.index):
             self._check_book(book_id)
             answer = self.parts.pipeline.answer(Question(
-                text=question, max_chunks=settings.max_chunks, similarity_threshold=settings.similarity_threshold,
+                text=question, max_chunks=settings.max_chunks, similarity_threshold=self.parts.threshold,
                 filters=Filters(book_id=book_id)))
         return {"question": question, "answer": answer.text, "refused": answer.refused,
                 "citations": [{"marker": c.text, "source": c.source, "url": c.url} for c in answer.citations],

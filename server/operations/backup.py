@@ -19,6 +19,7 @@ from typing import Callable
 from server.embedding.e5 import packaged
 from server.embedding.provision import is_provisioned, safe_name
 from server.settings import Settings
+from server.store import model_in_use
 from server.store.snapshots import Layout, _copy
 
 MANIFEST = "backup.json"
@@ -84,15 +85,16 @@ def backup(settings: Settings, target: Path, *, with_model: bool = False, log: L
         _copy_database(database, target / "sessions.db")
         manifest["sessions"] = {"file": "sessions.db"}
         log(f"sessions: {database} copied")
-    if with_model and packaged(settings.embedding_model) is not None:
-        log(f"model: {settings.embedding_model} ships in its package, nothing to copy")
+    model = model_in_use(settings)
+    if with_model and packaged(model) is not None:
+        log(f"model: {model} ships in its package, nothing to copy")
     elif with_model:
-        folder = settings.model_dir_root / safe_name(settings.embedding_model)
-        if not is_provisioned(folder, settings.embedding_model):
-            raise BackupError(f"the model {settings.embedding_model} is not in {folder}: run `textbook-chat model`")
+        folder = settings.model_dir_root / safe_name(model)
+        if not is_provisioned(folder, model):
+            raise BackupError(f"the model {model} is not in {folder}: run `textbook-chat model`")
         shutil.copytree(folder, target / "models" / folder.name)
-        manifest["model"] = {"name": settings.embedding_model, "folder": f"models/{folder.name}"}
-        log(f"model: {settings.embedding_model} copied")
+        manifest["model"] = {"name": model, "folder": f"models/{folder.name}"}
+        log(f"model: {model} copied")
     (target / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n")
     return manifest
 

@@ -8,6 +8,8 @@ from pathlib import Path
 from sqlalchemy import func, inspect, select
 
 from server.embedding.provision import is_provisioned, safe_name
+from server.embedding.e5 import packaged
+from server.store import model_in_use
 from server.settings import Settings
 from server.store.snapshots import Layout, _alive, replica_owner
 
@@ -70,9 +72,10 @@ def index_state(settings: Settings) -> dict:
 
 
 def model_state(settings: Settings) -> dict:
-    folder = settings.model_dir_root / safe_name(settings.embedding_model)
-    return {"name": settings.embedding_model, "folder": str(folder.resolve()),
-            "provisioned": is_provisioned(folder, settings.embedding_model), "bytes": disk_size(folder)}
+    model = model_in_use(settings)
+    folder = packaged(model) or settings.model_dir_root / safe_name(model)
+    return {"name": model, "folder": str(folder.resolve()),
+            "provisioned": packaged(model) is not None or is_provisioned(folder, model), "bytes": disk_size(folder)}
 
 
 def database_state(settings: Settings) -> dict:

@@ -9,6 +9,8 @@ import socket
 import sys
 
 from server.embedding.provision import is_provisioned, safe_name
+from server.embedding.e5 import packaged
+from server.store import model_in_use
 from server.settings import Settings
 
 
@@ -31,8 +33,9 @@ def where(settings: Settings) -> list[str]:
             lines.append(f"no book index in {index} yet: an empty one is created "
                          "(add a book with `textbook-chat ingest PATH`)")
     models = settings.model_dir_root.resolve()
-    if not is_provisioned(models / safe_name(settings.embedding_model), settings.embedding_model):
-        lines.append(f"embedding model {settings.embedding_model} is not in {models} yet: it is provisioned "
+    model = model_in_use(settings)
+    if packaged(model) is None and not is_provisioned(models / safe_name(model), model):
+        lines.append(f"embedding model {model} is not in {models} yet: it is provisioned "
                      "there now, which can take minutes (TEXTBOOK_CHAT_MODELS_DIR may name a folder that has it)")
     return lines
 

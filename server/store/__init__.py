@@ -40,3 +40,19 @@ def open_store(settings: Settings, model_name: str, dim: int, *,
         store.close()
         store = EdgeStore(settings.index_path / settings.collection, settings.collection, model_name, dim)
     return store
+
+
+def model_in_use(settings: Settings) -> str:
+    """The embedding model questions are embedded with: EMBEDDING_MODEL, else the index's own
+    (server/embedding/choice.py), read from the index's record without loading any model."""
+    from server.embedding.choice import choose
+
+    try:
+        store = open_store(settings, settings.embedding_model, 0)
+        try:
+            stored = store.built_with()
+        finally:
+            store.close()
+    except TextbookChatError:  # the store is down: what a new index would take
+        stored = None
+    return choose(settings.embedding_model, stored).model

@@ -90,6 +90,8 @@ class ChunkStore(Protocol):
 
     # --- collection ---
     def exists(self) -> bool: ...
+    def built_with(self) -> str | None:
+        """The embedding model the stored chunks were made with (None: no collection yet)."""
     def check_compatible(self) -> None:
         """Raise EmbeddingMismatch if the chunks were embedded with another model or size."""
     def create(self, *, recreate: bool = False) -> None:

@@ -52,6 +52,9 @@ class EdgeStore:
     def exists(self) -> bool:
         return self._writer is not None or self.layout.has_data()
 
+    def built_with(self) -> str | None:
+        return (self._stored_record() or {}).get("embedding_model") if self.exists() else None
+
     def check_compatible(self) -> None:
         record = self._stored_record()
         if record is None:

@@ -63,6 +63,11 @@ class QdrantServerStore:
     def exists(self) -> bool:
         return self.client.collection_exists(self.collection)
 
+    def built_with(self) -> str | None:
+        if not self.exists():
+            return None
+        return (self.client.get_collection(self.collection).config.metadata or {}).get("embedding_model")
+
     def check_compatible(self) -> None:
         if not self.exists():
             return
