@@ -15,10 +15,11 @@ from server.course.practice import PracticeStage
 from server.course.practice.hints import Tutor
 from server.course.practice.tutoring import Tutoring
 from server.course.stage import CourseStage
-from server.embedding.choice import Choice, choose, threshold_for
+from server.embedding.choice import Choice, book_languages, choose, threshold_for
 from server.embedding.embedder import Embedder, load_embedder
 from server.errors import TextbookChatError
 from server.index_size import IndexSize
+from server.ingest.site import Site
 from server.insights.asked import Keeping
 from server.insights.pages import PageFinder
 from server.book.chunk import Chunk
@@ -131,6 +132,12 @@ class BookToIndex:
     book_id: str
     languages: tuple[str, ...]  # choice.book_languages: empty for a book in English
     full: bool = False
+
+    @classmethod
+    def of(cls, site: Site, book_id: str, *, full: bool = False) -> "BookToIndex":
+        """`full`: the ingest rebuilds the book (a private index of one book, as `eval` and
+        `check-book` make, passes True: the model `ingest` would choose for the book alone)."""
+        return cls(book_id, book_languages(site.locales, site.content_root), full)
 
 
 @contextmanager

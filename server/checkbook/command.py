@@ -24,7 +24,7 @@ def check_book(book_path: str, book_id: str | None, build_dir: str | None, off_b
     subjects are refused, course questions are routed as asked, quizzes pose real questions.
     Exits 1 when a check fails. The book is indexed privately (as `eval` does)."""
     from server.app import create_app
-    from server.composition import components
+    from server.composition import BookToIndex, components
     from server.ingest.indexer import default_book_id, ingest as run_ingest
     from server.ingest.pages import discover_pages
     from server.ingest.site import BookError, detect_site
@@ -42,8 +42,9 @@ def check_book(book_path: str, book_id: str | None, build_dir: str | None, off_b
                                       rate_limit="100000 per minute", auth_failure_limit="100000 per minute")
     off_book = [line.strip() for line in Path(off_book_file).read_text(encoding="utf-8").splitlines()
                 if line.strip()] if off_book_file else []
-    with components(private, store_check=False) as chat:
-        run_ingest(site, chat.store, chat.embedder, book_id=book_id, progress=not as_json)
+    with components(private, store_check=False, book=BookToIndex.of(site, book_id, full=True)) as chat:
+        run_ingest(site, chat.store, chat.embedder, book_id=book_id, progress=not as_json,
+                   full=chat.index.choice.replaces is not None)
         recorded = chat.store.outline(book_id)
         outline = Outline.from_dict(recorded) if recorded else None
         book = book_of(book_id, chat.store.all_chunks(book_id), outline, discover_pages(site).pages, off_book)

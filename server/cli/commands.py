@@ -79,10 +79,10 @@ def ingest(path: str, book_id: str | None, site_url: str | None, base_url: str |
     for line in where(settings):
         log(line)
     log(f"reading {'the build at ' + str(site.build_dir) if site.build_dir else 'the sources in ' + str(site.content_root)}")
-    from server.embedding.choice import book_languages, reads_any_language
+    from server.embedding.choice import reads_any_language
 
-    languages = book_languages(site.locales, site.content_root)
-    book = BookToIndex(book_id or default_book_id(site), languages, full)
+    book = BookToIndex.of(site, book_id or default_book_id(site), full=full)
+    languages = book.languages
     try:
         with index_of(settings, store_check=False, book=book) as index:
             log(f"embedding model: {index.choice.model} ({index.choice.reason})")

@@ -49,7 +49,6 @@ def eval_command(questions, book_path, threshold, as_json, page_locale, rows_pat
                  tag_refusals, **course_limits) -> None:
     """Measure retrieval and answers on a question set (JSONL) over BOOK; course questions per task."""
     from server.composition import BookToIndex, components
-    from server.embedding.choice import book_languages
     from server.evaluation import calibration, evaluate, format_report, load_questions
     from server.ingest.indexer import default_book_id, ingest as run_ingest
     from server.ingest.site import BookError, detect_site
@@ -72,11 +71,9 @@ def eval_command(questions, book_path, threshold, as_json, page_locale, rows_pat
                                             models_dir=settings.model_dir_root)
     if threshold is not None:
         eval_settings = eval_settings.with_overrides(similarity_threshold=threshold)
-    # the model `ingest` would choose for this book alone (embedding/choice.py)
-    languages = book_languages(site.locales, site.content_root)
     # the extractive generator, whatever GEMINI_API_KEY says: the figures must not depend on a network
     with components(eval_settings.with_overrides(gemini_api_key=None), store_check=False,
-                    book=BookToIndex(book_id, languages, full=True)) as chat:
+                    book=BookToIndex.of(site, book_id, full=True)) as chat:
         run_ingest(site, chat.store, chat.embedder, book_id=book_id, progress=not as_json,
                    full=chat.index.choice.replaces is not None)
         gate = chat.threshold
