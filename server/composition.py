@@ -15,7 +15,7 @@ from server.course.practice import PracticeStage
 from server.course.practice.hints import Tutor
 from server.course.practice.tutoring import Tutoring
 from server.course.stage import CourseStage
-from server.embedding.choice import Choice, book_languages, choose, threshold_for
+from server.embedding.choice import BookLanguages, Choice, book_languages, choose, threshold_for
 from server.embedding.embedder import Embedder, load_embedder
 from server.errors import TextbookChatError
 from server.index_size import IndexSize
@@ -130,14 +130,14 @@ class BookToIndex:
     """What an ingest tells the index about its book before the model is chosen."""
 
     book_id: str
-    languages: tuple[str, ...]  # choice.book_languages: empty for a book in English
+    languages: BookLanguages
     full: bool = False
 
     @classmethod
     def of(cls, site: Site, book_id: str, *, full: bool = False) -> "BookToIndex":
         """`full`: the ingest rebuilds the book (a private index of one book, as `eval` and
         `check-book` make, passes True: the model `ingest` would choose for the book alone)."""
-        return cls(book_id, book_languages(site.locales, site.content_root), full)
+        return cls(book_id, book_languages(site.default_locale, site.locales, site.content_root), full)
 
 
 @contextmanager

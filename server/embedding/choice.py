@@ -1,10 +1,13 @@
 """Which embedding model reads a book. MiniLM reads English only; multilingual-e5-small reads the
-pool's Japanese, Spanish, Chinese and Urdu pages but is worse on English books and slower
-(BENCHMARKS.md, "Books in other languages"). With EMBEDDING_MODEL unset ("auto") an index keeps
-the model it was made with, and a new one takes the model its first book calls for: the
-multilingual one when the book declares a locale other than English or enough of its pages are
-in another language. Each model has its own similarity gate: e5's cosines are compressed (an
-unrelated question scores about 0.8), so MiniLM's 0.30 would let every question through."""
+pool's Japanese, Spanish, Chinese and Urdu pages but is worse on English questions, in ranking
+and in telling an out-of-scope question apart, and slower (BENCHMARKS.md, "Books in other
+languages"). With EMBEDDING_MODEL unset ("auto") an index keeps the model it was made with, and
+a new one takes the model its first book's own language calls for: the multilingual one when
+the book's default locale is not English, or most of its pages are not in English. A book in
+English with a translation keeps MiniLM (most of its readers ask in English); `ingest` says
+what that costs the translation's readers. Each model has its own similarity gate: e5's
+cosines are compressed (an unrelated question scores about 0.8), so MiniLM's 0.30 would let
+every question through."""
 from __future__ import annotations
 
 import re
@@ -15,14 +18,16 @@ from typing import Iterable
 from server.embedding import e5
 
 AUTO = "auto"
-OTHER = "pages in another language"  # what book_languages says of pages it reads as not English
+OTHER = "pages in another language"  # a book's language, read from its pages (no locale says it)
 ENGLISH = "sentence-transformers/all-MiniLM-L6-v2"
 MULTILINGUAL = e5.MODEL_NAME
 # the similarity gate each model's answers were calibrated with (BENCHMARKS.md): in-book
 # questions answered and out-of-scope ones refused over the pool's question sets
 THRESHOLDS = {ENGLISH: 0.30, MULTILINGUAL: 0.82}
 DEFAULT_THRESHOLD = 0.30
-OTHER_LANGUAGE_SHARE = 0.2  # of a book's sampled pages, not in English: the book calls for the multilingual model
+# of a book's sampled pages, not in English: the book is in another language (a book with an
+# English default and a translation in the same files reads about half)
+OTHER_LANGUAGE_SHARE = 0.6
 OTHER_SCRIPT_SHARE = 0.3  # of a page's letters: the page is in another script
 SAMPLED_PAGES = 60
 SAMPLED_WORDS = 80
@@ -47,13 +52,24 @@ def reads_any_language(model: str) -> bool:
     return model == MULTILINGUAL
 
 
-def book_languages(locales: Iterable[str], content_root: Path) -> tuple[str, ...]:
-    """What calls for a model other than English: the book's declared locales that are not
-    English, and "other" when at least OTHER_LANGUAGE_SHARE of its sampled pages' prose is not
-    in English (a book whose locales are set in a file of their own, or in none)."""
+@dataclass(frozen=True)
+class BookLanguages:
+    """What a book is written in, as far as the choice of model goes."""
+
+    own: str | None  # the book's language when not English: its default locale, or OTHER read in its pages
+    translations: tuple[str, ...] = ()  # its other locales not in English
+
+
+def book_languages(default_locale: str, locales: Iterable[str], content_root: Path) -> BookLanguages:
+    """The book's own language when it is not English: its default locale, else OTHER when at
+    least OTHER_LANGUAGE_SHARE of its sampled pages' prose is not in English (a book whose
+    locales are set in a file of their own, or in none); and its non-English translations."""
     from server.text.vocabulary import in_english
 
-    declared = tuple(sorted({locale for locale in locales if not locale.lower().startswith("en")}))
+    translations = tuple(sorted({locale for locale in locales
+                                 if not _english(locale) and locale != default_locale}))
+    if not _english(default_locale):
+        return BookLanguages(default_locale, translations)
     sampled = other = 0
     pages = sorted([*content_root.rglob("*.md"), *content_root.rglob("*.mdx")])
     for path in pages[:: max(1, len(pages) // SAMPLED_PAGES)][:SAMPLED_PAGES]:
@@ -69,9 +85,12 @@ def book_languages(locales: Iterable[str], content_root: Path) -> tuple[str, ...
         # another script (a page of JSX around Urdu strings opens with English code words), else the words
         other += sum(not ch.isascii() for ch in letters) >= OTHER_SCRIPT_SHARE * len(letters) \
             or not in_english(_opening_words(prose))
-    if sampled and other / sampled >= OTHER_LANGUAGE_SHARE:
-        declared += (OTHER,)
-    return declared
+    own = OTHER if sampled and other / sampled >= OTHER_LANGUAGE_SHARE else None
+    return BookLanguages(own, translations)
+
+
+def _english(locale: str) -> bool:
+    return locale.lower().split("-")[0] == "en"
 
 
 def _opening_words(prose: str) -> str:
@@ -85,20 +104,34 @@ def _opening_words(prose: str) -> str:
     return " ".join(out)
 
 
-def choose(configured: str, stored: str | None, languages: tuple[str, ...] | None = None, *,
+def choose(configured: str, stored: str | None, languages: BookLanguages | None = None, *,
            alone: bool = False) -> Choice:
     """The model to use. `configured`: EMBEDDING_MODEL; `stored`: the model the index was made
-    with (None: no index yet); `languages`: what the book being ingested calls for (None: no
-    book, a server starting); `alone`: the index holds no other book, so a full ingest may
-    change its model."""
+    with (None: no index yet); `languages`: the book being ingested (None: no book, a server
+    starting); `alone`: the index holds no other book, so a full ingest may change its model."""
     if configured != AUTO:
         return Choice(configured, "EMBEDDING_MODEL")
     wanted = None
     if languages is not None:
-        wanted = MULTILINGUAL if languages and e5.packaged(MULTILINGUAL) else ENGLISH
+        wanted = MULTILINGUAL if languages.own and e5.packaged(MULTILINGUAL) else ENGLISH
     if stored is None or (wanted is not None and wanted != stored and alone):
         model = wanted or ENGLISH
-        why = (f"the book's languages: {', '.join(languages)}" if languages else "the book is in English") \
-            if wanted else "no index yet"
+        why = "no index yet" if wanted is None else (
+            f"the book's language: {languages.own}" if languages.own else "the book is in English")
         return Choice(model, why, stored if stored not in (None, model) else None)
     return Choice(stored, "the index was made with it")
+
+
+def model_warnings(languages: BookLanguages, model: str) -> list[str]:
+    """What `ingest` says when `model` reads English only and the book, or a translation of it, is not."""
+    if model == MULTILINGUAL:
+        return []
+    change = ("EMBEDDING_MODEL=intfloat/multilingual-e5-small (the `multilingual` extra) and ingest again with "
+              "--full (and the index's other books)")
+    if languages.own:
+        return [f"{model} reads English only, and this book is in {languages.own}: set {change}"]
+    if languages.translations:
+        return [f"the book's {', '.join(languages.translations)} pages are read with {model}, which reads English "
+                f"only: questions in those languages find their pages poorly. If most readers ask in them, set "
+                f"{change}; English questions are then ranked and refused less well (BENCHMARKS.md)"]
+    return []
