@@ -398,3 +398,16 @@ def test_one_code_block_in_all_unless_code_is_asked_for():
     second = "## Knob\n\nThe dial turns and reads its position.\n\n```python\nknob = read_knob(channel=1)\n```\n"
     answer = block_answer("what do frob and knob do?", [_source(first, 0.6, "a"), _source(second, 0.59, "b")])
     assert answer.count("```") == 2  # one block: the opening's, not another passage's too
+
+
+def test_navigation_lines_and_contents_entries_are_never_the_answer():
+    # the only words naming what is asked are in links to other pages: the prose is quoted, not them
+    navigation = ("[Up to the table of contents](README.md) / [Back to the Introduction](Introduction.md) / "
+                  "[Forward to the fine-mapping section](Fine-mapping.md)\n")
+    contents = ("## Contents\n\n* [Meta-analysis of two studies](Meta-analysis.md)\n"
+                "* [Fine-mapping association test results using `FINEMAP`](Fine-mapping.md)\n")
+    prose = "## Meta-analysis\n\nThe simplest way to perform meta-analysis is to combine the effect sizes.\n"
+    answer = block_answer("what is fine-mapping for?", [_source(navigation, 0.6, "n"), _source(contents, 0.55, "c"),
+                                                        _source(prose, 0.5, "p")])
+    assert "Up to the table" not in answer and "Forward to" not in answer and "FINEMAP" not in answer
+    assert "The simplest way to perform meta-analysis" in answer

@@ -46,6 +46,8 @@ _ONLY_ASKED = {"rubric": re.compile(r"\b(?:rubric|grad(?:e|es|ed|ing)|points|mar
                "template": re.compile(r"\b(?:template|starter|skeleton|todo|exercises?|assignments?)\b",
                                       re.IGNORECASE)}
 _LINK = re.compile(r"\[[^\]]*\]\([^)]*\)")
+_LINK_TARGET = re.compile(r"\[[^\]]*\]\(([^)]*)\)")
+_EXTERNAL = re.compile(r"\s*(?:[a-z][a-z0-9+.-]*:|//)", re.IGNORECASE)  # https:, mailto:, //host
 _TAG_ONLY = re.compile(r"^\s*</?[A-Za-z][^>]*>\s*$")  # "<Listing number=…>": a page's markup, not its words
 _NAME_NUMBER = re.compile(r"^([a-z]+)([0-9]+)$")
 HEADING_ID = re.compile(r"\{#[^}]*\}\s*$")
@@ -112,18 +114,26 @@ def _page_material(source: Source) -> str:
     return "prose"
 
 
-def _navigation(unit: Unit) -> bool:
-    """A sentence or item that is a link and a word or two ("**Next:** [Inverse Kinematics →](…)"):
-    the way to another page, not something the book says."""
+def _link_only(unit: Unit) -> bool:
+    """A sentence or item that is a link and a word or two ("**Next:** [Inverse Kinematics →](…)",
+    "[The Cargo Book](https://…)")."""
     if unit.kind not in ("sentence", "item") or unit.introduces or not _LINK.search(unit.text):
         return False
     return len(words(_LINK.sub(" ", unit.text))) <= 3
 
 
+def _navigation(unit: Unit) -> bool:
+    """Links only, to the book's own pages ("[Up to the table of contents](README.md) / [Back to
+    the Introduction](…)", a contents list's entry): the way to another page, not something the
+    book says. Never an answer, not even when its link's words are the only ones naming what is
+    asked. Links out of the book are a reading list, quoted when asked for."""
+    return _link_only(unit) and not any(_EXTERNAL.match(target) for target in _LINK_TARGET.findall(unit.text))
+
+
 def _eligible(unit: Unit, question: str, wants_code: bool, everything: bool) -> bool:
-    if unit.asks or _TAG_ONLY.match(unit.text):
+    if unit.asks or _TAG_ONLY.match(unit.text) or _navigation(unit):
         return False
-    material = "references" if _navigation(unit) else unit.material
+    material = "references" if _link_only(unit) else unit.material
     if material in _ONLY_ASKED and not _ONLY_ASKED[material].search(question):
         return False
     if not everything and material in _ASKS and not _ASKS[material].search(question):
