@@ -229,7 +229,8 @@ def serve(host: str, port: int, threads: int, workers: int, demo_book: str | Non
     # pages stay shared with forked workers (see the gc.freeze documentation).
     gc.freeze()
     banner = (f"textbook chat on http://{host}:{port}  (generator: {chat.generator.name}, "
-              f"index: {chat.index_size.get()} chunks{f', {workers} workers' if workers > 1 else ''})"
+              f"index: {chat.index_size.get()} chunks, {chat.embedder.model_name}"
+              f"{f', {workers} workers' if workers > 1 else ''})"
               + (f"; MCP at http://{host}:{port}/mcp" if settings.mcp_enabled else ""))
     if workers > 1 and settings.rate_limit_storage.startswith("memory"):
         click.echo(f"note: each of the {workers} workers counts RATE_LIMIT on its own; "
