@@ -29,6 +29,20 @@ def test_requests_about_the_passage_are_told_from_questions(question, intent):
     assert detect(question, PASSAGE) is Intent(intent)
 
 
+@pytest.mark.parametrize("question, intent", [
+    # Japanese, Chinese, Spanish and Urdu: the same requests, and questions that are not requests
+    ("これってどういう意味？", "explain"), ("この段落を要約して", "summarize"), ("もっと簡単に言うと？", "simplify"),
+    ("これの例を教えて", "example"), ("この用語の意味は？", "define"), ("TypeScriptとは何ですか", "question"),
+    ("这段是什么意思？", "define"), ("这段我看不懂", "explain"), ("总结一下这段", "summarize"), ("能说得通俗一点吗", "simplify"),
+    ("举个例子吧", "example"), ("生成器里 return 会发生什么？", "question"),
+    ("¿puedes explicar esto?", "explain"), ("resume este párrafo", "summarize"), ("¿me lo dices más sencillo?", "simplify"),
+    ("¿me das un ejemplo de esto?", "example"), ("¿qué es lo que hace un mock?", "question"),
+    ("¿me recomiendas una serie para ver este finde?", "question"),
+    ("اس کا مطلب کیا ہے؟", "explain"), ("اس کا خلاصہ بتائیں", "summarize"), ("اس کی کوئی مثال دیں", "example")])
+def test_requests_in_other_languages_are_told_from_questions(question, intent):
+    assert detect(question, PASSAGE) is Intent(intent)
+
+
 def test_questions_about_what_the_passage_says():
     assert asks_what_it_says("what's the difference between the two ways of talking mentioned here?")
     assert asks_what_it_says("which sensors does it say we can test this way?")

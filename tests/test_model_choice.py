@@ -17,7 +17,7 @@ from server.composition import Components
 from server.embedding.choice import (AUTO, ENGLISH, MULTILINGUAL, OTHER, THRESHOLDS, BookLanguages, book_languages,
                                      choose, model_warnings, threshold_for)
 from server.ingest.site import detect_site
-from server.question import Question
+from server.question import Question, Selection, SelectionMode
 from server.store import model_in_use
 
 JAPANESE = {  # a page each: what a student asks is on one of them
@@ -108,6 +108,12 @@ def test_a_japanese_book_is_read_with_the_multilingual_model_and_its_gate(tmp_pa
         assert not answered.refused and answered.citations[0].url.endswith("/joints"), answered.text
         # the English model's gate would let this through (every e5 cosine is above 0.30)
         assert ask("フランス革命はいつ始まりましたか？").refused
+        # a request about a highlighted passage, in Japanese, is answered from the passage
+        passage = JAPANESE["battery.md"].split("\n\n", 1)[1].strip()
+        for request in ("これってどういう意味？", "これ一言でまとめて", "これの具体例ちょうだい"):
+            about = chat.pipeline.answer(Question(request, max_chunks=5, similarity_threshold=chat.threshold,
+                                                  selection=Selection(passage, SelectionMode.EXCLUSIVE)))
+            assert not about.refused and "バッテリーの容量" in about.text, (request, about.text)
     finally:
         chat.close()
 

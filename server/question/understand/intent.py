@@ -53,6 +53,22 @@ _PATTERNS: list[tuple[Intent, re.Pattern]] = [(intent, re.compile(pattern, re.IG
 )]
 
 
+# the same requests in the pool's other languages (Japanese and Chinese have no spaces: no \b),
+# tried after the English ones; a question in these scripts has no English word to count, so a
+# request in them counts as about the passage
+_OTHER_LANGUAGES: list[tuple[Intent, re.Pattern]] = [(intent, re.compile(pattern, re.IGNORECASE)) for intent, pattern in (
+    (Intent.SIMPLIFY, r"簡単に|わかりやすく|分かりやすく|やさしく|噛み砕いて|大白话|通俗|说人话|浅显|简单(?:点|一点|些|地)|"
+                      r"\bm[aá]s (?:simple|sencill|f[aá]cil|clar)|\bsimplific|\bpalabras (?:simples|sencillas)|آسان"),
+    (Intent.SUMMARIZE, r"まとめ|要約|一言で|要するに|簡潔に|总结|概括|归纳|一句话|简述|要点|\bresum|\bidea principal|"
+                       r"\ben (?:una|pocas) (?:frase|l[ií]nea|palabra)s?\b|خلاصہ|مختصر"),
+    (Intent.EXAMPLE, r"具体例|例[をがはで]|例え[ばて]|举个?例|例子|示例|\bejemplos?\b|\bcaso (?:real|de uso)\b|مثال"),
+    (Intent.DEFINE, r"の意味は|定義|是什么意思|的定义|\bqu[eé] significa\b|\bdefinici[oó]n\b|\bsignificado\b|تعریف"),
+    (Intent.EXPLAIN, r"意味|説明|詳しく|解説|わから(?:ない|ん)|分から(?:ない|ん)|どういうこと|解释|什么意思|啥意思|讲解|讲讲|"
+                     r"不懂|不明白|详细|\bexplic|\bqu[eé] quiere decir\b|\bno (?:lo )?entiendo\b|\baclar|"
+                     r"\bdetall|وضاحت|مطلب|سمجھ|تفصیل"),
+)]
+
+
 # requests about highlighted code, asked of code only ("what language is this?" of prose is a question)
 _CODE_NOUN = r"(?:line|lines|code|snippet|command|commands|statement|call|function|block|script|program|bit)"
 _CODE_PATTERNS: list[tuple[Intent, re.Pattern, bool]] = [
@@ -71,7 +87,8 @@ _CODE_POINTER = re.compile(rf"\b(?:this|that|it|these|those|here|above|{_CODE_NO
 
 # the question points at the passage ("explain this", "what does it mean", "summarize the paragraph")
 _POINTS_AT_PASSAGE = re.compile(r"\b(?:this|that|it|these|those|here|above|passage|paragraph|text|section|"
-                                r"selection|highlighted|part|bit|quote)\b", re.IGNORECASE)
+                                r"selection|highlighted|part|bit|quote|lo|eso|esto|este|esta|estos|estas|aqu[ií]|"
+                                r"p[aá]rrafo|texto)\b|これ|この|ここ|それ|その|この段落|这|那段|上面|یہ|اس", re.IGNORECASE)
 _WORD = re.compile(r"[a-z0-9]+")
 
 
@@ -84,7 +101,7 @@ def detect(question: str, passage: str = "", *, code: bool = False) -> Intent:
     for intent, pattern, code_only in _CODE_PATTERNS:
         if (code or not code_only) and pattern.search(question) and _CODE_POINTER.search(question):
             return intent
-    for intent, pattern in _PATTERNS:
+    for intent, pattern in _PATTERNS + _OTHER_LANGUAGES:
         if pattern.search(question):
             return intent if _about_passage(question, pattern, passage) else Intent.QUESTION
     return Intent.QUESTION
