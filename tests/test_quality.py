@@ -90,3 +90,18 @@ def test_tags_and_intents_are_summarised_per_item():
     assert tag_summary(rows) == {"everyday": {"n": 1, "hit_at_5": 0.0, "refusal_rate": 1.0},
                                  "typo": {"n": 2, "hit_at_5": 0.5, "refusal_rate": 0.5}}
     assert intent_summary(rows) == {"explain": {"n": 1, "ok_rate": 1.0}, "off_topic": {"n": 1, "ok_rate": 0.0}}
+
+
+def test_a_declined_highlight_question_echoing_a_forbidden_word_is_not_a_leak(physical_ai, tmp_path):
+    chat = physical_ai.components(make_settings(tmp_path))
+    passage = next(c.content for c in chat.store.all_chunks(physical_ai.report.book_id) if len(c.content) > 200)
+    item = {"id": "p-s99", "kind": "selection", "selected_text": passage[:300], "answerable": False,
+            "question": "which pizza topping do people in naples like best?", "forbidden_keywords": ["pizza"],
+            "answer_keywords": [], "leak_probe": True}
+    try:
+        result = evaluate([item], chat.pipeline, [], threshold=chat.threshold)
+    finally:
+        chat.close()
+    rows = [r for r in result["rows"] if r["kind"] == "selection"]
+    assert rows and all(r["status"] == "refused" and "pizza" in r["answer"] for r in rows)  # the question, echoed
+    assert not any(r["leaked"] for r in rows) and result["summary"]["leak_rate"] == 0

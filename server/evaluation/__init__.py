@@ -170,7 +170,9 @@ def evaluate(items: list[dict], pipeline: ChatPipeline, chunks: list[Chunk], *, 
             row["ok"] = refused
         else:
             measured = by_mode[mode]
-            leaked = any(k.lower() in answer.text.lower() for k in item.get("forbidden_keywords", []))
+            # a keyword the question itself names is echoed by a refusal ("doesn't cover “…”"), not leaked
+            leaked = any(k.lower() in answer.text.lower() and k.lower() not in item["question"].lower()
+                         for k in item.get("forbidden_keywords", []))
             # the book's passages may support a combined answer, never an exclusive one or a declined question
             from_book = any(s.source_type == "database" for s in answer.sources)
             leaked = leaked or (from_book and (mode is SelectionMode.EXCLUSIVE or not answerable(item)))
