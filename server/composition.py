@@ -15,7 +15,7 @@ from server.course.practice import PracticeStage
 from server.course.practice.hints import Tutor
 from server.course.practice.tutoring import Tutoring
 from server.course.stage import CourseStage
-from server.embedding.choice import BookLanguages, Choice, book_languages, choose, threshold_for
+from server.embedding.choice import BookLanguages, Choice, book_languages, choose, on_gate_scale, threshold_for
 from server.embedding.embedder import Embedder, load_embedder
 from server.errors import TextbookChatError
 from server.index_size import IndexSize
@@ -240,7 +240,8 @@ class Components:
         # a language model reads borderline questions itself (it can answer NOT_IN_BOOK); the
         # extractive generator cannot tell, so the gates decide for it
         pages = PageFinder(index.outlines.books, index.book)  # where questions are asked
-        passages = Passages(search.gather, Judge(model_judges=generator.name != "extractive"),
+        passages = Passages(search.gather, Judge(model_judges=generator.name != "extractive",
+                                                 scale=on_gate_scale(index.embedder.model_name)),
                             Compose(generator, retriever))
         pipeline = ChatPipeline(
             search.understand, [PracticeStage(course, generator, sessions.practice_of,

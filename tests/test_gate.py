@@ -92,3 +92,21 @@ def test_leaning_on_two_words_the_book_never_uses_refuses_unless_a_passage_is_ve
     sure = _chunk("At winter solstice the sun sets early.", UNKNOWN_TERM_CEILING + 0.01)
     assert admitted(question, [sure], 0.3, unknown_terms=[], model_judges=False,
                     unused_focus=lambda: ("sun", "winter")) == [sure]
+
+
+def test_another_models_cosines_are_read_on_the_gates_scale():
+    from server.embedding.choice import MULTILINGUAL, THRESHOLDS, on_gate_scale
+
+    e5, threshold = on_gate_scale(MULTILINGUAL), THRESHOLDS[MULTILINGUAL]
+    # every e5 passage scores about 0.8: over e5's threshold, under the "very sure" of its scale
+    close = _chunk("Sourdough-like recipes.", threshold + 0.03)
+    assert admitted("sourdough?", [close], threshold, unknown_terms=["sourdough"], model_judges=False) == [close]
+    assert admitted("sourdough?", [close], threshold, unknown_terms=["sourdough"], model_judges=False,
+                    scale=e5) == []
+    sure = _chunk("Exactly this.", 0.95)
+    assert admitted("sourdough?", [sure], threshold, unknown_terms=["sourdough"], model_judges=False,
+                    scale=e5) == [sure]
+    # with a model, passages near e5's threshold go to it, far ones do not
+    near, far = _chunk("Near.", threshold - 0.01), _chunk("Far.", threshold - 0.1)
+    assert admitted("how fast is it?", [near, far], threshold, unknown_terms=[], model_judges=True,
+                    scale=e5) == [near]

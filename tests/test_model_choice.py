@@ -15,7 +15,7 @@ from places import CORPORA, MODELS_DIR
 from server.cli import main
 from server.composition import Components
 from server.embedding.choice import (AUTO, ENGLISH, MULTILINGUAL, OTHER, THRESHOLDS, BookLanguages, book_languages,
-                                     choose, model_warnings, threshold_for)
+                                     choose, model_warnings, on_gate_scale, threshold_for)
 from server.ingest.site import detect_site
 from server.question import Question, Selection, SelectionMode
 from server.store import model_in_use
@@ -75,6 +75,10 @@ def test_the_choice():
     # each model its gate; SIMILARITY_THRESHOLD wins over both
     assert threshold_for(ENGLISH) == 0.30 and threshold_for(MULTILINGUAL) == THRESHOLDS[MULTILINGUAL] > 0.5
     assert threshold_for(MULTILINGUAL, 0.2) == 0.2
+    # on the gates' scale, e5's threshold is MiniLM's, and MiniLM's cosines are as they are
+    assert on_gate_scale(MULTILINGUAL)(THRESHOLDS[MULTILINGUAL]) == pytest.approx(0.30)
+    assert on_gate_scale(MULTILINGUAL)(0.95) > 0.7 > on_gate_scale(MULTILINGUAL)(0.85)
+    assert on_gate_scale(ENGLISH)(0.42) == 0.42
     # what ingest says: nothing for a book the model reads, the way out for one it does not
     assert model_warnings(japanese, MULTILINGUAL) == [] and model_warnings(BookLanguages(None), ENGLISH) == []
     assert "this book is in ja" in model_warnings(japanese, ENGLISH)[0]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Iterable
 
 from server.embedding import e5
 
@@ -25,6 +25,10 @@ MULTILINGUAL = e5.MODEL_NAME
 # questions answered and out-of-scope ones refused over the pool's question sets
 THRESHOLDS = {ENGLISH: 0.30, MULTILINGUAL: 0.82}
 DEFAULT_THRESHOLD = 0.30
+# the gates' other figures (judge/gate.py) are MiniLM cosines; e5's are put on that scale by
+# matching the two models' best-passage scores on physical-ai-book's questions (in-book p10 0.465
+# and p90 0.718 against 0.866 and 0.920: 4.7 MiniLM per e5), anchored at the two thresholds
+SCALES = {MULTILINGUAL: 4.7}
 # of a book's sampled pages, not in English: the book is in another language (a book with an
 # English default and a translation in the same files reads about half)
 OTHER_LANGUAGE_SHARE = 0.6
@@ -48,8 +52,13 @@ def threshold_for(model: str, configured: float | None = None) -> float:
     return configured if configured is not None else THRESHOLDS.get(model, DEFAULT_THRESHOLD)
 
 
-def reads_any_language(model: str) -> bool:
-    return model == MULTILINGUAL
+def on_gate_scale(model: str) -> Callable[[float], float]:
+    """A cosine of `model` on the scale the gates were calibrated in (MiniLM's)."""
+    slope = SCALES.get(model)
+    if slope is None:
+        return lambda score: score
+    anchor = THRESHOLDS[model]
+    return lambda score: DEFAULT_THRESHOLD + slope * (score - anchor)
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ in both modes, with the offer to search the whole book, which has the answer els
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 from server.book.chunk import Chunk
 from server.question.context import SELECTION_FLOOR, QueryContext, Source, database_sources, selection_position
@@ -35,9 +36,11 @@ class Judgement:
 
 
 class Judge:
-    def __init__(self, *, model_judges: bool):
-        """`model_judges`: the generator reads borderline questions itself and may decline."""
+    def __init__(self, *, model_judges: bool, scale: Callable[[float], float] = lambda score: score):
+        """`model_judges`: the generator reads borderline questions itself and may decline.
+        `scale`: the embedding model's cosines on the scale the gates were calibrated in (gate.py)."""
         self.model_judges = model_judges
+        self.scale = scale
 
     def __call__(self, understood: Understanding, gathered: Gathered) -> Judgement:
         question, intent = understood.question, understood.intent
@@ -53,7 +56,7 @@ class Judge:
                 understood.search_text, list(gathered.candidates), question.similarity_threshold,
                 unknown_terms=list(understood.unknown_terms if book else ()), model_judges=self.model_judges,
                 about_a_passage=question.mode is AnswerMode.SELECTION_COMBINED,
-                unused_focus=understood.unused_focus if book else None)))
+                unused_focus=understood.unused_focus if book else None, scale=self.scale)))
         if intent is not None and intent.about_the_passage:
             # a request about the passage itself: all of it, in reading order, then the book's passages
             passage = tuple(sorted(selected, key=selection_position))
@@ -70,7 +73,8 @@ class Judge:
         Only then is it offered: the book's own gates, on the book's passages for the question alone."""
         return bool(admitted(understood.search_text, list(gathered.comparison.elsewhere),
                              understood.question.similarity_threshold, unknown_terms=list(understood.unknown_terms),
-                             model_judges=self.model_judges, unused_focus=understood.unused_focus))
+                             model_judges=self.model_judges, unused_focus=understood.unused_focus,
+                             scale=self.scale))
 
     def _passage_covers(self, understood: Understanding, gathered: Gathered) -> bool:
         """A question is answered from the passage only if the passage covers it (the book is

@@ -21,7 +21,9 @@ The book is taken to lack a topic only when the evidence is clear:
   language model configured, a question whose best passage is near the threshold goes to the
   model with its passages instead: the model reads them and can answer NOT_IN_BOOK itself.
 
-The figures are calibrated on the four development books (BENCHMARKS.md, "Thresholds").
+The figures are calibrated on the four development books (BENCHMARKS.md, "Thresholds"), with
+MiniLM's cosines; another model's scores are put on that scale first (`scale`, from
+embedding/choice.py), while the similarity threshold is the model's own.
 """
 from __future__ import annotations
 
@@ -37,14 +39,16 @@ MODEL_FLOOR = 0.2  # with a model, passages from here up go to it when none reac
 
 def admitted(question: str, candidates: list[Chunk], threshold: float, *, unknown_terms: list[str],
              model_judges: bool, about_a_passage: bool = False,
-             unused_focus: Callable[[], tuple[str, ...]] | None = None) -> list[Chunk]:
+             unused_focus: Callable[[], tuple[str, ...]] | None = None,
+             scale: Callable[[float], float] = lambda score: score) -> list[Chunk]:
     """The candidates (best first) that go on to generation; none means the question is refused.
     `unused_focus()`: the everyday words the question leans on that the book never uses (focus.py),
     asked only when no passage is clearly close.
     `about_a_passage`: asked of a highlighted passage with the book beside it, the passage is
     what the question names ("what does this line do?"), so the book's passages are not held to
-    the question's own words."""
-    top = max((c.score for c in candidates), default=0.0)
+    the question's own words. `scale`: the model's cosine on MiniLM's scale, what the constants
+    here are in."""
+    top = scale(max((c.score for c in candidates), default=0.0))
     if unknown_terms and top < UNKNOWN_TERM_CEILING:
         return []  # it asks about something the book never names
     if unused_focus is not None and not about_a_passage and top < UNKNOWN_TERM_CEILING:
@@ -59,7 +63,7 @@ def admitted(question: str, candidates: list[Chunk], threshold: float, *, unknow
                 not names_any_asked(question, passing):
             return []  # close in meaning, but about none of what it asks
         return passing
-    near = [c for c in candidates if c.score >= MODEL_FLOOR]
+    near = [c for c in candidates if scale(c.score) >= MODEL_FLOOR]
     if model_judges:
         return near
     asked = asked_words(question)
