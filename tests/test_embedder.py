@@ -38,7 +38,7 @@ def cosine(a: np.ndarray, b: np.ndarray) -> float:
 
 def test_model_identity(embedder):
     assert embedder.dim == 384
-    assert embedder.model_name == SETTINGS.embedding_model
+    assert embedder.model_name == "sentence-transformers/all-MiniLM-L6-v2"  # "auto" with no index: the English model
     assert embedder.batch_size == SETTINGS.embedding_batch_size
     assert embedder.max_tokens == 256
 

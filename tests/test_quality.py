@@ -105,3 +105,18 @@ def test_a_declined_highlight_question_echoing_a_forbidden_word_is_not_a_leak(ph
     rows = [r for r in result["rows"] if r["kind"] == "selection"]
     assert rows and all(r["status"] == "refused" and "pizza" in r["answer"] for r in rows)  # the question, echoed
     assert not any(r["leaked"] for r in rows) and result["summary"]["leak_rate"] == 0
+
+
+def test_a_translated_page_is_its_gold_doc_under_its_locales_folder():
+    from server.book.chunk import Chunk
+    from server.evaluation import doc_hit, section_hit
+
+    def chunk(source_file):
+        return Chunk(chunk_id="c", book_id="b", book_title="B", content="## URDF\n\ntext", content_hash="",
+                     source_file=source_file, url="", module="", chapter="", section="", heading="URDF",
+                     section_hierarchy=["URDF"], page=0, source_location="", citation="", file_hash="")
+
+    item = {"gold_docs": ["module1/urdf.mdx"], "gold_heading": "URDF"}
+    for source_file in ("module1/urdf.mdx", "i18n/ur/docusaurus-plugin-content-docs/current/module1/urdf.mdx"):
+        assert doc_hit(chunk(source_file), item) and section_hit(chunk(source_file), item)
+    assert not doc_hit(chunk("i18n/ur/docusaurus-plugin-content-docs/current/module2/urdf.mdx"), item)

@@ -3,6 +3,7 @@ keyword coverage, refusals, and selection leaks — through the same pipeline as
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,12 +27,20 @@ def _norm(text: str) -> str:
     return " ".join(rendered_text(text).lower().split())
 
 
+# a translated page's source file, as gold_docs name it: relative to its locale's docs folder
+_TRANSLATION = re.compile(r"^i18n/[^/]+/docusaurus-plugin-content-docs/(?:current|version-[^/]+)/")
+
+
+def _gold_path(chunk: Chunk) -> str:
+    return _TRANSLATION.sub("", chunk.source_file)
+
+
 def doc_hit(chunk: Chunk, item: dict) -> bool:
-    return chunk.source_file in item["gold_docs"]
+    return _gold_path(chunk) in item["gold_docs"]
 
 
 def section_hit(chunk: Chunk, item: dict) -> bool:
-    if chunk.source_file != item["gold_docs"][0]:
+    if _gold_path(chunk) != item["gold_docs"][0]:
         return False
     gold = _norm(item["gold_heading"])
     if any(_norm(h) == gold for h in chunk.section_hierarchy):
