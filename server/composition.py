@@ -15,11 +15,11 @@ from server.course.practice import PracticeStage
 from server.course.practice.hints import Tutor
 from server.course.practice.tutoring import Tutoring
 from server.course.stage import CourseStage
-from server.embedding.choice import BookLanguages, Choice, book_languages, choose, on_gate_scale, threshold_for
-from server.embedding.embedder import Embedder, load_embedder
+from server.embedding.choice import Choice, on_gate_scale, threshold_for
+from server.embedding.embedder import Embedder
+from server.library.opening import BookToIndex, open_with_model
 from server.errors import TextbookChatError
 from server.index_size import IndexSize
-from server.ingest.site import Site
 from server.insights.asked import Keeping
 from server.insights.pages import PageFinder
 from server.book.chunk import Chunk
@@ -109,35 +109,11 @@ class Index:
 
 def open_index(settings: Settings, *, store_check: bool = True, book: BookToIndex | None = None) -> Index:
     """The index with its model: EMBEDDING_MODEL, else the one the index was made with, else the
-    one `book` (about to be ingested) calls for (server/embedding/choice.py)."""
-    store = open_store(settings, settings.embedding_model, 0)
-    try:
-        stored = store.built_with()
-        choice = choose(settings.embedding_model, stored, book and book.languages,
-                        alone=bool(book) and book.full and set(store.books()) <= {book.book_id})
-        embedder = load_embedder(settings.with_overrides(embedding_model=choice.model))
-    except BaseException:
-        store.close()
-        raise
-    store.model_name, store.dim = embedder.model_name, embedder.dim
+    one `book` (about to be ingested) calls for (library/opening.py)."""
+    embedder, store, choice = open_with_model(settings, book)
     if store_check:
         store.check_compatible()
     return Index(embedder, store, choice)
-
-
-@dataclass(frozen=True)
-class BookToIndex:
-    """What an ingest tells the index about its book before the model is chosen."""
-
-    book_id: str
-    languages: BookLanguages
-    full: bool = False
-
-    @classmethod
-    def of(cls, site: Site, book_id: str, *, full: bool = False) -> "BookToIndex":
-        """`full`: the ingest rebuilds the book (a private index of one book, as `eval` and
-        `check-book` make, passes True: the model `ingest` would choose for the book alone)."""
-        return cls(book_id, book_languages(site.default_locale, site.locales, site.content_root), full)
 
 
 @contextmanager

@@ -110,3 +110,12 @@ def test_another_models_cosines_are_read_on_the_gates_scale():
     near, far = _chunk("Near.", threshold - 0.01), _chunk("Far.", threshold - 0.1)
     assert admitted("how fast is it?", [near, far], threshold, unknown_terms=[], model_judges=True,
                     scale=e5) == [near]
+
+
+def test_a_question_in_another_language_than_its_passage_is_not_held_to_its_words():
+    # a multilingual model finds an Urdu question's passage in English: no word of one is in the other
+    english = _chunk("A revolute joint rotates around one axis, like a wheel or an elbow.", 0.45)
+    assert admitted("پہیے کے لیے کون سا جوائنٹ ٹائپ لگاتے ہیں؟", [english], 0.3, unknown_terms=[],
+                    model_judges=False) == [english]
+    # in one language, a passage naming nothing asked is still refused
+    assert admitted("what is quantum computing?", [english], 0.3, unknown_terms=[], model_judges=False) == []

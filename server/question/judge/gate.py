@@ -30,11 +30,12 @@ from __future__ import annotations
 from typing import Callable
 
 from server.book.chunk import Chunk
-from server.text.vocabulary import asked_words, words
+from server.text.vocabulary import asked_words, in_english, words
 
 UNKNOWN_TERM_CEILING = 0.7  # a question naming a term the book never uses is refused below this
 CLEAR_EVIDENCE = 0.4  # a question leaning on an everyday word the book never uses is refused below this
 MODEL_FLOOR = 0.2  # with a model, passages from here up go to it when none reaches the threshold
+PASSAGE_WORDS = 60  # of a passage's opening, read for its language
 
 
 def admitted(question: str, candidates: list[Chunk], threshold: float, *, unknown_terms: list[str],
@@ -60,7 +61,7 @@ def admitted(question: str, candidates: list[Chunk], threshold: float, *, unknow
     passing = [c for c in candidates if c.score >= threshold]
     if passing:
         if not (model_judges or about_a_passage) and top < UNKNOWN_TERM_CEILING and \
-                not names_any_asked(question, passing):
+                same_language(question, passing[0]) and not names_any_asked(question, passing):
             return []  # close in meaning, but about none of what it asks
         return passing
     near = [c for c in candidates if scale(c.score) >= MODEL_FLOOR]
@@ -68,6 +69,15 @@ def admitted(question: str, candidates: list[Chunk], threshold: float, *, unknow
         return near
     asked = asked_words(question)
     return [c for c in near if len(asked) >= 2 and asked <= set(words(c.embed_text or c.content))]
+
+
+def same_language(question: str, passage: Chunk) -> bool:
+    """False for a question not in English whose passage is: a multilingual model finds an Urdu
+    question's passage in English, and their words cannot be compared. (An English question is
+    always held to its words: a passage of formulas full of Greek letters reads as not English.)"""
+    if in_english(question):
+        return True
+    return not in_english(" ".join((passage.embed_text or passage.content).split()[:PASSAGE_WORDS]))
 
 
 def names_any_asked(question: str, passages: list[Chunk]) -> bool:
