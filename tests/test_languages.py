@@ -62,6 +62,29 @@ def test_a_question_in_another_language_is_not_refused_for_words_the_book_lacks(
     assert english.read("how does serde deserialize json?").unknown_terms  # English: still checked
 
 
+def test_in_another_script_a_name_in_latin_letters_the_book_never_uses_is_an_unknown_term():
+    book = BookVocabulary.from_texts(["TypeScriptのinterfaceとtype aliasは型に名前をつけます。Promise.allは並行に待ちます。",
+                                      "Python 的 lambda 函数只能写一个表达式。"])
+    assert book.read("PrismaでDBの型を自動生成するには？").unknown_terms == ["prisma"]
+    assert book.read("用 Celery 做分布式任务队列要怎么配置？").unknown_terms == ["celery"]
+    # the book's own names, and one edit from them (a student's typo), are not
+    for asked in ("interfaseとtype aliasってどっちを使う？", "Promis.allって何するやつ？", "lamda 函数里面能写几个表达式？",
+                  "TypeScriptの型って何？"):
+        assert book.read(asked).unknown_terms == [], asked
+    # Spanish is written in Latin letters: its words are not names
+    assert book.read("¿me recomiendas una serie para ver este finde?").unknown_terms == []
+
+
+@settings(deadline=None)
+@given(st.text(max_size=200))
+def test_any_question_reads_with_known_or_unknown_latin_names(text):
+    book = BookVocabulary.from_texts(["TypeScriptのinterfaceは型です。"])
+    terms = book.read(text).unknown_terms
+    if not in_english(text):  # another script's question: only its Latin-letter names can be unknown
+        assert all(term.isascii() and term == term.lower() and len(term) >= 3 for term in terms)
+    assert all(term.lower() in text.lower() for term in terms)
+
+
 def test_chinese_sentences_are_pieces_and_the_answer_quotes_the_one_asked():
     assert sentences_of("ロボットは関節を持つ。関節は回転する！本当ですか？はい。") == [
         "ロボットは関節を持つ。", "関節は回転する！", "本当ですか？", "はい。"]

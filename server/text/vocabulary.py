@@ -36,6 +36,8 @@ _WORD = re.compile(rf"[{_CJK}]+|[^\W_{_CJK}]+")
 _CJK_RUN = re.compile(rf"[{_CJK}]")
 _KANA = re.compile(r"^[\u3040-\u309f]+$")  # hiragana: Japanese grammar (particles, endings), not a topic
 _SPLIT_DIGITS = re.compile(r"[a-z]+|[0-9]+")
+_LATIN_NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*")
+OTHER_SCRIPT = 0.5  # of a question's letters not in Latin script: its Latin words are names
 
 
 def words(text: str) -> list[str]:
@@ -124,7 +126,7 @@ class BookVocabulary:
         unknown: list[str] = []
         unused: list[str] = []
         if not in_english(question):
-            return Reading(question)
+            return Reading(question, unknown_terms=self._unknown_names(question))
         for word in words(question):
             if len(word) < 3 or word.isdigit() or word in unknown or word in corrections or word in unused \
                     or self.knows(word):
@@ -145,6 +147,22 @@ class BookVocabulary:
 
     def unknown_terms(self, question: str) -> list[str]:
         return self.read(question).unknown_terms
+
+    def _unknown_names(self, question: str) -> list[str]:
+        """In a question written in another script (Japanese, Chinese, Urdu), the words in Latin
+        letters are names ("PrismaでDBの型を…", "用 Celery 做…"): one the book never uses, and
+        not one edit from a book word ("interfase", "lamda"), is a term it does not cover. A
+        question in Spanish is left as it is: every word of it is in Latin letters."""
+        letters = [ch for ch in question if ch.isalpha()]
+        if sum(not ch.isascii() for ch in letters) < OTHER_SCRIPT * len(letters):
+            return []
+        unknown: list[str] = []
+        for word in _LATIN_NAME.findall(question):
+            for part in _SPLIT_DIGITS.findall(word.lower()):
+                if len(part) >= 3 and not part.isdigit() and part not in unknown and not self.knows(part) \
+                        and not self.speller.correct(part):
+                    unknown.append(part)
+        return unknown
 
 
 Lexicon = Callable[["str | None"], BookVocabulary]  # a book's vocabulary by book id (None: the whole index)
