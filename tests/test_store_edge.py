@@ -251,8 +251,13 @@ def test_a_replica_searches_on_one_thread(root, embedder):
         time.sleep(0.05)
     before = _search_threads()
     reader = _store(root, embedder)
-    assert len(reader.search(vectors[0], limit=3)) == 3
-    assert len(_search_threads() - before) == 1  # the reader's own: one new thread
+    new: set[str] = set()
+    for _ in range(5):  # sampled while it searches: an idle pool may end its thread between searches
+        assert len(reader.search(vectors[0], limit=3)) == 3
+        new |= _search_threads() - before
+    # the reader's own, at most one: a pool per core starts two here (a loaded clean-clone run
+    # once saw none new, so this is an upper bound)
+    assert len(new) <= 1
     reader.close()
 
 
