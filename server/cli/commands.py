@@ -29,8 +29,9 @@ def model() -> None:
 
     settings = _settings()
     name = model_in_use(settings)
-    if packaged(name) is not None:  # its weights ship in its package
-        click.echo(f"{name}: {packaged(name)}")
+    shipped = packaged(name)
+    if shipped is not None:  # its weights ship in its package
+        click.echo(f"{name}: {shipped}")
         return
     try:
         folder = ensure_model(name, settings.model_dir_root, log=lambda m: click.echo(m, err=True))

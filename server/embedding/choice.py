@@ -73,7 +73,7 @@ def book_languages(default_locale: str, locales: Iterable[str], content_root: Pa
     """The book's own language when it is not English: its default locale, else OTHER when at
     least OTHER_LANGUAGE_SHARE of its sampled pages' prose is not in English (a book whose
     locales are set in a file of their own, or in none); and its non-English translations."""
-    from server.text.vocabulary import in_english
+    from server.text.vocabulary import in_english, other_script_share
 
     translations = tuple(sorted({locale for locale in locales
                                  if not _english(locale) and locale != default_locale}))
@@ -86,14 +86,12 @@ def book_languages(default_locale: str, locales: Iterable[str], content_root: Pa
             text = _MARKUP.sub(" ", path.read_text(encoding="utf-8", errors="replace"))
         except OSError:
             continue
-        prose = " ".join(" ".join(text.split()).split(" ")[:SAMPLED_WORDS * 4])
+        prose = " ".join(text.split()[:SAMPLED_WORDS * 4])
         if not any(ch.isalpha() for ch in prose):
             continue
-        letters = [ch for ch in text if ch.isalpha()]
         sampled += 1
         # another script (a page of JSX around Urdu strings opens with English code words), else the words
-        other += sum(not ch.isascii() for ch in letters) >= OTHER_SCRIPT_SHARE * len(letters) \
-            or not in_english(_opening_words(prose))
+        other += other_script_share(text) >= OTHER_SCRIPT_SHARE or not in_english(_opening_words(prose))
     own = OTHER if sampled and other / sampled >= OTHER_LANGUAGE_SHARE else None
     return BookLanguages(own, translations)
 

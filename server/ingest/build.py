@@ -44,7 +44,7 @@ def build_site(site_dir: Path, *, out_dir: Path | None = None, log: Callable[[st
     if not (site_dir / "node_modules").is_dir():
         lock = (site_dir / "package-lock.json").is_file()
         run_node(["npm", "ci" if lock else "install", "--no-audit", "--no-fund", "--loglevel=error"],
-             site_dir, log, timeout_s)
+                 site_dir, log, timeout_s)
     out = Path(out_dir) if out_dir else site_dir / "build"
     run_node(["npx", "--no-install", "docusaurus", "build", "--out-dir", str(out.resolve())], site_dir, log, timeout_s)
     return out

@@ -52,6 +52,12 @@ def words(text: str) -> list[str]:
     return found
 
 
+def other_script_share(text: str) -> float:
+    """The share of the text's letters not in Latin script (0 when it has none)."""
+    letters = [ch for ch in text if ch.isalpha()]
+    return sum(not ch.isascii() for ch in letters) / len(letters) if letters else 0.0
+
+
 def unspaced(word: str) -> bool:
     """A word of a script written without spaces (a pair of Chinese or Japanese characters)."""
     return bool(_CJK_RUN.match(word))
@@ -153,8 +159,7 @@ class BookVocabulary:
         letters are names ("PrismaでDBの型を…", "用 Celery 做…"): one the book never uses, and
         not one edit from a book word ("interfase", "lamda"), is a term it does not cover. A
         question in Spanish is left as it is: every word of it is in Latin letters."""
-        letters = [ch for ch in question if ch.isalpha()]
-        if sum(not ch.isascii() for ch in letters) < OTHER_SCRIPT * len(letters):
+        if other_script_share(question) < OTHER_SCRIPT:
             return []
         unknown: list[str] = []
         for word in _LATIN_NAME.findall(question):
