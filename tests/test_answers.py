@@ -411,3 +411,14 @@ def test_navigation_lines_and_contents_entries_are_never_the_answer():
                                                         _source(prose, 0.5, "p")])
     assert "Up to the table" not in answer and "Forward to" not in answer and "FINEMAP" not in answer
     assert "The simplest way to perform meta-analysis" in answer
+
+
+def test_a_short_sentence_that_answers_brings_the_sentence_that_carries_its_thought_on():
+    faq, hello, io = (CORPORA / "lhbg" / "src" / name for name in ("12-faq.md", "02-hello.md", "05-glue/02-io.md"))
+    debugging = _section(faq, "How to debug Haskell code").split("\n\n")[-1]  # the chunk starts at its end
+    sources = [_source(debugging + "\n\n" + _section(faq, "My program is slow. Why?"), 0.51, "a"),
+               _source(_section(hello, "A Haskell source file"), 0.50, "b"), _source(_section(io, "IO"), 0.48, "c"),
+               _source(_section(io, "Getting out of IO?"), 0.49, "d")]  # as the book is asked this
+    answer = block_answer("my haskell program is crawling, what could be the reason?", sources)
+    assert "There could be various reasons" in answer
+    assert "From inefficient algorithms or" in answer and "laziness issues" in answer

@@ -89,3 +89,22 @@ def test_llms_txt_with_two_books_names_them_and_each_book_has_its_own(client):
     urdu = client.get(f"/books/{BOOK_A}/llms.txt").get_data(as_text=True)
     assert URDU in urdu
     assert "## " in urdu and "(ur)" in urdu  # translated parts say their locale
+
+
+def test_a_config_split_into_modules_states_its_locales_in_the_one_it_imports(tmp_path):
+    (tmp_path / "config").mkdir()
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "intro.md").write_text("# Introducción\n\nLas bibliotecas de software se diseñan.\n")
+    (tmp_path / "config" / "i18n.ts").write_text(
+        'export interface I18nFlags { defaultLocale: string; locales: string[]; }\n'
+        'const DEFAULT_I18N_FLAGS: I18nFlags = {\n  defaultLocale: "es",\n  locales: ["es", "en"],\n};\n')
+    (tmp_path / "docusaurus.config.ts").write_text(
+        'import createI18nConfig from "./config/i18n";\nimport other from "@docusaurus/types";\n'
+        "export default { title: 'T', url: 'https://t.example', baseUrl: '/', ...createI18nConfig() };\n")
+    site = detect_site(tmp_path)
+    assert (site.default_locale, site.locales) == ("es", ("es", "en"))
+    # the config's own literal wins over what a module it imports says
+    (tmp_path / "docusaurus.config.ts").write_text(
+        'import createI18nConfig from "./config/i18n";\n'
+        "export default { title: 'T', i18n: { defaultLocale: 'fr', locales: ['fr'] } };\n")
+    assert (detect_site(tmp_path).default_locale, detect_site(tmp_path).locales) == ("fr", ("fr",))

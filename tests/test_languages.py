@@ -11,7 +11,7 @@ from server.question.compose.extractive.answers import block_answer
 from server.question.context import Source
 from server.question.gather.lexical import bm25_scores
 from server.evaluation.measures import answer_words
-from server.text.vocabulary import BookVocabulary, asked_words, in_english, unspaced, words
+from server.text.vocabulary import BookVocabulary, asked_words, in_english, reading_length, unspaced, words
 
 
 def _source(text: str, score: float = 0.6) -> Source:
@@ -111,3 +111,21 @@ def test_a_citation_stands_before_the_full_stop_of_each_script():
     assert cite_end("できます。", 1) == "できます[1]。"
     assert cite_end("یہ جملہ ہے۔", 2) == "یہ جملہ ہے [2]۔"
     assert cite_end("It folds.", 3) == "It folds [3]."
+
+
+@given(st.text(alphabet=st.characters(min_codepoint=0x4E00, max_codepoint=0x9FFF), min_size=1, max_size=80),
+       st.lists(st.from_regex(r"[a-z]{1,8}", fullmatch=True), max_size=10))
+def test_chinese_and_japanese_are_read_two_characters_to_a_word(run, latin):
+    assert reading_length(" ".join([*latin, run])) == len(latin) + (len(run) + 1) // 2
+    assert answer_words(" ".join([*latin, run])) == len(latin) + (len(run) + 1) // 2
+    assert reading_length(f"[{' '.join(latin)}](https://example.org/a/b)") == len(latin)  # a link's target is not read
+
+
+def test_an_answer_in_japanese_reads_as_long_as_one_in_english():
+    sentences = ["関数は値を受け取り、処理した結果を戻り値として呼び出し元へ返します。",
+                 "関数の引数には型注釈を書くことができ、型が合わない呼び出しはコンパイル時に検出されます。",
+                 "関数の戻り値の型を省略すると、本体のreturn文から型が推論されます。",
+                 "関数は変数に代入したり、他の関数に引数として渡したりすることもできます。"]
+    answer = block_answer("関数の戻り値の型は？", [_source("## 関数\n\n" + "".join(sentences) + "\n")])
+    assert all(sentence[:-1] in answer for sentence in sentences)  # about 85 words of English, in four sentences
+    assert answer_words(answer) <= 90

@@ -50,7 +50,7 @@ def _cli(data_dir: Path, *args: str, **env: str):
     ("whg-genomics/docs", None, ()),
     ("python-codex-i18n/i18n/en/docusaurus-plugin-content-docs/current", None, ()),
     ("survival-ts/docs", "ja", ()),  # its default locale
-    ("dibs-es/docs", OTHER, ()),  # its locales are set in a file of their own: read in its pages
+    ("dibs-es/docs", "es", ()),  # its default locale, set in a module its config imports
     ("python-codex-i18n/docs", "zh-cn", ()),  # Chinese first, English a translation
     ("physical-ai-i18n", None, ("ur",)),  # English first, Urdu a translation: most readers ask in English
 ])

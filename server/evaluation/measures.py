@@ -6,11 +6,12 @@ from __future__ import annotations
 import re
 from statistics import median
 
-from server.text.vocabulary import unspaced as is_unspaced, words
+from server.text.vocabulary import reading_length
 
 _FENCED = re.compile(r"^\s*(```|~~~).*?^\s*\1[^\n]*$", re.MULTILINE | re.DOTALL)
 _TABLE_ROW = re.compile(r"^\s*\|.*$", re.MULTILINE)
 _MARKER = re.compile(r"\[\d+(?:\s*[,;–-]\s*\d+)*\](?!\()")
+_LINK_TARGET = re.compile(r"\]\([^)\s]*\)")  # a link's target is not read, only its text
 _CJK_RUNS = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 
 
@@ -24,10 +25,10 @@ def keyword_coverage(answer: str, keywords: list[str]) -> float:
 
 def answer_words(answer: str) -> int:
     """Words a reader reads in the answer, code blocks and tables left out; Chinese and Japanese,
-    unspaced, by their pairs of characters (as the answer's reading length counts them)."""
+    unspaced, by their characters in twos (as the answer's reading length counts them)."""
     prose = _MARKER.sub(" ", _TABLE_ROW.sub(" ", _FENCED.sub(" ", answer)))
-    unspaced = [w for w in words(prose) if is_unspaced(w)]
-    return len(re.findall(r"\w[\w'’-]*", _CJK_RUNS.sub(" ", prose))) + len(unspaced)
+    prose = _LINK_TARGET.sub("]", prose)
+    return len(re.findall(r"\w[\w'’-]*", _CJK_RUNS.sub(" ", prose))) + sum(map(reading_length, _CJK_RUNS.findall(prose)))
 
 
 def _mean(values: list[float]) -> float | None:

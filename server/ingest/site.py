@@ -50,6 +50,34 @@ def _config_locales(source: str) -> tuple[str, tuple[str, ...]]:
     return default, locales
 
 
+_LOCAL_IMPORT = re.compile(r"""(?:\bfrom\s+|\brequire\(\s*)["'](\.{1,2}/[^"']+)["']""")
+
+
+def _imported(config: Path, source: str) -> str:
+    """The text of the modules of its own folder a config imports ("./config/i18n"): a config
+    split into files states its i18n there."""
+    texts = []
+    for spec in _LOCAL_IMPORT.findall(source):
+        base = config.parent / spec
+        candidates = [base, *(base.with_name(base.name + ext) for ext in (".ts", ".js", ".mjs", ".cjs")),
+                      *(base / f"index{ext}" for ext in (".ts", ".js"))]
+        found = next((c for c in candidates if c.is_file()), None)
+        if found is not None:
+            texts.append(found.read_text(encoding="utf-8", errors="replace"))
+    return "\n".join(texts)
+
+
+def _imported_locales(config: Path, source: str) -> tuple[str, tuple[str, ...]] | None:
+    """defaultLocale and locales written as literals in a module the config imports, if any."""
+    text = _imported(config, source)
+    default = _config_value(text, "defaultLocale")
+    if default is None:
+        return None
+    listed = re.search(r"\blocales\s*:\s*\[([^\]]*)\]", text)
+    locales = tuple(re.findall(r"['\"`]([^'\"`]+)['\"`]", listed.group(1))) if listed else ()
+    return default, locales or (default,)
+
+
 def _find_docusaurus_config(folder: Path) -> Path | None:
     for candidate_dir in (folder, folder.parent):
         for name in _CONFIG_NAMES:
@@ -66,6 +94,8 @@ def _docusaurus_site(root: Path, site_url: str | None, base_url: str | None, bui
     url = site_url if site_url is not None else (_config_value(source, "url") or "")
     title = _config_value(source, "title") or content_root.resolve().parent.name
     default_locale, locales = _config_locales(source)
+    if config is not None and "defaultLocale" not in source:
+        default_locale, locales = _imported_locales(config, source) or (default_locale, locales)
     site_dir = config.parent if config else None
     if build_dir is None and site_dir is not None and config.parent == root and (root / "build").is_dir():
         build_dir = root / "build"

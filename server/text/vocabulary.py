@@ -34,6 +34,7 @@ OTHER_LANGUAGE_ZIPF = 3.0  # a common word there (once in about 100,000 words)
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _WORD = re.compile(rf"[{_CJK}]+|[^\W_{_CJK}]+")
 _CJK_RUN = re.compile(rf"[{_CJK}]")
+_LINK_TARGET = re.compile(r"\]\([^)\s]*\)")  # "[text](https://…)": the part a reader does not read
 _KANA = re.compile(r"^[\u3040-\u309f]+$")  # hiragana: Japanese grammar (particles, endings), not a topic
 _SPLIT_DIGITS = re.compile(r"[a-z]+|[0-9]+")
 _LATIN_NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*")
@@ -50,6 +51,14 @@ def words(text: str) -> list[str]:
         else:
             found.append(run)
     return found
+
+
+def reading_length(text: str) -> int:
+    """How many words a reader reads in `text`: a run of Chinese or Japanese characters counts as
+    its characters in twos (a word of these languages is about two characters), not as the
+    overlapping pairs `words` finds in it (which would count each character as a word). A link's
+    target is not read, only its text."""
+    return sum((len(run) + 1) // 2 if _CJK_RUN.match(run) else 1 for run in _WORD.findall(_LINK_TARGET.sub("]", text)))
 
 
 def other_script_share(text: str) -> float:

@@ -27,7 +27,7 @@ from server.question.context import Source
 from server.question.compose.extractive.continuation import Following, cited_where_read, read_passages, shown_under
 from server.question.markers import cite_end, marker
 from server.question.compose.extractive.piece_scores import HEADING_ID, WANTS_CODE, Scored, has_code, reading_words, score_pieces
-from server.text.vocabulary import BookVocabulary, words
+from server.text.vocabulary import BookVocabulary, reading_length, words
 
 WORDS_BY_LENGTH = {"short": 45, "normal": 90, "detailed": 180}  # reading length of prose and lists
 OPENING_SHARE = 0.5  # of the reading length, for the opening stretch (BENCHMARKS.md)
@@ -37,6 +37,9 @@ HOW_TO = re.compile(r"^\W*(?:how\s+(?:do|can|should|would|could)\s+(?:i|you|we)|
 # passages an answer quotes: the one that answers, and two for what it does not say (a passage is
 # a section of a page, with its subsections, read on across chunk borders)
 MAX_PASSAGES = 3
+# a sentence this short that says something asked opens a thought the next sentence carries on
+# ("There could be various reasons. From inefficient algorithms … to laziness issues.")
+TOPIC_SENTENCE = 8
 _QUESTION_WORDS = frozenset("""what which when where who whom whose why how does did doing done the and for with
 from into that this these those are was were can could should would will shall have has had get use using make
 need there their about your you any some all""".split())
@@ -50,6 +53,17 @@ def _with_dependencies(unit: Unit, by_key: dict[tuple, Unit]) -> list[Unit]:
         if before is None:
             break
         found.insert(0, before)
+    return found
+
+
+def _with_rest_of_thought(unit: Unit, by_key: dict[tuple, Unit]) -> list[Unit]:
+    """A piece with what it depends on and, for a topic sentence (short, its paragraph going
+    on), the sentence after it."""
+    found = _with_dependencies(unit, by_key)
+    after = by_key.get((unit.source, unit.block, unit.index + 1))
+    if (unit.kind == "sentence" and not unit.introduces and after is not None and not has_code(after)
+            and reading_length(unit.plain) <= TOPIC_SENTENCE):
+        found.append(after)
     return found
 
 
@@ -71,7 +85,7 @@ def _length(units: list[Unit], headed: set[tuple[int, str]] = frozenset()) -> in
     """The reading words of the pieces and of the headings they are shown under (one for each
     passage's heading not in `headed`)."""
     headings = {(u.source, u.heading) for u in units if u.heading} - headed
-    return sum(map(reading_words, units)) + sum(len(words(HEADING_ID.sub("", h))) for _, h in headings)
+    return sum(map(reading_words, units)) + sum(reading_length(HEADING_ID.sub("", h)) for _, h in headings)
 
 
 def _cut_list(piece: Scored, room: int) -> Unit | None:
@@ -140,6 +154,9 @@ def _choose(scored: list[Scored], budget: int, wants_code: bool, highlighted: di
     by_key = {s.unit.key: s.unit for s in scored}
     opening = _opening(scored, budget, wants_code, how_to)
     chosen = {u.key: u for u in [u for first in opening[:1] for u in _with_dependencies(first, by_key)] + opening[1:]}
+    carried = _with_rest_of_thought(opening[-1], by_key)[-1] if opening else None  # an opening ending on a topic sentence
+    if carried is not None and carried.key not in chosen and _length([*chosen.values(), carried]) <= budget:
+        chosen[carried.key] = carried
     left = budget - _length(list(chosen.values()))
     if left >= MIN_MORE:
         rest = [s for s in scored if s.unit.key not in chosen]
@@ -177,7 +194,7 @@ def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict
     passages = {u.source for u in opened or []}
     said = set(said)  # the asked words the opening says
     for candidate in relevant + after + rest:
-        adding = [u for u in _with_dependencies(candidate.unit, by_key) if u.key not in chosen]
+        adding = [u for u in _with_rest_of_thought(candidate.unit, by_key) if u.key not in chosen]
         more_length = _length(adding, headed)
         more_code, more_tables = sum(map(has_code, adding)), sum(map(_is_table, adding))
         if len(passages | {u.source for u in adding}) > MAX_PASSAGES and not highlighted:

@@ -23,7 +23,7 @@ from server.book.chunk import Chunk
 from server.question.context import Source
 from server.question.gather.lexical import bm25, inverse_document_frequency
 from server.text.sentences import strip_markdown
-from server.text.vocabulary import BookVocabulary, asked_words, words
+from server.text.vocabulary import BookVocabulary, asked_words, reading_length, words
 
 CODE_ASKED = 0.3
 HEADING_WEIGHT = 0.75
@@ -149,7 +149,7 @@ def reading_words(unit: Unit) -> int:
     if unit.kind in ("code", "table", "formula"):
         return 0
     text = unit.text.split("\n\n", 1)[0] if unit.introduces in ("code", "table", "formula") else unit.shown
-    return len(words(text))
+    return reading_length(text)
 
 
 def _holds(text: str, weights: dict[str, float], full: float) -> dict[str, float]:
