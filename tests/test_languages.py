@@ -129,3 +129,21 @@ def test_an_answer_in_japanese_reads_as_long_as_one_in_english():
     answer = block_answer("関数の戻り値の型は？", [_source("## 関数\n\n" + "".join(sentences) + "\n")])
     assert all(sentence[:-1] in answer for sentence in sentences)  # about 85 words of English, in four sentences
     assert answer_words(answer) <= 90
+
+
+def test_exercises_in_other_languages_are_quoted_only_when_asked_for():
+    chinese = ("## 列表\n\n列表是一种有序的容器，可以保存任意类型的元素。列表可以用下标访问元素。\n\n"
+               "## 练习\n\n1. 写一个函数，把列表里的元素反转后返回一个新的列表。\n2. 写一个函数，找出列表里最大的元素。\n")
+    assert "反转" not in block_answer("列表是什么？可以保存哪些元素？", [_source(chinese)])
+    assert "反转" in block_answer("有关于列表的练习吗？", [_source(chinese)])
+    spanish = ("## Pilas\n\nUna pila es una colección en la que el último elemento agregado es el primero en salir.\n\n"
+               "## Ejercicios\n\n- Implementa una pila que guarde elementos en una lista enlazada.\n")
+    assert "Implementa una pila" not in block_answer("¿qué es una pila de elementos?", [_source(spanish)])
+    assert "Implementa una pila" in block_answer("¿hay ejercicios sobre la pila?", [_source(spanish)])
+
+
+def test_a_japanese_sentence_closing_on_ka_asks_and_is_not_an_answer():
+    page = ("## falsyな値\n\nfalsyな値は限られており、それ以外の値はすべてtruthyです。"
+            "では、どのような値の場合はifブロックを実行しないのでしょうか。falsyな値はfalse、0、空文字列、nullとundefinedです。\n")
+    answer = block_answer("falsyな値はどれ？", [_source(page)])
+    assert "空文字列" in answer and "のでしょうか" not in answer

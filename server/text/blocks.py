@@ -19,6 +19,12 @@ _EXERCISE = re.compile(r"\b(?:exercises?|practice|try it|try this|try with|chall
                        re.IGNORECASE)
 _REFERENCES = re.compile(r"\b(?:further reading|references|bibliography|resources|reading list|see also|"
                          r"learn more|useful links)\b", re.IGNORECASE)
+# the same headings in the pool's other languages (Spanish, Japanese, Chinese)
+_EXERCISE_ELSEWHERE = re.compile(r"\b(?:ejercicios?|práctica|desafío|reto)\b|練習|演習|課題|练习|习题|作业",
+                                 re.IGNORECASE)
+_QUIZ_ELSEWHERE = re.compile(r"\b(?:cuestionario|autoevaluación)\b|クイズ|小テスト|测验|自测", re.IGNORECASE)
+_REFERENCES_ELSEWHERE = re.compile(r"\b(?:referencias|bibliografía|lecturas recomendadas)\b|参考文献|参考資料|"
+                                   r"参考资料|延伸阅读", re.IGNORECASE)
 _LINK = re.compile(r"\[[^\]]+\]\([^)]+\)|https?://")
 # a heading over questions the book asks the reader ("Lab Questions", "Check Your Understanding"),
 # not over answers ("Frequently Asked Questions")
@@ -53,16 +59,16 @@ class Block:
             return "rubric"
         if self.kind == "list" and len(_QUIZ.findall(self.text)) >= 2:
             return "quiz"
-        if _QUIZ.search(self.heading) or _QUESTIONS.search(self.heading):
+        if _QUIZ.search(self.heading) or _QUESTIONS.search(self.heading) or _QUIZ_ELSEWHERE.search(self.heading):
             return "quiz"
         if _TROUBLESHOOTING.search(self.heading):
             return "troubleshooting"
         if _OBJECTIVES.search(self.heading):
             return "objectives"
-        if _REFERENCES.search(self.heading) or (self.kind == "list" and len(_LINK.findall(self.text)) >= 2
+        if _REFERENCES.search(self.heading) or _REFERENCES_ELSEWHERE.search(self.heading) or (self.kind == "list" and len(_LINK.findall(self.text)) >= 2
                                                  and len(_LINK.findall(self.text)) >= self.text.count("\n") / 2):
             return "references"
-        if _EXERCISE.search(self.heading):
+        if _EXERCISE.search(self.heading) or _EXERCISE_ELSEWHERE.search(self.heading):
             return "exercise"
         return "prose"
 

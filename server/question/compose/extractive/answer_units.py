@@ -76,7 +76,10 @@ class Unit:
     @property
     def asks(self) -> bool:
         """A question (a quiz's, or the book asking the reader): it does not answer anything."""
-        return self.kind in ("sentence", "item") and not self.introduces and self.text.rstrip(" *_").endswith(("?", "？", "؟"))
+        said = self.text.rstrip(" *_")
+        # Japanese asks with a closing か as often as with a question mark ("…のでしょうか。")
+        return self.kind in ("sentence", "item") and not self.introduces and (
+            said.endswith(("?", "？", "؟")) or said.endswith(("か。", "か．")))
 
 
 def sentences_of(paragraph: str) -> list[str]:

@@ -31,10 +31,12 @@ PASSAGE_WEIGHT = 1.5
 K1, B, AVERAGE_WORDS = 1.2, 0.75, 20  # BM25 over sentences (about twenty words each)
 WANTS_CODE = re.compile(r"\b(?:code|commands?|snippet|syntax|script|terminal|shell|cli|run|install|compile|"
                         r"implement|write|type|example program|show me)\b", re.IGNORECASE)
-_ASKS = {"quiz": re.compile(r"\b(?:quiz|test (?:myself|yourself)|self-check|questions)\b", re.IGNORECASE),
-         "exercise": re.compile(r"\b(?:exercises?|practice|homework|assignments?|try)\b", re.IGNORECASE),
-         "references": re.compile(r"\b(?:reading|resources|references|links|books|papers|learn more)\b",
-                                  re.IGNORECASE),
+_ASKS = {"quiz": re.compile(r"\b(?:quiz|test (?:myself|yourself)|self-check|questions|cuestionario)\b|クイズ|测验",
+                            re.IGNORECASE),
+         "exercise": re.compile(r"\b(?:exercises?|practice|homework|assignments?|try|ejercicios?|practicar)\b|"
+                                r"練習|演習|练习|习题|作业", re.IGNORECASE),
+         "references": re.compile(r"\b(?:reading|resources|references|links|books|papers|learn more|referencias|"
+                                  r"bibliografía|lecturas)\b|参考文献|参考資料|参考资料|延伸阅读", re.IGNORECASE),
          "troubleshooting": re.compile(r"\b(?:errors?|fail\w*|broke\w*|crash\w*|not work\w*|doesn'?t|won'?t|"
                                        r"can'?t|cannot|problems?|issues?|fix\w*|debug\w*|troubleshoot\w*|"
                                        r"wrong|stuck|warnings?)\b", re.IGNORECASE),
