@@ -28,7 +28,8 @@ def answer_words(answer: str) -> int:
     unspaced, by their characters in twos (as the answer's reading length counts them)."""
     prose = _MARKER.sub(" ", _TABLE_ROW.sub(" ", _FENCED.sub(" ", answer)))
     prose = _LINK_TARGET.sub("]", prose)
-    return len(re.findall(r"\w[\w'’-]*", _CJK_RUNS.sub(" ", prose))) + sum(map(reading_length, _CJK_RUNS.findall(prose)))
+    spaced = len(re.findall(r"\w[\w'’-]*", _CJK_RUNS.sub(" ", prose)))
+    return spaced + sum(map(reading_length, _CJK_RUNS.findall(prose)))
 
 
 def _mean(values: list[float]) -> float | None:

@@ -65,8 +65,9 @@ class Block:
             return "troubleshooting"
         if _OBJECTIVES.search(self.heading):
             return "objectives"
-        if _REFERENCES.search(self.heading) or _REFERENCES_ELSEWHERE.search(self.heading) or (self.kind == "list" and len(_LINK.findall(self.text)) >= 2
-                                                 and len(_LINK.findall(self.text)) >= self.text.count("\n") / 2):
+        links = len(_LINK.findall(self.text)) if self.kind == "list" else 0  # a list of links is a reading list
+        if (_REFERENCES.search(self.heading) or _REFERENCES_ELSEWHERE.search(self.heading)
+                or (links >= 2 and links >= self.text.count("\n") / 2)):
             return "references"
         if _EXERCISE.search(self.heading) or _EXERCISE_ELSEWHERE.search(self.heading):
             return "exercise"

@@ -154,7 +154,8 @@ def _choose(scored: list[Scored], budget: int, wants_code: bool, highlighted: di
     by_key = {s.unit.key: s.unit for s in scored}
     opening = _opening(scored, budget, wants_code, how_to)
     chosen = {u.key: u for u in [u for first in opening[:1] for u in _with_dependencies(first, by_key)] + opening[1:]}
-    carried = _with_rest_of_thought(opening[-1], by_key)[-1] if opening else None  # an opening ending on a topic sentence
+    # an opening that ends on a topic sentence goes on into the sentence after it
+    carried = _with_rest_of_thought(opening[-1], by_key)[-1] if opening else None
     if carried is not None and carried.key not in chosen and _length([*chosen.values(), carried]) <= budget:
         chosen[carried.key] = carried
     left = budget - _length(list(chosen.values()))
