@@ -147,3 +147,17 @@ def test_a_japanese_sentence_closing_on_ka_asks_and_is_not_an_answer():
             "では、どのような値の場合はifブロックを実行しないのでしょうか。falsyな値はfalse、0、空文字列、nullとundefinedです。\n")
     answer = block_answer("falsyな値はどれ？", [_source(page)])
     assert "空文字列" in answer and "のでしょうか" not in answer
+
+
+def test_a_name_one_edit_from_a_book_word_is_a_typo_only_when_it_keeps_the_first_letter():
+    book = BookVocabulary.from_texts(["Python functions use lambda. An interface names methods in Python."])
+    assert book.read("怎么用 Cython 给 Python 循环提速？").unknown_terms == ["cython"]
+    assert book.read("Pythonのlamdaって何？").unknown_terms == []  # the student's typo of "lambda"
+    assert book.read("TypeScriptのinterfaseは？").unknown_terms == ["typescript"]
+
+
+def test_a_spanish_question_names_what_it_capitalises_inside_a_sentence_or_a_word():
+    book = BookVocabulary.from_texts(["Gradle compila proyectos de Kotlin. JUnit ejecuta las pruebas."])
+    assert book.read("¿cómo creo mocks con MockK o Mockito para mis tests?").unknown_terms == ["mockk", "mockito"]
+    assert book.read("¿Cómo configuro JUnit en Gradle?").unknown_terms == []  # names the book uses; "Cómo" opens it
+    assert book.read("¿Qué es la herencia? Explícala con Kotlin.").unknown_terms == []

@@ -38,7 +38,8 @@ _LINK_TARGET = re.compile(r"\]\([^)\s]*\)")  # "[text](https://…)": the part a
 _KANA = re.compile(r"^[\u3040-\u309f]+$")  # hiragana: Japanese grammar (particles, endings), not a topic
 _SPLIT_DIGITS = re.compile(r"[a-z]+|[0-9]+")
 _LATIN_NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*")
-OTHER_SCRIPT = 0.5  # of a question's letters not in Latin script: its Latin words are names
+_SENTENCES = re.compile(r"[.?!¿¡:;]+")
+_LATIN_LETTERS = 0x024F  # the last of Latin Extended-B: "é", "ñ", "ß" are Latin letters
 
 
 def words(text: str) -> list[str]:
@@ -164,19 +165,29 @@ class BookVocabulary:
         return self.read(question).unknown_terms
 
     def _unknown_names(self, question: str) -> list[str]:
-        """In a question written in another script (Japanese, Chinese, Urdu), the words in Latin
-        letters are names ("PrismaでDBの型を…", "用 Celery 做…"): one the book never uses, and
-        not one edit from a book word ("interfase", "lamda"), is a term it does not cover. A
-        question in Spanish is left as it is: every word of it is in Latin letters."""
-        if other_script_share(question) < OTHER_SCRIPT:
-            return []
+        """In a question not in English, the names: in one written in another script (Japanese,
+        Chinese, Urdu) every word in Latin letters ("PrismaでDBの型を…", "用 Celery 做…"); in one
+        in Latin letters (Spanish), the words capitalised inside a sentence or inside the word
+        ("¿cómo creo mocks con MockK?"). A name the book never uses, and not a typo of a book
+        word ("interfase", "lamda": one edit away, the first letter kept, as typos keep it;
+        "Cython" is not "python"), is a term it does not cover."""
+        if any(ch.isalpha() and ord(ch) > _LATIN_LETTERS for ch in question):
+            names = _LATIN_NAME.findall(question)
+        else:
+            names = [name for sentence in _SENTENCES.split(question) for i, name in
+                     enumerate(_LATIN_NAME.findall(sentence)) if any(c.isupper() for c in name[1:])
+                     or (i > 0 and name[0].isupper())]
         unknown: list[str] = []
-        for word in _LATIN_NAME.findall(question):
+        for word in names:
             for part in _SPLIT_DIGITS.findall(word.lower()):
                 if len(part) >= 3 and not part.isdigit() and part not in unknown and not self.knows(part) \
-                        and not self.speller.correct(part):
+                        and not self._a_typo(part):
                     unknown.append(part)
         return unknown
+
+    def _a_typo(self, word: str) -> bool:
+        corrected = self.speller.correct(word)
+        return corrected is not None and corrected[0] == word[0]
 
 
 Lexicon = Callable[["str | None"], BookVocabulary]  # a book's vocabulary by book id (None: the whole index)
