@@ -157,7 +157,8 @@ def test_a_name_one_edit_from_a_book_word_is_a_typo_only_when_it_keeps_the_first
 
 
 def test_a_spanish_question_names_what_it_capitalises_inside_a_sentence_or_a_word():
-    book = BookVocabulary.from_texts(["Gradle compila proyectos de Kotlin. JUnit ejecuta las pruebas."])
+    book = BookVocabulary.from_texts(["Gradle compila proyectos de Kotlin. JUnit ejecuta las pruebas. La programación funcional."])
     assert book.read("¿cómo creo mocks con MockK o Mockito para mis tests?").unknown_terms == ["mockk", "mockito"]
     assert book.read("¿Cómo configuro JUnit en Gradle?").unknown_terms == []  # names the book uses; "Cómo" opens it
     assert book.read("¿Qué es la herencia? Explícala con Kotlin.").unknown_terms == []
+    assert book.read("¿Qué es la Programación Funcional?").unknown_terms == []  # Spanish words, not names

@@ -174,9 +174,10 @@ class BookVocabulary:
         if any(ch.isalpha() and ord(ch) > _LATIN_LETTERS for ch in question):
             names = _LATIN_NAME.findall(question)
         else:
+            # whole words, so that "Programación" is one word (not a name: names are in ASCII)
             names = [name for sentence in _SENTENCES.split(question) for i, name in
-                     enumerate(_LATIN_NAME.findall(sentence)) if any(c.isupper() for c in name[1:])
-                     or (i > 0 and name[0].isupper())]
+                     enumerate(re.findall(r"\w+", sentence)) if name.isascii() and name[0].isalpha()
+                     and (any(c.isupper() for c in name[1:]) or (i > 0 and name[0].isupper()))]
         unknown: list[str] = []
         for word in names:
             for part in _SPLIT_DIGITS.findall(word.lower()):
