@@ -6,12 +6,11 @@ from __future__ import annotations
 import re
 from statistics import median
 
-from server.text.vocabulary import reading_length
+from server.text.vocabulary import link_texts, reading_length
 
 _FENCED = re.compile(r"^\s*(```|~~~).*?^\s*\1[^\n]*$", re.MULTILINE | re.DOTALL)
 _TABLE_ROW = re.compile(r"^\s*\|.*$", re.MULTILINE)
 _MARKER = re.compile(r"\[\d+(?:\s*[,;–-]\s*\d+)*\](?!\()")
-_LINK_TARGET = re.compile(r"\]\([^)\s]*\)")  # a link's target is not read, only its text
 _CJK_RUNS = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 
 
@@ -26,8 +25,7 @@ def keyword_coverage(answer: str, keywords: list[str]) -> float:
 def answer_words(answer: str) -> int:
     """Words a reader reads in the answer, code blocks and tables left out; Chinese and Japanese,
     unspaced, by their characters in twos (as the answer's reading length counts them)."""
-    prose = _MARKER.sub(" ", _TABLE_ROW.sub(" ", _FENCED.sub(" ", answer)))
-    prose = _LINK_TARGET.sub("]", prose)
+    prose = link_texts(_MARKER.sub(" ", _TABLE_ROW.sub(" ", _FENCED.sub(" ", answer))))
     spaced = len(re.findall(r"\w[\w'’-]*", _CJK_RUNS.sub(" ", prose)))
     return spaced + sum(map(reading_length, _CJK_RUNS.findall(prose)))
 

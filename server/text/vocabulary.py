@@ -59,7 +59,12 @@ def reading_length(text: str) -> int:
     its characters in twos (a word of these languages is about two characters), not as the
     overlapping pairs `words` finds in it (which would count each character as a word). A link's
     target is not read, only its text."""
-    return sum((len(run) + 1) // 2 if _CJK_RUN.match(run) else 1 for run in _WORD.findall(_LINK_TARGET.sub("]", text)))
+    return sum((len(run) + 1) // 2 if _CJK_RUN.match(run) else 1 for run in _WORD.findall(link_texts(text)))
+
+
+def link_texts(text: str) -> str:
+    """The text with each link's target left out ("[the docs](https://…)" reads "[the docs]")."""
+    return _LINK_TARGET.sub("]", text)
 
 
 def other_script_share(text: str) -> float:
@@ -174,10 +179,7 @@ class BookVocabulary:
         if any(ch.isalpha() and ord(ch) > _LATIN_LETTERS for ch in question):
             names = _LATIN_NAME.findall(question)
         else:
-            # whole words, so that "Programación" is one word (not a name: names are in ASCII)
-            names = [name for sentence in _SENTENCES.split(question) for i, name in
-                     enumerate(re.findall(r"\w+", sentence)) if name.isascii() and name[0].isalpha()
-                     and (any(c.isupper() for c in name[1:]) or (i > 0 and name[0].isupper()))]
+            names = _capitalised(question)
         unknown: list[str] = []
         for word in names:
             for part in _SPLIT_DIGITS.findall(word.lower()):
@@ -189,6 +191,18 @@ class BookVocabulary:
     def _a_typo(self, word: str) -> bool:
         corrected = self.speller.correct(word)
         return corrected is not None and corrected[0] == word[0]
+
+
+def _capitalised(question: str) -> list[str]:
+    """The words in ASCII capitalised inside a sentence or inside the word ("MockK", "Mockito"),
+    whole words, so that "Programación" is one Spanish word, not a name "Programaci"."""
+    found = []
+    for sentence in _SENTENCES.split(question):
+        for i, word in enumerate(re.findall(r"\w+", sentence)):
+            if word.isascii() and word[0].isalpha() and (any(c.isupper() for c in word[1:])
+                                                          or (i > 0 and word[0].isupper())):
+                found.append(word)
+    return found
 
 
 Lexicon = Callable[["str | None"], BookVocabulary]  # a book's vocabulary by book id (None: the whole index)

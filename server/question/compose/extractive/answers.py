@@ -56,15 +56,19 @@ def _with_dependencies(unit: Unit, by_key: dict[tuple, Unit]) -> list[Unit]:
     return found
 
 
-def _with_rest_of_thought(unit: Unit, by_key: dict[tuple, Unit]) -> list[Unit]:
-    """A piece with what it depends on and, for a topic sentence (short, its paragraph going
-    on), the sentence after it."""
-    found = _with_dependencies(unit, by_key)
+def _carried_on(unit: Unit, by_key: dict[tuple, Unit]) -> Unit | None:
+    """For a topic sentence (short, its paragraph going on), the sentence after it."""
     after = by_key.get((unit.source, unit.block, unit.index + 1))
     if (unit.kind == "sentence" and not unit.introduces and after is not None and not has_code(after)
             and reading_length(unit.plain) <= TOPIC_SENTENCE):
-        found.append(after)
-    return found
+        return after
+    return None
+
+
+def _with_rest_of_thought(unit: Unit, by_key: dict[tuple, Unit]) -> list[Unit]:
+    """A piece with what it depends on and the sentence a topic sentence goes on into."""
+    after = _carried_on(unit, by_key)
+    return _with_dependencies(unit, by_key) + ([after] if after is not None else [])
 
 
 def _shown(unit: Unit, asked: set[str] | None) -> str:
@@ -155,7 +159,7 @@ def _choose(scored: list[Scored], budget: int, wants_code: bool, highlighted: di
     opening = _opening(scored, budget, wants_code, how_to)
     chosen = {u.key: u for u in [u for first in opening[:1] for u in _with_dependencies(first, by_key)] + opening[1:]}
     # an opening that ends on a topic sentence goes on into the sentence after it
-    carried = _with_rest_of_thought(opening[-1], by_key)[-1] if opening else None
+    carried = _carried_on(opening[-1], by_key) if opening else None
     if carried is not None and carried.key not in chosen and _length([*chosen.values(), carried]) <= budget:
         chosen[carried.key] = carried
     left = budget - _length(list(chosen.values()))
