@@ -9,9 +9,13 @@ from places import CORPORA, PHYSICAL_AI, RUST_BOOK
 from server.evaluation.measures import answer_words
 from server.book.chunk import Chunk
 from server.question.compose.extractive.answers import block_answer
-from server.text.blocks import split_blocks
+from server.text.blocks import Block, split_blocks
+from server.question.compose.extractive.answer_units import units_of
 from server.question.context import HighlightedPassage, Source
 from server.question.compose.extractive.continuation import PageOrder, read_on
+from server.ingest.chunker import chunk_page
+from server.ingest.pages import discover_pages
+from server.ingest.site import detect_site
 
 PAGE = """## Installing
 
@@ -422,3 +426,35 @@ def test_a_short_sentence_that_answers_brings_the_sentence_that_carries_its_thou
     answer = block_answer("my haskell program is crawling, what could be the reason?", sources)
     assert "There could be various reasons" in answer
     assert "From inefficient algorithms or" in answer and "laziness issues" in answer
+
+
+def _tpil4_chunks(embedder, source_file: str) -> list[Chunk]:
+    """A page of Theorem Proving in Lean 4 as `ingest` chunks it."""
+    site = detect_site(CORPORA / "tpil4")
+    page = next(p for p in discover_pages(site).pages if p.source_file == source_file)
+    return chunk_page(page, book_id="tpil4", book_title=site.title, count_tokens=embedder.count_tokens)
+
+
+def test_an_exercises_code_is_set_for_the_student_and_quoted_only_when_exercises_are_asked_for(embedder):
+    code = "```lean\ninductive Expr where\n  | const : Nat → Expr\n```"
+    assert Block("code", code, "Exercises").material == "exercise" and Block("code", code, "Syntax").material == "code"
+    assert [u.material for u in units_of(code, 1, "exercise")] == ["exercise"]  # a chunk of an exercises section
+    assert [u.material for u in units_of(code, 1, "prose")] == ["code"]
+    inductive, recursion = (_tpil4_chunks(embedder, f"{name}.md") for name in ("inductive_types", "induction_and_recursion"))
+    opening = ("As observed above, the induction principle", "Once again, you can reduce the proof to:",
+               "In this case, each can be used to reduce the proof to:")
+    natural = [next(c for c in inductive if " ".join(c.content.split()).startswith(text)) for text in opening]
+    founded = next(c for c in recursion if c.heading == "Well-Founded Recursion and Induction")
+    exercises = [c for c in recursion if c.heading == "Exercises"]
+    assert "Open a namespace" in exercises[0].content and "inductive Expr" not in exercises[0].content
+    assert "inductive Expr" in exercises[1].content  # the exercise's code is read on, in the next chunk
+    page = {c.chunk_id: recursion[i + 1:i + 3] for i, c in enumerate(recursion)}
+    following = lambda chunk: page.get(chunk.chunk_id, [])
+    # as the book's index retrieves for the question
+    sources = [Source(replace(c, score=score), "database")
+               for c, score in zip([*natural, founded, exercises[0]], (0.52, 0.48, 0.47, 0.47, 0.42))]
+    answer = block_answer("how do I prove something by induction on natural numbers?", sources, following=following)
+    assert "inductive Expr" not in answer and "Open a namespace" not in answer and "induction" in answer
+    asked = block_answer("are there exercises on induction and recursion?", [sources[-1], *sources[:-1]],
+                         following=following)
+    assert any(text in asked for text in ("inductive Expr", "Open a namespace", "course-of-value"))

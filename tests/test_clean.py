@@ -1,4 +1,5 @@
 """MDX/mdBook cleaning keeps prose and code, drops syntax readers never see."""
+from places import CORPORA
 from server.ingest.clean import clean_markdown, split_fences
 
 MDX = """import Tabs from '@theme/Tabs';
@@ -63,3 +64,34 @@ def test_mdbook_includes_dropped_cleanly():
 def test_split_fences_handles_longer_and_tilde_fences():
     runs = split_fences("a\n````md\n```\ninner\n```\n````\nb\n~~~\nc\n~~~")
     assert [is_code for is_code, _ in runs] == [False, True, False, True]
+
+
+def test_an_mdbooks_hidden_code_lines_are_left_out_as_its_readers_never_see_them():
+    page = ("Text.\n\n```rust\n# fn main() {\n#[derive(Debug)]\nstruct Point;\n## a macro's hash\n#\nlet x = 1;\n"
+            "# }\n```\n\n```lean\n# namespace Hidden\naxiom choice : Nonempty α → α\n# end Hidden\n```\n\n"
+            "```python\n# a comment, shown\nx = 1\n```\n")
+    cleaned = clean_markdown(page, {"rust": "#", "lean": "# "})
+    assert "fn main" not in cleaned and "namespace Hidden" not in cleaned and "# }" not in cleaned
+    assert "#[derive(Debug)]" in cleaned and "\n# a macro's hash\n" in cleaned and "axiom choice" in cleaned
+    assert "# a comment, shown" in cleaned  # no prefix is set for Python
+    assert "fn main" in clean_markdown(page)  # a Docusaurus page's code is kept verbatim
+
+
+def test_an_mdbooks_language_and_hidden_lines_come_from_its_book_toml(tmp_path):
+    from server.ingest.pages import discover_pages
+    from server.ingest.site import detect_site
+
+    tpil4 = detect_site(CORPORA / "tpil4")
+    assert dict(tpil4.hidden_code_lines) == {"lean": "# ", "rust": "#"}  # its playground's boring prefix
+    pages = discover_pages(tpil4).pages
+    axioms = next(p for p in pages if p.source_file == "axioms_and_computation.md")
+    assert "axiom choice" in axioms.body and "# namespace Hidden" not in axioms.body
+    (tmp_path / "src").mkdir()
+    (tmp_path / "book.toml").write_text('[book]\ntitle = "入門"\nlanguage = "ja"\n\n[output.html.code.hidelines]\n'
+                                        'python = "~"\n', encoding="utf-8")
+    (tmp_path / "src" / "SUMMARY.md").write_text("- [はじめに](intro.md)\n", encoding="utf-8")
+    (tmp_path / "src" / "intro.md").write_text("# はじめに\n\n```python\n~import os\nprint(1)\n```\n", encoding="utf-8")
+    site = detect_site(tmp_path)
+    assert (site.default_locale, site.locales, site.title) == ("ja", ("ja",), "入門")
+    page = discover_pages(site).pages[0]
+    assert page.locale == "ja" and "import os" not in page.body and "print(1)" in page.body

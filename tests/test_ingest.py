@@ -250,3 +250,26 @@ def test_a_chunk_that_runs_under_another_heading_is_cited_there(request, book_fi
             assert first_line.lstrip("#").strip() == piece.heading == part["titles"][-1]
             assert piece.url == chunk.url.split("#")[0] + (f"#{part['anchor']}" if part["anchor"] else "")
             assert piece.source_location.endswith(piece.heading) and piece.url in piece.citation
+
+
+def test_a_table_split_across_chunks_keeps_its_header_in_every_part(embedder):
+    from server.ingest.chunker import chunk_page
+    from server.ingest.page import Page
+
+    rows = [f"| term {i} | what term number {i} means, in a few more words than one |" for i in range(60)]
+    body = ("## Glossary\n\nThe table below says what each term of the chapter means, in the words the chapter "
+            "uses for it.\n\n| Term | Meaning |\n|:-----|--------:|\n" + "\n".join(rows) + "\n")
+    page = Page(source_file="glossary.md", title="Glossary", url="https://example.org/glossary", categories=[],
+                order=1, body=body, file_hash="h")
+    parts = [c.content for c in chunk_page(page, book_id="b", book_title="B", count_tokens=embedder.count_tokens)
+             if "| term" in c.content]
+    assert len(parts) >= 3
+    seen: list[str] = []
+    for content in parts:
+        lines = content.split("\n")
+        start = next(i for i, line in enumerate(lines) if line.startswith("|"))
+        table = lines[start:]
+        assert table[:2] == ["| Term | Meaning |", "|:-----|--------:|"], content  # a table, not loose rows
+        assert all(line.startswith("|") for line in table if line.strip()) and "" not in table[:-1]
+        seen += [line for line in table[2:] if line not in seen]
+    assert seen == rows

@@ -20,6 +20,7 @@ from server.ingest.sections import Block, Section, reading_sections
 
 TokenCounter = Callable[[str], int]
 _SENTENCE_END = re.compile(r"(?<=[.!?:;])\s+(?=[A-Z0-9`*\"'(\[])")
+_TABLE_DELIMITER = re.compile(r"^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$")
 
 
 @dataclass(frozen=True)
@@ -55,10 +56,23 @@ class _Counts:
         return self._special + sum(self(t) - self._special for t in texts)
 
 
+def table_header(text: str) -> str:
+    """A markdown table's header row and delimiter row ("" for anything else): every part of a
+    table split across chunks starts with them, or the part is no table at all."""
+    lines = text.split("\n")
+    if len(lines) > 2 and lines[0].lstrip().startswith("|") and _TABLE_DELIMITER.match(lines[1]):
+        return "\n".join(lines[:2])
+    return ""
+
+
 def _units(block: Block, budget: int, count: _Counts) -> tuple[list[str], str]:
-    """A too-long prose block as (units, joiner): its lines (lists, tables) or its sentences,
-    each within the budget (a single enormous sentence is cut by words)."""
+    """A too-long prose block as (units, joiner): its lines (lists, tables: the header with its
+    delimiter row as one) or its sentences, each within the budget (a single enormous sentence
+    is cut by words)."""
+    header = table_header(block.text)
     lines = block.text.split("\n")
+    if header:
+        lines = [header, *lines[2:]]
     units, joiner = (lines, "\n") if len(lines) > 1 else (_SENTENCE_END.split(block.text), " ")
     fitted: list[str] = []
     for unit in units:
@@ -138,15 +152,20 @@ def _pack(page: Page, section: Section, opts: ChunkingOptions, count: _Counts) -
             state["last"] = block
             continue
         units, joiner = _units(block, budget, count)
+        header = table_header(block.text)
         open_block = False  # is current[-1] a part of this block?
         for unit in units:
             candidate = current[:-1] + [current[-1] + joiner + unit] if open_block else current + [unit]
             if current and not fits(candidate):
                 state["last"] = Block(current[-1]) if open_block else state["last"]
                 flush()
-                if current and not fits(current + [unit]):
-                    current = []
-                candidate, open_block = current + [unit], False
+                if header and unit != header and fits([f"{header}\n{unit}"]):
+                    current = [header]  # the table goes on under its header, not after a sentence of overlap
+                    candidate = [f"{header}\n{unit}"]
+                else:
+                    if current and not fits(current + [unit]):
+                        current = []
+                    candidate = current + [unit]
             current = candidate
             open_block = True
         state["last"] = Block(current[-1]) if current else None

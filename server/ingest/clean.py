@@ -2,11 +2,14 @@
 
 Removed: MDX `import`/`export` statements, JSX component and HTML tags (their inner prose
 stays), MDX and HTML comments, mdBook `{{#include}}`-style directives. Admonitions
-(`:::tip Title`) become a readable label line. Fenced code is kept verbatim.
+(`:::tip Title`) become a readable label line. Fenced code is kept verbatim, except an mdBook's
+hidden lines (the lines a reader never sees: `# ` lines in Rust, or a language's prefix in
+book.toml), which are left out.
 """
 from __future__ import annotations
 
 import re
+from typing import Mapping
 
 _FENCE = re.compile(r"^(?P<indent> {0,3})(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 _MDBOOK_DIRECTIVE = re.compile(r"\{\{#\w+[^}]*\}\}")
@@ -44,7 +47,34 @@ def split_fences(text: str) -> list[tuple[bool, list[str]]]:
     return runs
 
 
-def _clean_code(lines: list[str]) -> list[str]:
+RUST_HIDDEN = {"rust": "#"}  # mdBook hides these in every book
+
+
+def _shown_lines(lines: list[str], hidden_lines: Mapping[str, str]) -> list[str]:
+    """A fenced block without the lines mdBook hides for its language. Rust's "#" hides `# …`
+    and a bare `#` (`##` shows one `#`: an attribute or a macro's `#` is not hidden); another
+    prefix hides every line that opens with it."""
+    language = re.split(r"[\s,{]", _FENCE.match(lines[0])["info"].strip(), maxsplit=1)[0].lower()
+    prefix = hidden_lines.get(language)
+    if not prefix:
+        return lines
+    shown = [lines[0]]
+    for line in lines[1:-1]:
+        opening = line.lstrip()
+        if prefix == "#":
+            if opening.startswith("##"):
+                line = line.replace("##", "#", 1)
+            elif opening.startswith("# ") or opening == "#":
+                continue
+        elif opening.startswith(prefix):
+            continue
+        shown.append(line)
+    return [*shown, lines[-1]] if len(lines) > 1 else shown
+
+
+def _clean_code(lines: list[str], hidden_lines: Mapping[str, str] | None = None) -> list[str]:
+    if hidden_lines:
+        lines = _shown_lines(lines, hidden_lines)
     kept = [line for line in lines if not _MDBOOK_DIRECTIVE.fullmatch(line.strip())]
     kept = [_MDBOOK_DIRECTIVE.sub("", line) for line in kept]
     body = [line for line in kept[1:-1] if line.strip()]
@@ -172,10 +202,11 @@ def _clean_prose(lines: list[str]) -> list[str]:
     return _admonitions(lines)
 
 
-def clean_markdown(text: str) -> str:
-    """The readable markdown of a page body (front matter already removed)."""
+def clean_markdown(text: str, hidden_lines: Mapping[str, str] | None = None) -> str:
+    """The readable markdown of a page body (front matter already removed). `hidden_lines`: an
+    mdBook's prefix of hidden code lines by a fence's language."""
     out: list[str] = []
     for is_code, lines in split_fences(text.replace("\r\n", "\n")):
-        out.extend(_clean_code(lines) if is_code else _clean_prose(lines))
+        out.extend(_clean_code(lines, hidden_lines) if is_code else _clean_prose(lines))
     cleaned = "\n".join(out)
     return re.sub(r"\n{3,}", "\n\n", cleaned).strip() + "\n"

@@ -51,7 +51,7 @@ def mdbook_pages(site: Site) -> Discovery:
         raw = path.read_bytes()
         try:
             written = raw.decode("utf-8")
-            body = clean_markdown(written)
+            body = clean_markdown(written, dict(site.hidden_code_lines))
         except UnicodeDecodeError:
             found.skipped.append(SkippedFile(rel, "not UTF-8 text"))
             continue
@@ -65,6 +65,7 @@ def mdbook_pages(site: Site) -> Discovery:
             raw=written,
             file_hash=file_hash(raw),
             anchor_style="mdbook",
+            locale=site.default_locale,
             doc_id=posixpath.splitext(rel)[0],
         ))
     return found

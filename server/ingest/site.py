@@ -25,6 +25,7 @@ class Site:
     default_locale: str = "en"
     locales: tuple[str, ...] = ("en",)
     build_dir: Path | None = None  # the rendered site to read instead of the sources, when there is one
+    hidden_code_lines: tuple[tuple[str, str], ...] = ()  # an mdBook's (language, prefix) of code lines it hides
 
 
 _CONFIG_NAMES = ("docusaurus.config.js", "docusaurus.config.ts", "docusaurus.config.mjs")
@@ -119,18 +120,31 @@ def _mdbook_site(root: Path, site_url: str | None) -> Site:
     book_dir = root if (root / "book.toml").is_file() else root.parent
     content_root = root / "src" if (root / "src" / "SUMMARY.md").is_file() else root
     title = content_root.resolve().parent.name
-    html_site = ""
     toml_path = book_dir / "book.toml"
+    config: dict = {}
     if toml_path.is_file():
         try:
-            book = tomllib.loads(toml_path.read_text(encoding="utf-8"))
+            config = tomllib.loads(toml_path.read_text(encoding="utf-8"))
         except tomllib.TOMLDecodeError as exc:
             raise BookError(f"{toml_path}: not valid TOML ({exc})") from exc
-        title = book.get("book", {}).get("title", title)
-        html_site = book.get("output", {}).get("html", {}).get("site-url", "")
-    return Site(kind="mdbook", content_root=content_root, title=title,
-                site_url=(site_url if site_url is not None else html_site).rstrip("/"),
-                base_url="/", route_base_path="")
+    html = config.get("output", {}).get("html", {})
+    language = str(config.get("book", {}).get("language") or "en")
+    return Site(kind="mdbook", content_root=content_root, title=config.get("book", {}).get("title", title),
+                site_url=(site_url if site_url is not None else html.get("site-url", "")).rstrip("/"),
+                base_url="/", route_base_path="", default_locale=language, locales=(language,),
+                hidden_code_lines=_hidden_code_lines(html))
+
+
+def _hidden_code_lines(html: dict) -> tuple[tuple[str, str], ...]:
+    """(language, prefix) of the code lines an mdBook hides: Rust's `#` always, and the ones its
+    book.toml sets (`output.html.code.hidelines`, or a playground's `boring-prefixes`)."""
+    from server.ingest.clean import RUST_HIDDEN
+
+    hidden = dict(RUST_HIDDEN)
+    for table in (html.get("playground", {}).get("boring-prefixes", {}), html.get("code", {}).get("hidelines", {})):
+        if isinstance(table, dict):
+            hidden.update({str(k).lower(): str(v) for k, v in table.items() if str(v).strip()})
+    return tuple(sorted(hidden.items()))
 
 
 def detect_site(path: str | Path, *, site_url: str | None = None, base_url: str | None = None,

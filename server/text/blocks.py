@@ -43,6 +43,9 @@ _TEMPLATE = re.compile(r"\bTODO\b|\bFIXME\b|\bto be implemented\b|\byour code (?
                        r"\bimplement (?:this|me)\b|\bNotImplementedError\b", re.IGNORECASE)
 
 
+PRACTICE = ("exercise", "quiz")  # material a student is set, quoted only when asked for
+
+
 @dataclass(frozen=True)
 class Block:
     kind: str  # "paragraph" | "list" | "table" | "code" | "heading"
@@ -54,7 +57,10 @@ class Block:
         """prose, code, quiz, exercise, references, rubric (a lab's grading lines), template (code
         left for the reader to write), troubleshooting or objectives."""
         if self.kind == "code":
-            return "template" if _TEMPLATE.search(self.text) else "code"
+            if _TEMPLATE.search(self.text):
+                return "template"
+            under = Block("paragraph", "", self.heading).material if self.heading else "prose"
+            return under if under in PRACTICE else "code"  # an exercise's code is the exercise
         if _RUBRIC.search(self.heading) or (self.kind in ("list", "table") and len(_POINTS.findall(self.text)) >= 2):
             return "rubric"
         if self.kind == "list" and len(_QUIZ.findall(self.text)) >= 2:

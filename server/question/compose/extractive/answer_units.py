@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 
-from server.text.blocks import Block, split_blocks
+from server.text.blocks import PRACTICE, Block, split_blocks
 from server.text.sentences import strip_markdown
 
 # a sentence ends at ".", "!" or "?" before one that does not open in lower case (in any script:
@@ -154,6 +154,8 @@ def units_of(markdown: str, source: int, context: str = "prose") -> tuple[Unit, 
             continue
         following = blocks[i + 1] if i + 1 < len(blocks) and blocks[i + 1].kind != "heading" else None
         material = block.material if block.material != "prose" else context
+        if material == "code" and context in PRACTICE:
+            material = context  # code on an exercise's or a quiz's page is set, not explained
         if block.kind == "paragraph" and not _formula(block):
             sentences = sentences_of(_unquoted(block.text))
             head, tail = _cut(blocks, i, sentences)
