@@ -273,3 +273,21 @@ def test_a_table_split_across_chunks_keeps_its_header_in_every_part(embedder):
         assert all(line.startswith("|") for line in table if line.strip()) and "" not in table[:-1]
         seen += [line for line in table[2:] if line not in seen]
     assert seen == rows
+
+
+def test_a_page_read_differently_is_indexed_again_though_its_file_is_unchanged(tmp_path, store, embedder):
+    (tmp_path / "src").mkdir()
+    (tmp_path / "book.toml").write_text('[book]\ntitle = "Tour"\n', encoding="utf-8")
+    (tmp_path / "src" / "SUMMARY.md").write_text("- [Start](start.md)\n- [Loops](loops.md)\n", encoding="utf-8")
+    (tmp_path / "src" / "start.md").write_text("# Start\n\nA program starts in main and prints a line.\n\n"
+                                               "```python\n~import sys\nprint('hello')\n```\n", encoding="utf-8")
+    (tmp_path / "src" / "loops.md").write_text("# Loops\n\nA loop runs its body again while its test holds.\n",
+                                               encoding="utf-8")
+    first = ingest(detect_site(tmp_path), store, embedder, progress=False)
+    assert first.added == 2 and any("~import sys" in c.content for c in store.all_chunks())
+    # the author says which lines mdBook hides: start.md reads differently, its file as it was
+    (tmp_path / "book.toml").write_text('[book]\ntitle = "Tour"\n\n[output.html.code.hidelines]\npython = "~"\n',
+                                        encoding="utf-8")
+    again = ingest(detect_site(tmp_path), store, embedder, progress=False)
+    assert (again.updated, again.unchanged) == (1, 1)
+    assert not any("import sys" in c.content for c in store.all_chunks())

@@ -68,12 +68,16 @@ def default_book_id(site: Site) -> str:
 
 
 # Bump when cleaning or chunking changes, so that unchanged files are chunked again on upgrade.
-CHUNKER_VERSION = 5  # 4: chunks know their position in the page; 5: and where merged-in sections start
+# 4: chunks know their position in the page; 5: and where merged-in sections start; 6: a table split
+# across chunks keeps its header in every part
+CHUNKER_VERSION = 6
 
 
 def _fingerprint(page: Page, site: Site, options: ChunkingOptions, model_name: str) -> str:
-    """Changes whenever anything that ends up in this file's chunks changes."""
-    basis = json.dumps([CHUNKER_VERSION, page.file_hash, page.url, page.title, page.labels, page.order,
+    """Changes whenever anything that ends up in this file's chunks changes: the page as it is
+    read (its text after cleaning, so that a change in what cleaning keeps is read again too)."""
+    body = hashlib.sha256(page.body.encode()).hexdigest()
+    basis = json.dumps([CHUNKER_VERSION, page.file_hash, body, page.url, page.title, page.labels, page.order,
                         page.locale, page.version, site.title, asdict(options), model_name], sort_keys=True)
     return hashlib.sha256(basis.encode()).hexdigest()[:32]
 
