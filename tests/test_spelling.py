@@ -51,3 +51,13 @@ def test_a_term_with_digits_is_known_by_its_parts_unless_a_part_is_two_letters()
     assert book.knows("ros2") and book.knows("3x3")
     assert not book.knows("px4")  # "px" is some abbreviation in any book: PX4 is not it
 
+
+
+def test_a_word_english_makes_only_with_an_ending_is_the_book_word_it_is_one_edit_from():
+    book = BookVocabulary.from_texts(["The recursor of an inductive type computes by recursion on it.",
+                                      "Every inductive type comes with a recursor; the recursor is its eliminator.",
+                                      "A wobble in the arm."])
+    assert English.knows("recurser") and not English.lists("recurser")  # "recurs" + "er"
+    reading = book.read("what's a recurser in lean?")
+    assert reading.corrections == {"recurser": "recursor"} and "recursor" in reading.text
+    assert book.read("what does the word recurs mean?").corrections == {}  # English lists "recurs" as written

@@ -43,14 +43,17 @@ class English:
             return cls._words
 
     @classmethod
+    def lists(cls, word: str) -> bool:
+        """An English word as it is written: common, or in the dictionary."""
+        return zipf_frequency(word, "en") >= COMMON_ZIPF or word in cls.dictionary()
+
+    @classmethod
     def knows(cls, word: str) -> bool:
         """An English word: common, in the dictionary, or a dictionary word with an everyday
         ending ("laggy" from "lag", "wobbly" from "wobble")."""
-        if zipf_frequency(word, "en") >= COMMON_ZIPF:
+        if cls.lists(word):
             return True
         words = cls.dictionary()
-        if word in words:
-            return True
         for suffix in _SUFFIXES:
             if word.endswith(suffix) and len(word) - len(suffix) >= 3:
                 stem = word[: -len(suffix)]

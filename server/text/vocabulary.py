@@ -153,7 +153,11 @@ class BookVocabulary:
                     or self.knows(word):
                 continue
             if English.knows(word):
-                if self.expected_uses(word) >= EXPECTED_USES:
+                # a word English makes only with an ending ("recurser": "recurs" + "er") one edit from
+                # a book word is that word mistyped ("recursor"), as a student writes it
+                if not English.lists(word) and self._a_typo(word):
+                    corrections[word] = self.speller.correct(word)
+                elif self.expected_uses(word) >= EXPECTED_USES:
                     unused.append(word)
                 continue
             corrected = self.speller.correct(word)
