@@ -20,6 +20,7 @@ from server.ingest.sections import Block, Section, reading_sections
 
 TokenCounter = Callable[[str], int]
 _SENTENCE_END = re.compile(r"(?<=[.!?:;])\s+(?=[A-Z0-9`*\"'(\[])")
+_LIST_LINE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _TABLE_DELIMITER = re.compile(r"^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$")
 
 
@@ -66,14 +67,25 @@ def table_header(text: str) -> str:
 
 
 def _units(block: Block, budget: int, count: _Counts) -> tuple[list[str], str]:
-    """A too-long prose block as (units, joiner): its lines (lists, tables: the header with its
-    delimiter row as one) or its sentences, each within the budget (a single enormous sentence
-    is cut by words)."""
+    """A too-long prose block as (units, joiner), each within the budget (a single enormous
+    sentence is cut by words): a table's rows (the header with its delimiter row as one), a
+    list's items (each with its wrapped lines), a quote's lines, else a paragraph's sentences,
+    however its lines are wrapped (a book wrapped at 80 columns is not cut mid-sentence)."""
     header = table_header(block.text)
     lines = block.text.split("\n")
     if header:
-        lines = [header, *lines[2:]]
-    units, joiner = (lines, "\n") if len(lines) > 1 else (_SENTENCE_END.split(block.text), " ")
+        units, joiner = [header, *lines[2:]], "\n"
+    elif _LIST_LINE.match(lines[0]):
+        units, joiner = [], "\n"
+        for line in lines:
+            if _LIST_LINE.match(line) or not units:
+                units.append(line)
+            else:
+                units[-1] += "\n" + line
+    elif len(lines) > 1 and all(line.lstrip().startswith((">", "|", "<")) for line in lines if line.strip()):
+        units, joiner = lines, "\n"
+    else:
+        units, joiner = _SENTENCE_END.split(" ".join(line.strip() for line in lines)), " "
     fitted: list[str] = []
     for unit in units:
         if count(unit) <= budget:
