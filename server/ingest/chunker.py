@@ -20,6 +20,7 @@ from server.ingest.sections import Block, Section, reading_sections
 
 TokenCounter = Callable[[str], int]
 _SENTENCE_END = re.compile(r"(?<=[.!?:;])\s+(?=[A-Z0-9`*\"'(\[])")
+_FINISHED = re.compile(r"[.!?:;][\"'”’)\]*_`]*\s*$")
 _LIST_LINE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _TABLE_DELIMITER = re.compile(r"^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$")
 
@@ -67,25 +68,14 @@ def table_header(text: str) -> str:
 
 
 def _units(block: Block, budget: int, count: _Counts) -> tuple[list[str], str]:
-    """A too-long prose block as (units, joiner), each within the budget (a single enormous
-    sentence is cut by words): a table's rows (the header with its delimiter row as one), a
-    list's items (each with its wrapped lines), a quote's lines, else a paragraph's sentences,
-    however its lines are wrapped (a book wrapped at 80 columns is not cut mid-sentence)."""
+    """A too-long prose block as (units, joiner): its lines (lists, tables: the header with its
+    delimiter row as one) or its sentences, each within the budget (a single enormous sentence
+    is cut by words)."""
     header = table_header(block.text)
     lines = block.text.split("\n")
     if header:
-        units, joiner = [header, *lines[2:]], "\n"
-    elif _LIST_LINE.match(lines[0]):
-        units, joiner = [], "\n"
-        for line in lines:
-            if _LIST_LINE.match(line) or not units:
-                units.append(line)
-            else:
-                units[-1] += "\n" + line
-    elif len(lines) > 1 and all(line.lstrip().startswith((">", "|", "<")) for line in lines if line.strip()):
-        units, joiner = lines, "\n"
-    else:
-        units, joiner = _SENTENCE_END.split(" ".join(line.strip() for line in lines)), " "
+        lines = [header, *lines[2:]]
+    units, joiner = (lines, "\n") if len(lines) > 1 else (_SENTENCE_END.split(block.text), " ")
     fitted: list[str] = []
     for unit in units:
         if count(unit) <= budget:
@@ -100,6 +90,13 @@ def _units(block: Block, budget: int, count: _Counts) -> tuple[list[str], str]:
         if current:
             fitted.append(" ".join(current))
     return fitted, joiner
+
+
+def _broken_off(text: str) -> str:
+    """The end of `text` after its last finished sentence: the sentence it breaks off in ("" when
+    it ends on a sentence's end)."""
+    last = _SENTENCE_END.split(text)[-1]
+    return "" if _FINISHED.search(last) else last
 
 
 def _tail(block: Block, overlap: int, count: _Counts) -> str:
@@ -169,11 +166,19 @@ def _pack(page: Page, section: Section, opts: ChunkingOptions, count: _Counts) -
         for unit in units:
             candidate = current[:-1] + [current[-1] + joiner + unit] if open_block else current + [unit]
             if current and not fits(candidate):
-                state["last"] = Block(current[-1]) if open_block else state["last"]
+                # a wrapped paragraph cut between two lines: the sentence it breaks off in starts the
+                # next chunk whole (the chunk before keeps its start too, as a cut-off sentence)
+                carry = _broken_off(current[-1]) if open_block and joiner == "\n" and not header \
+                    and not _LIST_LINE.match(block.text) else ""
+                state["last"] = Block(current[-1][:len(current[-1]) - len(carry)]) if open_block else state["last"]
                 flush()
                 if header and unit != header and fits([f"{header}\n{unit}"]):
                     current = [header]  # the table goes on under its header, not after a sentence of overlap
                     candidate = [f"{header}\n{unit}"]
+                elif carry and fits([" ".join([*current, carry]) + "\n" + unit]):
+                    candidate = [" ".join([*current, carry]) + "\n" + unit]  # one paragraph, as the book wrote it
+                elif carry and fits([f"{carry}\n{unit}"]):
+                    candidate = [f"{carry}\n{unit}"]
                 else:
                     if current and not fits(current + [unit]):
                         current = []

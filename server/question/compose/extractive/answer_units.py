@@ -120,11 +120,20 @@ def _introduces(block: Block | None) -> str:
     return "formula" if _formula(block) else ""
 
 
+_MARKUP_START = re.compile(r"^[\s*_`\"'“‘(\[]*")
+
+
+def _lowercase_start(sentence: str) -> bool:
+    """A sentence opening in lowercase once its markup is set aside ("`cargo build` because …":
+    a line of a wrapped paragraph that a passage starts on, not the start of its sentence)."""
+    return sentence[len(_MARKUP_START.match(sentence).group(0)):][:1].islower()
+
+
 def _cut(blocks: list[Block], i: int, sentences: list[str]) -> tuple[int, int]:
     """How many sentences to drop at the start and end of a paragraph cut by the passage's edges
     (the overlap's tail of the previous passage, or a sentence cut off at the end)."""
     first = next((j for j, b in enumerate(blocks) if b.kind != "heading"), i)
-    head = 1 if i == first and sentences and sentences[0][:1].islower() else 0
+    head = 1 if i == first and sentences and _lowercase_start(sentences[0]) else 0
     tail = 1 if i == len(blocks) - 1 and sentences and not _ENDS.search(sentences[-1]) else 0
     return head, tail
 
