@@ -466,3 +466,10 @@ def test_a_passage_that_starts_inside_a_sentence_is_not_quoted_from_its_broken_s
     said = [u.text for u in units_of(passage, 1)]
     assert not any(text.startswith("`cargo build` because") for text in said)
     assert any(text.startswith("Cargo check is quick") for text in said)
+
+
+def test_a_cut_off_sentence_naming_code_with_an_equals_sign_is_not_a_formula():
+    cut_off = "The essence of the `Monad` interface is the `join`/`>>=` functions, and as we've seen"
+    assert units_of(cut_off, 1) == ()  # a sentence cut off at the passage's end, never quoted
+    law = units_of("Newton's law reads:\n\nF = m a\n\nIt holds in every frame.", 1)
+    assert any("F = m a" in u.text for u in law)  # a displayed formula still is one

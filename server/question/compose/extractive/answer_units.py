@@ -102,13 +102,17 @@ def list_items(text: str) -> list[str]:
     return ["\n".join(item).rstrip() for item in items if "".join(item).strip()]
 
 
+_INLINE_CODE = re.compile(r"`[^`]*`")  # "the `join`/`>>=` functions": prose naming code, not a formula
+
+
 def _formula(block: Block) -> bool:
     """A displayed formula: TeX display math, or one line of symbols with an "=" in it."""
     text = block.text.strip()
     if block.kind != "paragraph":
         return False
     return text.startswith(("$$", "\\[", "\\begin")) or (
-        "\n" not in text and "=" in text and len(text.split()) <= 15 and not _ENDS.search(text.rstrip(")")))
+        "\n" not in text and "=" in _INLINE_CODE.sub("", text) and len(text.split()) <= 15
+        and not _ENDS.search(text.rstrip(")")))
 
 
 def _introduces(block: Block | None) -> str:
