@@ -1,7 +1,7 @@
 // A small, safe markdown subset → a plain-object tree (no DOM, so it is testable in node).
 //
 // Tree: a node is either a string (text) or `{tag, children, ...}` with tag one of
-// p, br, strong, em, code, pre, ul, ol (with optional `start`), li,
+// p, br, strong, em, code, pre, ul, ol (with optional `start`), li, table, tr, th, td,
 // a (with `href`, always http/https), cite (with `n`, a 1-based source number) and
 // math (with `tex`, and `display` for `$$…$$`; math.js renders it as MathML).
 // Headings become bold paragraphs.
@@ -64,6 +64,10 @@ const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const ITEM = /^\s*(?:([-*+])|(\d{1,9})[.)])\s+(.*)$/;
 const HEADING = /^ {0,3}#{1,6}\s+(.*?)[\s#]*$/;
 const MATH = /^ {0,3}\$\$/;
+const ROW = /^\s*\|/;
+const DELIMITER = /^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/;
+/** A table row's cells ("| a | b |" → ["a", "b"]; "\|" stays in its cell). */
+const cells = (row) => row.trim().replace(/^\||(?<!\\)\|$/g, '').split(/(?<!\\)\|/).map((c) => c.trim());
 
 /**
  * Markdown → array of block nodes. Robust to half-written input (it is re-run while
@@ -98,6 +102,13 @@ export function parse(src) {
       let tex = line.trim().slice(2);
       while (!/\$\$$/.test(tex.trim()) && ++i < lines.length) tex += '\n' + lines[i];
       out.push({ tag: 'math', tex: tex.trim().replace(/\$\$$/, '').trim(), display: true });
+    } else if (ROW.test(line) && DELIMITER.test(lines[i + 1] || '')) {
+      // a table: its header row, the delimiter row (skipped), then every row that follows
+      close();
+      list = null;
+      const rows = [line];
+      for (i++; ROW.test(lines[i + 1] || ''); ) rows.push(lines[++i]);
+      out.push({ tag: 'table', children: rows.map((row, k) => ({ tag: 'tr', children: cells(row).map((c) => ({ tag: k ? 'td' : 'th', children: inline(c) })) })) });
     } else if (!line.trim()) {
       close(); // a blank line ends a paragraph but not a list ("1. a\n\n2. b" is one list)
     } else if ((m = ITEM.exec(line))) {

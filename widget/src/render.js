@@ -14,7 +14,7 @@ export function mathDom(n) {
   return el;
 }
 
-const TAGS = new Set(['p', 'br', 'strong', 'em', 'code', 'pre', 'ul', 'ol', 'li', 'a']);
+const TAGS = new Set(['p', 'br', 'strong', 'em', 'code', 'pre', 'ul', 'ol', 'li', 'a', 'table', 'tr', 'th', 'td']);
 
 /**
  * Markdown tree (markdown.js) → DocumentFragment. `[n]` links to `sources[n-1].href`, like

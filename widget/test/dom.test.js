@@ -140,3 +140,9 @@ test('answer links go through `link` (the same page on the reader\'s site) befor
   const [bad] = walk(toDom(parse('[x](https://books.example.org/x)'), [], () => 'javascript:alert(1)')).filter((n) => n.tag === 'a');
   assert.equal(bad, undefined); // re-validated after the mapping
 });
+
+test('a table is built as table, rows and cells, a cell holding markup as text', () => {
+  const nodes = walk(toDom(parse('| Sort | Type |\n|---|---|\n| <img src=x onerror=alert(1)> | **Prop** |')));
+  assert.deepEqual(nodes.filter((n) => n.tag).map((n) => n.tag), ['table', 'tr', 'th', 'th', 'tr', 'td', 'td', 'strong']);
+  assert.ok(nodes.some((n) => n.text === '<img src=x onerror=alert(1)>'));
+});

@@ -138,3 +138,17 @@ test('pathological input stays fast and safe', () => {
   assertSafe(parse(src));
   assert.ok(performance.now() - t0 < 1000);
 });
+
+test('tables: a header row, the delimiter row, then body rows; cells read inline markdown', () => {
+  const [table, after] = parse('| Term | Meaning |\n|:-----|-----:|\n| `x` | a **name** |\n| y \\| z | two |\nAfter.');
+  assert.equal(table.tag, 'table');
+  assert.deepEqual(table.children.map((tr) => tr.children.map((c) => c.tag)), [['th', 'th'], ['td', 'td'], ['td', 'td']]);
+  assert.deepEqual(table.children[1].children[0].children, [{ tag: 'code', children: ['x'] }]);
+  assert.deepEqual(table.children[1].children[1].children, ['a ', { tag: 'strong', children: ['name'] }]);
+  assert.deepEqual(table.children[2].children[0].children, ['y | z']);
+  assert.deepEqual(after, { tag: 'p', children: ['After.'] });
+  // rows without a delimiter row under the first are not a table
+  assert.equal(parse('| a | b |\n| c | d |')[0].tag, 'p');
+  // an empty header row (a book's grid) is still a table
+  assert.equal(parse('|   |   |\n|:-:|:-:|\n| a | b |')[0].tag, 'table');
+});
