@@ -23,7 +23,7 @@ code { font: .88em ui-monospace, Menlo, Consolas, monospace; background: var(--s
 pre { background: var(--soft); padding: 10px; border-radius: 8px; overflow-x: auto; }
 pre code { padding: 0; }
 table { display: block; overflow-x: auto; border-collapse: collapse; font-size: 13px; }
-th, td { border: 1px solid var(--line); padding: 2px 6px; text-align: start; }
+th, td { border: 1px solid var(--line); padding: 2px 6px; overflow-wrap: normal; }
 .cite { padding: 0 .2em; font-size: .75em; font-weight: 600; text-decoration: none; vertical-align: super; }
 .typing { color: var(--muted); display: flex; align-items: center; gap: 4px; }
 .typing i { width: 6px; height: 6px; border-radius: 50%; background: currentColor; animation: tc-dot 1.2s infinite both; }
