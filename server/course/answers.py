@@ -3,7 +3,6 @@ is about, its outline as nested links, where something is covered, what comes be
 its stated objectives. Every page or section named is cited. (Quizzes: quiz.py.)"""
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from server.book.chunk import Chunk

@@ -47,9 +47,6 @@ def split_fences(text: str) -> list[tuple[bool, list[str]]]:
     return runs
 
 
-RUST_HIDDEN = {"rust": "#"}  # mdBook hides these in every book
-
-
 def _shown_lines(lines: list[str], hidden_lines: Mapping[str, str]) -> list[str]:
     """A fenced block without the lines mdBook hides for its language. Rust's "#" hides `# …`
     and a bare `#` (`##` shows one `#`: an attribute or a macro's `#` is not hidden); another

@@ -138,9 +138,7 @@ def _mdbook_site(root: Path, site_url: str | None) -> Site:
 def _hidden_code_lines(html: dict) -> tuple[tuple[str, str], ...]:
     """(language, prefix) of the code lines an mdBook hides: Rust's `#` always, and the ones its
     book.toml sets (`output.html.code.hidelines`, or a playground's `boring-prefixes`)."""
-    from server.ingest.clean import RUST_HIDDEN
-
-    hidden = dict(RUST_HIDDEN)
+    hidden = {"rust": "#"}  # mdBook hides these in every book
     for table in (html.get("playground", {}).get("boring-prefixes", {}), html.get("code", {}).get("hidelines", {})):
         if isinstance(table, dict):
             hidden.update({str(k).lower(): str(v) for k, v in table.items() if str(v).strip()})

@@ -27,7 +27,6 @@ class BookTools:
 
     def search_book(self, query: str, book_id: str | None = None, limit: int = 5) -> dict:
         query = _words(query, "query")
-        settings = self.parts.settings
         with _refusals(self.parts.index):
             self._check_book(book_id)
             # ranked as /chat and `ask` rank them: misspelt book words read as the book spells them,

@@ -21,7 +21,7 @@ from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Connection
 
 from server.batching import Batcher
-from server.errors import DatabaseUnavailable, SessionNotFound
+from server.errors import DatabaseUnavailable
 from server.text.privacy import mask
 from server.sessions import migrate, statements as sql
 from server.sessions.database import answering, describe, file_problem, inode_of, make_engine, parse_url, sqlite_file

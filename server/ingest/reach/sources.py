@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import posixpath
 import re
-from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from server.ingest.page import Page

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import functools
 import re
-import threading
 from dataclasses import replace
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import TYPE_CHECKING, Callable
 
 from server.book.chunk import Chunk
 from server.text.blocks import split_blocks
