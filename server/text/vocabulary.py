@@ -4,8 +4,8 @@ misspelt words as the book words they were meant to be.
 Dense similarity alone cannot tell "how do I deserialize JSON with serde?" from a Rust-book
 question: the topic is near. But "serde" is a specialist term (not English, per a dictionary and
 word frequencies) that the book never uses: strong evidence the book does not cover it. Everyday
-words that the book happens not to use ("bunch", "gizmo", "laggy") do not count, and a word one
-edit from a book word ("kinematiks") is that word misspelt (see spelling.py).
+words that the book happens not to use ("bunch", "gizmo", "laggy") do not count; a word one edit
+from a book word ("kinematiks", "recurser": English only as "recurs" + "er") is that word misspelt.
 
 An everyday word the book never uses says something only when English uses it so often that a
 book of this length would be expected to use it too (`Reading.unused`): "phone" (about 2 uses
@@ -144,8 +144,7 @@ class BookVocabulary:
         A question not in English (most of its words not English ones) is read as it is: the
         checks know English words only."""
         corrections: dict[str, str] = {}
-        unknown: list[str] = []
-        unused: list[str] = []
+        unknown, unused = [], []
         if not in_english(question):
             return Reading(question, unknown_terms=self._unknown_names(question))
         for word in words(question):
@@ -153,8 +152,6 @@ class BookVocabulary:
                     or self.knows(word):
                 continue
             if English.knows(word):
-                # a word English makes only with an ending ("recurser": "recurs" + "er") one edit from
-                # a book word is that word mistyped ("recursor"), as a student writes it
                 if not English.lists(word) and self._a_typo(word):
                     corrections[word] = self.speller.correct(word)
                 elif self.expected_uses(word) >= EXPECTED_USES:
