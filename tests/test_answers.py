@@ -468,6 +468,19 @@ def test_a_passage_that_starts_inside_a_sentence_is_not_quoted_from_its_broken_s
     assert any(text.startswith("Cargo check is quick") for text in said)
 
 
+def test_a_sentence_a_passage_breaks_across_two_paragraphs_is_read_whole():
+    # a chunk that starts inside a wrapped paragraph: the start of the sentence it breaks off in
+    # (carried over from the chunk before), a blank line, then the rest of the paragraph
+    passage = ("Usually, `cargo check` is much faster than\n\n`cargo build` because it skips the step of "
+               "producing an executable. So use it while you write code.")
+    said = [u.text for u in units_of(passage, 1)]
+    assert said[0] == ("Usually, `cargo check` is much faster than `cargo build` because it skips the step of "
+                       "producing an executable.")
+    apart = [u.text for u in units_of("Run the tests\n\n## Next\n\nthen read the report.", 1)]
+    assert not any("Run the tests then" in text for text in apart)  # a heading between: two places, not one sentence
+
+
+
 def test_a_cut_off_sentence_naming_code_with_an_equals_sign_is_not_a_formula():
     cut_off = "The essence of the `Monad` interface is the `join`/`>>=` functions, and as we've seen"
     assert units_of(cut_off, 1) == ()  # a sentence cut off at the passage's end, never quoted

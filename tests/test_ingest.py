@@ -293,21 +293,3 @@ def test_a_page_read_differently_is_indexed_again_though_its_file_is_unchanged(t
     assert not any("import sys" in c.content for c in store.all_chunks())
 
 
-
-def test_a_chunk_inside_a_paragraph_wrapped_at_eighty_columns_starts_where_a_sentence_starts(embedder):
-    from server.ingest.chunker import chunk_page
-    from server.ingest.page import Page
-    import textwrap
-
-    sentences = [f"Sentence {i} says that the borrow checker compares scopes to decide whether all borrows "
-                 f"are valid, and it says so in words number {i}." for i in range(40)]
-    paragraph = "\n".join(textwrap.wrap(" ".join(sentences), 80))  # as mdBook sources are written
-    assert len(paragraph.split("\n")) > 40
-    page = Page(source_file="borrow.md", title="Borrowing", url="https://example.org/borrow", categories=[],
-                order=1, body="## The borrow checker\n\n" + paragraph + "\n", file_hash="h")
-    chunks = [c.content for c in chunk_page(page, book_id="b", book_title="B", count_tokens=embedder.count_tokens)]
-    assert len(chunks) >= 3
-    for content in chunks:
-        assert " ".join(content.split()).startswith("Sentence "), content[:80]  # never "are valid, and it says…"
-    said = " ".join(" ".join(c.split()) for c in chunks)
-    assert all(sentence in said for sentence in sentences)

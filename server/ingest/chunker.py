@@ -20,8 +20,6 @@ from server.ingest.sections import Block, Section, reading_sections
 
 TokenCounter = Callable[[str], int]
 _SENTENCE_END = re.compile(r"(?<=[.!?:;])\s+(?=[A-Z0-9`*\"'(\[])")
-_FINISHED = re.compile(r"[.!?:;][\"'”’)\]*_`]*\s*$")
-_LIST_LINE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _TABLE_DELIMITER = re.compile(r"^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$")
 
 
@@ -92,13 +90,6 @@ def _units(block: Block, budget: int, count: _Counts) -> tuple[list[str], str]:
     return fitted, joiner
 
 
-def _broken_off(text: str) -> str:
-    """The end of `text` after its last finished sentence: the sentence it breaks off in ("" when
-    it ends on a sentence's end)."""
-    last = _SENTENCE_END.split(text)[-1]
-    return "" if _FINISHED.search(last) else last
-
-
 def _tail(block: Block, overlap: int, count: _Counts) -> str:
     """The last sentences of a prose block, at most `overlap` tokens; never code."""
     if block.is_code or overlap <= 0:
@@ -166,19 +157,11 @@ def _pack(page: Page, section: Section, opts: ChunkingOptions, count: _Counts) -
         for unit in units:
             candidate = current[:-1] + [current[-1] + joiner + unit] if open_block else current + [unit]
             if current and not fits(candidate):
-                # a wrapped paragraph cut between two lines: the sentence it breaks off in starts the
-                # next chunk whole (the chunk before keeps its start too, as a cut-off sentence)
-                carry = _broken_off(current[-1]) if open_block and joiner == "\n" and not header \
-                    and not _LIST_LINE.match(block.text) else ""
-                state["last"] = Block(current[-1][:len(current[-1]) - len(carry)]) if open_block else state["last"]
+                state["last"] = Block(current[-1]) if open_block else state["last"]
                 flush()
                 if header and unit != header and fits([f"{header}\n{unit}"]):
                     current = [header]  # the table goes on under its header, not after a sentence of overlap
                     candidate = [f"{header}\n{unit}"]
-                elif carry and fits([" ".join([*current, carry]) + "\n" + unit]):
-                    candidate = [" ".join([*current, carry]) + "\n" + unit]  # one paragraph, as the book wrote it
-                elif carry and fits([f"{carry}\n{unit}"]):
-                    candidate = [f"{carry}\n{unit}"]
                 else:
                     if current and not fits(current + [unit]):
                         current = []

@@ -133,6 +133,21 @@ def _lowercase_start(sentence: str) -> bool:
     return sentence[len(_MARKUP_START.match(sentence).group(0)):][:1].islower()
 
 
+def _mended(blocks: list[Block]) -> list[Block]:
+    """A sentence broken across two paragraphs made whole: a passage that starts inside a wrapped
+    paragraph holds the start of the sentence it breaks off in ("Usually, `cargo check` is much
+    faster than"), then the rest of it ("`cargo build` because it skips …")."""
+    out: list[Block] = []
+    for block in blocks:
+        before = out[-1] if out else None
+        if before is not None and before.kind == block.kind == "paragraph" and _lowercase_start(block.text) \
+                and not _ENDS.search(before.text.rstrip(" *_")) and not _formula(before):
+            out[-1] = Block("paragraph", f"{before.text} {block.text}", before.heading)
+        else:
+            out.append(block)
+    return out
+
+
 def _cut(blocks: list[Block], i: int, sentences: list[str]) -> tuple[int, int]:
     """How many sentences to drop at the start and end of a paragraph cut by the passage's edges
     (the overlap's tail of the previous passage, or a sentence cut off at the end)."""
@@ -159,7 +174,7 @@ def units_of(markdown: str, source: int, context: str = "prose") -> tuple[Unit, 
     """The passage's pieces. `context`: the material its page's headings make it (a quiz page's
     passage is quiz material even where the passage shows none of them). Kept for the passages
     asked about again (the units are immutable)."""
-    blocks = split_blocks(_COMMENT.sub("", markdown))
+    blocks = _mended(split_blocks(_COMMENT.sub("", markdown)))
     units: list[Unit] = []
     taken = -1
     for i, block in enumerate(blocks):
