@@ -26,8 +26,8 @@ from server.text.sentences import strip_markdown
 from server.text.vocabulary import BookVocabulary, asked_words, reading_length, words
 
 CODE_ASKED = 0.3
-SET_WORK_ASKED = 0.3  # an exercise, a quiz question or a reading when the question asks for them
-SET_WORK = ("exercise", "quiz", "references")
+NAMED_ASKED = 0.3  # an exercise, a quiz question or a reading when the question asks for them by name
+NAMED = ("exercise", "quiz", "references")
 HEADING_WEIGHT = 0.75
 PASSAGE_WEIGHT = 1.5
 K1, B, AVERAGE_WORDS = 1.2, 0.75, 20  # BM25 over sentences (about twenty words each)
@@ -198,12 +198,12 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
         context = (HEADING_WEIGHT * sum(w for p, w in weights.items() if p in heading) / full
                    + PASSAGE_WEIGHT * (source.score - best_passage))
         covers = {p: w / full for p, w in weights.items() if p in set(said)}
-        code = CODE_ASKED if wants_code and has_code(unit) else 0.0
-        if unit.material in SET_WORK and _ASKS[unit.material].search(question):
-            code += SET_WORK_ASKED  # "are there exercises on …?" is answered with them, not with prose naming them
+        asked_for = CODE_ASKED if wants_code and has_code(unit) else 0.0
+        if unit.material in NAMED and _ASKS[unit.material].search(question):
+            asked_for += NAMED_ASKED  # "are there exercises on …?" is answered with them, not with prose naming them
         items = ()
         if unit.introduces == "list":
             items = tuple(_holds(strip_markdown(part), weights, full)
                           for part in [unit.text.partition("\n\n")[0], *unit.items])
-        scored.append(Scored(unit, relevance, relevance + context + code, covers, context, items))
+        scored.append(Scored(unit, relevance, relevance + context + asked_for, covers, context, items))
     return scored
