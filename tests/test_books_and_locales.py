@@ -108,3 +108,24 @@ def test_a_config_split_into_modules_states_its_locales_in_the_one_it_imports(tm
         'import createI18nConfig from "./config/i18n";\n'
         "export default { title: 'T', i18n: { defaultLocale: 'fr', locales: ['fr'] } };\n")
     assert (detect_site(tmp_path).default_locale, detect_site(tmp_path).locales) == ("fr", ("fr",))
+
+
+def test_a_config_split_into_modules_names_its_title_in_the_one_it_imports(tmp_path):
+    (tmp_path / "config").mkdir()
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "intro.md").write_text("# Introducción\n\nLas bibliotecas de software se diseñan.\n")
+    (tmp_path / "config" / "course-meta.ts").write_text(
+        'const meta = {\n  shortTitle: "DIBS",\n  title: "Diseño de Bibliotecas",\n};\nexport default meta;\n')
+    (tmp_path / "config" / "site.ts").write_text(
+        "import meta from './course-meta';\nexport interface SiteConfig { title: string; }\n"
+        "export default function createSiteConfig() {\n  return { title: `📚 ${meta.shortTitle}`, tagline: meta.title };\n}\n")
+    (tmp_path / "docusaurus.config.ts").write_text(
+        'import createSiteConfig from "./config/site";\nexport default { ...createSiteConfig(), baseUrl: "/" };\n')
+    assert detect_site(tmp_path).title == "📚 DIBS"  # as the site shows it, not the folder's name
+    # a placeholder no literal fills is not a title: the folder names the book
+    (tmp_path / "config" / "course-meta.ts").write_text("export default { shortTitle: process.env.TITLE };\n")
+    assert detect_site(tmp_path).title == tmp_path.name
+    # the config's own literal wins
+    (tmp_path / "docusaurus.config.ts").write_text(
+        "import createSiteConfig from './config/site';\nexport default { title: 'Own', ...createSiteConfig() };\n")
+    assert detect_site(tmp_path).title == "Own"

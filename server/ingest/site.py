@@ -51,21 +51,41 @@ def _config_locales(source: str) -> tuple[str, tuple[str, ...]]:
     return default, locales
 
 
+_PLACEHOLDER = re.compile(r"\$\{\s*(?:[\w$]+\.)*([\w$]+)\s*\}")  # "${meta.shortTitle}": its last name
 _LOCAL_IMPORT = re.compile(r"""(?:\bfrom\s+|\brequire\(\s*)["'](\.{1,2}/[^"']+)["']""")
 
 
-def _imported(config: Path, source: str) -> str:
-    """The text of the modules of its own folder a config imports ("./config/i18n"): a config
-    split into files states its i18n there."""
-    texts = []
+def _modules(config: Path, source: str) -> list[tuple[Path, str]]:
+    """The modules of its own folder a config imports ("./config/i18n"), with their text: a
+    config split into files states its i18n and its title there."""
+    found = []
     for spec in _LOCAL_IMPORT.findall(source):
         base = config.parent / spec
         candidates = [base, *(base.with_name(base.name + ext) for ext in (".ts", ".js", ".mjs", ".cjs")),
                       *(base / f"index{ext}" for ext in (".ts", ".js"))]
-        found = next((c for c in candidates if c.is_file()), None)
-        if found is not None:
-            texts.append(found.read_text(encoding="utf-8", errors="replace"))
-    return "\n".join(texts)
+        module = next((c for c in candidates if c.is_file()), None)
+        if module is not None:
+            found.append((module, module.read_text(encoding="utf-8", errors="replace")))
+    return found
+
+
+def _imported(config: Path, source: str) -> str:
+    return "\n".join(text for _, text in _modules(config, source))
+
+
+def _title(config: Path | None, source: str) -> str | None:
+    """The site's title: a literal in the config, else in a module it imports ("./config/site");
+    a template's placeholders ("📚 ${meta.shortTitle}") read from literals in that module and the
+    modules it imports. None when no title is written as text."""
+    for path, text in [(config, source), *(_modules(config, source) if config else [])]:
+        title = _config_value(text, "title")
+        if title is None:
+            continue
+        known = f"{text}\n{_imported(path, text)}" if "${" in title and path else text
+        resolved = _PLACEHOLDER.sub(lambda m: _config_value(known, m.group(1)) or "\0", title)
+        if "\0" not in resolved:
+            return resolved
+    return None
 
 
 def _imported_locales(config: Path, source: str) -> tuple[str, tuple[str, ...]] | None:
@@ -93,7 +113,7 @@ def _docusaurus_site(root: Path, site_url: str | None, base_url: str | None, bui
     content_root = root / "docs" if config and config.parent == root and (root / "docs").is_dir() else root
     route_base = _config_value(source, "routeBasePath")
     url = site_url if site_url is not None else (_config_value(source, "url") or "")
-    title = _config_value(source, "title") or content_root.resolve().parent.name
+    title = _title(config, source) or content_root.resolve().parent.name
     default_locale, locales = _config_locales(source)
     if config is not None and "defaultLocale" not in source:
         default_locale, locales = _imported_locales(config, source) or (default_locale, locales)
