@@ -3,6 +3,8 @@ words) read as pairs of characters; the English word checks (unknown terms, ever
 spelling) switched off for a question not in English; sentences end at "。" and "۔"."""
 from __future__ import annotations
 
+import re
+
 from hypothesis import given, settings, strategies as st
 
 from server.book.chunk import Chunk
@@ -11,7 +13,8 @@ from server.question.compose.extractive.answers import block_answer
 from server.question.context import Source
 from server.question.gather.lexical import bm25_scores
 from server.evaluation.measures import answer_words
-from server.text.vocabulary import BookVocabulary, asked_words, in_english, reading_length, unspaced, words
+from server.text.lengths import reading_length, spaced_length
+from server.text.vocabulary import BookVocabulary, asked_words, in_english, unspaced, words
 
 
 def _source(text: str, score: float = 0.6) -> Source:
@@ -162,3 +165,42 @@ def test_a_spanish_question_names_what_it_capitalises_inside_a_sentence_or_a_wor
     assert book.read("¿Cómo configuro JUnit en Gradle?").unknown_terms == []  # names the book uses; "Cómo" opens it
     assert book.read("¿Qué es la herencia? Explícala con Kotlin.").unknown_terms == []
     assert book.read("¿Qué es la Programación Funcional?").unknown_terms == []  # Spanish words, not names
+
+
+def _said(*questions: str):
+    from datetime import datetime, timezone
+    from server.sessions import Message
+
+    return [Message(f"m{i}", "user", q, datetime.now(timezone.utc)) for i, q in enumerate(questions)]
+
+
+def test_a_question_in_chinese_or_japanese_is_a_follow_up_only_when_short_or_pointing_back():
+    from server.question.understand.followup import retrieval_query
+
+    history = _said("オプショナルチェーンとは？")
+    # a whole question of its own, unspaced: searched alone, not with the question before it
+    for question in ("ジェネリクスの使い方を教えて", "美味しいラーメンの作り方は？", "constとletの違い", "装饰器是怎么工作的？"):
+        assert retrieval_query(question, history) == question
+    # short, or leaning on the question before ("それ", "这个", "¿y eso?"): searched with it
+    for question in ("それは何？", "その例は？", "这个怎么用？", "¿y eso?", "یہ کیا ہے؟", "and services?"):
+        assert retrieval_query(question, history) == f"オプショナルチェーンとは？ {question}"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=80))
+def test_any_text_is_read_as_a_follow_up_or_not_without_failing(text):
+    from server.question.understand.followup import looks_like_follow_up, retrieval_query
+
+    assert isinstance(looks_like_follow_up(text), bool)
+    assert retrieval_query(text, _said("what is a node?")).endswith(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=60))
+def test_a_length_in_words_is_the_spaced_words_and_chinese_or_japanese_characters_in_twos(text):
+    unspaced_runs = re.findall(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+", text)
+    if not unspaced_runs and not re.search(r"[\u3000-\u303f\uff01-\uff0f\uff1a-\uff20]", text):
+        assert spaced_length(text) == len(text.split())  # English, Spanish, Urdu: as spaces part them
+    else:
+        assert spaced_length(text) >= sum((len(run) + 1) // 2 for run in unspaced_runs)
+    assert spaced_length("constとletの違い") == 5 and spaced_length("装饰器是怎么工作的？") == 5

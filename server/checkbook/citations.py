@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from server.ingest.sections import reading_sections
 from server.question import markers
 from server.text.sentences import strip_markdown
+from server.text.lengths import spaced_length
 
 _BOLD_LINE = re.compile(r"^\s*\*\*[^*\n]+\*\*\s*$", re.M)
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -45,7 +46,7 @@ class BookSections:
         page, _, anchor = url.partition("#")
         sections = self.pages.get(page.rstrip("/"))
         wanted = " ".join(words(piece)[:PIECE_WORDS])
-        if not sections or len(wanted.split()) < 3:
+        if not sections or spaced_length(wanted) < 3:
             return None
         anchor = anchor.split(":~:", 1)[0]
         under = [text for anchors, text in sections if not anchor or anchor in anchors]

@@ -8,6 +8,8 @@ import random
 import re
 from dataclasses import dataclass
 
+from server.text.lengths import spaced_length
+
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 TEMPLATES = ("what is {0}?", "how does {0} work", "{0}", "Why is {0} important?!", "explain the {0} pls",
              "WHAT DOES {0} MEAN", "difference between {0} and {1}?")
@@ -86,7 +88,7 @@ def highlightable(paragraphs: list[tuple[str, str]], count: int) -> list[Passage
         if any(mark in plain for mark in ("`", "|", "<", "{", "![", "](", "$$")) or plain.startswith(("#", "-", "*", ">")):
             continue
         sentences = len(_SENTENCE_END.findall(plain))
-        if 2 <= sentences <= 5 and 25 <= len(plain.split()) <= 140:
+        if 2 <= sentences <= 5 and 25 <= spaced_length(plain) <= 140:
             found.append(Passage(plain, url))
     step = max(1, len(found) // count) if found else 1
     return found[::step][:count]

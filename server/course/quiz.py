@@ -14,6 +14,7 @@ from server.text.sentences import normalised
 from server.course.answers import link, part_pages
 from server.course.citing import Cites
 from server.course.understand import CourseRequest
+from server.text.lengths import spaced_length
 
 MAX_OWN = 20  # the book's own questions, in its order
 MAX_BUILT = 5
@@ -123,7 +124,7 @@ def key_explanation(item: QuizItem) -> str:
     if said.lower().startswith(choice.lower()):
         said = said[len(choice):]
     said = said.strip(" -–—:;,.()")
-    return said if len(said.split()) >= 2 else ""
+    return said if spaced_length(said) >= 2 else ""
 
 
 def answers_text(quiz: Quiz, outline: Outline, cite: Cites) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from statistics import median
 
-from server.text.vocabulary import link_texts, reading_length
+from server.text.lengths import link_texts, reading_length
 
 _FENCED = re.compile(r"^\s*(```|~~~).*?^\s*\1[^\n]*$", re.MULTILINE | re.DOTALL)
 _TABLE_ROW = re.compile(r"^\s*\|.*$", re.MULTILINE)

@@ -20,6 +20,7 @@ from markdown_it import MarkdownIt
 from server.book.chunk import Chunk
 from server.book.outline import Outline, OutlinePage, Part, Section
 from server.book.page_urls import by_path, page_at, page_path
+from server.text.lengths import spaced_length
 
 DESCRIPTION_CHARS = 200  # one line in a list of links
 SUMMARY_CHARS = 600  # one paragraph
@@ -152,7 +153,7 @@ def _first_words(passages, limit: int, sentences: int) -> str:
     cut at a word under `limit` characters."""
     for chunk in passages:
         for paragraph in _paragraphs(chunk.content):
-            if len(paragraph.split()) < 4:  # a label or a lone link, not a sentence
+            if spaced_length(paragraph) < 4:  # a label or a lone link, not a sentence
                 continue
             text = " ".join(_SENTENCE_END.split(paragraph)[:sentences])
             if len(text) > limit:

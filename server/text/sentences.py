@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import re
 
+from server.text.lengths import spaced_length
+
 _BOUNDARY = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[A-Z0-9\"'(`*\[])")
 _FENCE = re.compile(r"```.*?```|~~~.*?~~~", re.DOTALL)
 
@@ -33,7 +35,7 @@ def split_passage(text: str, max_words: int = 120) -> list[str]:
     current: list[str] = []
     words = 0
     for sentence in split_sentences(text):
-        n = len(sentence.split())
+        n = spaced_length(sentence)
         if current and words + n > max_words:
             pieces.append(" ".join(current))
             current, words = [], 0

@@ -23,18 +23,12 @@ from typing import Callable, Protocol, Sequence
 from wordfreq import word_frequency, zipf_frequency
 
 from server.book.chunk import Chunk
+from server.text.lengths import CJK_RUN, WORD
 from server.text.spelling import English, Speller
 
 EXPECTED_USES = 1.5  # an English word the book never uses counts from this many uses expected of it
 OTHER_LANGUAGES = ("es", "fr", "de", "pt")  # written in English's letters: told apart by their common words
 OTHER_LANGUAGE_ZIPF = 3.0  # a common word there (once in about 100,000 words)
-# Chinese and Japanese write words without spaces: a run of their characters is read as its
-# overlapping pairs of characters (as search engines index them), so word-level mechanisms
-# (BM25, what a piece of an answer says, a word asked) work there too
-_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-_WORD = re.compile(rf"[{_CJK}]+|[^\W_{_CJK}]+")
-_CJK_RUN = re.compile(rf"[{_CJK}]")
-_LINK_TARGET = re.compile(r"\]\([^)\s]*\)")  # "[text](https://…)": the part a reader does not read
 _KANA = re.compile(r"^[\u3040-\u309f]+$")  # hiragana: Japanese grammar (particles, endings), not a topic
 _SPLIT_DIGITS = re.compile(r"[a-z]+|[0-9]+")
 _LATIN_NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*")
@@ -43,28 +37,17 @@ _LATIN_LETTERS = 0x024F  # the last of Latin Extended-B: "é", "ñ", "ß" are La
 
 
 def words(text: str) -> list[str]:
-    """The text's words, lower-cased, in any script; a run of Chinese or Japanese characters as
-    its pairs of characters."""
+    """The text's words, lower-cased, in any script. Chinese and Japanese write words without
+    spaces: a run of their characters is read as its overlapping pairs of characters (as search
+    engines index them), so word-level mechanisms (BM25, what a piece of an answer says, a word
+    asked) work there too."""
     found: list[str] = []
-    for run in _WORD.findall(text.lower()):
-        if _CJK_RUN.match(run):
+    for run in WORD.findall(text.lower()):
+        if CJK_RUN.match(run):
             found.extend(run[i:i + 2] for i in range(max(1, len(run) - 1)))
         else:
             found.append(run)
     return found
-
-
-def reading_length(text: str) -> int:
-    """How many words a reader reads in `text`: a run of Chinese or Japanese characters counts as
-    its characters in twos (a word of these languages is about two characters), not as the
-    overlapping pairs `words` finds in it (which would count each character as a word). A link's
-    target is not read, only its text."""
-    return sum((len(run) + 1) // 2 if _CJK_RUN.match(run) else 1 for run in _WORD.findall(link_texts(text)))
-
-
-def link_texts(text: str) -> str:
-    """The text with each link's target left out ("[the docs](https://…)" reads "[the docs]")."""
-    return _LINK_TARGET.sub("]", text)
 
 
 def other_script_share(text: str) -> float:
@@ -75,7 +58,7 @@ def other_script_share(text: str) -> float:
 
 def unspaced(word: str) -> bool:
     """A word of a script written without spaces (a pair of Chinese or Japanese characters)."""
-    return bool(_CJK_RUN.match(word))
+    return bool(CJK_RUN.match(word))
 
 
 def _variants(word: str) -> set[str]:

@@ -15,6 +15,7 @@ import numpy as np
 from server.question.practice import QuizItem
 from server.text.sentences import normalised, split_sentences
 from server.text.terms import term_set, terms
+from server.text.lengths import spaced_length
 
 CORRECT_TERMS, PARTLY_TERMS = 0.6, 0.25
 CLOSE_MEANING, NEAR_MEANING = 0.75, 0.6  # cosine of the student's answer and the book's
@@ -56,7 +57,7 @@ def chosen_choice(item: QuizItem, answer: str) -> int | None:
 def answering_sentences(section_text: str, question: str, limit: int = 2) -> str:
     """The section's sentences that share most of the question's terms: what it answers with."""
     asked = term_set(question)
-    sentences = [s for s in split_sentences(section_text) if len(s.split()) >= 5]
+    sentences = [s for s in split_sentences(section_text) if spaced_length(s) >= 5]
     ranked = sorted(sentences, key=lambda s: -len(asked & term_set(s)))
     return " ".join(ranked[:limit])
 

@@ -16,6 +16,7 @@ from server.course.quiz import questions_for, tested_page
 from server.course.resolve import resolve_page
 from server.question.practice import Hint, Practice, QuizItem
 from server.text.terms import STOPWORDS, term_set
+from server.text.lengths import spaced_length
 
 ANOTHER = ["another hint", "give me another hint", "one more hint please", "a bit more help", "I'm still stuck",
            "more of a hint", "otra pista", "dame otra pista"]
@@ -81,7 +82,7 @@ class Tutor:
             return "reveal"
         if _ANOTHER.search(text):
             return "another"
-        if len(text.split()) > 8:
+        if spaced_length(text) > 8:
             return None
         if self._phrases is None:
             self._phrases = (self.embedder.embed_documents(ANOTHER), self.embedder.embed_documents(REVEAL))

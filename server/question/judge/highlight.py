@@ -26,6 +26,7 @@ from server.question.context import Source
 from server.question.understand.intent import Intent
 from server.question.markers import cite_end
 from server.text.sentences import split_sentences
+from server.text.lengths import spaced_length
 
 # a question the passage is less similar to than this is not about it at all
 PASSAGE_FLOOR = 0.15
@@ -93,7 +94,7 @@ def _book_sentences(sources: list[Source], pattern: re.Pattern, terms: set[str])
         if source.source_type != "database":
             continue
         for sentence in split_sentences(source.chunk.content):
-            if pattern.search(sentence) and _content(sentence) & terms and 5 <= len(sentence.split()) <= 60:
+            if pattern.search(sentence) and _content(sentence) & terms and 5 <= spaced_length(sentence) <= 60:
                 found.append((number, sentence))
                 break
     return found

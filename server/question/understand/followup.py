@@ -5,15 +5,21 @@ import re
 from typing import Sequence
 
 from server.sessions import Message
+from server.text.lengths import spaced_length
 
 _FOLLOW_UP_START = re.compile(r"^(and|but|also|so|then|what about|how about|what if|why|how so|and how|or)\b", re.I)
 _PRONOUN = re.compile(r"\b(it|its|they|them|their|this|that|these|those|he|she|one|ones)\b", re.I)
+# the same in the pool's other languages: "¿y eso?", "それは何？", "那个呢？", "یہ کیا ہے؟"
+_FOLLOW_UP_ELSEWHERE = re.compile(r"^¿?\s*(?:y|pero|entonces)\b|^(?:じゃあ|では|それで|那么|那|还有)|"
+                                  r"\b(?:eso|esto|ese|esa|یہ|وہ|اس)\b|それ|これ|あれ|その|この|它|这个|那个", re.I)
 
 
 def looks_like_follow_up(question: str) -> bool:
-    words = question.split()
-    return bool(_FOLLOW_UP_START.match(question.strip())) or len(words) <= 3 or (
-        len(words) <= 8 and bool(_PRONOUN.search(question)))
+    """A question that starts as a follow-up does, or is short (in words a reader reads: Chinese
+    and Japanese, unspaced, by their characters in twos), or short and leaning on a pronoun."""
+    length = spaced_length(question)
+    return bool(_FOLLOW_UP_START.match(question.strip())) or length <= 3 or (
+        length <= 8 and bool(_PRONOUN.search(question) or _FOLLOW_UP_ELSEWHERE.search(question.strip())))
 
 
 def retrieval_query(question: str, history: Sequence[Message]) -> str:

@@ -27,7 +27,8 @@ from server.question.context import Source
 from server.question.compose.extractive.continuation import Following, cited_where_read, read_passages, shown_under
 from server.question.markers import cite_end, marker
 from server.question.compose.extractive.piece_scores import HEADING_ID, WANTS_CODE, Scored, has_code, reading_words, score_pieces
-from server.text.vocabulary import BookVocabulary, reading_length, words
+from server.text.lengths import reading_length
+from server.text.vocabulary import BookVocabulary, words
 
 WORDS_BY_LENGTH = {"short": 45, "normal": 90, "detailed": 180}  # reading length of prose and lists
 OPENING_SHARE = 0.5  # of the reading length, for the opening stretch (BENCHMARKS.md)

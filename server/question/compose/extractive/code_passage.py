@@ -15,6 +15,7 @@ from server.question.context import Source
 from server.question.understand.intent import Intent
 from server.question.markers import cite_end
 from server.text.sentences import split_sentences, strip_markdown
+from server.text.lengths import spaced_length
 
 PLAIN = "Text only"  # pygments' name for a block marked as plain text (`text`, `txt`)
 CODE_NOTE = ("*No language model is configured here, so this is the code's own text and what the book says "
@@ -106,7 +107,7 @@ def _in_book(code: str, sources: list[Source], language: str) -> list[tuple[int,
                 said.append((number, f"Just above it, the book's block says: “{above}”"))
         for position, sentence in enumerate(split_sentences(strip_markdown(content))):
             strength = _naming(sentence, names)
-            if strength >= 2 and 5 <= len(sentence.split()) <= 60:
+            if strength >= 2 and 5 <= spaced_length(sentence) <= 60:
                 sentences.append((strength, number, position, sentence))
     best = sorted(sorted(sentences, key=lambda s: -s[0])[:2], key=lambda s: (s[1], s[2]))
     return said + [(number, sentence) for _, number, _, sentence in best]

@@ -23,7 +23,8 @@ from server.book.chunk import Chunk
 from server.question.context import Source
 from server.question.gather.lexical import bm25, inverse_document_frequency
 from server.text.sentences import strip_markdown
-from server.text.vocabulary import BookVocabulary, asked_words, reading_length, words
+from server.text.lengths import reading_length
+from server.text.vocabulary import BookVocabulary, asked_words, words
 
 CODE_ASKED = 0.3
 NAMED_ASKED = 0.3  # an exercise, a quiz question or a reading when the question asks for them by name
