@@ -17,6 +17,7 @@ from places import EVAL
 
 SETS = ("physical-ai-book", "rust-book", "aibook", "physical-ai-i18n")
 from server.question import Page, Question, Selection, SelectionMode
+from server.question.compose.refusal import selection_refusal
 
 MODES = (SelectionMode.EXCLUSIVE, SelectionMode.COMBINED)
 # the held-out author's test and the issue's: a highlighted sentence and a question about something else
@@ -62,7 +63,9 @@ def test_every_selection_item_is_answered_or_declined_in_both_modes(book):
                 continue
             assert answer.refused and not answer.sources, where
             assert not any(k.lower() in answer.text.lower() for k in item.get("forbidden_keywords", [])), where
-            assert "doesn't cover" in answer.text, where
+            # the refusal of a passage, in the page's language, quoting what was asked
+            passage_refusal = selection_refusal(item["question"], language=locale).split("“")[0]
+            assert answer.text.startswith(passage_refusal) and f"“{' '.join(item['question'].split())[:40]}" in answer.text, where
             # the offer is the book's own path: shown only when that path answers
             alone = _ask(chat, locale, item["question"])
             assert answer.offer_book_search is not alone.refused, (where, alone.text[:160])

@@ -204,3 +204,25 @@ def test_a_length_in_words_is_the_spaced_words_and_chinese_or_japanese_character
     else:
         assert spaced_length(text) >= sum((len(run) + 1) // 2 for run in unspaced_runs)
     assert spaced_length("constとletの違い") == 5 and spaced_length("装饰器是怎么工作的？") == 5
+
+
+def test_a_refusal_speaks_the_language_of_the_readers_page():
+    from server.question.compose.refusal import book_refusal, selection_refusal
+
+    nearest = [Chunk(chunk_id="c", book_id="b", book_title="B", content="x", content_hash="", source_file="a.md",
+                     url="https://example.org/a#b", module="", chapter="", section="", heading="",
+                     section_hierarchy=[], page=0, source_location="A › B", citation="", file_hash="")]
+    english = book_refusal("Survival", nearest, ["prisma"])
+    assert english == ("The book *Survival* never mentions “prisma”, so I can't answer this from it. The closest "
+                       "sections are: [A › B](https://example.org/a#b). Try rephrasing, or ask about something the "
+                       "book covers.")
+    assert book_refusal("Survival", nearest, ["prisma"], language="en-US") == english
+    assert book_refusal("Survival", nearest, ["prisma"], language="fr") == english  # a language it has no words in
+    said = {language: book_refusal("Survival", nearest, ["prisma"], language=language)
+            for language in ("es", "ja", "zh-cn", "ur")}
+    assert said["es"].startswith("El libro *Survival* no menciona “prisma”")
+    assert "には“prisma”が出てこない" in said["ja"] and "没有提到“prisma”" in said["zh-cn"] and "کا ذکر نہیں" in said["ur"]
+    for text in said.values():  # the nearest section linked, whatever the language
+        assert "[A › B](https://example.org/a#b)" in text and "never mentions" not in text
+    assert "この質問" in selection_refusal("", language="ja") and "“¿qué es esto?”" in selection_refusal(
+        "¿qué es esto?", language="es")

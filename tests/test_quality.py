@@ -120,3 +120,12 @@ def test_a_translated_page_is_its_gold_doc_under_its_locales_folder():
     for source_file in ("module1/urdf.mdx", "i18n/ur/docusaurus-plugin-content-docs/current/module1/urdf.mdx"):
         assert doc_hit(chunk(source_file), item) and section_hit(chunk(source_file), item)
     assert not doc_hit(chunk("i18n/ur/docusaurus-plugin-content-docs/current/module2/urdf.mdx"), item)
+
+
+def test_a_refusal_is_written_in_the_language_of_the_readers_page(physical_ai, chat_app):
+    client = chat_app(physical_ai).test_client()
+    question = "how do i fly a px4 drone in offboard mode from ros 2?"
+    for locale, said in (("ur", "کا ذکر نہیں"), ("ja", "が出てこない"), ("es", "no menciona “px4”"), (None, "never mentions “px4”")):
+        body = {"question": question, **({"metadata": {"locale": locale}} if locale else {})}
+        data = client.post("/chat", json=body).get_json()
+        assert data["status"] == "refused" and said in data["answer"], (locale, data["answer"])

@@ -51,10 +51,12 @@ class Compose:
     def refusal(self, understood: Understanding, judged: Judgement) -> str:
         if understood.question.selected_text and understood.intent is not None:
             # declined for the passage, in either mode: the book is offered only if it may answer
-            return selection_refusal(understood.question.text, book_may_answer=judged.offer_book_search)
+            return selection_refusal(understood.question.text, book_may_answer=judged.offer_book_search,
+                                     language=_language(understood, judged))
         nearest = list(judged.nearest)
         never = [*understood.unknown_terms, *(understood.unused_focus() if understood.unused_focus else ())]
-        return book_refusal(self.book_title or (nearest[0].book_title if nearest else ""), nearest, unknown_terms=never)
+        return book_refusal(self.book_title or (nearest[0].book_title if nearest else ""), nearest, unknown_terms=never,
+                            language=_language(understood, judged))
 
     def refuse(self, understood: Understanding, judged: Judgement) -> Composed:
         return Composed(self.refusal(understood, judged), (), None)
@@ -125,3 +127,9 @@ def in_citation_order(writing: Stream[str, None, Composed], sources: tuple[Sourc
             yield Renumbered(composed.sources)
         yield tail
     return composed
+
+
+def _language(understood: Understanding, judged: Judgement) -> str | None:
+    """The reader's language: their page's locale, else the book's (its nearest passage's)."""
+    page = understood.question.page
+    return (page.locale if page is not None else None) or next((c.locale for c in judged.nearest), None)

@@ -1,29 +1,60 @@
-"""Polite refusals that point the reader somewhere useful."""
+"""Polite refusals that point the reader somewhere useful, in the language of the reader's page
+(English, Spanish, Japanese, Chinese or Urdu, the pool's languages; English for any other)."""
 from __future__ import annotations
 
 from server.book.chunk import Chunk
 
+# the sentences of a refusal by language: the book (named, unnamed), what it never mentions, what
+# it does not hold, the nearest sections, what to do, and a highlighted passage's refusals
+WORDS = {
+    "en": ("the book *{0}*", "the book", "{0} never mentions {1}, so I can't answer this from it.",
+           "I couldn't find this in {0}, so I won't guess.", " The closest sections are: {0}.",
+           " Try rephrasing, or ask about something the book covers.",
+           "The highlighted passage doesn't cover {0}.", " The rest of the book may: search the whole book instead.",
+           " Nothing else in the book seems to either.", "this question"),
+    "es": ("el libro *{0}*", "el libro", "{0} no menciona {1}, así que no puedo responder a partir de él.",
+           "No encontré esto en {0}, así que no voy a adivinar.", " Las secciones más cercanas son: {0}.",
+           " Prueba a reformular la pregunta o pregunta por algo que trate el libro.",
+           "El pasaje resaltado no trata {0}.", " Puede que el resto del libro sí: busca en todo el libro.",
+           " Nada más en el libro parece tratarlo tampoco.", "esta pregunta"),
+    "ja": ("本書 *{0}*", "本書", "{0}には{1}が出てこないため、本書からはお答えできません。",
+           "{0}にはこの内容が見つからないため、推測ではお答えしません。", " 近い節: {0}。",
+           " 言い換えるか、本書が扱う内容について質問してください。",
+           "選択した箇所は{0}を扱っていません。", " 本書の他の箇所にあるかもしれません。本書全体から探してください。",
+           " 本書の他の箇所にも見当たりません。", "この質問"),
+    "zh": ("本书 *{0}*", "本书", "{0}没有提到{1}，所以无法根据本书回答。",
+           "我在{0}中没有找到相关内容，所以不作猜测。", " 最接近的章节：{0}。", " 请换个说法，或询问本书涵盖的内容。",
+           "所选段落没有涉及{0}。", " 书中其他部分可能涉及：请在全书中搜索。", " 书中其他部分似乎也没有涉及。", "这个问题"),
+    "ur": ("کتاب *{0}*", "کتاب", "{0} میں {1} کا ذکر نہیں، اس لیے میں اس سے جواب نہیں دے سکتا۔",
+           "مجھے یہ {0} میں نہیں ملا، اس لیے میں اندازہ نہیں لگاؤں گا۔", " قریب ترین حصے: {0}۔",
+           " سوال کو دوسرے الفاظ میں پوچھیں، یا کتاب کے کسی موضوع کے بارے میں پوچھیں۔",
+           "منتخب حصہ {0} کا احاطہ نہیں کرتا۔", " کتاب کے باقی حصے شاید کرتے ہوں: پوری کتاب میں تلاش کریں۔",
+           " کتاب میں کہیں اور بھی اس کا ذکر نظر نہیں آتا۔", "یہ سوال"),
+}
 
-def book_refusal(book_title: str, nearest: list[Chunk], unknown_terms: list[str] | None = None) -> str:
-    where = f"the book *{book_title}*" if book_title else "the book"
+
+def _words(language: str | None) -> tuple[str, ...]:
+    return WORDS.get(str(language or "en").lower().replace("_", "-").split("-")[0], WORDS["en"])
+
+
+def book_refusal(book_title: str, nearest: list[Chunk], unknown_terms: list[str] | None = None,
+                 language: str | None = None) -> str:
+    """The book cannot answer: what it never mentions (or that nothing in it answers), its
+    nearest sections as links, and what to try. `language`: the reader's page's (a locale)."""
+    named, unnamed, never, missing, closest, rephrase, *_ = _words(language)
+    where = named.format(book_title) if book_title else unnamed
     if unknown_terms:
-        names = ", ".join(f"“{t}”" for t in unknown_terms[:3])
-        text = f"The book{f' *{book_title}*' if book_title else ''} never mentions {names}, so I can't answer this from it."
+        text = never.format(where[:1].upper() + where[1:], ", ".join(f"“{t}”" for t in unknown_terms[:3]))
     else:
-        text = f"I couldn't find this in {where}, so I won't guess."
+        text = missing.format(where)
     if nearest:
-        names = "; ".join(f"[{c.source_location}]({c.url})" if c.url.startswith("http") else c.source_location
-                          for c in nearest)
-        text += f" The closest sections are: {names}."
-    return text + " Try rephrasing, or ask about something the book covers."
+        text += closest.format("; ".join(f"[{c.source_location}]({c.url})" if c.url.startswith("http")
+                                         else c.source_location for c in nearest))
+    return text + rephrase
 
 
-def selection_refusal(question: str = "", book_may_answer: bool = True) -> str:
+def selection_refusal(question: str = "", book_may_answer: bool = True, language: str | None = None) -> str:
+    *_, passage, elsewhere, nowhere, this_question = _words(language)
     asked = " ".join(question.split())
-    asked = f"“{asked[:140]}{'…' if len(asked) > 140 else ''}”" if asked else "this question"
-    text = f"The highlighted passage doesn't cover {asked}."
-    if book_may_answer:
-        text += " The rest of the book may: search the whole book instead."
-    else:
-        text += " Nothing else in the book seems to either."
-    return text
+    asked = f"“{asked[:140]}{'…' if len(asked) > 140 else ''}”" if asked else this_question
+    return passage.format(asked) + (elsewhere if book_may_answer else nowhere)
