@@ -226,3 +226,10 @@ def test_a_refusal_speaks_the_language_of_the_readers_page():
         assert "[A › B](https://example.org/a#b)" in text and "never mentions" not in text
     assert "この質問" in selection_refusal("", language="ja") and "“¿qué es esto?”" in selection_refusal(
         "¿qué es esto?", language="es")
+
+
+def test_a_japanese_sentence_goes_on_past_a_quote_that_closes_on_a_full_stop():
+    said = sentences_of("重複した3つの関数を「どの部分がそれぞれ異なっているのか？」という視点で見てみましょう。"
+                        "彼は「行こう。」と言った。「準備はいい？」次の文です。")
+    assert said == ["重複した3つの関数を「どの部分がそれぞれ異なっているのか？」という視点で見てみましょう。",
+                    "彼は「行こう。」と言った。", "「準備はいい？」", "次の文です。"]

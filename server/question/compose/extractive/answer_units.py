@@ -18,8 +18,9 @@ from server.text.blocks import PRACTICE, Block, split_blocks
 from server.text.sentences import strip_markdown
 
 # a sentence ends at ".", "!" or "?" before one that does not open in lower case (in any script:
-# Spanish "¿", Urdu's letters), or at the full stops of Chinese, Japanese and Urdu ("。", "۔")
-_BOUNDARY = re.compile(r"(?<=[.!?])[\"')\]*_]*\s+(?=[^\sa-zà-öø-ÿ,;:)\]}.\-–—])|(?<=[。！？])\s*(?=\S)|(?<=۔)\s+")
+# Spanish "¿", Urdu's letters), or at the full stops of Chinese, Japanese and Urdu ("。", "۔"), after the
+# quote a full stop closes ("…か？」" ends a sentence, unless a particle goes on: "…か？」という視点で…")
+_BOUNDARY = re.compile(r"(?<=[.!?])[\"')\]*_]*\s+(?=[^\sa-zà-öø-ÿ,;:)\]}.\-–—])|(?<=[。！？])(?![」』）)”])\s*(?=\S)|(?<=[。！？][」』）)”])\s*(?=[^\s\u3040-\u309f、。])|(?<=۔)\s+")
 _ITEM = re.compile(r"^(\s*)(?:[-*+]|\d+[.)])\s+")
 # English words that make a sentence lean on the one before it (grammar, not any book's vocabulary)
 _REFERS_BACK = re.compile(r"^(?:it|its|this|these|that|those|they|their|them|such|both|here|he|she|"
