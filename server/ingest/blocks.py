@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from server.text.sentences import strip_markdown
+from server.text.lengths import spaced_length
 
 # checked in this order: "Practice Questions" is a quiz, not an exercise
 _KINDS = (
@@ -63,6 +64,6 @@ def is_prompt(item: str) -> bool:
     if item.endswith("?"):
         return True
     labelled = _LABELLED.match(item)
-    if labelled and len(labelled.group(1).split()) <= 5:
-        return len(labelled.group(2).split()) >= 6
-    return len(item.split()) >= 3
+    if labelled and spaced_length(labelled.group(1)) <= 5:
+        return spaced_length(labelled.group(2)) >= 6
+    return spaced_length(item) >= 3

@@ -16,6 +16,7 @@ from server.ingest.practice.tested import with_tested_sections
 from server.ingest.page import Page
 from server.ingest.site import Site
 from server.ingest.urls import is_category_index
+from server.text.lengths import spaced_length
 
 _NUMBERED = re.compile(r"^\s*(?P<noun>[A-Za-z]+)\s+(?P<number>\d+)\b")
 KEY_POINT_CHARS = 360
@@ -28,7 +29,7 @@ def _first_sentence(texts: list[str]) -> str:
         if text.lstrip().startswith(("```", "~~~", "|", "<", "import ", "export ", ">")):
             continue
         for sentence in split_sentences(plain(text)):
-            if len(sentence.split()) >= 4 and not sentence.endswith(":"):
+            if spaced_length(sentence) >= 4 and not sentence.endswith(":"):
                 taken.append(sentence)
             if taken and (sum(map(len, taken)) >= ENOUGH_CHARS or len(taken) == 3):
                 return " ".join(taken)[:KEY_POINT_CHARS]
@@ -46,7 +47,7 @@ def _opening(texts: list[str]) -> str:
 def _prose(text: str) -> str:
     """A description that is prose, not code that leaked into it (JSX pages)."""
     text = plain(text)
-    return text if len(text.split()) >= 4 and not re.search(r"[{}=;<>]", text) else ""
+    return text if spaced_length(text) >= 4 and not re.search(r"[{}=;<>]", text) else ""
 
 
 def _mdbook_numbers(site: Site) -> dict[str, tuple[str, str]]:
