@@ -6,12 +6,12 @@ from __future__ import annotations
 import re
 from statistics import median
 
-from server.text.lengths import link_texts, reading_length
+from server.text.lengths import CJK, link_texts, reading_length
 
 _FENCED = re.compile(r"^\s*(```|~~~).*?^\s*\1[^\n]*$", re.MULTILINE | re.DOTALL)
 _TABLE_ROW = re.compile(r"^\s*\|.*$", re.MULTILINE)
 _MARKER = re.compile(r"\[\d+(?:\s*[,;–-]\s*\d+)*\](?!\()")
-_CJK_RUNS = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+_CJK_RUNS = re.compile(rf"[{CJK}]+")
 
 
 def keyword_coverage(answer: str, keywords: list[str]) -> float:

@@ -65,11 +65,10 @@ def table_header(text: str) -> str:
     return ""
 
 
-def _units(block: Block, budget: int, count: _Counts) -> tuple[list[str], str]:
+def _units(block: Block, budget: int, count: _Counts, header: str) -> tuple[list[str], str]:
     """A too-long prose block as (units, joiner): its lines (lists, tables: the header with its
-    delimiter row as one) or its sentences, each within the budget (a single enormous sentence
-    is cut by words)."""
-    header = table_header(block.text)
+    delimiter row as one, `header`) or its sentences, each within the budget (a single enormous
+    sentence is cut by words)."""
     lines = block.text.split("\n")
     if header:
         lines = [header, *lines[2:]]
@@ -151,8 +150,8 @@ def _pack(page: Page, section: Section, opts: ChunkingOptions, count: _Counts) -
             state["code"] = state["code"] or block.is_code
             state["last"] = block
             continue
-        units, joiner = _units(block, budget, count)
         header = table_header(block.text)
+        units, joiner = _units(block, budget, count, header)
         open_block = False  # is current[-1] a part of this block?
         for unit in units:
             candidate = current[:-1] + [current[-1] + joiner + unit] if open_block else current + [unit]

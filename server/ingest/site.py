@@ -4,7 +4,9 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass
+from itertools import chain
 from pathlib import Path
+from typing import Iterator
 
 
 class BookError(ValueError):
@@ -55,18 +57,16 @@ _PLACEHOLDER = re.compile(r"\$\{\s*(?:[\w$]+\.)*([\w$]+)\s*\}")  # "${meta.short
 _LOCAL_IMPORT = re.compile(r"""(?:\bfrom\s+|\brequire\(\s*)["'](\.{1,2}/[^"']+)["']""")
 
 
-def _modules(config: Path, source: str) -> list[tuple[Path, str]]:
-    """The modules of its own folder a config imports ("./config/i18n"), with their text: a
-    config split into files states its i18n and its title there."""
-    found = []
+def _modules(config: Path, source: str) -> Iterator[tuple[Path, str]]:
+    """The modules of its own folder a config imports ("./config/i18n"), with their text, read as
+    asked for: a config split into files states its i18n and its title there."""
     for spec in _LOCAL_IMPORT.findall(source):
         base = config.parent / spec
         candidates = [base, *(base.with_name(base.name + ext) for ext in (".ts", ".js", ".mjs", ".cjs")),
                       *(base / f"index{ext}" for ext in (".ts", ".js"))]
         module = next((c for c in candidates if c.is_file()), None)
         if module is not None:
-            found.append((module, module.read_text(encoding="utf-8", errors="replace")))
-    return found
+            yield module, module.read_text(encoding="utf-8", errors="replace")
 
 
 def _imported(config: Path, source: str) -> str:
@@ -77,7 +77,7 @@ def _title(config: Path | None, source: str) -> str | None:
     """The site's title: a literal in the config, else in a module it imports ("./config/site");
     a template's placeholders ("📚 ${meta.shortTitle}") read from literals in that module and the
     modules it imports. None when no title is written as text."""
-    for path, text in [(config, source), *(_modules(config, source) if config else [])]:
+    for path, text in chain([(config, source)], _modules(config, source) if config else ()):
         title = _config_value(text, "title")
         if title is None:
             continue

@@ -131,5 +131,4 @@ def in_citation_order(writing: Stream[str, None, Composed], sources: tuple[Sourc
 
 def _language(understood: Understanding, judged: Judgement) -> str | None:
     """The reader's language: their page's locale, else the book's (its nearest passage's)."""
-    page = understood.question.page
-    return (page.locale if page is not None else None) or next((c.locale for c in judged.nearest), None)
+    return understood.question.page.locale or next((c.locale for c in judged.nearest), None)

@@ -2,38 +2,55 @@
 (English, Spanish, Japanese, Chinese or Urdu, the pool's languages; English for any other)."""
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from server.book.chunk import Chunk
 
-# the sentences of a refusal by language: the book (named, unnamed), what it never mentions, what
-# it does not hold, the nearest sections, what to do, and a highlighted passage's refusals
+
+class Words(NamedTuple):
+    """A refusal's sentences in one language."""
+
+    named: str  # the book, by its title
+    unnamed: str  # the book, untitled
+    never: str  # the book, the terms it never mentions
+    missing: str  # nothing in the book answers
+    closest: str  # its nearest sections
+    rephrase: str  # what to try
+    passage: str  # a highlighted passage does not cover the question
+    elsewhere: str  # the rest of the book may
+    nowhere: str  # nor does the rest of the book
+    this_question: str  # the question, unquoted
+
+
 WORDS = {
-    "en": ("the book *{0}*", "the book", "{0} never mentions {1}, so I can't answer this from it.",
-           "I couldn't find this in {0}, so I won't guess.", " The closest sections are: {0}.",
-           " Try rephrasing, or ask about something the book covers.",
-           "The highlighted passage doesn't cover {0}.", " The rest of the book may: search the whole book instead.",
-           " Nothing else in the book seems to either.", "this question"),
-    "es": ("el libro *{0}*", "el libro", "{0} no menciona {1}, así que no puedo responder a partir de él.",
-           "No encontré esto en {0}, así que no voy a adivinar.", " Las secciones más cercanas son: {0}.",
-           " Prueba a reformular la pregunta o pregunta por algo que trate el libro.",
-           "El pasaje resaltado no trata {0}.", " Puede que el resto del libro sí: busca en todo el libro.",
-           " Nada más en el libro parece tratarlo tampoco.", "esta pregunta"),
-    "ja": ("本書 *{0}*", "本書", "{0}には{1}が出てこないため、本書からはお答えできません。",
-           "{0}にはこの内容が見つからないため、推測ではお答えしません。", " 近い節: {0}。",
-           " 言い換えるか、本書が扱う内容について質問してください。",
-           "選択した箇所は{0}を扱っていません。", " 本書の他の箇所にあるかもしれません。本書全体から探してください。",
-           " 本書の他の箇所にも見当たりません。", "この質問"),
-    "zh": ("本书 *{0}*", "本书", "{0}没有提到{1}，所以无法根据本书回答。",
-           "我在{0}中没有找到相关内容，所以不作猜测。", " 最接近的章节：{0}。", " 请换个说法，或询问本书涵盖的内容。",
-           "所选段落没有涉及{0}。", " 书中其他部分可能涉及：请在全书中搜索。", " 书中其他部分似乎也没有涉及。", "这个问题"),
-    "ur": ("کتاب *{0}*", "کتاب", "{0} میں {1} کا ذکر نہیں، اس لیے میں اس سے جواب نہیں دے سکتا۔",
-           "مجھے یہ {0} میں نہیں ملا، اس لیے میں اندازہ نہیں لگاؤں گا۔", " قریب ترین حصے: {0}۔",
-           " سوال کو دوسرے الفاظ میں پوچھیں، یا کتاب کے کسی موضوع کے بارے میں پوچھیں۔",
-           "منتخب حصہ {0} کا احاطہ نہیں کرتا۔", " کتاب کے باقی حصے شاید کرتے ہوں: پوری کتاب میں تلاش کریں۔",
-           " کتاب میں کہیں اور بھی اس کا ذکر نظر نہیں آتا۔", "یہ سوال"),
+    "en": Words("the book *{0}*", "the book", "{0} never mentions {1}, so I can't answer this from it.",
+                "I couldn't find this in {0}, so I won't guess.", " The closest sections are: {0}.",
+                " Try rephrasing, or ask about something the book covers.",
+                "The highlighted passage doesn't cover {0}.",
+                " The rest of the book may: search the whole book instead.",
+                " Nothing else in the book seems to either.", "this question"),
+    "es": Words("el libro *{0}*", "el libro", "{0} no menciona {1}, así que no puedo responder a partir de él.",
+                "No encontré esto en {0}, así que no voy a adivinar.", " Las secciones más cercanas son: {0}.",
+                " Prueba a reformular la pregunta o pregunta por algo que trate el libro.",
+                "El pasaje resaltado no trata {0}.", " Puede que el resto del libro sí: busca en todo el libro.",
+                " Nada más en el libro parece tratarlo tampoco.", "esta pregunta"),
+    "ja": Words("本書 *{0}*", "本書", "{0}には{1}が出てこないため、本書からはお答えできません。",
+                "{0}にはこの内容が見つからないため、推測ではお答えしません。", " 近い節: {0}。",
+                " 言い換えるか、本書が扱う内容について質問してください。",
+                "選択した箇所は{0}を扱っていません。", " 本書の他の箇所にあるかもしれません。本書全体から探してください。",
+                " 本書の他の箇所にも見当たりません。", "この質問"),
+    "zh": Words("本书 *{0}*", "本书", "{0}没有提到{1}，所以无法根据本书回答。",
+                "我在{0}中没有找到相关内容，所以不作猜测。", " 最接近的章节：{0}。", " 请换个说法，或询问本书涵盖的内容。",
+                "所选段落没有涉及{0}。", " 书中其他部分可能涉及：请在全书中搜索。", " 书中其他部分似乎也没有涉及。", "这个问题"),
+    "ur": Words("کتاب *{0}*", "کتاب", "{0} میں {1} کا ذکر نہیں، اس لیے میں اس سے جواب نہیں دے سکتا۔",
+                "مجھے یہ {0} میں نہیں ملا، اس لیے میں اندازہ نہیں لگاؤں گا۔", " قریب ترین حصے: {0}۔",
+                " سوال کو دوسرے الفاظ میں پوچھیں، یا کتاب کے کسی موضوع کے بارے میں پوچھیں۔",
+                "منتخب حصہ {0} کا احاطہ نہیں کرتا۔", " کتاب کے باقی حصے شاید کرتے ہوں: پوری کتاب میں تلاش کریں۔",
+                " کتاب میں کہیں اور بھی اس کا ذکر نظر نہیں آتا۔", "یہ سوال"),
 }
 
 
-def _words(language: str | None) -> tuple[str, ...]:
+def _words(language: str | None) -> Words:
     return WORDS.get(str(language or "en").lower().replace("_", "-").split("-")[0], WORDS["en"])
 
 
@@ -41,20 +58,20 @@ def book_refusal(book_title: str, nearest: list[Chunk], unknown_terms: list[str]
                  language: str | None = None) -> str:
     """The book cannot answer: what it never mentions (or that nothing in it answers), its
     nearest sections as links, and what to try. `language`: the reader's page's (a locale)."""
-    named, unnamed, never, missing, closest, rephrase, *_ = _words(language)
-    where = named.format(book_title) if book_title else unnamed
+    words = _words(language)
+    where = words.named.format(book_title) if book_title else words.unnamed
     if unknown_terms:
-        text = never.format(where[:1].upper() + where[1:], ", ".join(f"“{t}”" for t in unknown_terms[:3]))
+        text = words.never.format(where[:1].upper() + where[1:], ", ".join(f"“{t}”" for t in unknown_terms[:3]))
     else:
-        text = missing.format(where)
+        text = words.missing.format(where)
     if nearest:
-        text += closest.format("; ".join(f"[{c.source_location}]({c.url})" if c.url.startswith("http")
+        text += words.closest.format("; ".join(f"[{c.source_location}]({c.url})" if c.url.startswith("http")
                                          else c.source_location for c in nearest))
-    return text + rephrase
+    return text + words.rephrase
 
 
 def selection_refusal(question: str = "", book_may_answer: bool = True, language: str | None = None) -> str:
-    *_, passage, elsewhere, nowhere, this_question = _words(language)
+    words = _words(language)
     asked = " ".join(question.split())
-    asked = f"“{asked[:140]}{'…' if len(asked) > 140 else ''}”" if asked else this_question
-    return passage.format(asked) + (elsewhere if book_may_answer else nowhere)
+    asked = f"“{asked[:140]}{'…' if len(asked) > 140 else ''}”" if asked else words.this_question
+    return words.passage.format(asked) + (words.elsewhere if book_may_answer else words.nowhere)
