@@ -486,3 +486,43 @@ def test_a_cut_off_sentence_naming_code_with_an_equals_sign_is_not_a_formula():
     assert units_of(cut_off, 1) == ()  # a sentence cut off at the passage's end, never quoted
     law = units_of("Newton's law reads:\n\nF = m a\n\nIt holds in every frame.", 1)
     assert any("F = m a" in u.text for u in law)  # a displayed formula still is one
+
+
+def _python_chunks(embedder, source_file: str) -> list[Chunk]:
+    """A page of the Chinese and English Python book's English translation, chunked as `ingest` chunks it."""
+    site = detect_site(CORPORA / "python-codex-i18n" / "i18n" / "en" / "docusaurus-plugin-content-docs" / "current")
+    page = next(p for p in discover_pages(site).pages if p.source_file == source_file)
+    return chunk_page(page, book_id="python", book_title=site.title, count_tokens=embedder.count_tokens)
+
+
+def test_an_item_cut_at_its_colon_between_chunks_is_read_whole_and_a_bare_label_is_never_quoted(embedder):
+    chunks = _python_chunks(embedder, "dict.md")
+    operations = [c for c in chunks if c.heading == "Common Operations"]
+    # the chunker ran out of room inside "* Removing elements: `remove(x)` deletes …" and "* Length: Use …"
+    assert any(c.content.rstrip().endswith("* Removing elements:") for c in operations)
+    assert any(c.content.rstrip().endswith("* Length:") for c in operations)
+    after = {c.chunk_id: operations[i + 1:i + 4] for i, c in enumerate(operations)}
+    following = lambda chunk: after.get(chunk.chunk_id, [])
+    said = [u.text for c in operations for u in units_of(c.content, 1)]
+    assert not any(text.rstrip(" *_").endswith(("elements:", "Length:")) for text in said)
+    answer = block_answer("how do i remove an element from a set?", [Source(replace(operations[0], score=0.6), "database")],
+                          following=following)
+    assert "* Removing elements: `remove(x)` deletes `x`" in answer
+    sized = block_answer("how do i get the size of a set?", [Source(replace(operations[0], score=0.6), "database")],
+                         following=following)
+    # the label is quoted with the code it introduces
+    assert re.search(r"\* Length: Use the `len\(\)` function.*\n\n```python\n(.*\n)*print\(len\(s\)\)", sized)
+    assert not re.search(r"\* (Removing elements|Length) ?(\[\d+\])?:\s*$", answer + "\n" + sized, re.MULTILINE)
+
+
+def test_a_passage_is_not_read_on_into_the_exercises_after_it(embedder):
+    chunks = _python_chunks(embedder, "dict.md")
+    last = max(i for i, c in enumerate(chunks) if c.heading == "Mathematical Set Operations")
+    assert chunks[last + 1].heading == "Exercises"
+    following = lambda chunk: chunks[last + 1:last + 4] if chunk.chunk_id == chunks[last].chunk_id else []
+    assert "Remove duplicates" not in read_on(chunks[last], following(chunks[last]))
+    answer = block_answer("is a set faster than a list for checking if something is in it?",
+                          [Source(replace(chunks[last], score=0.6), "database")], following=following)
+    assert "Remove duplicates" not in answer and "Write a program" not in answer
+    exercises = Source(replace(chunks[last + 1], score=0.6), "database")
+    assert "Remove duplicates" in block_answer("are there exercises on sets and lists?", [exercises], following=following)

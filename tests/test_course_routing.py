@@ -54,6 +54,13 @@ def test_a_word_for_a_part_that_is_the_topic_keeps_the_passage_path(chat):
     assert _route(chat, "why would i build an iir filter out of second-order sections?") is None
 
 
+def test_a_word_for_a_part_said_of_something_else_keeps_the_passage_path(chat):
+    # tpil4's "the wrong part of my goal" is a part of a proof's goal, not of the course: it was
+    # answered with the book's objectives
+    assert _route(chat, "rw keeps messing with the wrong part of my goal, how do i point it at the piece i want?") is None
+    assert _route(chat, "what will i learn in this part of the book?") == "objectives"
+
+
 def test_a_heading_the_question_names_is_located_there(chat):
     answer = chat.pipeline.answer(Question("where does the book cover key vocabulary?", 5, 0.3))
     assert answer.course["task"] == "locate"

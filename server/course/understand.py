@@ -36,6 +36,8 @@ _QUANTITY = re.compile(r"^\W*(?:so\s+)?how\s+(?:many|much|long|often|old)\b\s*([
 # where to start reading
 _WHERE = re.compile(r"^\W*where\b(?!.*\b(?:start|begin|go|next|first|after|before)\b)")
 _YES_NO = re.compile(r"^\W*(?:is|are|does|do|did|can|could|will|would|should|was|were|has|have)\b")
+# "the wrong part of my goal", "a section of the list": a word for a part said of something else
+_PART_OF = re.compile(r"\b([a-z]+?)s?\s+of\s+(?:(?:the|a|an|my|your|our|this|that|its|their|each|every)\s+)?([a-z]+)")
 
 
 @dataclass(frozen=True)
@@ -102,8 +104,9 @@ class TaskReader:
         cues = lowered  # what says the course is asked about: not the course's nouns said inside a heading
         if heading := named_heading(outline, lowered, locale):
             cues = " ".join(lowered.replace(heading, " ").split())
-        asked = {w[:-1] if w.endswith("s") and len(w) > 4 else w for w in re.findall(r"[a-z]+", cues)}
         part_nouns = NOUNS_OF_PARTS | {p.noun for p in outline.parts if p.noun}
+        cues = _said_of_the_course(cues, ALL_NOUNS | part_nouns)
+        asked = {w[:-1] if w.endswith("s") and len(w) > 4 else w for w in re.findall(r"[a-z]+", cues)}
         numbered, said = numbered_part(outline, cues, locale)
         titled, named = titled_part(outline, cues, part_nouns, locale) if numbered is None else (None, "")
         nouns = asked & (BOOK_NOUNS | PAGE_NOUNS | part_nouns)
@@ -143,6 +146,16 @@ def _asks_a_fact(text: str, parts_named: set[str], part_nouns: set[str]) -> bool
         counted = counted[:-1] if counted.endswith("s") and len(counted) > 4 else counted
         return counted not in PAGE_NOUNS | part_nouns
     return bool(_YES_NO.match(text)) and not parts_named
+
+
+def _said_of_the_course(text: str, nouns) -> str:
+    """The text without a word for a part that is said of something no part of the course ("the
+    wrong part of my goal" is a part of a proof goal; "a part of the book" stays)."""
+    def drop(match: re.Match) -> str:
+        noun, whole = match.group(1), match.group(2)
+        whole = whole[:-1] if whole.endswith("s") and len(whole) > 4 else whole
+        return match.group(0) if noun not in nouns or whole in nouns or whole.isdigit() else " " + whole
+    return _PART_OF.sub(drop, text)
 
 
 def _canonical(text: str, nouns) -> str:

@@ -144,9 +144,19 @@ def _mended(blocks: list[Block]) -> list[Block]:
         if before is not None and before.kind == block.kind == "paragraph" and _lowercase_start(block.text) \
                 and not _ENDS.search(before.text.rstrip(" *_")) and not _formula(before):
             out[-1] = Block("paragraph", f"{before.text} {block.text}", before.heading)
+        elif before is not None and before.kind == "list" and block.kind == "paragraph" and not _formula(block) \
+                and _label(list_items(before.text)[-1]):
+            # "* Removing elements:" then "`remove(x)` deletes …": an item's line cut at its colon
+            # where a chunk ran out, the rest read as a paragraph of its own
+            out[-1] = Block("list", f"{before.text} {block.text}", before.heading)
         else:
             out.append(block)
     return out
+
+
+def _label(item: str) -> bool:
+    """An item that only names what comes after it ("* Length:"), nothing nested under it."""
+    return "\n" not in item.strip() and item.rstrip(" *_").endswith((":", "："))
 
 
 def _cut(blocks: list[Block], i: int, sentences: list[str]) -> tuple[int, int]:
@@ -205,8 +215,17 @@ def units_of(markdown: str, source: int, context: str = "prose") -> tuple[Unit, 
         elif block.kind == "paragraph":
             units.append(Unit(source, i, 0, "formula", block.text, block.heading, material))
         elif block.kind == "list":
-            for k, item in enumerate(list_items(block.text)):
-                units.append(Unit(source, i, k, "item", item, block.heading, material))
+            items = list_items(block.text)
+            for k, item in enumerate(items):
+                if not _label(item):
+                    units.append(Unit(source, i, k, "item", item, block.heading, material))
+                    continue
+                kind = _introduces(following) if k == len(items) - 1 else ""
+                if kind:  # "* Length:" and the code it introduces
+                    taken = i + 1
+                    units.append(Unit(source, i, k, "item", f"{item}\n\n{following.text}", block.heading,
+                                      following.material if kind != "formula" else material, introduces=kind))
+                # else a label whose words are not in this passage: nothing a reader can use
         else:  # a table or a code block, whole
             units.append(Unit(source, i, 0, block.kind, block.text, block.heading, material))
     return tuple(units)

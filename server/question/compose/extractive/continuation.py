@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Callable
 
 from server.book.chunk import Chunk
-from server.text.blocks import split_blocks
+from server.text.blocks import Block, split_blocks
 from server.text.sentences import normalised
 
 if TYPE_CHECKING:
@@ -53,11 +53,26 @@ def read_on(chunk: Chunk, following: list[Chunk]) -> str:
     """The chunk's text and the text of the chunks after it on its page, as one passage. The
     headings of sections it runs into are not added: the pieces read on stand under the
     retrieved passage's heading, so that a later section's heading does not make its pieces
-    look asked for (measured: with them, the Rust book lost 0.05 of its keywords)."""
+    look asked for (measured: with them, the Rust book lost 0.05 of its keywords). Reading on stops
+    at a section the book sets apart (exercises, a quiz, a reading list): its pieces would stand
+    under the passage's heading as if they explained it."""
     text = chunk.content
-    for after in following:
+    for after in read_with(chunk, following):
         text = joined(text, after.content)
     return text
+
+
+def read_with(chunk: Chunk, following: list[Chunk]) -> list[Chunk]:
+    """The chunks after it that a passage is read on into: up to a section the book sets apart."""
+    for n, after in enumerate(following):
+        if _set_apart(after) not in ("prose", _set_apart(chunk)):
+            return following[:n]  # exercises, a quiz, a reading list: the reader's work, not the answer
+    return following
+
+
+def _set_apart(chunk: Chunk) -> str:
+    """The material a chunk's own section is (blocks.py): prose, or what the book sets apart."""
+    return Block("paragraph", "", chunk.heading).material if chunk.heading else "prose"
 
 
 @functools.lru_cache(maxsize=1024)  # the chunks of the passages asked about again
@@ -139,7 +154,7 @@ def read_passages(sources: list[Source], following: Following | None) -> list[tu
         if following is None or source.source_type != "database":
             texts.append((source.chunk.content, []))
             continue
-        unread = [c for c in [source.chunk, *following(source.chunk)] if c.chunk_id not in read]
+        unread = [c for c in [source.chunk, *read_with(source.chunk, following(source.chunk))] if c.chunk_id not in read]
         read.update(c.chunk_id for c in unread)
         texts.append((read_on(unread[0], unread[1:]) if unread else "", unread))
     return texts
