@@ -258,3 +258,15 @@ def test_check_book_holds_the_books_own_quizzes_and_their_keys(client, practice)
     result = own_quizzes(client, practice.report.book_id, outline)
     assert result.passed, result.failures
     assert result.measure == "1/1 pages pose their own questions, 3 answers checked"
+
+
+def test_quiz_me_on_a_topic_quizzes_on_the_page_its_title_names(client):
+    """"quiz me on arm dynamics", from no page of the book: the quiz of the page titled so."""
+    page = "https://practice.example/docs/dynamics/arm-dynamics"
+    on_page = ask(client, "quiz me on this page", page)
+    data = ask(client, "quiz me on arm dynamics")
+    assert data["course"]["task"] == "quiz" and data["quiz"]["page"] == page and len(data["quiz"]["items"]) >= 2
+    assert [i["question"] for i in data["quiz"]["items"]] == [i["question"] for i in on_page["quiz"]["items"]]
+    assert_no_answers_shown(data)
+    # a topic no page is titled by stays a question for the passages
+    assert ask(client, "quiz me on quantum chromodynamics").get("course") is None

@@ -49,6 +49,25 @@ def numbered_part(outline: Outline, text: str, locale: str | None = None) -> tup
     return None, ""
 
 
+def titled_page(outline: Outline, topic: str, locale: str | None = None) -> OutlinePage | None:
+    """The page a topic names by its title's words ("generators" names the page "Generators"):
+    the one sharing the most distinctive title words with it, when one clearly does."""
+    asked = {_stem(w) for w in words(topic) if w not in _STOP}
+    pages = [p for p in outline.pages if p.locale == (locale or outline.default_locale) and p.version == "current"]
+    titles = {p.key: {_stem(w) for w in words(p.title) if w not in _STOP and not w.isdigit()} for p in pages}
+    spread: dict[str, int] = {}
+    for stems in titles.values():
+        for stem in stems:
+            spread[stem] = spread.get(stem, 0) + 1
+    # the most of the topic's rarer words, then the fewest title words it does not say ("arm
+    # dynamics" names "Arm Dynamics" before "Module 1 Quiz: Arm Dynamics")
+    scored = sorted(((sum(1.0 / spread[s] for s in asked & titles[p.key]), -len(titles[p.key] - asked), p)
+                     for p in pages), key=lambda found: found[:2], reverse=True)
+    if not scored or scored[0][0] == 0 or (len(scored) > 1 and scored[1][:2] == scored[0][:2]):
+        return None
+    return scored[0][2]
+
+
 def named_sections(outline: Outline, text: str, locale: str | None = None) -> list[tuple[OutlinePage, object]]:
     """The sections whose heading the question names: every word of the heading but the little
     ones is asked, by its first five letters ("where does the book cover by capability?" names

@@ -16,7 +16,7 @@ import numpy as np
 
 from server.book.outline import Outline, OutlinePage, Part
 from server.question.practice import Quiz
-from server.course.resolve import NOUNS_OF_PARTS, named_heading, numbered_part, resolve_page, titled_part
+from server.course.resolve import NOUNS_OF_PARTS, named_heading, numbered_part, resolve_page, titled_page, titled_part
 from server.course.tasks import FACT, FACTS, PROTOTYPES, TASKS
 
 # calibrated on the four development books' course sets against every passage question of
@@ -35,6 +35,8 @@ _QUANTITY = re.compile(r"^\W*(?:so\s+)?how\s+(?:many|much|long|often|old)\b\s*([
 # "where does the book cover X?", "where in the course is X explained?": where a topic is, not
 # where to start reading
 _WHERE = re.compile(r"^\W*where\b(?!.*\b(?:start|begin|go|next|first|after|before)\b)")
+# "quiz me on generators", "test me about lifetimes": a quiz asked for by its topic alone
+_QUIZ_ON = re.compile(r"^\W*(?:please\s+|can you\s+|could you\s+)?(?:quiz|test)\s+me\s+(?:on|about|over)\s+(.+)")
 _YES_NO = re.compile(r"^\W*(?:is|are|does|do|did|can|could|will|would|should|was|were|has|have)\b")
 # "the wrong part of my goal", "a section of the list": a word for a part said of something else
 _PART_OF = re.compile(r"\b([a-z]+?)s?\s+of\s+(?:(?:the|a|an|my|your|our|this|that|its|their|each|every)\s+)?([a-z]+)")
@@ -111,7 +113,9 @@ class TaskReader:
         titled, named = titled_part(outline, cues, part_nouns, locale) if numbered is None else (None, "")
         nouns = asked & (BOOK_NOUNS | PAGE_NOUNS | part_nouns)
         pointed = bool(_DEIXIS.search(cues) or numbered or titled)
-        if not (nouns or pointed) or _asks_a_fact(cues, nouns - BOOK_NOUNS, part_nouns):
+        if not (nouns or pointed):
+            return self._quiz_on(text, outline, page_url, locale)
+        if _asks_a_fact(cues, nouns - BOOK_NOUNS, part_nouns):
             return None
         where = bool(_WHERE.match(cues) and nouns)  # a locate by its shape, whatever the topic's words
         if not where and max(self.scores(vector).values()) < BARE_NOUN - 0.15:
@@ -134,6 +138,16 @@ class TaskReader:
             if part is None:
                 scope = "page"
         return CourseRequest(task, scope, outline, page, part, page_url, round(scores[task], 4), text)
+
+
+    @staticmethod
+    def _quiz_on(text: str, outline: Outline, page_url: str, locale: str | None) -> CourseRequest | None:
+        """A quiz on the page whose title the topic names ("quiz me on generators")."""
+        asked = _QUIZ_ON.match(text.lower())
+        page = titled_page(outline, asked.group(1), locale) if asked else None
+        if page is None:
+            return None
+        return CourseRequest("quiz", "page", outline, page, outline.part_of(page), page_url, 1.0, text)
 
 
 def _asks_a_fact(text: str, parts_named: set[str], part_nouns: set[str]) -> bool:
