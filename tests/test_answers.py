@@ -526,3 +526,19 @@ def test_a_passage_is_not_read_on_into_the_exercises_after_it(embedder):
     assert "Remove duplicates" not in answer and "Write a program" not in answer
     exercises = Source(replace(chunks[last + 1], score=0.6), "database")
     assert "Remove duplicates" in block_answer("are there exercises on sets and lists?", [exercises], following=following)
+
+
+def test_an_exercise_the_book_sets_inline_is_quoted_only_when_exercises_are_asked_for():
+    """lhbg sets its exercises in the prose ("1. Exercise: …" with a solution's code under it,
+    "**Exercise**: …", "Exercises:" before a list), under headings that are no exercise's."""
+    page = (CORPORA / "lhbg" / "src" / "05-glue" / "02-io.md").read_text(encoding="utf-8")
+    passage = page[page.index("Do notation is very very common"):][:1500]
+    units = units_of(passage, 1)
+    assert [u.material for u in units if "Exercise:" in u.text] == ["exercise", "exercise"]
+    assert [u.material for u in units if "module Main where" in u.text] == ["exercise"]  # its solution
+    inline = units_of("We are done.\n\n**Exercise**: Add haddock annotations.\n\nExercises:\n\n- Implement `h_`", 1)
+    assert [u.material for u in inline] == ["prose", "exercise", "exercise"]
+    source = _source(passage)
+    answer = block_answer("what is do notation?", [source])
+    assert "Exercise" not in answer and "module Main where" not in answer and "do notation" in answer.lower()
+    assert "Exercise: Translate" in block_answer("are there exercises on do notation?", [source])

@@ -43,6 +43,10 @@ _TEMPLATE = re.compile(r"\bTODO\b|\bFIXME\b|\bto be implemented\b|\byour code (?
                        r"\bimplement (?:this|me)\b|\bNotImplementedError\b", re.IGNORECASE)
 
 
+# an exercise set inline, under a heading that is not one: "**Exercise**: …", "1. Exercise: …",
+# "Exercises:" before a list of them
+EXERCISE_LEAD = re.compile(r"^[\s*_>]*(?:\d+[.)]\s*)?[*_]*(?:exercises?|ejercicios?|練習問題|练习)[*_]*\s*\d*[*_]*\s*[:：]",
+                           re.IGNORECASE)
 PRACTICE = ("exercise", "quiz")  # material a student is set, quoted only when asked for
 
 

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 
-from server.text.blocks import PRACTICE, Block, split_blocks
+from server.text.blocks import EXERCISE_LEAD, PRACTICE, Block, split_blocks
 from server.text.sentences import strip_markdown
 
 # a sentence ends at ".", "!" or "?" before one that does not open in lower case (in any script:
@@ -188,13 +188,19 @@ def units_of(markdown: str, source: int, context: str = "prose") -> tuple[Unit, 
     blocks = _mended(split_blocks(_COMMENT.sub("", markdown)))
     units: list[Unit] = []
     taken = -1
+    exercise_before = False
     for i, block in enumerate(blocks):
         if i == taken or block.kind == "heading":
+            exercise_before = exercise_before and block.kind != "heading"
             continue
         following = blocks[i + 1] if i + 1 < len(blocks) and blocks[i + 1].kind != "heading" else None
         material = block.material if block.material != "prose" else context
         if material == "code" and context in PRACTICE:
             material = context  # code on an exercise's or a quiz's page is set, not explained
+        set_inline = block.kind == "paragraph" and bool(EXERCISE_LEAD.match(block.text))
+        if set_inline or (block.kind == "code" and exercise_before):
+            material = "exercise"  # an exercise set inline, and its solution's code after it
+        exercise_before = set_inline or (block.kind == "list" and bool(EXERCISE_LEAD.match(list_items(block.text)[-1])))
         if block.kind == "paragraph" and not _formula(block):
             sentences = sentences_of(_unquoted(block.text))
             head, tail = _cut(blocks, i, sentences)
@@ -207,7 +213,7 @@ def units_of(markdown: str, source: int, context: str = "prose") -> tuple[Unit, 
                 if kind:
                     taken = i + 1
                     units.append(Unit(source, i, k, "sentence", f"{sentence}\n\n{following.text}", block.heading,
-                                      following.material if kind != "formula" else material,
+                                      following.material if kind != "formula" and not set_inline else material,
                                       introduces=kind, refers_back=k > 0 and bool(_REFERS_BACK.match(sentence))))
                 else:
                     units.append(Unit(source, i, k, "sentence", sentence, block.heading, material,
@@ -218,7 +224,8 @@ def units_of(markdown: str, source: int, context: str = "prose") -> tuple[Unit, 
             items = list_items(block.text)
             for k, item in enumerate(items):
                 if not _label(item):
-                    units.append(Unit(source, i, k, "item", item, block.heading, material))
+                    units.append(Unit(source, i, k, "item", item, block.heading,
+                                      "exercise" if EXERCISE_LEAD.match(item) else material))
                     continue
                 kind = _introduces(following) if k == len(items) - 1 else ""
                 if kind:  # "* Length:" and the code it introduces
