@@ -54,6 +54,8 @@ class Index:
     embedder: Embedder
     store: ChunkStore
     choice: Choice | None = None  # which model, and why (None: the embedder given as is)
+    # the locales read with another model (a translation with the multilingual one), and it
+    locale_embedders: dict[str, Embedder] = field(default_factory=dict)
     size: IndexSize = field(init=False)
     vocabulary: StoreVocabulary = field(init=False)
     outlines: PublishedOutlines = field(init=False)
@@ -110,10 +112,10 @@ class Index:
 def open_index(settings: Settings, *, store_check: bool = True, book: BookToIndex | None = None) -> Index:
     """The index with its model: EMBEDDING_MODEL, else the one the index was made with, else the
     one `book` (about to be ingested) calls for (library/opening.py)."""
-    embedder, store, choice = open_with_model(settings, book)
+    embedder, store, choice, locale_embedders = open_with_model(settings, book)
     if store_check:
         store.check_compatible()
-    return Index(embedder, store, choice)
+    return Index(embedder, store, choice, locale_embedders)
 
 
 @contextmanager
@@ -164,7 +166,8 @@ class BookSearch:
     @classmethod
     def build(cls, index: Index, rewriter: Rewriter | None = None, *, course: bool = False) -> "BookSearch":
         """`course`: questions about the book, a part or the page are told apart too."""
-        retriever = Retriever(index.store, index.embedder, lexicon=index.vocabulary)
+        retriever = Retriever(index.store, index.embedder, lexicon=index.vocabulary,
+                              locale_embedders=index.locale_embedders)
         book_course = Course(index.outlines, index.embedder, retriever) if course else None
         known = KnownBooks(index.store.count)
         index.on_follow(known.forget)  # a removed book is unknown from the next question on

@@ -17,7 +17,7 @@ from server.composition import Components
 from server.embedding.choice import (AUTO, ENGLISH, MULTILINGUAL, OTHER, THRESHOLDS, BookLanguages, book_languages,
                                      choose, model_warnings, on_gate_scale, threshold_for)
 from server.ingest.site import detect_site
-from server.question import Question, Selection, SelectionMode
+from server.question import Page, Question, Selection, SelectionMode
 from server.store import model_in_use
 
 JAPANESE = {  # a page each: what a student asks is on one of them
@@ -141,3 +141,91 @@ def test_an_index_keeps_its_model_and_says_when_a_book_needs_another(tmp_path):
     # and a set EMBEDDING_MODEL is used as it is
     fixed = _cli(tmp_path / "fixed", "ingest", str(japanese), "--book-id", "ja", EMBEDDING_MODEL=ENGLISH)
     assert f"embedding model: {ENGLISH} (EMBEDDING_MODEL)" in fixed.stderr and "warning:" in fixed.stderr
+
+
+URDU = {  # the same three pages, translated: what a reader of the Urdu pages asks is on one of them
+    "joints.md": "# جوڑ\n\nروبوٹ کا جوڑ دو حصوں کو آپس میں ملاتا ہے اور انہیں گھومنے یا سیدھا چلنے دیتا ہے۔ "
+                 "گھومنے والا جوڑ موٹر سے اپنا زاویہ بدلتا ہے۔\n",
+    "battery.md": "# بیٹری\n\nبیٹری کی گنجائش جتنی زیادہ ہو، روبوٹ اتنی ہی دیر تک چلتا رہ سکتا ہے۔ "
+                  "گنجائش ملی ایمپیئر گھنٹے میں ناپی جاتی ہے۔\n",
+    "vision.md": "# تصویر کی پہچان\n\nکیمرے کی تصویر میں چیزیں ڈھونڈنے کے لیے گہری سیکھ کے ماڈل استعمال ہوتے ہیں۔ "
+                 "ان کی تربیت کے لیے بہت سی لیبل والی تصویریں چاہییں۔\n",
+}
+ENGLISH_PAGES = {
+    "joints.md": ENGLISH_PAGE,
+    "battery.md": "# Battery\n\nThe larger a battery's capacity, the longer a robot keeps moving. Capacity is measured "
+                  "in milliampere-hours.\n",
+    "vision.md": "# Vision\n\nDeep learning models find objects in a camera's image. Training them takes many "
+                 "labelled images.\n",
+}
+
+
+def _bilingual(tmp_path: Path) -> Path:
+    site = tmp_path / "site"
+    _book(site, ENGLISH_PAGES)
+    urdu = site / "i18n" / "ur" / "docusaurus-plugin-content-docs" / "current"
+    urdu.mkdir(parents=True)
+    for name, text in URDU.items():
+        (urdu / name).write_text(text, encoding="utf-8")
+    (site / "docusaurus.config.js").write_text(
+        "module.exports = {title: 'Robots', url: 'https://robots.example', baseUrl: '/',\n"
+        "  i18n: {defaultLocale: 'en', locales: ['en', 'ur']}};\n", encoding="utf-8")
+    return site
+
+
+def _vectors_are_their_locales_models(index) -> None:
+    for chunk in index.store.all_chunks("robots"):
+        stored = index.store.vectors([chunk.chunk_id])[chunk.chunk_id]
+        model = index.locale_embedders["ur"] if chunk.locale == "ur" else index.embedder
+        assert float(model.embed_documents([chunk.embed_text])[0] @ stored) > 0.99, chunk.locale
+
+
+def test_a_translation_in_another_language_is_read_with_the_multilingual_model_and_english_keeps_its_own(tmp_path):
+    """An English book with Urdu pages (physical-ai-i18n): its English readers keep MiniLM, its
+    ranking and its gate; the Urdu pages are embedded and searched with the multilingual model."""
+    site = _bilingual(tmp_path)
+    data = tmp_path / "data"
+    done = _cli(data, "ingest", str(site), "--book-id", "robots")
+    assert done.exit_code == 0, done.output
+    assert f"embedding model: {ENGLISH} (the book is in English)" in done.stderr
+    assert f"embedding model of the ur pages: {MULTILINGUAL}" in done.stderr and "warning:" not in done.stderr
+    settings = make_settings(data)
+    chat = Components.build(settings)  # a server started on the index: the record says which locale is whose
+    try:
+        assert chat.embedder.model_name == ENGLISH and chat.threshold == THRESHOLDS[ENGLISH]
+        _vectors_are_their_locales_models(chat.index)
+
+        def ask(question: str, locale: str):
+            return chat.pipeline.answer(Question(question, max_chunks=5, similarity_threshold=chat.threshold,
+                                                 page=Page(locale=locale)))
+        for question, page in (("روبوٹ کا جوڑ کیا کرتا ہے؟", "joints"), ("روبوٹ زیادہ دیر تک کیسے چلتا رہے؟", "battery"),
+                               ("تصویر میں چیزیں کیسے ڈھونڈی جاتی ہیں؟", "vision")):
+            answered = ask(question, "ur")
+            assert not answered.refused and answered.citations[0].url.endswith(f"/ur/docs/{page}"), answered.text
+        english = ask("what does a revolute joint do?", "en")
+        assert not english.refused and english.citations[0].url.endswith("/docs/joints")
+        assert "/ur/" not in english.citations[0].url
+        # a search from no page compares the English model's vector with its own chunks only
+        found = chat.retriever.retrieve("what does a revolute joint do?", max_chunks=6)
+        assert found and {c.locale for c in found} == {"en"}
+        assert ask("فرانس کا انقلاب کب شروع ہوا؟", "ur").refused  # the French revolution: e5's gate, on MiniLM's scale
+    finally:
+        chat.close()
+
+
+def test_pages_read_by_another_model_than_their_kept_vectors_are_embedded_again(tmp_path):
+    """An index made with the English model for every page, read again for its book alone (as
+    `eval` and `check-book` do): the Urdu pages' text is unchanged, their vectors are not kept."""
+    from server.composition import index_of
+    from server.ingest.indexer import ingest as run_ingest
+    from server.library.opening import BookToIndex
+
+    site, data = _bilingual(tmp_path), tmp_path / "data"
+    assert _cli(data, "ingest", str(site), "--book-id", "robots", EMBEDDING_MODEL=ENGLISH).exit_code == 0
+    settings = make_settings(data)
+    with index_of(settings, store_check=False, book=BookToIndex.of(detect_site(site), "robots", full=True)) as index:
+        assert set(index.locale_embedders) == {"ur"} and index.choice.replaces is None
+        report = run_ingest(detect_site(site), index.store, index.embedder, book_id="robots", progress=False,
+                            locale_embedders=index.locale_embedders)
+        assert report.chunks_embedded == len(URDU)
+        _vectors_are_their_locales_models(index)

@@ -111,6 +111,9 @@ def test_chunks_come_back_with_their_payload_and_cosine_scores(backend, embedder
     (Filters(book_id="rust", source_file="guide/"), {2}),
     (Filters(book_id="robots", module="sim"), {5}),
     (Filters(book_id="nobody"), set()),
+    # a locale another model embedded is searched only by its own locale
+    (Filters(book_id="robots", apart=("ur",)), {3, 5}),
+    (Filters(book_id="robots", locale="ur", apart=("ur",)), {4}),
 ])
 def test_filters_are_hard(backend, embedder, filters, expected):
     store, chunks, vectors = _filled(backend, embedder)
@@ -181,3 +184,15 @@ def test_another_model_is_a_mismatch_until_recreated(backend, embedder):
     other.publish()
     assert other.count() == 0
     other.check_compatible()
+
+
+def test_the_locales_read_with_another_model_are_kept_with_the_index(backend, embedder):
+    store, chunks, vectors = _filled(backend, embedder)
+    assert store.built_locale_models() == {}
+    store.close()
+    again = backend()
+    again.locale_models = {"ur": "intfloat/multilingual-e5-small"}
+    again.create()  # as an ingest that reads the Urdu pages with another model starts
+    again.publish()
+    again.close()
+    assert backend().built_locale_models() == {"ur": "intfloat/multilingual-e5-small"}

@@ -44,7 +44,7 @@ def check_book(book_path: str, book_id: str | None, build_dir: str | None, off_b
                 if line.strip()] if off_book_file else []
     with components(private, store_check=False, book=BookToIndex.of(site, book_id, full=True)) as chat:
         run_ingest(site, chat.store, chat.embedder, book_id=book_id, progress=not as_json,
-                   full=chat.index.choice.replaces is not None)
+                   full=chat.index.choice.replaces is not None, locale_embedders=chat.index.locale_embedders)
         recorded = chat.store.outline(book_id)
         outline = Outline.from_dict(recorded) if recorded else None
         book = book_of(book_id, chat.store.all_chunks(book_id), outline, discover_pages(site).pages, off_book)

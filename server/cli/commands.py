@@ -86,10 +86,13 @@ def ingest(path: str, book_id: str | None, site_url: str | None, base_url: str |
     try:
         with index_of(settings, store_check=False, book=book) as index:
             log(f"embedding model: {index.choice.model} ({index.choice.reason})")
-            for line in model_warnings(book.languages, index.choice.model):
+            for locale, embedder in index.locale_embedders.items():
+                log(f"embedding model of the {locale} pages: {embedder.model_name} (their language)")
+            for line in model_warnings(book.languages, index.choice.model, index.store.locale_models):
                 log(f"warning: {line}")
             report = run_ingest(site, index.store, index.embedder, book_id=book_id, full=full,
-                                include_unlisted=include_unlisted, progress=not as_json, log=log)
+                                include_unlisted=include_unlisted, progress=not as_json, log=log,
+                                locale_embedders=index.locale_embedders)
     except TextbookChatError as exc:
         _fail(exc.diagnosis, 1)
     click.echo(json.dumps(report.to_dict(), default=str, indent=2) if as_json else report.summary())

@@ -75,7 +75,7 @@ def eval_command(questions, book_path, threshold, as_json, page_locale, rows_pat
     with components(eval_settings.with_overrides(gemini_api_key=None), store_check=False,
                     book=BookToIndex.of(site, book_id, full=True)) as chat:
         run_ingest(site, chat.store, chat.embedder, book_id=book_id, progress=not as_json,
-                   full=chat.index.choice.replaces is not None)
+                   full=chat.index.choice.replaces is not None, locale_embedders=chat.index.locale_embedders)
         gate = chat.threshold
         items, course = evaluate_course(load_questions(questions), chat, book_id, gate)
         result = evaluate(items, chat.pipeline, chat.store.all_chunks(book_id),

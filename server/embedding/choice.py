@@ -4,8 +4,9 @@ and in telling an out-of-scope question apart, and slower (BENCHMARKS.md, "Books
 languages"). With EMBEDDING_MODEL unset ("auto") an index keeps the model it was made with, and
 a new one takes the model its first book's own language calls for: the multilingual one when
 the book's default locale is not English, or most of its pages are not in English. A book in
-English with a translation keeps MiniLM (most of its readers ask in English); `ingest` says
-what that costs the translation's readers. Each model has its own similarity gate: e5's
+English with a translation keeps MiniLM (most of its readers ask in English), and the pages of
+its translations not in English are read with the multilingual model (translation_models: the
+index records each locale's model; retrieval searches a locale with its own). Each model has its own similarity gate: e5's
 cosines are compressed (an unrelated question scores about 0.8), so MiniLM's 0.30 would let
 every question through."""
 from __future__ import annotations
@@ -129,7 +130,15 @@ def choose(configured: str, stored: str | None, languages: BookLanguages | None 
     return Choice(stored, "the index was made with it")
 
 
-def model_warnings(languages: BookLanguages, model: str) -> list[str]:
+def translation_models(model: str, languages: BookLanguages) -> dict[str, str]:
+    """The book's translations not in English, each read with the multilingual model, in an index
+    whose own model reads English only (physical-ai-i18n's Urdu pages: BENCHMARKS.md)."""
+    if model != ENGLISH or not e5.packaged(MULTILINGUAL):
+        return {}
+    return {locale: MULTILINGUAL for locale in languages.translations}
+
+
+def model_warnings(languages: BookLanguages, model: str, locale_models: dict[str, str] | None = None) -> list[str]:
     """What `ingest` says when `model` reads English only and the book, or a translation of it, is not."""
     if model == MULTILINGUAL:
         return []
@@ -137,7 +146,9 @@ def model_warnings(languages: BookLanguages, model: str) -> list[str]:
               "--full (and the index's other books)")
     if languages.own:
         return [f"{model} reads English only, and this book is in {languages.own}: set {change}"]
-    if languages.translations:
+    unread = [locale for locale in languages.translations if locale not in (locale_models or {})]
+    if unread:
+        languages = BookLanguages(languages.own, tuple(unread))
         return [f"the book's {', '.join(languages.translations)} pages are read with {model}, which reads English "
                 f"only: questions in those languages find their pages poorly. If most readers ask in them, set "
                 f"{change}; English questions are then ranked and refused less well (BENCHMARKS.md)"]

@@ -7,7 +7,7 @@ import json
 import re
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Callable
+from typing import Callable, Mapping
 
 import numpy as np
 from tqdm import tqdm
@@ -93,8 +93,12 @@ def ingest(
     options: ChunkingOptions = ChunkingOptions(),
     progress: bool = True,
     log: Callable[[str], None] = lambda _msg: None,
+    locale_embedders: Mapping[str, TextEmbedder] | None = None,
 ) -> IngestReport:
+    """`locale_embedders`: the locales embedded with another model than `embedder` (the index's
+    own), a translation read with the multilingual model."""
     started = time.perf_counter()
+    locale_embedders = locale_embedders or {}
     book_id = book_id or default_book_id(site)
     discovery = discover_pages(site)
     pages, left_out = readers_pages(discovery.pages, include_unlisted=include_unlisted)
@@ -105,6 +109,7 @@ def ingest(
     for skipped in discovery.skipped:
         log(f"skipped {skipped.source_file}: {skipped.reason}")
 
+    made_with = store.built_locale_models()  # the vectors kept: each locale's model when they were made
     if full:
         try:
             store.create()
@@ -121,7 +126,9 @@ def ingest(
     current_files = set()
     for page in pages:
         current_files.add(page.key)
-        fingerprint = _fingerprint(page, site, options, embedder.model_name)
+        model = locale_embedders.get(page.locale, embedder).model_name
+        fingerprint = _fingerprint(page, site, options, model)
+        kept = made_with.get(page.locale, embedder.model_name) == model  # its stored vectors are this model's
         previous = stored.get(page.key)
         if not full and previous and previous.file_hash == fingerprint:
             report.unchanged += 1
@@ -130,7 +137,7 @@ def ingest(
                             count_tokens=embedder.count_tokens, options=options)
         for chunk in chunks:
             chunk.file_hash = PENDING + fingerprint  # until every chunk of the file is written
-            same = not full and previous and previous.chunks.get(chunk.chunk_id) == chunk.content_hash
+            same = not full and kept and previous and previous.chunks.get(chunk.chunk_id) == chunk.content_hash
             (to_reuse if same else to_embed).append(chunk)
         keep = {c.chunk_id for c in chunks}
         files.expect(page.key, fingerprint, [c.chunk_id for c in chunks],
@@ -151,7 +158,9 @@ def ingest(
 
     missing = _write_reused(store, files, to_reuse)
     to_embed.extend(missing)
-    _write_embedded(store, files, embedder, to_embed, progress=progress)
+    for model in {id(e): e for e in [embedder, *locale_embedders.values()]}.values():
+        _write_embedded(store, files, model, [c for c in to_embed if locale_embedders.get(c.locale, embedder) is model],
+                        progress=progress)
     store.delete_ids(removed_ids)
     # the outline goes with the chunks: readers get both in the same publication
     store.save_outline(book_id, build_outline(site, pages, book_id).to_dict())

@@ -65,6 +65,9 @@ class Filters:
     source_file: str | None = None  # a path prefix: a folder or a file
     locale: str | None = None
     version: str | None = None
+    # locales whose chunks another model embedded (a translation read with the multilingual
+    # model): a search without their locale must not compare their vectors with its own
+    apart: tuple[str, ...] = ()
 
     def conditions(self) -> list[tuple[str, str]]:
         """(payload key, value) pairs that a chunk must all match."""
@@ -86,12 +89,15 @@ class ChunkStore(Protocol):
     collection: str
     model_name: str
     dim: int
+    locale_models: dict[str, str]  # a locale embedded with a model other than model_name (its own)
     local: bool  # embedded in this process (True) or a server (False)
 
     # --- collection ---
     def exists(self) -> bool: ...
     def built_with(self) -> str | None:
         """The embedding model the stored chunks were made with (None: no collection yet)."""
+    def built_locale_models(self) -> dict[str, str]:
+        """The locales the stored chunks of another model were made with, and that model."""
     def check_compatible(self) -> None:
         """Raise EmbeddingMismatch if the chunks were embedded with another model or size."""
     def create(self, *, recreate: bool = False) -> None:

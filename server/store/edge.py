@@ -38,6 +38,7 @@ class EdgeStore:
         self.collection = collection
         self.model_name = model_name
         self.dim = dim
+        self.locale_models: dict[str, str] = {}
         self.tuning = tuning
         self._writer: EdgeShard | None = None
         self._dirty = False
@@ -46,7 +47,7 @@ class EdgeStore:
     @property
     def record(self) -> dict:
         return {"embedding_model": self.model_name, "dim": self.dim, "schema": SCHEMA_VERSION,
-                "collection": self.collection}
+                "collection": self.collection, **({"locale_models": self.locale_models} if self.locale_models else {})}
 
     # --- collection -----------------------------------------------------------------------
     def exists(self) -> bool:
@@ -54,6 +55,9 @@ class EdgeStore:
 
     def built_with(self) -> str | None:
         return (self._stored_record() or {}).get("embedding_model") if self.exists() else None
+
+    def built_locale_models(self) -> dict[str, str]:
+        return dict((self._stored_record() or {}).get("locale_models") or {}) if self.exists() else {}
 
     def check_compatible(self) -> None:
         record = self._stored_record()
@@ -73,6 +77,8 @@ class EdgeStore:
         else:
             self.check_compatible()
         self._open_writer()
+        if Layout.read_record(self.layout.writer) != self.record:  # the locales read with another model changed
+            Layout.write_record(self.layout.writer, self.record)
 
     # --- writes ---------------------------------------------------------------------------
     def upsert(self, chunks: list[Chunk], vectors: np.ndarray) -> None:

@@ -34,7 +34,9 @@ def to_qdrant(filters: Filters | None) -> models.Filter | None:
     if filters is None:
         return None
     must = [models.FieldCondition(key=key, match=models.MatchValue(value=value)) for key, value in filters.conditions()]
-    return models.Filter(must=must) if must else None
+    apart = ([models.FieldCondition(key="locale", match=models.MatchAny(any=list(filters.apart)))]
+             if filters.apart and not filters.locale else [])
+    return models.Filter(must=must or None, must_not=apart or None) if must or apart else None
 
 
 def _book(book_id: str | None) -> models.Filter | None:
@@ -51,6 +53,7 @@ class QdrantServerStore:
         self.collection = collection
         self.model_name = model_name
         self.dim = dim
+        self.locale_models: dict[str, str] = {}
         self._settings = settings  # how to reconnect after a fork
         # qdrant-client's own embedded mode (used by the contract tests without a server) has none
         self._payload_indexes = payload_indexes
@@ -67,6 +70,11 @@ class QdrantServerStore:
         if not self.exists():
             return None
         return (self.client.get_collection(self.collection).config.metadata or {}).get("embedding_model")
+
+    def built_locale_models(self) -> dict[str, str]:
+        if not self.exists():
+            return {}
+        return dict((self.client.get_collection(self.collection).config.metadata or {}).get("locale_models") or {})
 
     def check_compatible(self) -> None:
         if not self.exists():
@@ -86,12 +94,15 @@ class QdrantServerStore:
             self.client.delete_collection(self.collection)
         if self.exists():
             self.check_compatible()
+            if self.built_locale_models() != self.locale_models:  # the locales read with another model changed
+                self.client.update_collection(self.collection, metadata={"locale_models": self.locale_models})
             return
         self.client.create_collection(
             self.collection,
             vectors_config={DENSE: models.VectorParams(size=self.dim, distance=models.Distance.DOT)},
             sparse_vectors_config={SPARSE: models.SparseVectorParams(modifier=models.Modifier.IDF)},
-            metadata={"embedding_model": self.model_name, "dim": self.dim, "schema": SCHEMA_VERSION},
+            metadata={"embedding_model": self.model_name, "dim": self.dim, "schema": SCHEMA_VERSION,
+                      **({"locale_models": self.locale_models} if self.locale_models else {})},
         )
         if self._payload_indexes:
             for field in KEYWORD_FIELDS:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 from qdrant_edge import (
     Distance, EdgeConfig, EdgeSparseVectorParams, EdgeVectorParams, FieldCondition, Filter, HnswIndexConfig,
-    MatchValue, Modifier,
+    MatchAny, MatchValue, Modifier,
 )
 
 from server.store.contract import DENSE, SPARSE, Filters
@@ -48,7 +48,8 @@ def to_edge(filters: Filters | None) -> Filter | None:
     if filters is None:
         return None
     must = [FieldCondition(key, match=MatchValue(value)) for key, value in filters.conditions()]
-    return Filter(must=must) if must else None
+    apart = [FieldCondition("locale", match=MatchAny(list(filters.apart)))] if filters.apart and not filters.locale else []
+    return Filter(must=must or None, must_not=apart or None) if must or apart else None
 
 
 def book_filter(book_id: str | None) -> Filter | None:

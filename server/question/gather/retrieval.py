@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Mapping
 
 import numpy as np
 
+from server.embedding.choice import on_gate_scale
 from server.embedding.protocol import TextEmbedder
 from server.book.chunk import Chunk
 from server.question.gather.lexical import CANDIDATES, rerank
@@ -17,13 +18,17 @@ if TYPE_CHECKING:
 
 class Retriever:
     def __init__(self, store: ChunkStore, embedder: TextEmbedder, *, candidate_factor: int = 2,
-                 lexicon: Lexicon | None = None):
+                 lexicon: Lexicon | None = None, locale_embedders: Mapping[str, TextEmbedder] | None = None):
         """`lexicon`, when given, is a book's vocabulary by book id (None: the whole index):
-        the dense candidates are then re-ranked by the question's wording too (question/gather/lexical.py)."""
+        the dense candidates are then re-ranked by the question's wording too (question/gather/lexical.py).
+        `locale_embedders`: the locales whose chunks another model embedded (a translation read
+        with the multilingual model), and that model: a reader of such a locale is searched
+        among its chunks alone, by that model, its cosines put on the index model's scale."""
         self.store = store
         self.embedder = embedder
         self.candidate_factor = candidate_factor
         self.lexicon = lexicon
+        self.locale_embedders = dict(locale_embedders or {})
 
     def retrieve(
         self,
@@ -41,19 +46,23 @@ class Retriever:
         With a preferred locale and/or docs version (the reader's page), passages of that locale
         and version come first, and the others only fill the places left: a reader of a
         translated page is cited translated pages whenever the book has them."""
-        vector = self.embedder.embed_query(question)
         limit = max_chunks * self.candidate_factor
         filters = filters or Filters()
+        own = self.locale_embedders.get(filters.locale or prefer_locale or "")
+        embedder = own or self.embedder
+        vector = embedder.embed_query(question)
+        scale = on_gate_scale(embedder.model_name) if own is not None else (lambda score: score)
         tiers: list[Filters] = []
-        if prefer_locale or prefer_version:
+        if prefer_locale or prefer_version or own is not None:
             tiers.append(replace(filters, locale=filters.locale or prefer_locale,
                                  version=filters.version or prefer_version))
-        tiers.append(filters)
+        if own is None:  # the other locales' chunks only where the index's own model embedded them
+            tiers.append(replace(filters, apart=tuple(self.locale_embedders)))
         seen: set[str] = set()
         ranked: list[Chunk] = []
         for tier in tiers:
             for chunk in self._candidates(question, vector, limit, tier):
-                score = min(1.0, max(0.0, chunk.score))
+                score = min(1.0, max(0.0, scale(chunk.score)))
                 if score < similarity_threshold:
                     continue
                 key = " ".join(chunk.content.split()).lower()
