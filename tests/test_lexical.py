@@ -2,6 +2,9 @@
 question's own words comes first; the scores stay the model's."""
 from __future__ import annotations
 
+import uuid
+from dataclasses import replace
+
 from server.book.chunk import Chunk
 from server.question.gather.lexical import bm25_scores, rerank
 from server.text.vocabulary import BookVocabulary
@@ -30,6 +33,17 @@ def test_the_question_s_words_lift_a_passage_the_model_ranks_second():
 def test_lexical_weight_is_a_nudge_not_a_takeover():
     chunks = [_chunk("general", TEXTS["general"], 0.70), _chunk("exact", TEXTS["exact"], 0.40)]
     assert [c.chunk_id for c in rerank("embodiment hypothesis", chunks, BOOK)] == ["general", "exact"]
+
+
+def test_the_nudge_is_the_same_on_a_model_whose_cosines_are_compressed():
+    """e5's cosines span about a fifth of MiniLM's: put on MiniLM's scale, the passage it finds
+    clearly nearer stays first, as it would with MiniLM; unscaled, a word in common overturns it."""
+    from server.embedding.choice import MULTILINGUAL, on_gate_scale
+
+    chunks = [_chunk("general", TEXTS["general"], 0.87), _chunk("exact", TEXTS["exact"], 0.83)]
+    scaled = rerank("embodiment hypothesis", chunks, BOOK, scale=on_gate_scale(MULTILINGUAL))
+    assert [c.chunk_id for c in scaled] == ["general", "exact"] and [c.score for c in scaled] == [0.87, 0.83]
+    assert [c.chunk_id for c in rerank("embodiment hypothesis", chunks, BOOK)] == ["exact", "general"]
 
 
 def test_bm25_is_zero_for_words_the_book_lacks():
@@ -68,3 +82,33 @@ def test_bm25_adds_up_every_query_term():
     assert abs(scores[0] - (part["rust"] + part["borrow"])) < 1e-9
     assert abs(scores[1] - part["borrow"]) < 1e-9 and scores[2] == 0.0
     assert [c.chunk_id for c in rerank("rust borrow", [neither, second, both], book)] == ["both", "second", "neither"]
+
+
+def test_a_book_read_with_the_multilingual_model_is_re_ranked_on_minilms_scale(tmp_path):
+    """Through the retriever, on a real index embedded with e5: a passage sharing only the word
+    "robot" with the question does not overtake the passages e5 finds nearer."""
+    import numpy as np
+
+    from server.embedding.e5 import E5Embedder
+    from server.question.gather.retrieval import Retriever
+    from server.store.edge import EdgeStore
+
+    texts = {"balance": "Balance control keeps a humanoid on its feet: it moves the centre of mass over the support polygon.",
+             "posture": "Upright posture is rare among robots; most of them roll on wheels.",
+             "battery": "Lithium batteries store energy and are light.",
+             "sight": "Cameras give a robot its sight."}
+    e5 = E5Embedder(threads=1)
+    store = EdgeStore(tmp_path / "index", "chunks", e5.model_name, e5.dim)
+    store.create()
+    chunks = [replace(_chunk(key, text, 0.0), chunk_id=str(uuid.uuid5(uuid.NAMESPACE_URL, key)))
+              for key, text in texts.items()]
+    store.upsert(chunks, e5.embed_documents(list(texts.values())))
+    store.publish()
+    book = BookVocabulary.from_texts(texts.values())
+    question = "what keeps a robot walking upright?"
+    found = Retriever(store, e5, lexicon=lambda _book_id: book).retrieve(question, max_chunks=4)
+    names = {c.chunk_id: key for key, c in zip(texts, chunks)}
+    assert names[found[0].chunk_id] in ("balance", "posture"), [names[c.chunk_id] for c in found]
+    assert all(np.isclose(c.score, float(e5.embed_query(question) @ e5.embed_documents([c.content])[0]), atol=1e-3)
+               for c in found)  # the model's cosines, as the gates read them
+    store.close()

@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import math
 from collections import Counter
-from typing import Mapping
+from typing import Callable, Mapping
 
 from server.book.chunk import Chunk
 from server.text.vocabulary import BookVocabulary, words
@@ -51,11 +51,15 @@ def bm25_scores(query: str, chunks: list[Chunk], book: BookVocabulary) -> list[f
     return [bm25(idf, *_terms(chunk.embed_text or chunk.content), average) for chunk in chunks]
 
 
-def rerank(query: str, chunks: list[Chunk], book: BookVocabulary, weight: float = LEXICAL_WEIGHT) -> list[Chunk]:
-    """The chunks in the fused order, each keeping its own (dense) score."""
+def rerank(query: str, chunks: list[Chunk], book: BookVocabulary, weight: float = LEXICAL_WEIGHT,
+           scale: Callable[[float], float] = lambda score: score) -> list[Chunk]:
+    """The chunks in the fused order, each keeping its own (dense) score. `scale` puts a model's
+    cosines on MiniLM's, whose spread the weight was measured against (e5's are compressed: an
+    unscaled 0.1 of BM25 outweighs its whole range of cosines)."""
     if not chunks or weight <= 0:
         return chunks
     lexical = bm25_scores(query, chunks, book)
     best = max(lexical) or 1.0
-    order = sorted(range(len(chunks)), key=lambda i: chunks[i].score + weight * lexical[i] / best, reverse=True)
+    order = sorted(range(len(chunks)), key=lambda i: scale(chunks[i].score) + weight * lexical[i] / best,
+                   reverse=True)
     return [chunks[i] for i in order]

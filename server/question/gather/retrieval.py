@@ -51,7 +51,8 @@ class Retriever:
         own = self.locale_embedders.get(filters.locale or prefer_locale or "")
         embedder = own or self.embedder
         vector = embedder.embed_query(question)
-        scale = on_gate_scale(embedder.model_name) if own is not None else (lambda score: score)
+        on_scale = on_gate_scale(embedder.model_name)  # MiniLM's: the re-ranking's and the gates'
+        scale = on_scale if own is not None else (lambda score: score)  # the index's own: the gates scale it
         tiers: list[Filters] = []
         if prefer_locale or prefer_version or own is not None:
             tiers.append(replace(filters, locale=filters.locale or prefer_locale,
@@ -61,7 +62,7 @@ class Retriever:
         seen: set[str] = set()
         ranked: list[Chunk] = []
         for tier in tiers:
-            for chunk in self._candidates(question, vector, limit, tier):
+            for chunk in self._candidates(question, vector, limit, tier, on_scale):
                 score = min(1.0, max(0.0, scale(chunk.score)))
                 if score < similarity_threshold:
                     continue
@@ -79,8 +80,8 @@ class Retriever:
         found = self.store.vectors([chunk.chunk_id]).get(chunk.chunk_id)
         return None if found is None else np.asarray(found, dtype=np.float32)
 
-    def _candidates(self, question: str, vector, limit: int, filters: Filters) -> list[Chunk]:
+    def _candidates(self, question: str, vector, limit: int, filters: Filters, scale) -> list[Chunk]:
         if self.lexicon is None:
             return self.store.search(vector, limit=limit, filters=filters)
         candidates = self.store.search(vector, limit=max(limit, CANDIDATES), filters=filters)
-        return rerank(question, candidates, self.lexicon(filters.book_id))
+        return rerank(question, candidates, self.lexicon(filters.book_id), scale=scale)
