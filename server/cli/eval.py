@@ -82,7 +82,7 @@ def eval_command(questions, book_path, threshold, as_json, page_locale, rows_pat
                           threshold=gate, locale=page_locale or site.default_locale)
         tutored = evaluate_tutor(items, chat.pipeline, threshold=gate,
                                  locale=page_locale or site.default_locale) if tutor or max_hint_coverage is not None else None
-        model = chat.embedder.model_name
+        model = chat.index.locale_embedders.get(page_locale or "", chat.embedder).model_name  # the readers' model
     result["calibration"] = calibration(result["top_scores"], result["gated"])
     summary = {**result["summary"], "threshold": gate, "embedding_model": model, "book_id": book_id}
     summary["course"] = course and course["summary"]
