@@ -221,7 +221,9 @@ def test_pages_read_by_another_model_than_their_kept_vectors_are_embedded_again(
     from server.library.opening import BookToIndex
 
     site, data = _bilingual(tmp_path), tmp_path / "data"
-    assert _cli(data, "ingest", str(site), "--book-id", "robots", EMBEDDING_MODEL=ENGLISH).exit_code == 0
+    fixed = _cli(data, "ingest", str(site), "--book-id", "robots", EMBEDDING_MODEL=ENGLISH)
+    assert fixed.exit_code == 0 and "warning: the book's ur pages are read with" in fixed.stderr
+    assert "`ingest --full` of this book alone" in fixed.stderr
     settings = make_settings(data)
     with index_of(settings, store_check=False, book=BookToIndex.of(detect_site(site), "robots", full=True)) as index:
         assert set(index.locale_embedders) == {"ur"} and index.choice.replaces is None
@@ -229,3 +231,7 @@ def test_pages_read_by_another_model_than_their_kept_vectors_are_embedded_again(
                             locale_embedders=index.locale_embedders)
         assert report.chunks_embedded == len(URDU)
         _vectors_are_their_locales_models(index)
+
+    again = _cli(data, "ingest", str(site), "--book-id", "robots", "--full")  # as the warning says
+    assert again.exit_code == 0 and f"embedding model of the ur pages: {MULTILINGUAL}" in again.stderr
+    assert "warning:" not in again.stderr

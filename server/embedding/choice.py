@@ -147,9 +147,8 @@ def model_warnings(languages: BookLanguages, model: str, locale_models: dict[str
     if languages.own:
         return [f"{model} reads English only, and this book is in {languages.own}: set {change}"]
     unread = [locale for locale in languages.translations if locale not in (locale_models or {})]
-    if unread:
-        languages = BookLanguages(languages.own, tuple(unread))
-        return [f"the book's {', '.join(languages.translations)} pages are read with {model}, which reads English "
-                f"only: questions in those languages find their pages poorly. If most readers ask in them, set "
-                f"{change}; English questions are then ranked and refused less well (BENCHMARKS.md)"]
+    if unread:  # an index made before, or with EMBEDDING_MODEL set, keeps its choice
+        return [f"the book's {', '.join(unread)} pages are read with {model}, which reads English only: questions "
+                f"in those languages find their pages poorly. `ingest --full` of this book alone in its index, "
+                f"with EMBEDDING_MODEL unset, reads them with {MULTILINGUAL} and its English pages with {model}"]
     return []
