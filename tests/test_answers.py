@@ -542,3 +542,21 @@ def test_an_exercise_the_book_sets_inline_is_quoted_only_when_exercises_are_aske
     answer = block_answer("what is do notation?", [source])
     assert "Exercise" not in answer and "module Main where" not in answer and "do notation" in answer.lower()
     assert "Exercise: Translate" in block_answer("are there exercises on do notation?", [source])
+
+
+def test_a_sentence_pointing_back_is_quoted_with_what_it_points_at():
+    """survival-ts quoted "この方法をコールバックと呼ぶこともあります。" ("this method is sometimes
+    called a callback") after a sentence on another thing; an English paragraph opening on
+    "This is what …" is quoted with the paragraph before it, or the answer would open on "this"."""
+    page = (CORPORA / "survival-ts" / "docs" / "reference" / "asynchronous" / "README.md").read_text(encoding="utf-8")
+    passage = page[page.index("## JavaScriptにおける非同期処理"):page.index("そしてそのPromise")]
+    answer = " ".join(block_answer("非同期処理のエラーはどう書く？", [_source(passage)]).split())
+    assert "あとで別の方法で結果を伝えます。 この方法をコールバックと呼ぶ" in answer, answer
+    english = ("Networks are slow compared with a processor, and a request to a server on another continent can "
+               "take a large part of a second before its first byte arrives back. Disks are faster but still far "
+               "slower than memory, and a program that reads a large file spends most of its time waiting for it. "
+               "A program that waits for the network does nothing else while it waits, and every user of it waits "
+               "too.\n\nThis is what non-blocking code avoids: it hands the waiting to a callback and goes on with "
+               "other work.\n\nNon-blocking code is harder to read, so the book uses async functions for it.")
+    opened = block_answer("what is non-blocking code?", [_source(english)])
+    assert "This is what" not in opened or "every user of it waits too.\n\nThis is what" in opened, opened

@@ -23,8 +23,12 @@ from server.text.sentences import strip_markdown
 _BOUNDARY = re.compile(r"(?<=[.!?])[\"')\]*_]*\s+(?=[^\sa-zà-öø-ÿ,;:)\]}.\-–—])|(?<=[。！？])(?![」』）)”])\s*(?=\S)|(?<=[。！？][」』）)”])\s*(?=[^\s\u3040-\u309f、。])|(?<=۔)\s+")
 _ITEM = re.compile(r"^(\s*)(?:[-*+]|\d+[.)])\s+")
 # English words that make a sentence lean on the one before it (grammar, not any book's vocabulary)
-_REFERS_BACK = re.compile(r"^(?:it|its|this|these|that|those|they|their|them|such|both|here|he|she|"
-                          r"however|therefore|thus|instead|otherwise)\b", re.IGNORECASE)
+# a sentence that opens on what came before it: "This …", "However, …"; in the pool's other
+# languages "Esto …", "これを…" ("this", not "それぞれ", each), "这…", "یہ …"
+REFERS_BACK = re.compile(r"^[\s*_]*(?:(?:it|its|this|these|that|those|they|their|them|such|both|here|he|she|"
+                         r"however|therefore|thus|instead|otherwise|esto|esta|este|estos|estas|eso|esa|ese|ello|"
+                         r"sin embargo|por (?:lo )?tanto|por eso|así)\b|(?:これ|それ|この|その|こう|そう|そこで)(?!ぞれ|から)|"
+                         r"这|那|它|此|(?:یہ|اس|وہ|ان)\s)", re.IGNORECASE)
 _ENDS = re.compile(r"[.!?:)\"”’*_`$。！？」』۔؟]$")
 
 
@@ -81,6 +85,12 @@ class Unit:
         # Japanese asks with a closing か as often as with a question mark ("…のでしょうか。")
         return self.kind in ("sentence", "item") and not self.introduces and (
             said.endswith(("?", "？", "؟")) or said.endswith(("か。", "か．")))
+
+
+def dangling(unit: Unit) -> bool:
+    """A sentence that points back at what comes before it, with nothing before it in its
+    paragraph to quote with it (the answer would open on "this" and never say what it is)."""
+    return unit.kind == "sentence" and not unit.refers_back and bool(REFERS_BACK.match(unit.text))
 
 
 def sentences_of(paragraph: str) -> list[str]:
@@ -214,10 +224,10 @@ def units_of(markdown: str, source: int, context: str = "prose") -> tuple[Unit, 
                     taken = i + 1
                     units.append(Unit(source, i, k, "sentence", f"{sentence}\n\n{following.text}", block.heading,
                                       following.material if kind != "formula" and not set_inline else material,
-                                      introduces=kind, refers_back=k > 0 and bool(_REFERS_BACK.match(sentence))))
+                                      introduces=kind, refers_back=k > 0 and bool(REFERS_BACK.match(sentence))))
                 else:
                     units.append(Unit(source, i, k, "sentence", sentence, block.heading, material,
-                                      refers_back=k > head and bool(_REFERS_BACK.match(sentence))))
+                                      refers_back=k > head and bool(REFERS_BACK.match(sentence))))
         elif block.kind == "paragraph":
             units.append(Unit(source, i, 0, "formula", block.text, block.heading, material))
         elif block.kind == "list":

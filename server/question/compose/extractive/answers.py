@@ -20,7 +20,7 @@ import re
 from dataclasses import replace
 from typing import Callable, NamedTuple
 
-from server.question.compose.extractive.answer_units import Unit
+from server.question.compose.extractive.answer_units import Unit, dangling
 from server.question.compose.extractive.code_lines import trimmed_code
 from server.book.chunk import Chunk
 from server.question.context import Source
@@ -48,10 +48,15 @@ Lexicon = Callable[["str | None"], BookVocabulary]
 
 
 def _with_dependencies(unit: Unit, by_key: dict[tuple, Unit]) -> list[Unit]:
+    """A piece with the sentences it points back at: the one before it in its paragraph, or, for
+    a paragraph that opens on "This is what …", the last piece of the paragraph or list before."""
     found = [unit]
-    while found[0].refers_back:
-        before = by_key.get((found[0].source, found[0].block, found[0].index - 1))
-        if before is None:
+    while found[0].refers_back or dangling(found[0]):
+        first = found[0]
+        before = by_key.get((first.source, first.block, first.index - 1)) if first.refers_back else max(
+            (u for key, u in by_key.items() if key[0] == first.source and key[1] == first.block - 1),
+            key=lambda u: u.index, default=None)
+        if before is None or before.kind not in ("sentence", "item"):
             break
         found.insert(0, before)
     return found
