@@ -560,3 +560,15 @@ def test_a_sentence_pointing_back_is_quoted_with_what_it_points_at():
                "other work.\n\nNon-blocking code is harder to read, so the book uses async functions for it.")
     opened = block_answer("what is non-blocking code?", [_source(english)])
     assert "This is what" not in opened or "every user of it waits too.\n\nThis is what" in opened, opened
+
+
+def test_a_why_question_that_names_code_is_answered_with_the_reason_not_the_code():
+    """"why use else … instead of just putting that code at the end of the try?" names code and
+    asks for a reason: the section's reasons, not its example. Asked how, the code comes."""
+    page = (CORPORA / "python-codex-i18n" / "i18n" / "en" / "docusaurus-plugin-content-docs" / "current"
+            / "exception.md").read_text(encoding="utf-8")
+    section = page[page.index("### The else Clause"):page.index("### The finally Clause")]
+    why = block_answer("why use else in a try/except instead of just putting that code at the end of the try?",
+                       [_source(section)])
+    assert "```" not in why and "minimize the scope" in why, why
+    assert "```python" in block_answer("how do i write the code for a try with an else?", [_source(section)])

@@ -26,7 +26,8 @@ from server.book.chunk import Chunk
 from server.question.context import Source
 from server.question.compose.extractive.continuation import Following, cited_where_read, read_passages, shown_under
 from server.question.markers import cite_end, marker
-from server.question.compose.extractive.piece_scores import HEADING_ID, WANTS_CODE, Scored, has_code, reading_words, score_pieces
+from server.question.compose.extractive.piece_scores import (HEADING_ID, Scored, asks_for_code, has_code, reading_words,
+                                                              score_pieces)
 from server.text.lengths import reading_length
 from server.text.vocabulary import BookVocabulary, words
 
@@ -272,7 +273,7 @@ def quoted_answer(question: str, sources: list[Source], answer_length: str = "no
     """The answer quoted from `sources` (best first). `book`: the book's vocabulary, for how
     rare each asked word is (else the passages'); `following`: the chunks after a book passage
     on its page, read with it (continuation.py), a piece from them cited where it is."""
-    wants_code = bool(WANTS_CODE.search(question))
+    wants_code = asks_for_code(question)
     read = read_passages(sources, following)
     scored = score_pieces(question, sources, book, everything=False, read=read)
     if not any(s.relevance > 0 for s in scored):  # nothing asked in the prose: quizzes, exercises too

@@ -34,6 +34,14 @@ PASSAGE_WEIGHT = 1.5
 K1, B, AVERAGE_WORDS = 1.2, 0.75, 20  # BM25 over sentences (about twenty words each)
 WANTS_CODE = re.compile(r"\b(?:code|commands?|snippet|syntax|script|terminal|shell|cli|run|install|compile|"
                         r"implement|write|type|example program|show me)\b", re.IGNORECASE)
+# "why use else in a try/except instead of just putting that code at the end?" names code and asks
+# for a reason: a why-question asks for code only where it also asks how, or to be shown
+_WHY = re.compile(r"^\W*(?:why|how come)\b|^\W*¿?por qué\b|^\W*(?:なぜ|どうして|为什么|為什麼)|کیوں", re.IGNORECASE)
+_SHOW = re.compile(r"\bhow (?:do|can|should|would|could) (?:i|you|we)\b|\bhow to\b|\bshow\b|\bexample\b", re.IGNORECASE)
+
+
+def asks_for_code(question: str) -> bool:
+    return bool(WANTS_CODE.search(question)) and not (_WHY.search(question) and not _SHOW.search(question))
 _ASKS = {"quiz": re.compile(r"\b(?:quiz|test (?:myself|yourself)|self-check|questions|cuestionario)\b|クイズ|测验",
                             re.IGNORECASE),
          "exercise": re.compile(r"\b(?:exercises?|practice|homework|assignments?|try|ejercicios?|practicar)\b|"
@@ -176,7 +184,7 @@ class Scored:
 
 def score_pieces(question: str, sources: list[Source], book: BookVocabulary | None, *, everything: bool,
                  read: list[tuple[str, list[Chunk]]]) -> list[Scored]:
-    wants_code = everything or bool(WANTS_CODE.search(question))
+    wants_code = everything or asks_for_code(question)
     units, seen = [], set()
     for number, (source, (text, _)) in enumerate(zip(sources, read), 1):
         for unit in units_of(text, number, _page_material(source)):
