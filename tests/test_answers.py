@@ -572,3 +572,21 @@ def test_a_why_question_that_names_code_is_answered_with_the_reason_not_the_code
                        [_source(section)])
     assert "```" not in why and "minimize the scope" in why, why
     assert "```python" in block_answer("how do i write the code for a try with an else?", [_source(section)])
+
+
+def test_type_the_noun_is_no_request_for_code_and_asked_for_code_is_a_few_blocks_not_every_listing():
+    """"what's the difference between newtype and type?" quoted five code blocks from lhbg: "type"
+    was read as "what do I type". Code asked for ("which commands do i run in the terminal …")
+    is three blocks at most, not the seven listings of an install page."""
+    from server.question.compose.extractive.piece_scores import asks_for_code
+
+    assert not asks_for_code("what's the difference between newtype and type?")
+    assert asks_for_code("what do i type to start the node?") and asks_for_code("which command builds it?")
+    page = (CORPORA / "lhbg" / "src" / "03-html" / "04-safer_construction.md").read_text(encoding="utf-8")
+    sources = [_source(page[page.index("## `newtype`"):page.index("## Chaining functions")], 0.62, "a"),
+               _source(page[page.index("## `type`"):page.index("## The rest of the owl")], 0.60, "b")]
+    assert block_answer("what's the difference between newtype and type?", sources).count("```") <= 2
+    steps = "\n\n".join(f"Step {n}: run this command in the terminal to install part {n} of ros 2:\n\n"
+                        f"```bash\nsudo apt install ros-part-{n}\n```" for n in range(1, 8))
+    answer = block_answer("which commands do i run in the terminal to install ros 2?", [_source(steps)])
+    assert 2 <= answer.count("```bash") <= 3, answer

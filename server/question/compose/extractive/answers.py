@@ -39,6 +39,7 @@ HOW_TO = re.compile(r"^\W*(?:how\s+(?:do|can|should|would|could)\s+(?:i|you|we)|
 # passages an answer quotes: the one that answers, and two for what it does not say (a passage is
 # a section of a page, with its subsections, read on across chunk borders)
 MAX_PASSAGES = 3
+CODE_BLOCKS_ASKED = 3
 # a sentence this short that says something asked opens a thought the next sentence carries on
 # ("There could be various reasons. From inefficient algorithms … to laziness issues.")
 TOPIC_SENTENCE = 8
@@ -46,6 +47,12 @@ _QUESTION_WORDS = frozenset("""what which when where who whom whose why how does
 from into that this these those are was were can could should would will shall have has had get use using make
 need there their about your you any some all""".split())
 Lexicon = Callable[["str | None"], BookVocabulary]
+
+
+def _code_blocks(wants_code: bool) -> int:
+    """Code blocks an answer quotes at most: one unless code is asked for; asked for, a few, not a
+    page's every listing ("i typed ros2 in my terminal …" quoted seven)."""
+    return CODE_BLOCKS_ASKED if wants_code else 1
 
 
 def _with_dependencies(unit: Unit, by_key: dict[tuple, Unit]) -> list[Unit]:
@@ -145,7 +152,7 @@ def _opening(scored: list[Scored], budget: int, wants_code: bool, how_to: bool =
                 if more_code and not (wants_code or set(piece.covers) - said_in_prose
                                       or (how_to and piece.relevance > 0)):
                     continue
-                if (taken or more > budget) and (length + more > limit or (code + more_code > 1 and not wants_code)):
+                if (taken or more > budget) and (length + more > limit or code + more_code > _code_blocks(wants_code)):
                     break
                 covers.update(piece.covers)
                 length, code = length + more, code + more_code
@@ -221,7 +228,9 @@ def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict
             if cut is not None:
                 chosen.update((u.key, u) for u in [*adding[:-1], cut])
                 break
-        if chosen and (length + more_length > budget or (code + more_code > 1 and not wants_code)
+        if opened and code + more_code > _code_blocks(wants_code):
+            continue  # the opening's code counts: no code block over the few an answer quotes
+        if chosen and (length + more_length > budget or code + more_code > _code_blocks(wants_code)
                        or tables + more_tables > 1):
             continue
         chosen.update((u.key, u) for u in adding)
