@@ -590,3 +590,15 @@ def test_type_the_noun_is_no_request_for_code_and_asked_for_code_is_a_few_blocks
                         f"```bash\nsudo apt install ros-part-{n}\n```" for n in range(1, 8))
     answer = block_answer("which commands do i run in the terminal to install ros 2?", [_source(steps)])
     assert 2 <= answer.count("```bash") <= 3, answer
+
+
+def test_how_to_write_it_asks_for_code_in_the_books_other_languages_too():
+    """"列表推导式怎么写？" (how is a list comprehension written?) asks for the book's code as "how do
+    i write a list comprehension?" does; "装饰器有什么用？" (what are decorators for?) does not."""
+    from server.question.compose.extractive.piece_scores import asks_for_code
+
+    assert all(map(asks_for_code, ["列表推导式怎么写？", "配列の型はどう書けばいいですか", "¿cómo escribo un test en kotlin?"]))
+    assert not any(map(asks_for_code, ["装饰器有什么用？", "型ガードってなに？", "¿qué es un genérico?"]))
+    page = (CORPORA / "python-codex-i18n" / "docs" / "comprehension.md").read_text(encoding="utf-8")
+    section = page[page.index("## 列表推导式"):page.index("### 过滤条件")]
+    assert "```python" in block_answer("列表推导式怎么写？", [_source(section)])
