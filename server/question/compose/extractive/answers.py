@@ -20,8 +20,9 @@ import re
 from dataclasses import replace
 from typing import Callable, NamedTuple
 
-from server.question.compose.extractive.answer_units import Unit, dangling
+from server.question.compose.extractive.answer_units import Unit
 from server.question.compose.extractive.code_lines import trimmed_code
+from server.question.compose.extractive.thought import carried_on, with_dependencies, with_rest_of_thought
 from server.book.chunk import Chunk
 from server.question.context import Source
 from server.question.compose.extractive.continuation import Following, cited_where_read, read_passages, shown_under
@@ -40,9 +41,6 @@ HOW_TO = re.compile(r"^\W*(?:how\s+(?:do|can|should|would|could)\s+(?:i|you|we)|
 # a section of a page, with its subsections, read on across chunk borders)
 MAX_PASSAGES = 3
 CODE_BLOCKS_ASKED = 3
-# a sentence this short that says something asked opens a thought the next sentence carries on
-# ("There could be various reasons. From inefficient algorithms … to laziness issues.")
-TOPIC_SENTENCE = 8
 _QUESTION_WORDS = frozenset("""what which when where who whom whose why how does did doing done the and for with
 from into that this these those are was were can could should would will shall have has had get use using make
 need there their about your you any some all""".split())
@@ -53,36 +51,6 @@ def _code_blocks(wants_code: bool) -> int:
     """Code blocks an answer quotes at most: one unless code is asked for; asked for, a few, not a
     page's every listing ("i typed ros2 in my terminal …" quoted seven)."""
     return CODE_BLOCKS_ASKED if wants_code else 1
-
-
-def _with_dependencies(unit: Unit, by_key: dict[tuple, Unit]) -> list[Unit]:
-    """A piece with the sentences it points back at: the one before it in its paragraph, or, for
-    a paragraph that opens on "This is what …", the last piece of the paragraph or list before."""
-    found = [unit]
-    while found[0].refers_back or dangling(found[0]):
-        first = found[0]
-        before = by_key.get((first.source, first.block, first.index - 1)) if first.refers_back else max(
-            (u for key, u in by_key.items() if key[0] == first.source and key[1] == first.block - 1),
-            key=lambda u: u.index, default=None)
-        if before is None or before.kind not in ("sentence", "item"):
-            break
-        found.insert(0, before)
-    return found
-
-
-def _carried_on(unit: Unit, by_key: dict[tuple, Unit]) -> Unit | None:
-    """For a topic sentence (short, its paragraph going on), the sentence after it."""
-    after = by_key.get((unit.source, unit.block, unit.index + 1))
-    if (unit.kind == "sentence" and not unit.introduces and after is not None and not has_code(after)
-            and reading_length(unit.plain) <= TOPIC_SENTENCE):
-        return after
-    return None
-
-
-def _with_rest_of_thought(unit: Unit, by_key: dict[tuple, Unit]) -> list[Unit]:
-    """A piece with what it depends on and the sentence a topic sentence goes on into."""
-    after = _carried_on(unit, by_key)
-    return _with_dependencies(unit, by_key) + ([after] if after is not None else [])
 
 
 def _shown(unit: Unit, asked: set[str] | None) -> str:
@@ -171,9 +139,9 @@ def _choose(scored: list[Scored], budget: int, wants_code: bool, highlighted: di
         return _more(scored, budget, wants_code, highlighted)
     by_key = {s.unit.key: s.unit for s in scored}
     opening = _opening(scored, budget, wants_code, how_to)
-    chosen = {u.key: u for u in [u for first in opening[:1] for u in _with_dependencies(first, by_key)] + opening[1:]}
+    chosen = {u.key: u for u in [u for first in opening[:1] for u in with_dependencies(first, by_key)] + opening[1:]}
     # an opening that ends on a topic sentence goes on into the sentence after it
-    carried = _carried_on(opening[-1], by_key) if opening else None
+    carried = carried_on(opening[-1], by_key) if opening else None
     if carried is not None and carried.key not in chosen and _length([*chosen.values(), carried]) <= budget:
         chosen[carried.key] = carried
     left = budget - _length(list(chosen.values()))
@@ -213,7 +181,7 @@ def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict
     passages = {u.source for u in opened or []}
     said = set(said)  # the asked words the opening says
     for candidate in relevant + after + rest:
-        adding = [u for u in _with_rest_of_thought(candidate.unit, by_key) if u.key not in chosen]
+        adding = [u for u in with_rest_of_thought(candidate.unit, by_key) if u.key not in chosen]
         more_length = _length(adding, headed)
         more_code, more_tables = sum(map(has_code, adding)), sum(map(_is_table, adding))
         if len(passages | {u.source for u in adding}) > MAX_PASSAGES and not highlighted:

@@ -1,0 +1,41 @@
+"""A piece of an answer with the rest of its thought: the sentences it points back at ("This is
+why …" with the sentence before it), and the sentence a short topic sentence goes on into."""
+from __future__ import annotations
+
+from server.question.compose.extractive.answer_units import Unit, dangling
+from server.question.compose.extractive.piece_scores import has_code
+from server.text.lengths import reading_length
+
+# a sentence this short that says something asked opens a thought the next sentence carries on
+# ("There could be various reasons. From inefficient algorithms … to laziness issues.")
+TOPIC_SENTENCE = 8
+
+
+def with_dependencies(unit: Unit, by_key: dict[tuple, Unit]) -> list[Unit]:
+    """A piece with the sentences it points back at: the one before it in its paragraph, or, for
+    a paragraph that opens on "This is what …", the last piece of the paragraph or list before."""
+    found = [unit]
+    while found[0].refers_back or dangling(found[0]):
+        first = found[0]
+        before = by_key.get((first.source, first.block, first.index - 1)) if first.refers_back else max(
+            (u for key, u in by_key.items() if key[0] == first.source and key[1] == first.block - 1),
+            key=lambda u: u.index, default=None)
+        if before is None or before.kind not in ("sentence", "item"):
+            break
+        found.insert(0, before)
+    return found
+
+
+def carried_on(unit: Unit, by_key: dict[tuple, Unit]) -> Unit | None:
+    """For a topic sentence (short, its paragraph going on), the sentence after it."""
+    after = by_key.get((unit.source, unit.block, unit.index + 1))
+    if (unit.kind == "sentence" and not unit.introduces and after is not None and not has_code(after)
+            and reading_length(unit.plain) <= TOPIC_SENTENCE):
+        return after
+    return None
+
+
+def with_rest_of_thought(unit: Unit, by_key: dict[tuple, Unit]) -> list[Unit]:
+    """A piece with what it depends on and the sentence a topic sentence goes on into."""
+    after = carried_on(unit, by_key)
+    return with_dependencies(unit, by_key) + ([after] if after is not None else [])
