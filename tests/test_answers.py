@@ -602,3 +602,14 @@ def test_how_to_write_it_asks_for_code_in_the_books_other_languages_too():
     page = (CORPORA / "python-codex-i18n" / "docs" / "comprehension.md").read_text(encoding="utf-8")
     section = page[page.index("## 列表推导式"):page.index("### 过滤条件")]
     assert "```python" in block_answer("列表推导式怎么写？", [_source(section)])
+
+
+def test_an_ellipsis_inside_a_sentence_does_not_end_it():
+    """python-codex-i18n's "Relying on putting clean-up code after the entire `try` ... `except`
+    structure is also unsafe." was quoted as "except structure is also unsafe"."""
+    from server.question.compose.extractive.answer_units import sentences_of
+
+    said = sentences_of("Relying on putting clean-up code after the entire `try` ... `except` structure is also "
+                        "unsafe. If an uncaught exception occurs, the trailing code will be skipped.")
+    assert said[0].endswith("`except` structure is also unsafe.") and len(said) == 2
+    assert sentences_of("It works. `cargo build` is slower. Done!") == ["It works.", "`cargo build` is slower.", "Done!"]

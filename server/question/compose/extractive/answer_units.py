@@ -20,7 +20,7 @@ from server.text.sentences import strip_markdown
 # a sentence ends at ".", "!" or "?" before one that does not open in lower case (in any script:
 # Spanish "¿", Urdu's letters), or at the full stops of Chinese, Japanese and Urdu ("。", "۔"), after the
 # quote a full stop closes ("…か？」" ends a sentence, unless a particle goes on: "…か？」という視点で…")
-_BOUNDARY = re.compile(r"(?<=[.!?])[\"')\]*_]*\s+(?=[^\sa-zà-öø-ÿ,;:)\]}.\-–—])|(?<=[。！？])(?![」』）)”])\s*(?=\S)|(?<=[。！？][」』）)”])\s*(?=[^\s\u3040-\u309f、。])|(?<=۔)\s+")
+_BOUNDARY = re.compile(r"(?<=[.!?])(?<!\.\.\.)[\"')\]*_]*\s+(?=[^\sa-zà-öø-ÿ,;:)\]}.\-–—])|(?<=[。！？])(?![」』）)”])\s*(?=\S)|(?<=[。！？][」』）)”])\s*(?=[^\s\u3040-\u309f、。])|(?<=۔)\s+")
 _ITEM = re.compile(r"^(\s*)(?:[-*+]|\d+[.)])\s+")
 # English words that make a sentence lean on the one before it (grammar, not any book's vocabulary)
 # a sentence that opens on what came before it: "This …", "However, …"; in the pool's other
@@ -94,6 +94,7 @@ def dangling(unit: Unit) -> bool:
 
 
 def sentences_of(paragraph: str) -> list[str]:
+    """The paragraph's sentences; an ellipsis goes on ("the `try` ... `except` structure")."""
     text = " ".join(paragraph.split())
     return [s.strip() for s in _BOUNDARY.split(text) if s.strip()]
 
