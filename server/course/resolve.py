@@ -4,6 +4,7 @@ whatever the origin it is served from) and parts named in the question ("module 
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from server.book.outline import Outline, OutlinePage, Part
 from server.book.page_urls import by_path, page_at, page_path
@@ -49,16 +50,18 @@ def numbered_part(outline: Outline, text: str, locale: str | None = None) -> tup
     return None, ""
 
 
+def _spread(titles) -> Counter:
+    """How many titles hold each stem (a word in every title names none of them)."""
+    return Counter(stem for stems in titles for stem in stems)
+
+
 def titled_page(outline: Outline, topic: str, locale: str | None = None) -> OutlinePage | None:
     """The page a topic names by its title's words ("generators" names the page "Generators"):
     the one sharing the most distinctive title words with it, when one clearly does."""
     asked = {_stem(w) for w in words(topic) if w not in _STOP}
     pages = [p for p in outline.pages if p.locale == (locale or outline.default_locale) and p.version == "current"]
     titles = {p.key: {_stem(w) for w in words(p.title) if w not in _STOP and not w.isdigit()} for p in pages}
-    spread: dict[str, int] = {}
-    for stems in titles.values():
-        for stem in stems:
-            spread[stem] = spread.get(stem, 0) + 1
+    spread = _spread(titles.values())
     # the most of the topic's rarer words, then the fewest title words it does not say ("arm
     # dynamics" names "Arm Dynamics" before "Module 1 Quiz: Arm Dynamics")
     scored = sorted(((sum(1.0 / spread[s] for s in asked & titles[p.key]), -len(titles[p.key] - asked), p)
@@ -133,10 +136,7 @@ def titled_part(outline: Outline, text: str, nouns: set[str], locale: str | None
     parts = outline.parts_in(locale)
     titles = {p.id: {_stem(w) for w in words(p.label) + words(p.name) if w not in _STOP and not w.isdigit()}
               for p in parts}
-    spread: dict[str, int] = {}
-    for stems in titles.values():
-        for stem in stems:
-            spread[stem] = spread.get(stem, 0) + 1
+    spread = _spread(titles.values())
     scored = []
     for part in parts:
         shared = asked & titles[part.id]

@@ -139,7 +139,6 @@ class TaskReader:
                 scope = "page"
         return CourseRequest(task, scope, outline, page, part, page_url, round(scores[task], 4), text)
 
-
     @staticmethod
     def _quiz_on(text: str, outline: Outline, page_url: str, locale: str | None) -> CourseRequest | None:
         """A quiz on the page whose title the topic names ("quiz me on generators")."""

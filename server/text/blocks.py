@@ -63,7 +63,7 @@ class Block:
         if self.kind == "code":
             if _TEMPLATE.search(self.text):
                 return "template"
-            under = Block("paragraph", "", self.heading).material if self.heading else "prose"
+            under = heading_material(self.heading)
             return under if under in PRACTICE else "code"  # an exercise's code is the exercise
         if _RUBRIC.search(self.heading) or (self.kind in ("list", "table") and len(_POINTS.findall(self.text)) >= 2):
             return "rubric"
@@ -82,6 +82,12 @@ class Block:
         if _EXERCISE.search(self.heading) or _EXERCISE_ELSEWHERE.search(self.heading):
             return "exercise"
         return "prose"
+
+
+def heading_material(heading: str) -> str:
+    """What a heading makes the text under it: prose, or what the book sets apart (exercises, a
+    quiz, a reading list …)."""
+    return Block("paragraph", "", heading).material if heading else "prose"
 
 
 def split_blocks(markdown: str) -> list[Block]:

@@ -22,7 +22,6 @@ from server.text.sentences import strip_markdown
 # quote a full stop closes ("…か？」" ends a sentence, unless a particle goes on: "…か？」という視点で…")
 _BOUNDARY = re.compile(r"(?<=[.!?])(?<!\.\.\.)[\"')\]*_]*\s+(?=[^\sa-zà-öø-ÿ,;:)\]}.\-–—])|(?<=[。！？])(?![」』）)”])\s*(?=\S)|(?<=[。！？][」』）)”])\s*(?=[^\s\u3040-\u309f、。])|(?<=۔)\s+")
 _ITEM = re.compile(r"^(\s*)(?:[-*+]|\d+[.)])\s+")
-# English words that make a sentence lean on the one before it (grammar, not any book's vocabulary)
 # a sentence that opens on what came before it: "This …", "However, …"; in the pool's other
 # languages "Esto …", "これを…" ("this", not "それぞれ", each), "这…", "یہ …"
 REFERS_BACK = re.compile(r"^[\s*_]*(?:(?:it|its|this|these|that|those|they|their|them|such|both|here|he|she|"

@@ -196,10 +196,9 @@ def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict
             if cut is not None:
                 chosen.update((u.key, u) for u in [*adding[:-1], cut])
                 break
-        if opened and code + more_code > _code_blocks(wants_code):
+        if (chosen or opened) and code + more_code > _code_blocks(wants_code):
             continue  # the opening's code counts: no code block over the few an answer quotes
-        if chosen and (length + more_length > budget or code + more_code > _code_blocks(wants_code)
-                       or tables + more_tables > 1):
+        if chosen and (length + more_length > budget or tables + more_tables > 1):
             continue
         chosen.update((u.key, u) for u in adding)
         headed.update((u.source, u.heading) for u in adding)

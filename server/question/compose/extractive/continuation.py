@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Callable
 
 from server.book.chunk import Chunk
-from server.text.blocks import Block, split_blocks
+from server.text.blocks import heading_material, split_blocks
 from server.text.sentences import normalised
 
 if TYPE_CHECKING:
@@ -72,7 +72,7 @@ def read_with(chunk: Chunk, following: list[Chunk]) -> list[Chunk]:
 
 def _set_apart(chunk: Chunk) -> str:
     """The material a chunk's own section is (blocks.py): prose, or what the book sets apart."""
-    return Block("paragraph", "", chunk.heading).material if chunk.heading else "prose"
+    return heading_material(chunk.heading)
 
 
 @functools.lru_cache(maxsize=1024)  # the chunks of the passages asked about again

@@ -18,7 +18,7 @@ import weakref
 from collections import Counter
 
 from server.question.compose.extractive.answer_units import Unit, units_of
-from server.text.blocks import Block
+from server.text.blocks import heading_material
 from server.book.chunk import Chunk
 from server.question.context import Source
 from server.question.gather.lexical import bm25, inverse_document_frequency
@@ -45,6 +45,8 @@ _SHOW = re.compile(r"\bhow (?:do|can|should|would|could) (?:i|you|we)\b|\bhow to
 
 def asks_for_code(question: str) -> bool:
     return bool(WANTS_CODE.search(question)) and not (_WHY.search(question) and not _SHOW.search(question))
+
+
 _ASKS = {"quiz": re.compile(r"\b(?:quiz|test (?:myself|yourself)|self-check|questions|cuestionario)\b|クイズ|测验",
                             re.IGNORECASE),
          "exercise": re.compile(r"\b(?:exercises?|practice|homework|assignments?|try|ejercicios?|practicar)\b|"
@@ -124,7 +126,7 @@ def _bm25(prefixes: list[str], weights: dict[str, float]) -> float:
 def _page_material(source: Source) -> str:
     """Quiz, exercise or reading-list material when the passage's headings say so."""
     for heading in [*getattr(source.chunk, "section_hierarchy", []), getattr(source.chunk, "heading", "")]:
-        material = Block("paragraph", "", heading).material
+        material = heading_material(heading)
         if material != "prose":
             return material
     return "prose"
