@@ -204,6 +204,17 @@ def test_follow_up_question_retrieves_in_context(physical_ai, chat_app):
     assert "ros" in (top["source_file"] + top["source_location"]).lower()
 
 
+def test_a_short_question_that_names_its_topic_is_asked_on_its_own_in_a_conversation(physical_ai, chat_app):
+    """"what is Nav2?" after a question on topics is a new question: searched alone, not with the
+    question before it (which finds the pages on ROS 2 topics)."""
+    client = chat_app(physical_ai).test_client()
+    first = client.post("/chat", json={"question": "How do topics work in ROS 2?"}).get_json()
+    new = client.post("/chat", json={"question": "what is Nav2?", "session_id": first["session_id"]}).get_json()
+    assert new["status"] == "completed", new["answer"]
+    assert "nav2" in new["sources"][0]["source_file"], [s["source_file"] for s in new["sources"]]
+    assert "Nav2" in new["answer"]
+
+
 def test_generator_failure_keeps_the_user_message(chat_app, database_url):
     client = chat_app(generator=FailingGenerator(), database_url=database_url).test_client()
     response = client.post("/chat", json={"question": "What is the Nyquist rate?"})

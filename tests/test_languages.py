@@ -186,6 +186,16 @@ def test_a_question_in_chinese_or_japanese_is_a_follow_up_only_when_short_or_poi
         assert retrieval_query(question, history) == f"オプショナルチェーンとは？ {question}"
 
 
+def test_a_short_question_is_a_follow_up_only_when_it_names_nothing_of_its_own():
+    from server.question.understand.followup import retrieval_query
+
+    history = _said("how do i fix cannot borrow as mutable?")
+    for question in ("what's a trait", "what is PPO?", "define ownership", "why do robots fall over?"):
+        assert retrieval_query(question, history) == question
+    for question in ("why?", "an example?", "explain more", "why is that?", "and services?", "how?"):
+        assert retrieval_query(question, history) == f"how do i fix cannot borrow as mutable? {question}"
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.text(max_size=80))
 def test_any_text_is_read_as_a_follow_up_or_not_without_failing(text):
