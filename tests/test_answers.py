@@ -221,6 +221,21 @@ def test_a_short_identifier_with_a_digit_is_an_asked_word():
     assert "Rust considers `s1` as no longer valid" in answer and "[2]" in answer
 
 
+def test_a_short_term_is_an_asked_word_and_english_short_words_are_not():
+    """"when should i use Box?" asks about boxes: a three-letter name is what the question asks,
+    as "PCA" or "LD" would be; "use" is not."""
+    from server.text.asked import short_terms
+
+    src = RUST_BOOK / "src"
+    heap = _section(src / "ch04-01-what-is-ownership.md", "Memory and Allocation")
+    box = _section(src / "ch15-01-box.md", "Using `Box<T>` to Point to Data on the Heap")
+    answer = block_answer("when should i use Box?", [_source(heap, 0.55, "a"), _source(box, 0.50, "b")])
+    assert answer.lstrip().startswith("**Using `Box<T>`") and "smart pointer is a box" in answer, answer
+    assert short_terms("how do i do LD pruning before pca?") == {"ld", "pca"}
+    assert short_terms("how do i use the new way to get it?") == set()
+    assert short_terms("¿Qué es un Mock con MockK?") == set()  # a Spanish question's short words are no terms
+
+
 def test_a_lead_in_is_scored_with_the_code_it_introduces():
     page = """## Joints
 

@@ -14,7 +14,8 @@ from server.question.context import Source
 from server.question.gather.lexical import bm25_scores
 from server.evaluation.measures import answer_words
 from server.text.lengths import reading_length, spaced_length
-from server.text.vocabulary import BookVocabulary, asked_words, in_english, unspaced, words
+from server.text.asked import asked_words
+from server.text.vocabulary import BookVocabulary, in_english, unspaced, words
 
 
 def _source(text: str, score: float = 0.6) -> Source:

@@ -30,7 +30,8 @@ from __future__ import annotations
 from typing import Callable
 
 from server.book.chunk import Chunk
-from server.text.vocabulary import asked_words, in_english, words
+from server.text.asked import asked_words
+from server.text.vocabulary import in_english, words
 
 UNKNOWN_TERM_CEILING = 0.7  # a question naming a term the book never uses is refused below this
 CLEAR_EVIDENCE = 0.4  # a question leaning on an everyday word the book never uses is refused below this

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from server.text.vocabulary import asked_words
+from server.text.asked import asked_words
 
 if TYPE_CHECKING:
     from server.embedding.protocol import TextEmbedder

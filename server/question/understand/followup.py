@@ -6,7 +6,8 @@ from typing import Sequence
 
 from server.sessions import Message
 from server.text.lengths import spaced_length
-from server.text.vocabulary import asked_words, short_terms, unspaced
+from server.text.asked import asked_words, short_terms
+from server.text.vocabulary import unspaced
 
 # "why" is no such start: "why do robots fall over?" asks on its own, "why?" and "why is that?" do not
 _FOLLOW_UP_START = re.compile(r"^(and|but|also|so|then|what about|how about|what if|how so|and how|or)\b", re.I)

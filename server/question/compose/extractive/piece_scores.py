@@ -24,7 +24,8 @@ from server.question.context import Source
 from server.question.gather.lexical import bm25, inverse_document_frequency
 from server.text.sentences import strip_markdown
 from server.text.lengths import reading_length
-from server.text.vocabulary import BookVocabulary, asked_words, words
+from server.text.asked import asked_words, short_terms
+from server.text.vocabulary import BookVocabulary, words
 
 CODE_ASKED = 0.3
 NAMED_ASKED = 0.3  # an exercise, a quiz question or a reading when the question asks for them by name
@@ -82,13 +83,14 @@ def _prefixes(text: str) -> list[str]:
     return [w[:5] for w in _terms(text)]
 
 
-def _asked(question: str) -> list[str]:
+def _asked(question: str, book: BookVocabulary | None) -> list[str]:
     """The question's content words; short names with a digit too ("s1", "x86": identifiers,
-    as specific as any long word)."""
+    as specific as any long word), and short terms the book uses ("when should I use Box?")."""
     found = words(question)
     named = {w for w in found if len(w) >= 2 and not w.isalpha() and not w.isdigit()}
     joined = {w for w in _terms(question)[len(found):] if len(w) > 2}
-    return list(dict.fromkeys(w[:5] for w in [*sorted(asked_words(question)), *sorted(named | joined)]))
+    short = {w for w in short_terms(question) if book is None or book.document_frequency[w]}
+    return list(dict.fromkeys(w[:5] for w in [*sorted(asked_words(question)), *sorted(named | joined | short)]))
 
 
 def _book_frequency(book: BookVocabulary) -> tuple[Counter, int]:
@@ -198,7 +200,7 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
                 continue
             seen.add(said)
             units.append(unit)
-    weights = _weights(_asked(question), units, book)
+    weights = _weights(_asked(question, book), units, book)
     full = sum(weights.values()) or 1.0
     best_passage = max((s.score for s in sources), default=0.0)
     scored = []

@@ -1,0 +1,50 @@
+"""What a question asks about: its content words, in any language, and the short terms it names
+("Box", "PCA"), as opposed to the words that frame it ("what", "how do i", "とは", "什么")."""
+from __future__ import annotations
+
+import re
+
+from wordfreq import zipf_frequency
+
+from server.text.vocabulary import in_english, unspaced, words
+
+_KANA = re.compile(r"^[\u3040-\u309f]+$")  # hiragana: Japanese grammar (particles, endings), not a topic
+_STOP = frozenset("""about after also and any are because been before being between both but can could did does doing
+down each few for from further had has have having here how into its just more most much not now off once only other
+our out over own same should some such than that the their them then there these they this those through too under
+until very was were what when where which while who whom why will with would you your actually really get make
+mean means thing things work works way ways use used using tell know want need instead rather
+como cómo para cual cuál cuales cuáles donde dónde cuando cuándo esta este estos estas esto sobre entre tiene
+tienen puede pueden hace hacer porque pero también más menos todo todos toda todas otro otra otros otras cada
+desde hasta según aunque están""".split())
+# "use", "get", "run", "set": a short word this common is an everyday word more often than a term
+# (BENCHMARKS.md: the pool's coverage 0.537 at 5.0, 0.535 at 5.7)
+COMMON_SHORT_ZIPF = 5.0
+_CHAT = frozenset("vs etc via ok pls plz btw idk im".split())  # chat's short words, rare in print
+# pairs of characters that frame a Chinese or Japanese question rather than say its topic
+_CJK_STOP = frozenset("""什么 怎么 如何 为什 么是 哪些 哪个 是什 可以 我们 你们 一个 这个 那个 的是 没有 需要 应该
+能够 什麼 怎麼 為什 如何 吗？ 说明 介绍 解释 とは 何で 何か 方法 教え""".split())
+
+
+def asked_words(question: str) -> set[str]:
+    """The words that say what a question is about: longer than three letters, not function words;
+    in Chinese and Japanese, pairs of characters that are not only kana or a question's frame."""
+    return {w for w in words(question)
+            if (not (_KANA.match(w) or w in _CJK_STOP) if unspaced(w) else len(w) > 3 and w not in _STOP)}
+
+
+def short_terms(question: str) -> set[str]:
+    """The question's words of two or three letters that name something ("Box", "PCA", "str", "ld"):
+    in an English question, any but English's commonest words ("use", "how", "the"); in any
+    language, one written with a capital past the question's first word."""
+    english = in_english(question)
+    found = set()
+    for number, match in enumerate(re.finditer(r"[^\W\d_]+", question)):
+        word = match[0].lower()
+        if not 2 <= len(word) <= 3 or word in _STOP or unspaced(word):
+            continue
+        named = number > 0 and not match[0].islower()
+        if named or (english and word.isascii() and zipf_frequency(word, "en") < COMMON_SHORT_ZIPF
+                     and word not in _CHAT):
+            found.add(word)
+    return found
