@@ -236,6 +236,26 @@ def test_a_short_term_is_an_asked_word_and_english_short_words_are_not():
     assert short_terms("¿Qué es un Mock con MockK?") == set()  # a Spanish question's short words are no terms
 
 
+def test_a_heading_naming_the_books_subject_is_no_reading_list_or_exercise():
+    """"References and Borrowing" is Rust's subject, "Assignment Statements" Python's, "in
+    practice" no practice set: their text answers questions. A heading that is all reading list
+    ("Other learning resources") or opens on an assignment still sets its text apart."""
+    from server.text.blocks import heading_material
+
+    for heading in ("Validating References with Lifetimes", "References and Borrowing", "Try-With-Resources en Java",
+                    "Scope and Assignment", "Compound Assignment Operators", "Assignment Expressions (The Walrus Operator)",
+                    "Using Bayes in practice", "En la práctica"):
+        assert heading_material(heading) == "prose", heading
+    for heading in ("Further Reading", "Other learning resources", "7. References", "Useful links"):
+        assert heading_material(heading) == "references", heading
+    for heading in ("Assignment 2: build a node", "Practice Exercises", "Challenge 1: extract more attributes"):
+        assert heading_material(heading) == "exercise", heading
+    src = RUST_BOOK / "src"
+    intro = _section(src / "ch10-03-lifetime-syntax.md", "Validating References with Lifetimes")
+    answer = block_answer("what are lifetimes?", [_source(intro.split("### ")[0])])
+    assert "Lifetimes are another kind of generic" in answer, answer
+
+
 def test_a_lead_in_is_scored_with_the_code_it_introduces():
     page = """## Joints
 

@@ -15,12 +15,20 @@ _TABLE_ROW = re.compile(r"^\s*\|")
 # quiz options ("A) …", "b. …", "- [ ] …") and question labels ("Question 3", "Q2:")
 _QUIZ = re.compile(r"^\s*(?:[-*]\s*)?(?:\(?[A-Da-d][).:]\s|\[[ xX]\]\s)|\b(?:quiz|question \d+|q\d+[:.])",
                    re.MULTILINE | re.IGNORECASE)
-_EXERCISE = re.compile(r"\b(?:exercises?|practice|try it|try this|try with|challenge|assignment|your turn|hands-on)\b",
+# "in practice" and a programming language's "assignment" ("Scope and Assignment", "Compound
+# Assignment Operators") are no exercise: an assignment is one only as what a heading opens on
+_EXERCISE = re.compile(r"\b(?:exercises?|(?<!in )practice|try it|try this|try with|challenge|your turn|hands-on)\b|"
+                       r"^\W*(?:\d+[.)]?\s*)?(?:homework\s+|lab\s+)?assignments?\b(?!\s+(?:statement|operator|expression))",
                        re.IGNORECASE)
-_REFERENCES = re.compile(r"\b(?:further reading|references|bibliography|resources|reading list|see also|"
-                         r"learn more|useful links)\b", re.IGNORECASE)
+# a reading list's heading is all reading list ("Further Reading", "Other learning resources"):
+# "Validating References with Lifetimes" and "Try-With-Resources" are the book's subject
+_REFERENCES = re.compile(r"^\W*(?:\d+(?:\.\d+)*\.?\s*)?(?:(?:other|additional|further|recommended|suggested|"
+                         r"external|online|useful|learning|more|selected|key)\s+)*(?:further reading|references|"
+                         r"bibliography|resources|reading list|see also|learn more|useful links|links|reading)"
+                         r"(?:\s+(?:and|&)\s+(?:further reading|references|resources|links|reading))?\W*$",
+                         re.IGNORECASE)
 # the same headings in the pool's other languages (Spanish, Japanese, Chinese)
-_EXERCISE_ELSEWHERE = re.compile(r"\b(?:ejercicios?|práctica|desafío|reto)\b|練習|演習|課題|练习|习题|作业",
+_EXERCISE_ELSEWHERE = re.compile(r"\b(?:ejercicios?|(?<!la )práctica|desafío|reto)\b|練習|演習|課題|练习|习题|作业",
                                  re.IGNORECASE)
 _QUIZ_ELSEWHERE = re.compile(r"\b(?:cuestionario|autoevaluación)\b|クイズ|小テスト|测验|自测", re.IGNORECASE)
 _REFERENCES_ELSEWHERE = re.compile(r"\b(?:referencias|bibliografía|lecturas recomendadas)\b|参考文献|参考資料|"
