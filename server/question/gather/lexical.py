@@ -15,9 +15,11 @@ from collections import Counter
 from typing import Callable, Mapping
 
 from server.book.chunk import Chunk
+from server.text.definition import defined_term, defining
 from server.text.vocabulary import BookVocabulary, words
 
 LEXICAL_WEIGHT = 0.1
+DEFINITION_WEIGHT = 0.1  # "what's a trait?": the passage that defines the term (text/definition.py)
 CANDIDATES = 30  # dense candidates re-ranked (15 lost a Rust-book question from the top 5)
 K1, B = 1.5, 0.75  # Okapi BM25's usual constants (rank-bm25's defaults)
 
@@ -60,6 +62,9 @@ def rerank(query: str, chunks: list[Chunk], book: BookVocabulary, weight: float 
         return chunks
     lexical = bm25_scores(query, chunks, book)
     best = max(lexical) or 1.0
-    order = sorted(range(len(chunks)), key=lambda i: scale(chunks[i].score) + weight * lexical[i] / best,
-                   reverse=True)
+    term = defined_term(query)
+    defines = [DEFINITION_WEIGHT * (term is not None and defining(chunk.heading, chunk.content, term))
+               for chunk in chunks]
+    order = sorted(range(len(chunks)),
+                   key=lambda i: scale(chunks[i].score) + weight * lexical[i] / best + defines[i], reverse=True)
     return [chunks[i] for i in order]

@@ -31,6 +31,7 @@ from typing import Callable
 
 from server.book.chunk import Chunk
 from server.text.asked import asked_words
+from server.text.definition import defined_term, defining
 from server.text.vocabulary import in_english, words
 
 UNKNOWN_TERM_CEILING = 0.7  # a question naming a term the book never uses is refused below this
@@ -59,7 +60,10 @@ def admitted(question: str, candidates: list[Chunk], threshold: float, *, unknow
             # it leans on a word the book never uses, and no passage is clearly about it anyway;
             # or on two: whatever its other words match, its topic is not the book's
             return []
-    passing = [c for c in candidates if c.score >= threshold]
+    term = defined_term(question)
+    # "what is shadowing?", "what are lifetimes?": the book's passage on the term, though its cosine is low
+    passing = [c for c in candidates if c.score >= threshold or (
+        term is not None and scale(c.score) >= MODEL_FLOOR and defining(c.heading, c.content, term))]
     if passing:
         if not (model_judges or about_a_passage) and top < UNKNOWN_TERM_CEILING and \
                 same_language(question, passing[0]) and not names_any_asked(question, passing):

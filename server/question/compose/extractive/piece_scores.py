@@ -25,11 +25,13 @@ from server.question.gather.lexical import bm25, inverse_document_frequency
 from server.text.sentences import strip_markdown
 from server.text.lengths import reading_length
 from server.text.asked import asked_words, short_terms
+from server.text.definition import defined_term, defines
 from server.text.vocabulary import BookVocabulary, words
 
 CODE_ASKED = 0.3
 NAMED_ASKED = 0.3  # an exercise, a quiz question or a reading when the question asks for them by name
 NAMED = ("exercise", "quiz", "references")
+DEFINES = 0.5  # "what's a trait?": the sentence that defines the term (text/definition.py) opens the answer
 HEADING_WEIGHT = 0.75
 PASSAGE_WEIGHT = 1.5
 K1, B, AVERAGE_WORDS = 1.2, 0.75, 20  # BM25 over sentences (about twenty words each)
@@ -192,6 +194,7 @@ class Scored:
 def score_pieces(question: str, sources: list[Source], book: BookVocabulary | None, *, everything: bool,
                  read: list[tuple[str, list[Chunk]]]) -> list[Scored]:
     wants_code = everything or asks_for_code(question)
+    term = defined_term(question)
     units, seen = [], set()
     for number, (source, (text, _)) in enumerate(zip(sources, read), 1):
         for unit in units_of(text, number, _page_material(source)):
@@ -217,6 +220,8 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
         asked_for = CODE_ASKED if wants_code and has_code(unit) else 0.0
         if unit.material in NAMED and _ASKS[unit.material].search(question):
             asked_for += NAMED_ASKED  # "are there exercises on …?" is answered with them, not with prose naming them
+        if term is not None and unit.kind != "code" and defines(unit.text, term):
+            context += DEFINES  # a stretch opening on it leads (answers.py _opening)
         items = ()
         if unit.introduces == "list":
             items = tuple(_holds(strip_markdown(part), weights, full)

@@ -1,0 +1,55 @@
+"""A question asking what a term is ("what's a trait?", "define odometry", "¿qué es un mock?",
+"トレイトとは？", "什么是装饰器？"), and the text that defines it. Where a textbook introduces a
+term it sets it in italics or bold ("A _trait_ defines …") or says what it is ("A trait is …"):
+the passage that does so answers the question, though a passage using the term more often may
+lie nearer it.
+"""
+from __future__ import annotations
+
+import re
+
+_TERM = r"(?P<term>[^?？.,;:!¿¡]{1,40}?)"
+_ASKS = [re.compile(pattern, re.IGNORECASE) for pattern in (
+    rf"^\s*(?:what(?:'s|s| is| are)|whats)\s+(?:an?\s+|the\s+)?{_TERM}\s*[?？]*\s*$",
+    rf"^\s*(?:define|definition of|meaning of)\s+(?:an?\s+|the\s+)?{_TERM}\s*[?？]*\s*$",
+    rf"^\s*what does\s+(?:an?\s+|the\s+)?{_TERM}\s+mean\s*[?？]*\s*$",
+    rf"^\s*¿?\s*qu[eé] (?:es|son)\s+(?:una?\s+|el\s+|la\s+|los\s+|las\s+)?{_TERM}\s*[?？]*\s*$",
+    r"^\s*(?P<term>[^\s?？、。]{1,20}?)\s*(?:とは|って)(?:何|なに|なん)?(?:ですか|でしょうか)?\s*[?？]*\s*$",
+    r"^\s*什么是\s*(?P<term>[^\s?？，。]{1,20}?)\s*[?？]*\s*$",
+    r"^\s*(?P<term>[^\s?？，。]{1,20}?)\s*是什么\s*[?？]*\s*$",
+)]
+# "what is this?", "what's the difference between …": no term of the book's
+_NOT_A_TERM = re.compile(r"\b(?:this|that|it|these|those|difference|between|best|way|point|purpose|reason|problem|"
+                         r"meaning|wrong|happening|going on|next|eso|esto|la diferencia)\b", re.IGNORECASE)
+MAX_WORDS = 3
+
+
+def defined_term(question: str) -> str | None:
+    """The term a question asks the meaning of, or None."""
+    for pattern in _ASKS:
+        found = pattern.match(question)
+        if found:
+            term = " ".join(found["term"].strip(" `'\"“”‘’").split())
+            if term and len(term.split()) <= MAX_WORDS and not _NOT_A_TERM.search(term):
+                return term
+    return None
+
+
+def defining(heading: str, text: str, term: str) -> bool:
+    """Is this the book's passage on the term: headed by its name ("Shadowing"), or defining it?"""
+    return _singular(" ".join(heading.strip(" `*_#").split()).lower()) == _singular(term.lower()) or defines(text, term)
+
+
+def _singular(term: str) -> str:
+    return term[:-1] if term.endswith("s") and len(term) > 3 else term
+
+
+def defines(text: str, term: str) -> bool:
+    """Does the text define the term: set it in italics or bold, or say what it is?"""
+    said = re.escape(_singular(term))  # "lifetimes": "_lifetime_".replace(r"\ ", r"\s+")
+    plural = r"(?:s|es)?"
+    marked = rf"(?:\*\*|__|\*|_){said}{plural}(?:\*\*|__|\*|_)(?![\w*])"
+    what_it_is = (rf"(?:^|(?<=[.!?]\s)|\n)\s*(?:(?:an?|the)\s+)?`?{said}{plural}`?\s+"
+                  rf"(?:is|are|refers to|means|stands for|defines)\b")
+    elsewhere = rf"{said}\s*(?:とは|は、|是指|是一种|是一個|是一个|es una?\b|son\b)"
+    return bool(re.search(f"{marked}|{what_it_is}|{elsewhere}", text, re.IGNORECASE))

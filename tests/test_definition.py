@@ -1,0 +1,85 @@
+"""A question asking what a term is is answered from the passage that defines it: the one that
+sets the term in italics or bold, says what it is, or is headed by its name, though another
+passage using the term more often lies nearer the question."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from hypothesis import given, settings, strategies as st
+
+from server.book.chunk import Chunk
+from server.question.compose.extractive.answers import block_answer
+from server.question.context import Source
+from server.question.gather.lexical import rerank
+from server.question.judge.gate import admitted
+from server.text.definition import defined_term, defines, defining
+from server.text.vocabulary import BookVocabulary
+from tests.places import RUST_BOOK
+
+
+def _chunk(chunk_id: str, text: str, score: float, heading: str = "") -> Chunk:
+    return Chunk(chunk_id=chunk_id, book_id="b", book_title="B", content=text, content_hash="", source_file="f.md",
+                 url="", module="", chapter="", section="", heading=heading, section_hierarchy=[heading], page=0,
+                 source_location="", citation="", file_hash="", embed_text=f"{heading}\n{text}", score=score)
+
+
+def _page(name: str, start: str, end: str) -> str:
+    page = (RUST_BOOK / "src" / name).read_text(encoding="utf-8")
+    return page[page.index(start):page.index(end)]
+
+
+# the rust book's traits: the derivable traits' appendix uses "trait" most, the chapter defines it
+DERIVE = _page("appendix-03-derivable-traits.md", "## Appendix C", "### `Debug`")
+TRAITS = _page("ch10-02-traits.md", "## Defining Shared Behavior", "### Defining a Trait")
+
+
+def test_the_term_a_question_asks_the_meaning_of():
+    for question, term in (("what's a trait", "trait"), ("What is a trait?", "trait"), ("define odometry", "odometry"),
+                           ("what does ZMP mean?", "ZMP"), ("what are lifetimes?", "lifetimes"),
+                           ("¿Qué es un mock?", "mock"), ("トレイトとは？", "トレイト"), ("什么是装饰器？", "装饰器")):
+        assert defined_term(question) == term, question
+    for question in ("what is this?", "what's the difference between a trait and a struct?",
+                     "how do i implement a trait?", "what is the best way to learn rust and python fast?"):
+        assert defined_term(question) is None, question
+
+
+def test_a_text_defines_a_term_it_sets_apart_or_says_what_it_is():
+    assert defines(TRAITS, "trait") and defines("Lifetimes are another kind of generic.", "lifetimes")
+    assert defines("A **smart pointer** acts like a pointer.", "smart pointers")
+    assert not defines(DERIVE, "trait") and not defines("A _trait object_ points to an instance.", "trait")
+    assert defining("Shadowing", "You can declare a new variable with the same name.", "shadowing")
+
+
+def test_the_passage_defining_the_term_comes_first_among_near_ones():
+    book = BookVocabulary.from_texts([DERIVE, TRAITS])
+    chunks = [_chunk("derive", DERIVE, 0.58), _chunk("traits", TRAITS, 0.56)]
+    assert [c.chunk_id for c in rerank("what's a trait?", chunks, book)] == ["traits", "derive"]
+    assert [c.chunk_id for c in rerank("which traits can be derived?", chunks, book)] == ["derive", "traits"]
+
+
+def test_a_definition_question_is_answered_with_the_definition():
+    sources = [Source(_chunk("derive", DERIVE, 0.64), "database"), Source(_chunk("traits", TRAITS, 0.56), "database")]
+    answer = block_answer("what's a trait?", sources)
+    assert answer.lstrip().startswith("**Defining Shared Behavior with Traits**") and "A _trait_ defines" in answer, answer
+
+
+def test_the_books_passage_on_the_term_is_admitted_though_its_cosine_is_low():
+    """"what is shadowing?" on the Rust book: its section "Shadowing" is under the threshold (MiniLM
+    finds the word's meaning elsewhere); it is the book's answer all the same. A question that
+    does not ask what the term is stays held to the threshold."""
+    section = _chunk("shadow", "You can declare a new variable with the same name as a previous variable.", 0.28,
+                     heading="Shadowing")
+    assert admitted("what is shadowing?", [section], 0.3, unknown_terms=[], model_judges=False) == [section]
+    assert admitted("why would i ever shadow a loop counter?", [section], 0.3, unknown_terms=[],
+                    model_judges=False) == []
+    far = replace(section, score=0.1)
+    assert admitted("what is shadowing?", [far], 0.3, unknown_terms=[], model_judges=False) == []
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=80), st.text(max_size=200))
+def test_any_question_and_text_are_read_without_failing(question, text):
+    term = defined_term(question)
+    assert term is None or (term and len(term.split()) <= 3)
+    if term:
+        assert isinstance(defines(text, term), bool) and isinstance(defining(text[:20], text, term), bool)
