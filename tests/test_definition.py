@@ -45,6 +45,7 @@ def test_the_term_a_question_asks_the_meaning_of():
 
 def test_a_text_defines_a_term_it_sets_apart_or_says_what_it_is():
     assert defines(TRAITS, "trait") and defines("Lifetimes are another kind of generic.", "lifetimes")
+    assert defines("Rust’s closures are anonymous functions you can save in a variable.", "closure")
     assert defines("A **smart pointer** acts like a pointer.", "smart pointers")
     assert not defines(DERIVE, "trait") and not defines("A _trait object_ points to an instance.", "trait")
     assert defining("Shadowing", "You can declare a new variable with the same name.", "shadowing")

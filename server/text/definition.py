@@ -49,7 +49,8 @@ def defines(text: str, term: str) -> bool:
     said = re.escape(_singular(term))  # "lifetimes": "_lifetime_".replace(r"\ ", r"\s+")
     plural = r"(?:s|es)?"
     marked = rf"(?:\*\*|__|\*|_){said}{plural}(?:\*\*|__|\*|_)(?![\w*])"
-    what_it_is = (rf"(?:^|(?<=[.!?]\s)|\n)\s*(?:(?:an?|the)\s+)?`?{said}{plural}`?\s+"
+    # "A trait is …", "Rust’s closures are …"
+    what_it_is = (rf"(?:^|(?<=[.!?]\s)|\n)\s*(?:(?:an?|the|\w+['’]s)\s+)?`?{said}{plural}`?\s+"
                   rf"(?:is|are|refers to|means|stands for|defines)\b")
     elsewhere = rf"{said}\s*(?:とは|は、|是指|是一种|是一個|是一个|es una?\b|son\b)"
     return bool(re.search(f"{marked}|{what_it_is}|{elsewhere}", text, re.IGNORECASE))
