@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from places import CORPORA, PHYSICAL_AI, REPO, SAMPLE_BOOK
+from places import CORPORA, PHYSICAL_AI, REPO, RUST_BOOK, SAMPLE_BOOK
 from server.book.outline import OUTLINE_VERSION, Outline
 from server.ingest.outline import build_outline
 from server.ingest.pages import discover_pages
@@ -117,3 +117,21 @@ def test_dibs_exercise_components_and_whg_question_admonitions():
 def test_exercises_headed_in_other_languages():
     codex = _questions(CORPORA / "python-codex-i18n" / "docs", "string.md")  # "## 练习"
     assert len(codex) == 7 and codex[1].question.startswith("反转字符串")
+
+
+def test_questions_made_from_a_pages_statements_ask_what_it_teaches():
+    """The Rust book's ownership and borrowing pages: "Because ownership is a new concept …" defines
+    no "Because ownership", "The variable s refers to …" no "variable s"; "However, multiple
+    immutable references are allowed because …" asks why they are allowed."""
+    ownership = _outline(RUST_BOOK).page("ch04-01-what-is-ownership.md")
+    asked = [i.question for b in ownership.blocks_of("built") for i in b.questions]
+    assert "What is **Ownership**?" in asked and "What is a **scope**?" in asked
+    assert not any("Because" in q or "variable s" in q for q in asked), asked
+    borrowing = _outline(RUST_BOOK).page("ch04-02-references-and-borrowing.md")
+    asked = [i.question for b in borrowing.blocks_of("built") for i in b.questions]
+    assert "Explain why multiple immutable references are allowed." in asked, asked
+    assert not any(q.startswith(("Explain why however", "Explain why for instance", "Explain why it")) for q in asked)
+    closures = _outline(RUST_BOOK).page("ch13-01-closures.md")
+    asked = [i.question for b in closures.blocks_of("built") for i in b.questions]
+    assert "Explain why a closure that moves captured values" in " ".join(asked), asked
+    assert not any("listing" in q.lower() or "**reason" in q for q in asked), asked

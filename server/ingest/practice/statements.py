@@ -23,7 +23,9 @@ _DEFINES = re.compile(rf"^(?:(?P<article>An?|The)\s+)?{_TERM}\s+(?P<verb>is defi
 _DEFINITION = re.compile(r"(?i)^(?:a|an|the|one|any|what|how|when|where|used|known as|defined|responsible)\b")
 _CLAUSE_WORDS = re.compile(r"(?i)\b(that|which|who|whose|where|when|if|in this|of this|between)\b|[:;,]")
 _QUANTIFIERS = re.compile(r"(?i)^(almost|nearly|two|three|four|five|several|many|most|every|each|both|some|all|"
-                          r"another|other|such|no|only|more|less|first|second|last|next)\b")
+                          r"another|other|such|no|only|more|less|first|second|third|fourth|last|next|former|latter|"
+                          r"same|following|previous|reason|way|problem|point|idea|result|purpose|goal|thing|"
+                          r"case|key|trick|answer|question|issue)\b")
 _DEFINES_ES = re.compile(rf"^(?:(?:Un|Una|El|La|Los|Las)\s+)?{_TERM}\s+(?P<verb>se define como|es|son)\s+"
                          r"(?P<rest>(?:un|una|el|la|los|las)\s.+)$")
 _DEFINES_CJK = re.compile(r"^(?P<term>[^，。、：:\s]{2,16}?)(?:とは|是指|是一种|是一個|是一个|是)(?P<rest>.{6,})$")
@@ -34,12 +36,29 @@ _KEY_TERM = re.compile(r"^\s*(?:\*\*)?(?P<term>[^:*—–]{2,40}?)(?:\*\*)?\s*(?
 
 
 def _lowered(text: str) -> str:
-    return text[:1].lower() + text[1:] if text[1:2].islower() or not text[1:2] else text
+    """Its first letter lower-cased unless it begins a name ("ROS 2", "I/O"): "A closure" is "a closure"."""
+    return text[:1].lower() + text[1:] if text[1:2].islower() or not text[1:2].strip() else text
+
+
+# a clause's first word, not a term's: "Because ownership is a new concept …" defines no "Because ownership"
+_CLAUSE_START = frozenset("""because since although though while if when whenever unless as after before once until
+whereas in on at for with by from to of into and but or so yet just even not also only
+porque aunque mientras si cuando como después antes en con por para de y pero""".split())
+
+
+_POINTS_AT_LISTING = re.compile(r"(?i)\b(?:listing|figure|table)\s+\d")
+_INTRODUCTORY = re.compile(r"^(?:[\w’']+\s+){0,3}[\w’']+,\s+")  # "However, ", "In the second case, "
+
+
+def _first_word(text: str) -> str:
+    return re.split(r"[’']", text.split()[0])[0].lower() if text.split() else ""  # "It’s": "it"
 
 
 def _term_ok(term: str) -> bool:
     words = re.sub(r"\([^)]*\)", "", term).split()
-    return 0 < len(words) <= 4 and words[0].lower() not in _PRONOUNS and not term.strip().isdigit() \
+    # "The variable s refers to …": a name in an example is no term the page teaches
+    return 0 < len(words) <= 4 and words[0].lower() not in _PRONOUNS | _CLAUSE_START \
+        and not any(len(w) == 1 and w.isalpha() for w in words) and not term.strip().isdigit() \
         and not _QUANTIFIERS.match(term) and not _CLAUSE_WORDS.search(re.sub(r"\([^)]*\)", "", term)) \
         and not re.search(r"\b(can|will|should|must|may|would|could|was|were|has|have|had|do|does)\b", term, re.I)
 
@@ -50,8 +69,12 @@ def _question(sentence: str, spanish: bool) -> str | None:
     if len(words) < 7 and not re.search(r"[\u3040-\u30ff\u4e00-\u9fff]{12}", sentence):
         return None
     found = _BECAUSE.match(sentence)
-    if found and found["clause"].split()[0].lower() not in _PRONOUNS and not re.search(r"[:;]", found["clause"]):
-        clause = found["clause"].rstrip(" ,;")
+    # "However, multiple immutable references are allowed because …": why they are allowed
+    clause = _INTRODUCTORY.sub("", found["clause"], count=1) if found else ""
+    if found and _first_word(clause) not in _PRONOUNS | _CLAUSE_START and not re.search(r"[:;]", clause) \
+            and clause.rstrip(" ,").split()[-1].lower() not in _CLAUSE_START \
+            and not _POINTS_AT_LISTING.search(clause):  # "…, but" is half a clause; a listing is no lesson
+        clause = clause.rstrip(" ,;")
         return f"Explica por qué {_lowered(clause)}." if spanish else f"Explain why {_lowered(clause)}."
     found = (_DEFINES_ES if spanish else _DEFINES).match(sentence)
     if found and _term_ok(found["term"].strip("*` ")):
