@@ -234,6 +234,17 @@ def test_a_short_term_is_an_asked_word_and_english_short_words_are_not():
     assert short_terms("how do i do LD pruning before pca?") == {"ld", "pca"}
     assert short_terms("how do i use the new way to get it?") == set()
     assert short_terms("¿Qué es un Mock con MockK?") == set()  # a Spanish question's short words are no terms
+    assert short_terms("Isaac Sim چلانے کے لیے کم از کم کون سا GPU چاہیے؟") == {"sim", "gpu"}  # Urdu has no capitals
+
+
+def test_a_short_term_is_said_where_it_stands_alone_not_inside_a_name():
+    """"String and &str": the `str` of `push_str` is no answer to it, in the text or the heading."""
+    src = RUST_BOOK / "src"
+    appending = _section(src / "ch08-02-strings.md", "Appending with `push_str` or `push`")
+    defining = _section(src / "ch08-02-strings.md", "Defining Strings")
+    answer = block_answer("whats the difference between String and &str",
+                          [_source(appending, 0.52, "a"), _source(defining, 0.50, "b")])
+    assert answer.lstrip().startswith("**Defining Strings**"), answer
 
 
 def test_a_heading_naming_the_books_subject_is_no_reading_list_or_exercise():

@@ -1,6 +1,8 @@
 """The gate refuses before generation only when the book clearly lacks the topic."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 from server.book.chunk import Chunk
 from server.question.judge.gate import CLEAR_EVIDENCE, MODEL_FLOOR, UNKNOWN_TERM_CEILING, admitted
 
@@ -119,3 +121,16 @@ def test_a_question_in_another_language_than_its_passage_is_not_held_to_its_word
                     model_judges=False) == [english]
     # in one language, a passage naming nothing asked is still refused
     assert admitted("what is quantum computing?", [english], 0.3, unknown_terms=[], model_judges=False) == []
+
+
+def test_a_comparison_is_about_the_two_things_it_names_however_short_their_names():
+    """"what's the difference between Rc and Arc?" on the Rust book: the passage comparing them
+    says neither "difference" nor any word of four letters; it names both."""
+    arc = _chunk("Fortunately, Arc<T> is a type like Rc<T> that is safe to use in concurrent situations.", 0.32)
+    other = _chunk("Threads run code at the same time, and sharing data between them is hard.", 0.31)
+    assert admitted("what's the difference between Rc and Arc?", [arc], 0.3, unknown_terms=[],
+                    model_judges=False) == [arc]
+    assert admitted("what's the difference between a pancake and a waffle?", [other], 0.3, unknown_terms=[],
+                    model_judges=False) == []
+    near = replace(arc, score=0.25)  # under the threshold: it names both, so it is the book's answer
+    assert admitted("difference between Rc and Arc", [near], 0.3, unknown_terms=[], model_judges=False) == [near]

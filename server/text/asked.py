@@ -16,7 +16,10 @@ until very was were what when where which while who whom why will with would you
 mean means thing things work works way ways use used using tell know want need instead rather
 como cómo para cual cuál cuales cuáles donde dónde cuando cuándo esta este estos estas esto sobre entre tiene
 tienen puede pueden hace hacer porque pero también más menos todo todos toda todas otro otra otros otras cada
-desde hasta según aunque están""".split())
+desde hasta según aunque están
+whats thats hows whos wheres dont doesnt didnt isnt arent wasnt cant wont shouldnt couldnt wouldnt youre theyre""".split())
+# a comparison's frame ("what's the difference between Rc and Arc?"): what it asks about is the two names
+COMPARING = frozenset("difference differences different differ compare compared comparison versus similar".split())
 # "use", "get", "run", "set": a short word this common is an everyday word more often than a term
 # (BENCHMARKS.md: the pool's coverage 0.537 at 5.0, 0.535 at 5.7)
 COMMON_SHORT_ZIPF = 5.0
@@ -43,7 +46,7 @@ def short_terms(question: str) -> set[str]:
         word = match[0].lower()
         if not 2 <= len(word) <= 3 or word in _STOP or unspaced(word):
             continue
-        named = number > 0 and not match[0].islower()
+        named = number > 0 and match[0][0].isupper()  # a capital: Urdu letters have no case
         if named or (english and word.isascii() and zipf_frequency(word, "en") < COMMON_SHORT_ZIPF
                      and word not in _CHAT):
             found.add(word)

@@ -30,7 +30,7 @@ from __future__ import annotations
 from typing import Callable
 
 from server.book.chunk import Chunk
-from server.text.asked import asked_words
+from server.text.asked import COMPARING, asked_words, short_terms
 from server.text.definition import defined_term, defining
 from server.text.vocabulary import in_english, words
 
@@ -72,8 +72,14 @@ def admitted(question: str, candidates: list[Chunk], threshold: float, *, unknow
     near = [c for c in candidates if scale(c.score) >= MODEL_FLOOR]
     if model_judges:
         return near
-    asked = asked_words(question)
+    asked = _asked(question)
     return [c for c in near if len(asked) >= 2 and asked <= set(words(c.embed_text or c.content))]
+
+
+def _asked(question: str) -> set[str]:
+    """What the question asks about: "what's the difference between Rc and Arc?" asks about the
+    two names ("difference" is its frame, and a name may be short)."""
+    return (asked_words(question) | short_terms(question)) - COMPARING
 
 
 def same_language(question: str, passage: Chunk) -> bool:
@@ -88,7 +94,7 @@ def same_language(question: str, passage: Chunk) -> bool:
 def names_any_asked(question: str, passages: list[Chunk]) -> bool:
     """Does any passage name a word the question asks about (first five letters alike)? A
     question that asks about nothing in particular ("how does it work?") is not judged by it."""
-    asked = {w[:5] for w in asked_words(question)}
+    asked = {w[:5] for w in _asked(question)}
     if not asked:
         return True
     return any(asked & {w[:5] for w in words(c.embed_text or c.content)} for c in passages)

@@ -204,6 +204,8 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
             seen.add(said)
             units.append(unit)
     weights = _weights(_asked(question, book), units, book)
+    # a short term is said where it stands alone: "&str" is not the "str" of `push_str`
+    alone = {w: re.compile(rf"(?<![\w]){w}(?!\w)", re.IGNORECASE) for w in short_terms(question) if w in weights}
     full = sum(weights.values()) or 1.0
     best_passage = max((s.score for s in sources), default=0.0)
     scored = []
@@ -211,8 +213,9 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
         if not _eligible(unit, question, wants_code, everything):
             continue
         source = sources[unit.source - 1]
-        heading = _prefixes(" ".join([unit.heading, getattr(source.chunk, "heading", "")]))
-        said = _prefixes(unit.plain)
+        headings = " ".join([unit.heading, getattr(source.chunk, "heading", "")])
+        heading = [p for p in _prefixes(headings) if p not in alone or alone[p].search(headings)]
+        said = [p for p in _prefixes(unit.plain) if p not in alone or alone[p].search(unit.plain)]
         relevance = _bm25(said, weights) / full
         context = (HEADING_WEIGHT * sum(w for p, w in weights.items() if p in heading) / full
                    + PASSAGE_WEIGHT * (source.score - best_passage))
