@@ -48,6 +48,10 @@ def test_a_text_defines_a_term_it_sets_apart_or_says_what_it_is():
     assert defines("Rust’s closures are anonymous functions you can save in a variable.", "closure")
     assert defines("A **smart pointer** acts like a pointer.", "smart pointers")
     assert not defines(DERIVE, "trait") and not defines("A _trait object_ points to an instance.", "trait")
+    # something said of the term is not what it is; a name holding it is not it
+    assert defines("Cargo is Rust’s build system and package manager.", "cargo")
+    assert not defines("Cargo is designed so that you can extend it.", "cargo")
+    assert not defines("We’ve named our project _hello_cargo_.", "cargo")
     assert defining("Shadowing", "You can declare a new variable with the same name.", "shadowing")
 
 

@@ -22,6 +22,9 @@ _ASKS = [re.compile(pattern, re.IGNORECASE) for pattern in (
 _NOT_A_TERM = re.compile(r"\b(?:this|that|it|these|those|difference|between|best|way|point|purpose|reason|problem|"
                          r"meaning|wrong|happening|going on|next|eso|esto|la diferencia)\b", re.IGNORECASE)
 MAX_WORDS = 3
+# "Cargo is designed so that …", "Closures are typically short": something said of the term, not what it is
+_NOT_WHAT_IT_IS = (r"(?:\w+ed|\w+ly|not|also|just|still|only|very|too|more|less|now|then|being|so|different|"
+                   r"similar|important|useful|available|possible|able|here|there)\b")
 
 
 def defined_term(question: str) -> str | None:
@@ -48,9 +51,9 @@ def defines(text: str, term: str) -> bool:
     """Does the text define the term: set it in italics or bold, or say what it is?"""
     said = re.escape(_singular(term))  # "lifetimes": "_lifetime_".replace(r"\ ", r"\s+")
     plural = r"(?:s|es)?"
-    marked = rf"(?:\*\*|__|\*|_){said}{plural}(?:\*\*|__|\*|_)(?![\w*])"
+    marked = rf"(?<![\w*])(?:\*\*|__|\*|_){said}{plural}(?:\*\*|__|\*|_)(?![\w*])"
     # "A trait is …", "Rust’s closures are …"
     what_it_is = (rf"(?:^|(?<=[.!?]\s)|\n)\s*(?:(?:an?|the|\w+['’]s)\s+)?`?{said}{plural}`?\s+"
-                  rf"(?:is|are|refers to|means|stands for|defines)\b")
+                  rf"(?:(?:is|are)\s+(?!{_NOT_WHAT_IT_IS})|refers to|means|stands for|defines\b)")
     elsewhere = rf"{said}\s*(?:とは|は、|是指|是一种|是一個|是一个|es una?\b|son\b)"
     return bool(re.search(f"{marked}|{what_it_is}|{elsewhere}", text, re.IGNORECASE))
