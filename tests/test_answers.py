@@ -247,6 +247,14 @@ def test_a_short_term_is_said_where_it_stands_alone_not_inside_a_name():
     assert answer.lstrip().startswith("**Defining Strings**"), answer
 
 
+def test_a_sentence_comes_with_the_next_when_that_says_how_it_is_done():
+    """"… but we have to explicitly opt in to make that functionality available for our struct.
+    To do that, we add the outer attribute `#[derive(Debug)]` …": the how comes with it."""
+    section = _section(RUST_BOOK / "src" / "ch05-02-example-structs.md", "Adding Functionality with Derived Traits")
+    answer = block_answer("how do i make a struct printable with println", [_source(section)])
+    assert "explicitly opt in" in answer and "To do that, we add the outer attribute `#[derive(Debug)]`" in answer, answer
+
+
 def test_a_heading_naming_the_books_subject_is_no_reading_list_or_exercise():
     """"References and Borrowing" is Rust's subject, "Assignment Statements" Python's, "in
     practice" no practice set: their text answers questions. A heading that is all reading list

@@ -2,6 +2,8 @@
 why …" with the sentence before it), and the sentence a short topic sentence goes on into."""
 from __future__ import annotations
 
+import re
+
 from server.question.compose.extractive.answer_units import Unit, dangling
 from server.question.compose.extractive.piece_scores import has_code
 from server.text.lengths import reading_length
@@ -9,6 +11,9 @@ from server.text.lengths import reading_length
 # a sentence this short that says something asked opens a thought the next sentence carries on
 # ("There could be various reasons. From inefficient algorithms … to laziness issues.")
 TOPIC_SENTENCE = 8
+# the sentence after says how it is done ("… we have to explicitly opt in. To do that, we add …")
+_HOW_IT_IS_DONE = re.compile(r"^\W*(?:to do (?:this|that|so)\b|here[’']s how\b|this is done by\b|"
+                             r"para (?:ello|hacerlo|esto)\b|そのためには|为此)", re.IGNORECASE)
 
 
 def with_dependencies(unit: Unit, by_key: dict[tuple, Unit]) -> list[Unit]:
@@ -27,10 +32,11 @@ def with_dependencies(unit: Unit, by_key: dict[tuple, Unit]) -> list[Unit]:
 
 
 def carried_on(unit: Unit, by_key: dict[tuple, Unit]) -> Unit | None:
-    """For a topic sentence (short, its paragraph going on), the sentence after it."""
+    """For a topic sentence (short, its paragraph going on), the sentence after it; and for any
+    sentence, the one after that says how it is done."""
     after = by_key.get((unit.source, unit.block, unit.index + 1))
     if (unit.kind == "sentence" and not unit.introduces and after is not None and not has_code(after)
-            and reading_length(unit.plain) <= TOPIC_SENTENCE):
+            and (reading_length(unit.plain) <= TOPIC_SENTENCE or _HOW_IT_IS_DONE.match(after.plain))):
         return after
     return None
 
