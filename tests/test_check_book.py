@@ -108,3 +108,11 @@ def test_check_book_reports_every_check_on_a_book(tmp_path):
     assert "22 refused" in by_name["off-book refused"]["measure"]  # the everyday list and the file's two
     assert report["passed"] == all(c["passed"] for c in report["checks"]) and (result.exit_code == 1) != report["passed"]
     assert all(len(c["failures"]) <= checks.MAX_EXAMPLES for c in report["checks"])
+
+
+def test_a_piece_quoting_the_books_emphasis_starred_is_the_books_words():
+    from server.checkbook.citations import words
+
+    assert words("A _trait_ defines the functionality") == words("A *trait* defines the functionality") == [
+        "a", "trait", "defines", "the", "functionality"]
+    assert words("snake_case and my_var_name") == ["snake_case", "and", "my_var_name"]

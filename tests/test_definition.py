@@ -65,7 +65,7 @@ def test_the_passage_defining_the_term_comes_first_among_near_ones():
 def test_a_definition_question_is_answered_with_the_definition():
     sources = [Source(_chunk("derive", DERIVE, 0.64), "database"), Source(_chunk("traits", TRAITS, 0.56), "database")]
     answer = block_answer("what's a trait?", sources)
-    assert answer.lstrip().startswith("**Defining Shared Behavior with Traits**") and "A _trait_ defines" in answer, answer
+    assert answer.lstrip().startswith("**Defining Shared Behavior with Traits**") and "A *trait* defines" in answer, answer
 
 
 def test_the_books_passage_on_the_term_is_admitted_though_its_cosine_is_low():

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from server.ingest.sections import reading_sections
 from server.question import markers
+from server.text.emphasis import starred
 from server.text.sentences import strip_markdown
 from server.text.lengths import spaced_length
 
@@ -18,7 +19,8 @@ PIECE_WORDS = 12  # the first words of a quoted piece, looked for in its section
 
 
 def words(text: str) -> list[str]:
-    return _WORD.findall(strip_markdown(text).lower())
+    """Its words, the markdown's marks left out (an answer quotes "_trait_" as "*trait*")."""
+    return _WORD.findall(starred(strip_markdown(text)).lower())
 
 
 @dataclass(frozen=True)
