@@ -175,26 +175,27 @@ def _said(*questions: str):
     return [Message(f"m{i}", "user", q, datetime.now(timezone.utc)) for i, q in enumerate(questions)]
 
 
-def test_a_question_in_chinese_or_japanese_is_a_follow_up_only_when_short_or_pointing_back():
+def _searched_alone_or_with(before: str, alone: tuple[str, ...], with_it: tuple[str, ...]) -> None:
     from server.question.understand.followup import retrieval_query
 
-    history = _said("オプショナルチェーンとは？")
-    # a whole question of its own, unspaced: searched alone, not with the question before it
-    for question in ("ジェネリクスの使い方を教えて", "美味しいラーメンの作り方は？", "constとletの違い", "装饰器是怎么工作的？"):
-        assert retrieval_query(question, history) == question
+    for question in alone:
+        assert retrieval_query(question, _said(before)) == question
+    for question in with_it:
+        assert retrieval_query(question, _said(before)) == f"{before} {question}"
+
+
+def test_a_question_in_chinese_or_japanese_is_a_follow_up_only_when_short_or_pointing_back():
+    # a whole question of its own, unspaced: searched alone, not with the question before it;
     # short, or leaning on the question before ("それ", "这个", "¿y eso?"): searched with it
-    for question in ("それは何？", "その例は？", "这个怎么用？", "¿y eso?", "یہ کیا ہے؟", "and services?"):
-        assert retrieval_query(question, history) == f"オプショナルチェーンとは？ {question}"
+    _searched_alone_or_with("オプショナルチェーンとは？",
+                            ("ジェネリクスの使い方を教えて", "美味しいラーメンの作り方は？", "constとletの違い", "装饰器是怎么工作的？"),
+                            ("それは何？", "その例は？", "这个怎么用？", "¿y eso?", "یہ کیا ہے؟", "and services?"))
 
 
 def test_a_short_question_is_a_follow_up_only_when_it_names_nothing_of_its_own():
-    from server.question.understand.followup import retrieval_query
-
-    history = _said("how do i fix cannot borrow as mutable?")
-    for question in ("what's a trait", "what is PPO?", "define ownership", "why do robots fall over?"):
-        assert retrieval_query(question, history) == question
-    for question in ("why?", "an example?", "explain more", "why is that?", "and services?", "how?"):
-        assert retrieval_query(question, history) == f"how do i fix cannot borrow as mutable? {question}"
+    _searched_alone_or_with("how do i fix cannot borrow as mutable?",
+                            ("what's a trait", "what is PPO?", "define ownership", "why do robots fall over?"),
+                            ("why?", "an example?", "explain more", "why is that?", "and services?", "how?"))
 
 
 @settings(max_examples=200, deadline=None)
