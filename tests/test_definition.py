@@ -51,6 +51,9 @@ def test_a_text_defines_a_term_it_sets_apart_or_says_what_it_is():
     # something said of the term is not what it is; a name holding it is not it
     assert defines("Cargo is Rust’s build system and package manager.", "cargo")
     assert not defines("Cargo is designed so that you can extend it.", "cargo")
+    assert not defines("A generator is like a conveyor-belt sushi bar.", "generator")  # an analogy
+    assert not defines("Use a **generator** if:", "generator")  # a stressed word, not a term set apart
+    assert defines("We call the action of creating a reference _borrowing_.", "borrowing")
     assert not defines("We’ve named our project _hello_cargo_.", "cargo")
     assert defining("Shadowing", "You can declare a new variable with the same name.", "shadowing")
 

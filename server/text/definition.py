@@ -24,7 +24,7 @@ _NOT_A_TERM = re.compile(r"\b(?:this|that|it|these|those|difference|between|best
 MAX_WORDS = 3
 # "Cargo is designed so that …", "Closures are typically short": something said of the term, not what it is
 _NOT_WHAT_IT_IS = (r"(?:\w+ed|\w+ly|not|also|just|still|only|very|too|more|less|now|then|being|so|different|"
-                   r"similar|important|useful|available|possible|able|here|there)\b")
+                   r"similar|like|important|useful|available|possible|able|here|there)\b")
 
 
 def defined_term(question: str) -> str | None:
@@ -51,7 +51,12 @@ def defines(text: str, term: str) -> bool:
     """Does the text define the term: set it in italics or bold, or say what it is?"""
     said = re.escape(_singular(term))  # "lifetimes": "_lifetime_".replace(r"\ ", r"\s+")
     plural = r"(?:s|es)?"
-    marked = rf"(?<![\w*])(?:\*\*|__|\*|_){said}{plural}(?:\*\*|__|\*|_)(?![\w*])"
+    # set apart as the sentence's subject ("A _trait_ defines …", "The term _macro_ refers to …"),
+    # not as a word stressed inside it ("Use a **generator** if:")
+    # or named by it ("We call the action of creating a reference _borrowing_.")
+    marked = (rf"(?:(?:^|(?<=[.!?]\s)|\n)\s*(?:(?:an?|the)\s+)?(?:term\s+)?|"
+              rf"\b(?:call|calls|called|known as|referred to as)\s+(?:[^.!?\n]{{0,60}}?\s)?)"
+              rf"(?<![\w*])(?:\*\*|__|\*|_){said}{plural}(?:\*\*|__|\*|_)(?![\w*])")
     # "A trait is …", "Rust’s closures are …"
     what_it_is = (rf"(?:^|(?<=[.!?]\s)|\n)\s*(?:(?:an?|the|\w+['’]s)\s+)?`?{said}{plural}`?\s+"
                   rf"(?:(?:is|are)\s+(?!{_NOT_WHAT_IT_IS})|refers to|means|stands for|defines\b)")
