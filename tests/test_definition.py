@@ -54,6 +54,10 @@ def test_a_text_defines_a_term_it_sets_apart_or_says_what_it_is():
     assert not defines("A generator is like a conveyor-belt sushi bar.", "generator")  # an analogy
     assert not defines("Use a **generator** if:", "generator")  # a stressed word, not a term set apart
     assert defines("We call the action of creating a reference _borrowing_.", "borrowing")
+    # in Japanese and Chinese, opening a sentence or an item, a link's words read as the term
+    assert defines("- [Promise](reference/promise.md)は非同期操作の最終的な完了を表す。", "Promise")
+    assert defines("装饰器是一种函数。", "装饰器") and not defines("次の例はPromiseを返す。", "Promise")
+    assert defines("A **smart\npointer** acts like a pointer.", "smart pointer")
     assert not defines("We’ve named our project _hello_cargo_.", "cargo")
     assert defining("Shadowing", "You can declare a new variable with the same name.", "shadowing")
 

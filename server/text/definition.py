@@ -22,6 +22,7 @@ _ASKS = [re.compile(pattern, re.IGNORECASE) for pattern in (
 _NOT_A_TERM = re.compile(r"\b(?:this|that|it|these|those|difference|between|best|way|point|purpose|reason|problem|"
                          r"meaning|wrong|happening|going on|next|eso|esto|la diferencia)\b", re.IGNORECASE)
 MAX_WORDS = 3
+_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 # "Cargo is designed so that …", "Closures are typically short": something said of the term, not what it is
 _NOT_WHAT_IT_IS = (r"(?:\w+ed|\w+ly|not|also|just|still|only|very|too|more|less|now|then|being|so|different|"
                    r"similar|like|important|useful|available|possible|able|here|there)\b")
@@ -49,7 +50,8 @@ def _singular(term: str) -> str:
 
 def defines(text: str, term: str) -> bool:
     """Does the text define the term: set it in italics or bold, or say what it is?"""
-    said = re.escape(_singular(term))  # "lifetimes": "_lifetime_".replace(r"\ ", r"\s+")
+    said = re.escape(_singular(term)).replace(r"\ ", r"\s+")  # "lifetimes": "_lifetime_"
+    text = _LINK.sub(r"\1", text)  # "[Promise](…)は…": the link's words
     plural = r"(?:s|es)?"
     # set apart as the sentence's subject ("A _trait_ defines …", "The term _macro_ refers to …"),
     # not as a word stressed inside it ("Use a **generator** if:")
@@ -60,5 +62,7 @@ def defines(text: str, term: str) -> bool:
     # "A trait is …", "Rust’s closures are …"
     what_it_is = (rf"(?:^|(?<=[.!?]\s)|\n)\s*(?:(?:an?|the|\w+['’]s)\s+)?`?{said}{plural}`?\s+"
                   rf"(?:(?:is|are)\s+(?!{_NOT_WHAT_IT_IS})|refers to|means|stands for|defines\b)")
-    elsewhere = rf"{said}\s*(?:とは|は、|是指|是一种|是一個|是一个|es una?\b|son\b)"
+    # "Promiseとは…", "Promiseは、…", and opening a sentence or an item, "Promiseは…" or "装饰器是…"
+    elsewhere = (rf"{said}\s*(?:とは|は、|是指|是一种|是一個|是一个|es una?\b|son\b)|"
+                 rf"(?:^|[。！？\n])\s*(?:[-*]\s+)?`?{said}`?\s*(?:は|是)")
     return bool(re.search(f"{marked}|{what_it_is}|{elsewhere}", text, re.IGNORECASE))
