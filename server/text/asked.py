@@ -2,6 +2,7 @@
 ("Box", "PCA"), as opposed to the words that frame it ("what", "how do i", "とは", "什么")."""
 from __future__ import annotations
 
+import functools
 import re
 
 from wordfreq import zipf_frequency
@@ -36,7 +37,8 @@ def asked_words(question: str) -> set[str]:
             if (not (_KANA.match(w) or w in _CJK_STOP) if unspaced(w) else len(w) > 3 and w not in _STOP)}
 
 
-def short_terms(question: str) -> set[str]:
+@functools.lru_cache(maxsize=1024)  # the gate, the follow-up check and the composer each ask it of one question
+def short_terms(question: str) -> frozenset[str]:
     """The question's words of two or three letters that name something ("Box", "PCA", "str", "ld"):
     in an English question, any but English's commonest words ("use", "how", "the"); in any
     language, one written with a capital past the question's first word."""
@@ -50,4 +52,4 @@ def short_terms(question: str) -> set[str]:
         if named or (english and word.isascii() and zipf_frequency(word, "en") < COMMON_SHORT_ZIPF
                      and word not in _CHAT):
             found.add(word)
-    return found
+    return frozenset(found)

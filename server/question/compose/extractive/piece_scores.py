@@ -205,7 +205,7 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
             units.append(unit)
     weights = _weights(_asked(question, book), units, book)
     # a short term is said where it stands alone: "&str" is not the "str" of `push_str`
-    alone = {w: re.compile(rf"(?<![\w]){w}(?!\w)", re.IGNORECASE) for w in short_terms(question) if w in weights}
+    alone = {w: re.compile(rf"(?<!\w){w}(?!\w)", re.IGNORECASE) for w in short_terms(question) if w in weights}
     full = sum(weights.values()) or 1.0
     best_passage = max((s.score for s in sources), default=0.0)
     scored = []
