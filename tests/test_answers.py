@@ -667,3 +667,18 @@ def test_an_ellipsis_inside_a_sentence_does_not_end_it():
                         "unsafe. If an uncaught exception occurs, the trailing code will be skipped.")
     assert said[0].endswith("`except` structure is also unsafe.") and len(said) == 2
     assert sentences_of("It works. `cargo build` is slower. Done!") == ["It works.", "`cargo build` is slower.", "Done!"]
+
+
+def test_a_programs_sample_text_is_not_what_its_code_names():
+    """"how do i read a file in haskell" on the Haskell book had been answered with a test whose
+    sample document says "Create a new Haskell source file": the text a program holds is data."""
+    test_page = ("## Testing\n\nWe add a test for input that runs over several lines.\n\n```hs\nexample3 :: String\n"
+                 "example3 = [r|\nCreate a new Haskell source file, then read it line by line.\n|]\n"
+                 "main = putStrLn \"read the whole file now\"\n```\n\nThe test passes.")
+    reading = ("## Reading input\n\nThe function readFile gives all of the content of a file as one string, "
+               "and we can call it from main.")
+    answer = block_answer("how do i read a file in haskell", [_source(test_page, 0.6, "t"), _source(reading, 0.55, "r")])
+    assert "```" not in answer and "readFile gives all of the content of a file" in answer
+    code = "Here:\n\n```hs\n-- read a file\ncontents <- readFile path\n```"
+    shown = block_answer("how do i read a file in haskell", [_source(code, 0.6)])
+    assert "readFile path" in shown  # a comment and the names are what code says

@@ -134,3 +134,16 @@ def test_a_comparison_is_about_the_two_things_it_names_however_short_their_names
                     model_judges=False) == []
     near = replace(arc, score=0.25)  # under the threshold: it names both, so it is the book's answer
     assert admitted("difference between Rc and Arc", [near], 0.3, unknown_terms=[], model_judges=False) == [near]
+
+
+def test_below_the_threshold_a_one_word_question_is_answered_by_the_passage_headed_by_its_word():
+    """"whats Either used for" on the Haskell book scored 0.25 with its sections "Handling errors
+    with Either › …": one word in a passage's text may be chance, in its heading it is the subject."""
+    either = replace(_chunk("We can compose functions that may fail and report why.", 0.25),
+                     section_hierarchy=["Handling errors and multiple files", "Handling errors with Either"],
+                     heading="Summary")
+    mentions = _chunk("You may use either of the two approaches, as you like.", 0.25)
+    assert admitted("whats Either used for", [mentions, either], 0.3, unknown_terms=[],
+                    model_judges=False) == [either]
+    assert admitted("whats Either used for", [mentions], 0.3, unknown_terms=[], model_judges=False) == []
+    assert admitted("what is a monad?", [either], 0.3, unknown_terms=[], model_judges=False) == []

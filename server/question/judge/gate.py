@@ -17,7 +17,10 @@ The book is taken to lack a topic only when the evidence is clear:
   paraphrased ones included ("why is my camera so laggy" and the passage's "camera"); or
 - no passage reaches the similarity threshold, and none near it has every word the question
   asks about (a short question about a named idea, "what is the embodiment hypothesis?", can
-  score low with a small embedding model while its passage names it word for word). With a
+  score low with a small embedding model while its passage names it word for word), and none
+  near it is headed by what a one-word question asks about ("whats Either used for?" near the
+  section "Handling errors with Either": one word in a passage's text may be chance, in its
+  heading it is the passage's subject). With a
   language model configured, a question whose best passage is near the threshold goes to the
   model with its passages instead: the model reads them and can answer NOT_IN_BOOK itself.
 
@@ -73,7 +76,8 @@ def admitted(question: str, candidates: list[Chunk], threshold: float, *, unknow
     if model_judges:
         return near
     asked = _asked(question)
-    return [c for c in near if len(asked) >= 2 and asked <= set(words(c.embed_text or c.content))]
+    return [c for c in near if asked and (len(asked) >= 2 and asked <= set(words(c.embed_text or c.content))
+                                          or asked <= set(words(" ".join([*c.section_hierarchy, c.heading]))))]
 
 
 def _asked(question: str) -> set[str]:

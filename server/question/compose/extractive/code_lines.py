@@ -2,6 +2,12 @@
 at most, and the lines that matter are the ones naming the question's words."""
 from __future__ import annotations
 
+import re
+
+# text a program holds rather than what it does: a multi-line string (Python's triple quotes, a
+# Haskell quasi-quote, a template literal) or a quoted string of three words or more
+_HELD_TEXT = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|\[\w*\|[\s\S]*?\|\]|`[^`\n]*\n[^`]*`|"(?:[^"\\\n]|\\.)*"')
+_FENCED = re.compile(r"^([ \t]*(?:```|~~~)[^\n]*\n)([\s\S]*?)(^[ \t]*(?:```|~~~)[ \t]*$)", re.MULTILINE)
 MAX_CODE_LINES = 30  # a longer code block is shown by the lines that name what was asked
 CODE_CONTEXT = 2  # lines kept either side of one that names an asked word
 
@@ -39,3 +45,14 @@ def _elisions(kept: list[int], length: int) -> int:
     """The "…" lines a block of `length` lines shown by the lines `kept` needs."""
     gaps = sum(1 for a, b in zip(kept, kept[1:]) if b != a + 1)
     return gaps + (kept[0] > 0) + (kept[-1] < length - 1) if kept else 0
+
+
+def program_words(text: str) -> str:
+    """`text` with the text its code blocks hold as data left out: a test's sample document or a
+    message to print names what the program handles, not what it does ("how do I read a file?" is
+    not answered by a test whose sample says "Create a new Haskell source file")."""
+    def without_held(code: str) -> str:
+        return _HELD_TEXT.sub(lambda held: held[0] if len(held[0].split()) < 3 else " ", code)
+    if not _FENCED.search(text):
+        return without_held(text) if text.lstrip().startswith(("```", "~~~")) else text
+    return _FENCED.sub(lambda block: block[1] + without_held(block[2]) + block[3], text)

@@ -24,6 +24,7 @@ from server.question.context import Source
 from server.question.gather.lexical import bm25, inverse_document_frequency
 from server.text.sentences import strip_markdown
 from server.text.lengths import reading_length
+from server.question.compose.extractive.code_lines import program_words
 from server.text.asked import asked_words, short_terms
 from server.text.definition import defined_term, defines
 from server.text.vocabulary import BookVocabulary, words
@@ -215,7 +216,8 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
         source = sources[unit.source - 1]
         headings = " ".join([unit.heading, getattr(source.chunk, "heading", "")])
         heading = [p for p in _prefixes(headings) if p not in alone or alone[p].search(headings)]
-        said = [p for p in _prefixes(unit.plain) if p not in alone or alone[p].search(unit.plain)]
+        plain = program_words(unit.plain) if has_code(unit) else unit.plain  # a program's data is not what it names
+        said = [p for p in _prefixes(plain) if p not in alone or alone[p].search(plain)]
         relevance = _bm25(said, weights) / full
         context = (HEADING_WEIGHT * sum(w for p, w in weights.items() if p in heading) / full
                    + PASSAGE_WEIGHT * (source.score - best_passage))
