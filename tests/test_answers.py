@@ -9,7 +9,11 @@ from places import CORPORA, PHYSICAL_AI, RUST_BOOK
 from server.evaluation.measures import answer_words
 from server.book.chunk import Chunk
 from server.question.compose.extractive.answers import block_answer
+from hypothesis import given
+from hypothesis import strategies as st
+
 from server.text.blocks import Block, split_blocks
+from server.text.vocabulary import words
 from server.question.compose.extractive.answer_units import units_of
 from server.question.context import HighlightedPassage, Source
 from server.question.compose.extractive.continuation import PageOrder, read_on
@@ -63,6 +67,26 @@ def test_a_page_splits_into_the_blocks_it_was_written_in():
                      ("heading", "references"), ("list", "references")]
     code = split_blocks(PAGE)[2].text
     assert code.startswith("```bash") and code.endswith("```")
+
+
+def test_a_quoted_note_is_read_as_its_headings_paragraphs_and_code():
+    """The Haskell book's note on `$` quotes a heading and code: read as one quoted paragraph, its
+    answer had been "> > The dollar sign …" and "So that: hs Html.ul_ $ map Html.p_ list is …"."""
+    page = ("## Operators\n\n> #### What are these `$`?\n>\n> The dollar sign groups expressions.\n"
+            "> So that:\n>\n> ```hs\n> Html.ul_ $ map Html.p_ list\n> ```\n>\n"
+            "> It is a function application operator.\n\n```org\n> main = putStrLn \"x\"\n```\n\n> > A nested quote.")
+    assert [(b.kind, b.text) for b in split_blocks(page)] == [
+        ("heading", "## Operators"), ("heading", "#### What are these `$`?"),
+        ("paragraph", "The dollar sign groups expressions.\nSo that:"),
+        ("code", "```hs\nHtml.ul_ $ map Html.p_ list\n```"), ("paragraph", "It is a function application operator."),
+        ("code", "```org\n> main = putStrLn \"x\"\n```"), ("paragraph", "A nested quote.")]
+
+
+@given(st.lists(st.sampled_from(["> ", ">", "```", "```hs", "> ```", "> a note", "text", "- item", "# Head", ""]),
+                max_size=30))
+def test_reading_quoted_code_loses_no_word_of_the_page(lines):
+    page = "\n".join(lines)
+    assert sorted(words(" ".join(b.text for b in split_blocks(page)))) == sorted(words(page))
 
 
 def test_code_is_quoted_whole_when_the_question_asks_for_a_command():

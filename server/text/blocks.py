@@ -11,6 +11,7 @@ from dataclasses import dataclass
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
+_QUOTED = re.compile(r"^\s{0,3}(?:> ?)+")
 _TABLE_ROW = re.compile(r"^\s*\|")
 # quiz options ("A) …", "b. …", "- [ ] …") and question labels ("Question 3", "Q2:")
 _QUIZ = re.compile(r"^\s*(?:[-*]\s*)?(?:\(?[A-Da-d][).:]\s|\[[ xX]\]\s)|\b(?:quiz|question \d+|q\d+[:.])",
@@ -113,7 +114,7 @@ def split_blocks(markdown: str) -> list[Block]:
             blocks.append(Block(kind, text, heading))
         current, kind = [], ""
 
-    for line in markdown.splitlines():
+    for line in _unquoted(markdown.splitlines()):
         if fence:
             current.append(line)
             if line.strip().startswith(fence):
@@ -147,6 +148,25 @@ def split_blocks(markdown: str) -> list[Block]:
         current.append(line)
     close()
     return _rejoin(blocks)
+
+
+def _unquoted(lines: list[str]) -> list[str]:
+    """The lines with a quoted note ("> …", "> > …") read as the book's own headings, paragraphs and
+    code: quoted, a note's code runs into its sentences, fence's language and all ("So that: hs
+    Html.ul_ $ map …"), and its heading into its first sentence. Lines inside code stay as written."""
+    found: list[str] = []
+    fence, in_quote = "", False  # the code block open, if any, and whether a note holds it
+    for line in lines:
+        quoted = bool(_QUOTED.match(line)) and (not fence or in_quote)
+        if quoted:
+            line = _QUOTED.sub("", line)
+        found.append(line)
+        opened = _FENCE.match(line)
+        if fence and line.strip().startswith(fence):
+            fence = ""
+        elif not fence and opened:
+            fence, in_quote = opened.group(1), quoted
+    return found
 
 
 def _rejoin(blocks: list[Block]) -> list[Block]:
