@@ -59,7 +59,7 @@ def test_a_text_defines_a_term_it_sets_apart_or_says_what_it_is():
     assert defines("装饰器是一种函数。", "装饰器") and not defines("次の例はPromiseを返す。", "Promise")
     assert defines("A **smart\npointer** acts like a pointer.", "smart pointer")
     assert not defines("We’ve named our project _hello_cargo_.", "cargo")
-    assert defining("Shadowing", "You can declare a new variable with the same name.", "shadowing")
+    assert defining(["Shadowing"], "You can declare a new variable with the same name.", "shadowing")
 
 
 def test_the_passage_defining_the_term_comes_first_among_near_ones():
@@ -88,10 +88,30 @@ def test_the_books_passage_on_the_term_is_admitted_though_its_cosine_is_low():
     assert admitted("what is shadowing?", [far], 0.3, unknown_terms=[], model_judges=False) == []
 
 
+OPENING = ("We've already seen pattern matching a few times. It is an incredibly versatile feature of Haskell; "
+           "we can use it to do two main things:\n\n1. Deconstruct complex values\n2. Control flow")
+FURTHER = "We can also try to match a value with more than one pattern, and the top pattern will win."
+DEEP = ("Since pattern matching goes arbitrarily deep, we could instead pattern match all the way through in one "
+        "case expression:\n\n```hs\nansiToUbuntu ansiColor =\n  case ansiColor of\n    AnsiColor Dark Black -> RGB 1 1 1\n```")
+
+
+def test_a_section_named_by_the_term_is_answered_from_its_opening():
+    """"what's pattern matching?" on the Haskell book: the section "Pattern Matching" opens on what
+    it is; its later passages, and another section's code, lie nearer the question."""
+    opening = replace(_chunk("opening", OPENING, 0.50, heading="Pattern Matching"), position=2)
+    further = replace(_chunk("further", FURTHER, 0.53, heading="Pattern Matching"), position=4)
+    deep = replace(_chunk("deep", DEEP, 0.58, heading="Pattern matching on linked lists"), position=10)
+    book = BookVocabulary.from_texts([OPENING, FURTHER, DEEP])
+    ranked = [c.chunk_id for c in rerank("what's pattern matching?", [deep, further, opening], book)]
+    assert ranked.index("opening") < ranked.index("further")
+    answer = block_answer("what's pattern matching?", [Source(c, "database") for c in (deep, further, opening)])
+    assert answer.lstrip().startswith("We've already seen pattern matching"), answer
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.text(max_size=80), st.text(max_size=200))
 def test_any_question_and_text_are_read_without_failing(question, text):
     term = defined_term(question)
     assert term is None or (term and len(term.split()) <= 3)
     if term:
-        assert isinstance(defines(text, term), bool) and isinstance(defining(text[:20], text, term), bool)
+        assert isinstance(defines(text, term), bool) and isinstance(defining([text[:20]], text, term), bool)

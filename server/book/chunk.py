@@ -59,6 +59,10 @@ class Chunk:
         known = {k: v for k, v in payload.items() if k in cls.__dataclass_fields__}
         return cls(chunk_id=str(chunk_id), score=score, **known)
 
+    def headings(self) -> list[str]:
+        """Its heading, and those of the sections it runs on under."""
+        return [self.heading, *(part["titles"][-1] for part in self.parts if part["titles"])]
+
     def sections(self) -> list["Chunk"]:
         """The chunk cut at the headings it runs on under, each piece labelled and linked as its
         own section; the chunk itself when it holds one section."""

@@ -39,9 +39,15 @@ def defined_term(question: str) -> str | None:
     return None
 
 
-def defining(heading: str, text: str, term: str) -> bool:
-    """Is this the book's passage on the term: headed by its name ("Shadowing"), or defining it?"""
-    return _singular(" ".join(heading.strip(" `*_#").split()).lower()) == _singular(term.lower()) or defines(text, term)
+def defining(headings: list[str], text: str, term: str) -> bool:
+    """Is this the book's passage on the term: headed by its name ("Shadowing"; a passage that runs
+    on under further headings, by any of them), or defining it?"""
+    return any(headed_by(heading, term) for heading in headings) or defines(text, term)
+
+
+def headed_by(heading: str, term: str) -> bool:
+    """Is the heading the term's name ("Pattern Matching" of "pattern matching", "Lifetimes" of "lifetime")?"""
+    return _singular(" ".join(heading.strip(" `*_#").split()).lower()) == _singular(term.lower())
 
 
 def _singular(term: str) -> str:

@@ -15,7 +15,7 @@ from collections import Counter
 from typing import Callable, Mapping
 
 from server.book.chunk import Chunk
-from server.text.definition import defined_term, defining
+from server.text.definition import defined_term, defines, headed_by
 from server.text.vocabulary import BookVocabulary, words
 
 LEXICAL_WEIGHT = 0.1
@@ -63,8 +63,24 @@ def rerank(query: str, chunks: list[Chunk], book: BookVocabulary, weight: float 
     lexical = bm25_scores(query, chunks, book)
     best = max(lexical) or 1.0
     term = defined_term(query)
-    defines = [DEFINITION_WEIGHT * (term is not None and defining(chunk.heading, chunk.content, term))
-               for chunk in chunks]
+    defines = [DEFINITION_WEIGHT * on_the_term for on_the_term in defining_chunks(chunks, term)]
     order = sorted(range(len(chunks)),
                    key=lambda i: scale(chunks[i].score) + weight * lexical[i] / best + defines[i], reverse=True)
     return [chunks[i] for i in order]
+
+
+def defining_chunks(chunks: list[Chunk], term: str | None) -> list[bool]:
+    """Which chunks are the book's passage on the term: one defining it, one running on into a
+    section named by it, or the first found of a section named by it ("what's pattern matching?":
+    "We've already seen pattern matching a few times. It is an incredibly versatile feature …",
+    not the same section's fourth passage)."""
+    if term is None:
+        return [False] * len(chunks)
+    opening: dict[tuple[str, str, str], int] = {}
+    for chunk in chunks:
+        if headed_by(chunk.heading, term):
+            key = (chunk.source_file, chunk.locale, chunk.heading)
+            opening[key] = min(opening.get(key, chunk.position), chunk.position)
+    return [defines(chunk.content, term) or any(headed_by(heading, term) for heading in chunk.headings()[1:])
+            or (headed_by(chunk.heading, term) and opening[(chunk.source_file, chunk.locale, chunk.heading)] == chunk.position)
+            for chunk in chunks]

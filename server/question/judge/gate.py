@@ -66,7 +66,7 @@ def admitted(question: str, candidates: list[Chunk], threshold: float, *, unknow
     term = defined_term(question)
     # "what is shadowing?", "what are lifetimes?": the book's passage on the term, though its cosine is low
     passing = [c for c in candidates if c.score >= threshold or (
-        term is not None and scale(c.score) >= MODEL_FLOOR and defining(c.heading, c.content, term))]
+        term is not None and scale(c.score) >= MODEL_FLOOR and defining(c.headings(), c.content, term))]
     if passing:
         if not (model_judges or about_a_passage) and top < UNKNOWN_TERM_CEILING and \
                 same_language(question, passing[0]) and not names_any_asked(question, passing):

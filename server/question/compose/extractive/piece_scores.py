@@ -21,12 +21,12 @@ from server.question.compose.extractive.answer_units import Unit, units_of
 from server.text.blocks import heading_material
 from server.book.chunk import Chunk
 from server.question.context import Source
-from server.question.gather.lexical import bm25, inverse_document_frequency
+from server.question.gather.lexical import bm25, defining_chunks, inverse_document_frequency
 from server.text.sentences import strip_markdown
 from server.text.lengths import reading_length
 from server.question.compose.extractive.code_lines import program_words
 from server.text.asked import asked_words, short_terms
-from server.text.definition import defined_term, defines
+from server.text.definition import defined_term, defines, headed_by
 from server.text.vocabulary import BookVocabulary, words
 
 CODE_ASKED = 0.3
@@ -181,6 +181,14 @@ def _holds(text: str, weights: dict[str, float], full: float) -> dict[str, float
     return {p: w / full for p, w in weights.items() if p in said}
 
 
+def _names_its_section(unit: Unit, source: Source, term: str, on_term: list[bool]) -> bool:
+    """Is the piece under a heading naming the term: its own, or its passage's where that passage
+    opens the section (lexical.defining_chunks)?"""
+    if unit.heading:
+        return headed_by(unit.heading, term)
+    return on_term[unit.source - 1] and headed_by(source.chunk.heading, term)
+
+
 class Scored:
     __slots__ = ("unit", "relevance", "score", "covers", "context", "items")
 
@@ -210,6 +218,8 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
     full = sum(weights.values()) or 1.0
     best_passage = max((s.score for s in sources), default=0.0)
     scored = []
+    opened: set[tuple[int, str]] = set()  # the headings whose first piece has been read
+    on_term = defining_chunks([source.chunk for source in sources], term)
     for unit in units:
         if not _eligible(unit, question, wants_code, everything):
             continue
@@ -225,8 +235,11 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
         asked_for = CODE_ASKED if wants_code and has_code(unit) else 0.0
         if unit.material in NAMED and _ASKS[unit.material].search(question):
             asked_for += NAMED_ASKED  # "are there exercises on …?" is answered with them, not with prose naming them
-        if term is not None and unit.kind != "code" and defines(unit.text, term):
-            context += DEFINES  # a stretch opening on it leads (answers.py _opening)
+        if term is not None and unit.kind != "code" and (defines(unit.text, term) or (
+                _names_its_section(unit, source, term, on_term) and (unit.source, unit.heading) not in opened)):
+            context += DEFINES  # a stretch opening on it leads (answers.py _opening): a section named by the term opens on what it is
+        if unit.kind != "code":
+            opened.add((unit.source, unit.heading))
         items = ()
         if unit.introduces == "list":
             items = tuple(_holds(strip_markdown(part), weights, full)
