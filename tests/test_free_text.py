@@ -196,3 +196,18 @@ def test_the_gate_judges_any_question_and_passages(question, passages, threshold
     assert all(c.score >= min(threshold, MODEL_FLOOR) for c in let_through)
     if len(unused) >= 2 and all(c.score < UNKNOWN_TERM_CEILING for c in chunks):
         assert let_through == []
+
+
+def test_a_misspelt_question_is_answered_as_the_question_meant(chat_app):
+    """The quoting composer reads the question as the book spells it: "what is the nyquist
+    frequncy?" had opened on "bandlimited" where "what is the nyquist frequency?" opens on the
+    Nyquist frequency."""
+    client = chat_app().test_client()
+    for meant, typed in (("what is the nyquist frequency?", "what is the nyquist frequncy?"),
+                         ("why do we need an anti-aliasing filter?", "why do we need an anti-aliasing filtr?"),
+                         ("what does quantization error sound like?", "what does quantizaton eror sound like?")):
+        answers = [client.post("/chat", json={"question": q}).get_json() for q in (meant, typed)]
+        assert answers[0]["status"] == answers[1]["status"] == "completed"
+        assert answers[0]["answer"] == answers[1]["answer"], typed
+    everyday = client.post("/chat", json={"question": "why does alising hapen when samplng?"}).get_json()
+    assert everyday["status"] == "completed" and "hapen" not in everyday["answer"]  # had been refused for "hapen"

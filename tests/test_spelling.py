@@ -1,7 +1,12 @@
 """Misspellings read as the book's words; everyday English never taken for a missing topic."""
 from __future__ import annotations
 
-from server.text.spelling import English, Speller
+from hypothesis import given
+from hypothesis import strategies as st
+from rapidfuzz.distance import OSA
+from wordfreq import zipf_frequency
+
+from server.text.spelling import EVERYDAY_ZIPF, English, Speller
 from server.text.vocabulary import BookVocabulary
 
 BOOK = BookVocabulary.from_texts([
@@ -61,3 +66,21 @@ def test_a_word_english_makes_only_with_an_ending_is_the_book_word_it_is_one_edi
     reading = book.read("what's a recurser in lean?")
     assert reading.corrections == {"recurser": "recursor"} and "recursor" in reading.text
     assert book.read("what does the word recurs mean?").corrections == {}  # English lists "recurs" as written
+
+
+def test_a_misspelt_everyday_word_is_that_word_not_a_term_the_book_lacks():
+    """"why does alising hapen when samplng?" was refused: "hapen" is neither the book's nor English."""
+    reading = BOOK.read("why does the kalman filtr hapen to lag?")
+    assert reading.corrections == {"filtr": "filter", "hapen": "happen"} and reading.unknown_terms == []
+    assert reading.text == "why does the kalman filter happen to lag?"
+    assert BOOK.read("how do i wire ethercat drives?").unknown_terms == ["ethercat"]
+    for term in ("serde", "lidar", "ethercat", "moveit", "tensorrt"):  # one edit from a common word, or none
+        assert English.typo_of(term) is None, term
+
+
+@given(st.text(alphabet=st.characters(min_codepoint=97, max_codepoint=122), min_size=1, max_size=12))
+def test_an_everyday_words_typo_is_one_edit_from_a_common_word_with_its_first_letter(word):
+    meant = English.typo_of(word)
+    if meant is not None:
+        assert meant[0] == word[0] and meant != word and OSA.distance(meant, word) == 1
+        assert zipf_frequency(meant, "en") >= EVERYDAY_ZIPF

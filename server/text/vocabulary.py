@@ -18,7 +18,7 @@ import re
 import threading
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Callable, Protocol, Sequence
+from typing import Callable, Mapping, Protocol, Sequence
 
 from wordfreq import word_frequency, zipf_frequency
 
@@ -139,15 +139,12 @@ class BookVocabulary:
                 elif self.expected_uses(word) >= EXPECTED_USES:
                     unused.append(word)
                 continue
-            corrected = self.speller.correct(word)
+            corrected = self.speller.correct(word) or English.typo_of(word)
             if corrected:
                 corrections[word] = corrected
             else:
                 unknown.append(word)
-        text = question
-        if corrections:
-            text = re.sub(r"[A-Za-z0-9]+", lambda m: corrections.get(m.group(0).lower(), m.group(0)), question)
-        return Reading(text, corrections, unknown, unused)
+        return Reading(respelled(question, corrections), corrections, unknown, unused)
 
     def unknown_terms(self, question: str) -> list[str]:
         return self.read(question).unknown_terms
@@ -241,6 +238,13 @@ class Published(Protocol):
 
 def _vocabulary_of(book: Published) -> BookVocabulary:
     return BookVocabulary.from_texts(c.embed_text for c in book.chunks)
+
+
+def respelled(text: str, corrections: Mapping[str, str]) -> str:
+    """The text with its misspelt words (lower-cased keys) as the book spells them."""
+    if not corrections:
+        return text
+    return re.sub(r"[A-Za-z0-9]+", lambda m: corrections.get(m.group(0).lower(), m.group(0)), text)
 
 
 def in_english(question: str) -> bool:

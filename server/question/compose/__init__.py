@@ -13,6 +13,7 @@ from server.question.judge import Judgement
 from server.question import Question
 from server.question.compose.refusal import book_refusal, selection_refusal
 from server.question.gather.retrieval import Retriever
+from server.text.vocabulary import respelled
 from server.question.understand import Understanding
 
 
@@ -87,7 +88,8 @@ class Compose:
             preferences=question.preferences, selection_only=question.selection_only,
             selected_text=question.selected_text, intent=understood.intent,
             code_language=question.selection.language if question.selection else None,
-            search=None if question.selection_only else self._book_search(question))
+            search=None if question.selection_only else self._book_search(question),
+            spelled=respelled(question.text, understood.corrections))
 
     def _book_search(self, question: Question):
         """The agent's search_textbook: the question's filters and threshold, optionally one module."""

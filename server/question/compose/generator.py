@@ -37,6 +37,9 @@ class GenerationInput:
     # outline of what is asked about, fenced as data like the passages
     course_task: str | None = None
     outline: str = ""
+    # the question with its misspelt words as the book spells them ("funtional" as "functional"):
+    # what the quoting composer reads its words from (a model reads the question as asked)
+    spelled: str | None = None
 
 
 @dataclass(frozen=True)

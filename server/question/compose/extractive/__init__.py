@@ -52,7 +52,8 @@ class ExtractiveGenerator:
             text = passage_answer(request.intent, request.question, request.sources, length)
             if text:
                 return Quoted(text)
-        return quoted_answer(request.question, request.sources, length, self._book(request.sources), self.following)
+        return quoted_answer(request.spelled or request.question, request.sources, length, self._book(request.sources),
+                             self.following)
 
     def generate(self, request: GenerationInput) -> Deltas:
         text, extra = self.quote(request)
