@@ -68,17 +68,17 @@ class English:
     @classmethod
     def typo_of(cls, word: str) -> str | None:
         """The everyday English word one edit from `word` ("hapen": "happen"), the commonest if
-        several, by the Speller's rules (its first letter kept, as typos keep it; a changed letter
-        only in a long word); None when there is none. Whatever a misspelt everyday word was, it
+        several: its first letter kept, as typos keep it; in a word of five letters only a letter
+        left out or two swapped, as a short term the book lacks is often a common word with a
+        letter more or changed ("wasm", "lidar", "serde"); None when there is none. Whatever a misspelt everyday word was, it
         was not a specialist term the book lacks."""
-        if len(word) < MIN_LENGTH or not word.isalpha() or not word.isascii():
+        if len(word) <= MIN_LENGTH or not word.isalpha() or not word.isascii():
             return None
         letters = "abcdefghijklmnopqrstuvwxyz"
         rest = [(word[:i], word[i:]) for i in range(1, len(word) + 1)]
-        edits = {a + b[1:] for a, b in rest if b} | {a + c + b for a, b in rest for c in letters} | \
-            {a + b[1] + b[0] + b[2:] for a, b in rest if len(b) > 1}
-        if len(word) >= SUBSTITUTION_LENGTH:
-            edits |= {a + c + b[1:] for a, b in rest if b for c in letters}
+        edits = {a + c + b for a, b in rest for c in letters} | {a + b[1] + b[0] + b[2:] for a, b in rest if len(b) > 1}
+        if len(word) >= SUBSTITUTION_LENGTH:  # a short term is too often a common word and a letter ("lidar", "wasm")
+            edits |= {a + b[1:] for a, b in rest if b} | {a + c + b[1:] for a, b in rest if b for c in letters}
         found = max(edits - {word}, key=lambda edit: zipf_frequency(edit, "en"), default=None)
         return found if found is not None and zipf_frequency(found, "en") >= EVERYDAY_ZIPF else None
 
