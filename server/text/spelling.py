@@ -79,8 +79,14 @@ class English:
         edits = {a + c + b for a, b in rest for c in letters} | {a + b[1] + b[0] + b[2:] for a, b in rest if len(b) > 1}
         if len(word) >= SUBSTITUTION_LENGTH:  # a short term is too often a common word and a letter ("lidar", "wasm")
             edits |= {a + b[1:] for a, b in rest if b} | {a + c + b[1:] for a, b in rest if b for c in letters}
-        found = max(edits - {word}, key=lambda edit: zipf_frequency(edit, "en"), default=None)
-        return found if found is not None and zipf_frequency(found, "en") >= EVERYDAY_ZIPF else None
+        found = max(edits - {word}, key=_everyday, default=None)
+        return found if found is not None and _everyday(found) >= EVERYDAY_ZIPF else None
+
+
+def _everyday(word: str) -> float:
+    """How common the word is in English, written as chat writes it too: "doesnt" is "doesn't"."""
+    contraction = word[:-2] + "n't" if word.endswith("nt") else word
+    return max(zipf_frequency(word, "en"), zipf_frequency(contraction, "en"))
 
 
 def _substitution(a: str, b: str) -> bool:
