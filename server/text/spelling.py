@@ -21,7 +21,7 @@ from rapidfuzz.process import extract
 from wordfreq import zipf_frequency
 
 COMMON_ZIPF = 3.0  # at or above this a word is common English (e.g. "tweak" 3.3; "pwm" 2.4, "json" 2.75)
-EVERYDAY_ZIPF = 4.5  # a word this common is what a typo one edit from it meant ("happen" 5.2; not "liar" 4.0 for "lidar")
+EVERYDAY_ZIPF = 4.5  # a typo one edit from a word this common meant it ("happen" 5.2; not "liar" 4.0 for "lidar")
 MIN_LENGTH = 4  # shorter words are too easily one edit from a book word ("pcl" → "pc")
 SUBSTITUTION_LENGTH = 6  # a changed letter (not one added, dropped or swapped) only from here up
 _SUFFIXES = ("iness", "ness", "ishly", "ish", "ily", "ly", "iest", "ier", "ies", "ied", "ing", "ed", "er", "est",
@@ -64,20 +64,19 @@ class English:
                         return True
         return False
 
-
     @classmethod
     def typo_of(cls, word: str) -> str | None:
         """The everyday English word one edit from `word` ("hapen": "happen"), the commonest if
-        several: its first letter kept, as typos keep it; in a word of five letters only a letter
-        left out or two swapped, as a short term the book lacks is often a common word with a
-        letter more or changed ("wasm", "lidar", "serde"); None when there is none. Whatever a misspelt everyday word was, it
-        was not a specialist term the book lacks."""
+        several, or None: its first letter kept, as typos keep it; in a word of five letters only a
+        letter left out or two swapped, as a short term the book lacks is often a common word with
+        a letter more or changed ("wasm", "lidar", "serde"). A misspelt everyday word is no
+        specialist term the book lacks."""
         if len(word) <= MIN_LENGTH or not word.isalpha() or not word.isascii():
             return None
         letters = "abcdefghijklmnopqrstuvwxyz"
         rest = [(word[:i], word[i:]) for i in range(1, len(word) + 1)]
         edits = {a + c + b for a, b in rest for c in letters} | {a + b[1] + b[0] + b[2:] for a, b in rest if len(b) > 1}
-        if len(word) >= SUBSTITUTION_LENGTH:  # a short term is too often a common word and a letter ("lidar", "wasm")
+        if len(word) >= SUBSTITUTION_LENGTH:
             edits |= {a + b[1:] for a, b in rest if b} | {a + c + b[1:] for a, b in rest if b for c in letters}
         found = max(edits - {word}, key=_everyday, default=None)
         return found if found is not None and _everyday(found) >= EVERYDAY_ZIPF else None

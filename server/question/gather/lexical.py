@@ -81,6 +81,9 @@ def defining_chunks(chunks: list[Chunk], term: str | None) -> list[bool]:
         if headed_by(chunk.heading, term):
             key = (chunk.source_file, chunk.locale, chunk.heading)
             opening[key] = min(opening.get(key, chunk.position), chunk.position)
+    def opens_the_section(chunk: Chunk) -> bool:
+        key = (chunk.source_file, chunk.locale, chunk.heading)
+        return headed_by(chunk.heading, term) and opening[key] == chunk.position
+
     return [defines(chunk.content, term) or any(headed_by(heading, term) for heading in chunk.headings()[1:])
-            or (headed_by(chunk.heading, term) and opening[(chunk.source_file, chunk.locale, chunk.heading)] == chunk.position)
-            for chunk in chunks]
+            or opens_the_section(chunk) for chunk in chunks]

@@ -237,7 +237,7 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
             asked_for += NAMED_ASKED  # "are there exercises on …?" is answered with them, not with prose naming them
         if term is not None and unit.kind != "code" and (defines(unit.text, term) or (
                 _names_its_section(unit, source, term, on_term) and (unit.source, unit.heading) not in opened)):
-            context += DEFINES  # a stretch opening on it leads (answers.py _opening): a section named by the term opens on what it is
+            context += DEFINES  # a stretch opening on it leads (answers.py _opening), as a section named by it does
         if unit.kind != "code":
             opened.add((unit.source, unit.heading))
         items = ()
