@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from server.ingest.sections import reading_sections
 from server.question import markers
-from server.text.emphasis import starred
+from server.text.emphasis import as_rendered
 from server.text.sentences import strip_markdown
 from server.text.lengths import spaced_length
 
@@ -20,7 +20,7 @@ PIECE_WORDS = 12  # the first words of a quoted piece, looked for in its section
 
 def words(text: str) -> list[str]:
     """Its words, the markdown's marks left out (an answer quotes "_trait_" as "*trait*")."""
-    return _WORD.findall(starred(strip_markdown(text)).lower())
+    return _WORD.findall(as_rendered(strip_markdown(text)).lower())
 
 
 @dataclass(frozen=True)

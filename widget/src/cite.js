@@ -70,10 +70,11 @@ export function watchCitations(host, selector) {
   let marks = [];
   let shown = false;
   // <mark>s change the page's DOM: not before the page has loaded and settled (a site that
-  // hydrates its server-rendered HTML, as Docusaurus does, must find it as it sent it)
+  // hydrates its server-rendered HTML, as Docusaurus does, must find it as it sent it; on a busy
+  // machine its hydration ran past half a second after load)
   let settled = !!window.Highlight;
   let followed = '';
-  const settle = () => setTimeout(() => (settled = true) && followed && mark(followed), 500);
+  const settle = () => setTimeout(() => (settled = true) && followed && mark(followed), 1e3);
   document.readyState === 'complete' ? settle() : addEventListener('load', settle);
 
   function clear() {

@@ -30,7 +30,7 @@ from server.question.markers import cite_end, marker
 from server.question.compose.extractive.piece_scores import (HEADING_ID, Scored, asks_for_code, has_code, reading_words,
                                                               score_pieces)
 from server.text.lengths import reading_length
-from server.text.emphasis import starred
+from server.text.emphasis import as_rendered
 from server.text.vocabulary import BookVocabulary, words
 
 WORDS_BY_LENGTH = {"short": 45, "normal": 90, "detailed": 180}  # reading length of prose and lists
@@ -60,9 +60,9 @@ def _shown(unit: Unit, asked: set[str] | None) -> str:
     if unit.kind == "code":
         return unit.shown if asked is None else trimmed_code(unit.shown, asked)
     if asked is None or not has_code(unit):
-        return starred(unit.shown)
+        return as_rendered(unit.shown)
     lead_in, _, block = unit.shown.partition("\n\n")
-    return f"{starred(lead_in)}\n\n{trimmed_code(block, asked)}"
+    return f"{as_rendered(lead_in)}\n\n{trimmed_code(block, asked)}"
 
 
 def _is_table(unit: Unit) -> bool:
