@@ -15,7 +15,7 @@ from collections import Counter
 from typing import Callable, Mapping
 
 from server.book.chunk import Chunk
-from server.text.definition import defined_term, defines, headed_by
+from server.text.definition import defined_term, defining, headed_by
 from server.text.vocabulary import BookVocabulary, words
 
 LEXICAL_WEIGHT = 0.1
@@ -76,14 +76,13 @@ def defining_chunks(chunks: list[Chunk], term: str | None) -> list[bool]:
     not the same section's fourth passage)."""
     if term is None:
         return [False] * len(chunks)
-    opening: dict[tuple[str, str, str], int] = {}
+    opening: dict[tuple[str, str, str], int] = {}  # each section named by the term: its first passage found
     for chunk in chunks:
         if headed_by(chunk.heading, term):
-            key = (chunk.source_file, chunk.locale, chunk.heading)
-            opening[key] = min(opening.get(key, chunk.position), chunk.position)
-    def opens_the_section(chunk: Chunk) -> bool:
-        key = (chunk.source_file, chunk.locale, chunk.heading)
-        return headed_by(chunk.heading, term) and opening[key] == chunk.position
+            opening[_section(chunk)] = min(opening.get(_section(chunk), chunk.position), chunk.position)
+    return [defining(chunk.headings()[1:], chunk.content, term) or opening.get(_section(chunk)) == chunk.position
+            for chunk in chunks]
 
-    return [defines(chunk.content, term) or any(headed_by(heading, term) for heading in chunk.headings()[1:])
-            or opens_the_section(chunk) for chunk in chunks]
+
+def _section(chunk: Chunk) -> tuple[str, str, str]:
+    return chunk.source_file, chunk.locale, chunk.heading
