@@ -3,6 +3,8 @@ cited; code when the question asks for it; quizzes and reading lists only when a
 from __future__ import annotations
 
 import re
+
+import pytest
 from dataclasses import replace
 
 from places import CORPORA, PHYSICAL_AI, RUST_BOOK
@@ -172,17 +174,20 @@ def test_quiz_questions_and_options_are_not_answers():
 
 # --- a passage read on into the chunks after it on its page ----------------------------------------
 
-def _cut(text: str, line: str) -> tuple[str, str]:
+def _cut(text: str, line: str, joiner: str = "\n\n") -> tuple[str, str]:
     """Two chunks of `text` cut after `line` the way the chunker cuts a long wrapped paragraph:
-    the second opens with the cut line again (its overlap), then the rest."""
+    the second opens with the cut line again (its overlap), then the rest of the paragraph (after
+    a blank line in indexes chunked before the paragraph ran on from its overlap)."""
     before, after = text.split(line + "\n", 1)
-    return before + line, f"{line}\n\n{after}"
+    return before + line, f"{line}{joiner}{after}"
 
 
-def test_a_sentence_cut_between_two_chunks_is_read_whole():
+@pytest.mark.parametrize("joiner", ["\n\n", "\n"])
+def test_a_sentence_cut_between_two_chunks_is_read_whole(joiner):
     page = (RUST_BOOK / "src" / "ch08-03-hash-maps.md").read_text(encoding="utf-8")
     section = page.split("#### Adding a Key and Value Only If a Key Isn’t Present", 1)[1].split("####", 1)[0]
-    first, second = _cut(section, "The `or_insert` method on `Entry` is defined to return a mutable reference to")
+    first, second = _cut(section, "The `or_insert` method on `Entry` is defined to return a mutable reference to",
+                         joiner)
     alone = block_answer("what does or_insert return?", [_source(first)])
     assert "mutable reference to the value" not in alone  # the sentence is cut: never quoted half
     following = {"c": [_source(second, chunk_id="d").chunk]}
@@ -191,6 +196,8 @@ def test_a_sentence_cut_between_two_chunks_is_read_whole():
     assert ("The `or_insert` method on `Entry` is defined to return a mutable reference to the value for the "
             "corresponding `Entry` key if that key exists") in " ".join(answer.split())
     assert answer.count("The `or_insert` method on") == 1  # the overlap is not read twice
+    read = " ".join(read_on(_source(first).chunk, [_source(second, chunk_id="d").chunk]).split())
+    assert read.count("The `or_insert` method on") == 1 and " ".join(section.split()) in read
     assert read_on(_source(first).chunk, []) == first
 
 
@@ -706,3 +713,78 @@ def test_a_programs_sample_text_is_not_what_its_code_names():
     code = "Here:\n\n```hs\n-- read a file\ncontents <- readFile path\n```"
     shown = block_answer("how do i read a file in haskell", [_source(code, 0.6)])
     assert "readFile path" in shown  # a comment and the names are what code says
+
+
+def test_a_section_retrieved_in_several_chunks_is_quoted_in_the_books_order_under_its_heading_once(embedder):
+    """Retrieval ranks a section's later chunks over its opening; the answer still reads the
+    section as the book wrote it: the syntax before the proof that uses it, the heading once."""
+    calc = [c for c in _tpil4_chunks(embedder, "quantifiers_and_equality.md") if c.heading == "Calculational Proofs"]
+    assert len(calc) >= 3
+    ranked = [Source(replace(c, score=0.55 - 0.05 * i), "database") for i, c in enumerate(reversed(calc))]
+    answer = block_answer("how do i write a calc proof", ranked)
+    page = " ".join("\n\n".join(c.content for c in calc).split())
+    places = [page.find(" ".join(re.sub(r" \[\d+\]", "", part).split())[:60])
+              for part in answer.split("\n\n") if re.match(r"[A-Z]", part)]  # the prose (its code repeats itself)
+    assert len(places) >= 3 and -1 not in places, answer
+    assert places == sorted(places), answer
+    assert answer.count("**Calculational Proofs**") <= 1
+    assert len(set(re.findall(r"\[(\d+)\]", answer))) > 3  # one section, however many chunks: not three passages
+
+
+def test_a_question_asking_for_an_example_is_answered_with_the_books_example_of_it(embedder):
+    """"give me an example of pattern matching": the example is what is asked for, not the word
+    "example" (Lean's `example` keyword names it in every proof of the page)."""
+    recursion = _tpil4_chunks(embedder, "induction_and_recursion.md")
+    matching = [c for c in recursion if c.heading == "Pattern Matching"]
+    others = [c for c in recursion if c.heading in ("Match Expressions", "Exercises")][:2]
+    page = {c.chunk_id: recursion[i + 1:i + 4] for i, c in enumerate(recursion)}
+    following = lambda chunk: page.get(chunk.chunk_id, [])
+    sources = [Source(replace(c, score=score), "database")  # as the book's index retrieves for the question
+               for c, score in zip([others[1], matching[0], others[0], *matching[2:0:-1]], (0.52, 0.50, 0.51, 0.48, 0.46))]
+    answer = block_answer("give me an example of pattern matching on natural numbers", sources, following=following)
+    assert "def sub1 : Nat → Nat" in answer, answer
+    assert "The equations used to define these functions hold definitionally" not in answer
+    about = block_answer("what is pattern matching in lean?", sources, following=following)
+    assert about.count("```") <= 2  # asked what it is, not for an example: one code block at most
+
+
+def test_the_word_example_frames_a_request_for_one_and_an_example_given_scores_over_the_same_words():
+    from server.question.compose.extractive.piece_scores import _asked, score_pieces
+
+    assert "examp" not in _asked("give me an example of pattern matching", None)
+    assert "examp" not in _asked("can you show me some examples for borrowing?", None)
+    assert "examp" in _asked("in the odometry example which topic is used?", None)  # one of the book's, named
+    passage = ("Borrowing a string lets a function read the string while its caller keeps it. For example, "
+               "borrowing a string lets a function read it while the caller keeps it.")
+    sources = [_source(passage)]
+    read = [(passage, [])]
+
+    def scores(question: str) -> dict[str, float]:
+        return {s.unit.text[:12]: s.score for s in score_pieces(question, sources, None, everything=False, read=read)}
+
+    plain = scores("what does borrowing a string do?")
+    assert plain["For example,"] <= plain["Borrowing a "]
+    asked = scores("give me an example of borrowing a string")
+    assert asked["For example,"] > asked["Borrowing a "]
+
+
+def test_a_list_of_named_entries_is_quoted_for_the_entry_asked_about_not_the_ones_after_it():
+    """"what does simp do?" of the Lean book's list of tactics inside conversion mode: the `simp`
+    entry answers; `done` and `trace_state` after it are other tactics, not the rest of its thought."""
+    entries = ("## Other tactics inside conversion mode\n\n"
+               "- `arg i` enters the `i`-th nondependent explicit argument of an application.\n"
+               "- `simp` applies the simplifier to the current goal. It supports the same options available in "
+               "regular tactic mode.\n"
+               "- `done` fail if there are unsolved goals.\n"
+               "- `trace_state` display the current tactic state.\n"
+               "- `whnf` put term in weak head normal form.\n")
+    answer = block_answer("what does simp do?", [_source(entries)])
+    assert "`simp` applies the simplifier" in answer and "`done`" not in answer and "trace_state" not in answer, answer
+    stakeholders = ("## Stakeholders\n\n- **Manufacturer** - Built the robot\n- **Programmer** - Wrote the software\n"
+                    "- **Operator** - Using the robot\n- **Owner** - Owns the robot\n")
+    whole = block_answer("who is to blame if a robot hurts somebody?", [_source(stakeholders)])
+    assert all(name in whole for name in ("Manufacturer", "Programmer", "Operator", "Owner")), whole  # the list answers
+    steps = ("To build the project:\n\n1. Open a terminal in the project folder.\n2. Run the build, which compiles "
+             "every module.\n3. Wait until the build prints that it is done.\n")
+    said = block_answer("how do i run the build?", [_source(steps)])
+    assert "Wait until the build prints" in said  # steps of one task: the rest of the thought

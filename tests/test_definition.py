@@ -36,7 +36,8 @@ TRAITS = _page("ch10-02-traits.md", "## Defining Shared Behavior", "### Defining
 def test_the_term_a_question_asks_the_meaning_of():
     for question, term in (("what's a trait", "trait"), ("What is a trait?", "trait"), ("define odometry", "odometry"),
                            ("what does ZMP mean?", "ZMP"), ("what are lifetimes?", "lifetimes"),
-                           ("¿Qué es un mock?", "mock"), ("トレイトとは？", "トレイト"), ("什么是装饰器？", "装饰器")):
+                           ("¿Qué es un mock?", "mock"), ("トレイトとは？", "トレイト"), ("什么是装饰器？", "装饰器"),
+                           ("what does sorry do", "sorry"), ("What does `rfl` do?", "rfl")):
         assert defined_term(question) == term, question
     for question in ("what is this?", "what's the difference between a trait and a struct?",
                      "how do i implement a trait?", "what is the best way to learn rust and python fast?"):
@@ -60,6 +61,22 @@ def test_a_text_defines_a_term_it_sets_apart_or_says_what_it_is():
     assert defines("A **smart\npointer** acts like a pointer.", "smart pointer")
     assert not defines("We’ve named our project _hello_cargo_.", "cargo")
     assert defining(["Shadowing"], "You can declare a new variable with the same name.", "shadowing")
+
+
+def test_what_a_name_in_code_does_said_with_it_as_the_subject_defines_it():
+    """"what does sorry do?" of the Lean book: "The ``sorry`` identifier magically produces a proof of
+    anything" is the answer, though MiniLM reads "sorry" as an apology and ranks it low."""
+    assert defines("The ``sorry`` identifier magically produces a proof of anything, or an object.", "sorry")
+    assert defines("- `rfl` closes target using reflexivity.", "rfl")
+    assert defines("Proofs are terms. The `?` operator returns the error early.", "?")
+    assert not defines("Here `sorry` closes it.", "sorry")  # not its subject
+    assert not defines("The `sorry` identifier was used above.", "sorry")  # said of it, not what it does
+    assert not defines("The `sorry` identifier has a cost.", "sorry")
+    assert not defines("The sorry state of affairs continues.", "sorry")  # not set in code: an everyday word
+    near = _chunk("sorry", "The ``sorry`` identifier magically produces a proof of anything.", 0.22,
+                  heading="Examples of Propositional Validities")
+    assert admitted("what does sorry do?", [near], 0.3, unknown_terms=[], model_judges=False) == [near]
+    assert admitted("why am i sorry?", [near], 0.3, unknown_terms=[], model_judges=False) == []
 
 
 def test_the_passage_defining_the_term_comes_first_among_near_ones():

@@ -293,3 +293,25 @@ def test_a_page_read_differently_is_indexed_again_though_its_file_is_unchanged(t
     assert not any("import sys" in c.content for c in store.all_chunks())
 
 
+
+
+def test_a_long_paragraph_split_across_chunks_runs_on_from_its_overlap(embedder):
+    """A paragraph longer than a chunk is cut at its lines; the next chunk opens on the sentences
+    it repeats from the one before and goes on in the same paragraph, not after a blank line (a
+    code span or a sentence cut at a line break is read whole)."""
+    from server.ingest.chunker import chunk_page
+    from server.ingest.page import Page
+
+    lines = [f"Line {i} of the proof says that step {i} follows from step {i - 1} by the same rule. But" if i % 7 == 6
+             else f"line {i} of the proof says that step {i} follows from the step before it, as ``by" if i % 7 == 3
+             else f"<tactics>`` says for line {i}, and the step {i} holds by the rule of the chapter." if i % 7 == 4
+             else f"line {i} of the proof says that step {i} follows from step {i - 1} by the same rule."
+             for i in range(80)]
+    paragraph = "\n".join(lines)
+    page = Page(source_file="proof.md", title="Proof", url="https://example.org/proof", categories=[], order=1,
+                body=f"## Steps\n\n{paragraph}\n", file_hash="h")
+    chunks = chunk_page(page, book_id="b", book_title="B", count_tokens=embedder.count_tokens)
+    assert len(chunks) >= 3
+    for chunk in chunks:
+        text = chunk.content.removeprefix("## Steps").strip()
+        assert "\n\n" not in text and text in paragraph, text[:200]

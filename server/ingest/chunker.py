@@ -161,6 +161,10 @@ def _pack(page: Page, section: Section, opts: ChunkingOptions, count: _Counts) -
                 if header and unit != header and fits([f"{header}\n{unit}"]):
                     current = [header]  # the table goes on under its header, not after a sentence of overlap
                     candidate = [f"{header}\n{unit}"]
+                elif current and open_block and fits([current[-1] + joiner + unit]):
+                    # the overlap is this block's own end: the paragraph runs on from it, not after a
+                    # blank line ("… a ``by" / "<tactics>`` block" is one sentence, one code span)
+                    candidate = [current[-1] + joiner + unit]
                 else:
                     if current and not fits(current + [unit]):
                         current = []

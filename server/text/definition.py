@@ -12,7 +12,7 @@ _TERM = r"(?P<term>[^?？.,;:!¿¡]{1,40}?)"
 _ASKS = [re.compile(pattern, re.IGNORECASE) for pattern in (
     rf"^\s*(?:what(?:'s|s| is| are)|whats)\s+(?:an?\s+|the\s+)?{_TERM}\s*[?？]*\s*$",
     rf"^\s*(?:define|definition of|meaning of)\s+(?:an?\s+|the\s+)?{_TERM}\s*[?？]*\s*$",
-    rf"^\s*what does\s+(?:an?\s+|the\s+)?{_TERM}\s+mean\s*[?？]*\s*$",
+    rf"^\s*what does\s+(?:an?\s+|the\s+)?{_TERM}\s+(?:mean|do)\s*[?？]*\s*$",
     rf"^\s*¿?\s*qu[eé] (?:es|son)\s+(?:una?\s+|el\s+|la\s+|los\s+|las\s+)?{_TERM}\s*[?？]*\s*$",
     r"^\s*(?P<term>[^\s?？、。]{1,20}?)\s*(?:とは|って)(?:何|なに|なん)?(?:ですか|でしょうか)?\s*[?？]*\s*$",
     r"^\s*什么是\s*(?P<term>[^\s?？，。]{1,20}?)\s*[?？]*\s*$",
@@ -22,6 +22,10 @@ _ASKS = [re.compile(pattern, re.IGNORECASE) for pattern in (
 _NOT_A_TERM = re.compile(r"\b(?:this|that|it|these|those|difference|between|best|way|point|purpose|reason|problem|"
                          r"meaning|wrong|happening|going on|next|eso|esto|la diferencia)\b", re.IGNORECASE)
 MAX_WORDS = 3
+# what a name in code is: "the ``sorry`` identifier", "the `simp` tactic"
+_CODE_KINDS = ("identifier|command|tactic|keyword|function|method|macro|operator|attribute|type|trait|module|class|"
+               "constructor|option|flag|field|variable")
+_THIRD_PERSON = r"[a-z]+(?<!ss)(?<![^aeiou]us)s"  # "produces", "closes", "applies": a verb said of the name
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 # "Cargo is designed so that …", "Closures are typically short": something said of the term, not what it is
 _NOT_WHAT_IT_IS = (r"(?:\w+ed|\w+ly|not|also|just|still|only|very|too|more|less|now|then|being|so|different|"
@@ -68,7 +72,11 @@ def defines(text: str, term: str) -> bool:
     # "A trait is …", "Rust’s closures are …"
     what_it_is = (rf"(?:^|(?<=[.!?]\s)|\n)\s*(?:(?:an?|the|\w+['’]s)\s+)?`?{said}{plural}`?\s+"
                   rf"(?:(?:is|are)\s+(?!{_NOT_WHAT_IT_IS})|refers to|means|stands for|defines\b)")
+    # what a book's code does, said with it as the subject: "The ``sorry`` identifier magically produces
+    # a proof of anything", "`rfl` closes the target" (a name set in code is a term of the book's)
+    does = (rf"(?:^|(?<=[.!?]\s)|\n)\s*(?:[-*]\s+)?(?:the\s+)?`+{said}`+\s+(?:(?:{_CODE_KINDS})\s+)?(?:\w+ly\s+)?"
+            rf"(?!is\b|was\b|has\b|does\b){_THIRD_PERSON}\b")
     # "Promiseとは…", "Promiseは、…", and opening a sentence or an item, "Promiseは…" or "装饰器是…"
     elsewhere = (rf"{said}\s*(?:とは|は、|是指|是一种|是一個|是一个|es una?\b|son\b)|"
                  rf"(?:^|[。！？\n])\s*(?:[-*]\s+)?`?{said}`?\s*(?:は|是)")
-    return bool(re.search(f"{marked}|{what_it_is}|{elsewhere}", text, re.IGNORECASE))
+    return bool(re.search(f"{marked}|{what_it_is}|{does}|{elsewhere}", text, re.IGNORECASE))

@@ -27,8 +27,9 @@ from server.book.chunk import Chunk
 from server.question.context import Source
 from server.question.compose.extractive.continuation import Following, cited_where_read, read_passages, shown_under
 from server.question.markers import cite_end, marker
-from server.question.compose.extractive.piece_scores import (HEADING_ID, Scored, asks_for_code, has_code, reading_words,
-                                                              score_pieces)
+from server.question.compose.extractive.sections import in_book_order, passage_sections
+from server.question.compose.extractive.piece_scores import (HEADING_ID, Scored, asks_for_code, asks_for_example,
+                                                              has_code, reading_words, score_pieces)
 from server.text.lengths import reading_length
 from server.text.emphasis import as_rendered
 from server.text.vocabulary import BookVocabulary, words
@@ -38,13 +39,16 @@ OPENING_SHARE = 0.5  # of the reading length, for the opening stretch (BENCHMARK
 MIN_MORE = 10  # reading words left that are worth another piece
 # "how do I …": the code that names what is asked is often the answer
 HOW_TO = re.compile(r"^\W*(?:how\s+(?:do|can|should|would|could)\s+(?:i|you|we)|how\s+to)\b", re.IGNORECASE)
-# passages an answer quotes: the one that answers, and two for what it does not say (a passage is
-# a section of a page, with its subsections, read on across chunk borders)
-MAX_PASSAGES = 3
+# sections an answer quotes: the one that answers, and two for what it does not say (the passages
+# of one section, each read on across chunk borders, are one)
+MAX_SECTIONS = 3
 CODE_BLOCKS_ASKED = 3
 _QUESTION_WORDS = frozenset("""what which when where who whom whose why how does did doing done the and for with
 from into that this these those are was were can could should would will shall have has had get use using make
 need there their about your you any some all""".split())
+# an item that names its own subject ("- `done` fails if …", "- **Latency**: …"): another entry of the list,
+# not the rest of the thought of the item before it
+_NAMED_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(`[^`\n]+`|\*\*[^*\n]+\*\*|__[^_\n]+__)")
 Lexicon = Callable[["str | None"], BookVocabulary]
 
 
@@ -98,6 +102,14 @@ def _cut_list(piece: Scored, room: int) -> Unit | None:
     return replace(unit, kept_items=tuple(sorted(kept)))
 
 
+def _entry_asked(piece: Scored) -> bool:
+    """Is the piece a list's entry whose own name is asked about ("- `simp` applies the simplifier …"
+    of "what does simp do?"), as opposed to an entry of a list that answers whole ("- **Manufacturer** …"
+    of "who gets in trouble if a robot hurts somebody?")?"""
+    named = _NAMED_ITEM.match(piece.unit.text)
+    return named is not None and any(word[:5] in piece.covers for word in words(named.group(1)))
+
+
 def _opening(scored: list[Scored], budget: int, wants_code: bool, how_to: bool = False) -> list[Unit]:
     """The pieces of one passage in a row, within a share of the reading length (the first may run
     to the whole of it, never beyond: a list longer than the answer does not open it; one code
@@ -124,17 +136,20 @@ def _opening(scored: list[Scored], budget: int, wants_code: bool, how_to: bool =
                     continue
                 if (taken or more > budget) and (length + more > limit or code + more_code > _code_blocks(wants_code)):
                     break
+                if taken and _entry_asked(pieces[i]) and _NAMED_ITEM.match(piece.unit.text) and not (
+                        set(piece.covers) - set(covers)):
+                    break  # the entry asked about by name, not the next ones of its list ("- `done` fails if …")
                 covers.update(piece.covers)
                 length, code = length + more, code + more_code
                 taken.append(piece.unit)
-            value = sum(covers.values()) + first.context - (0.01 if first.relevance <= 0 else 0)
+            value = sum(covers.values()) + first.context + first.leads - (0.01 if first.relevance <= 0 else 0)
             if value > best:
                 best, found = value, taken
     return found
 
 
 def _choose(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict[int, int],
-            how_to: bool = False) -> list[Unit]:
+            how_to: bool = False, sections: dict[int, object] | None = None) -> list[Unit]:
     """The opening stretch, then what _more adds in what is left of the reading length; where a
     passage is highlighted, its own order leads instead."""
     if highlighted or not scored:
@@ -151,14 +166,14 @@ def _choose(scored: list[Scored], budget: int, wants_code: bool, highlighted: di
         rest = [s for s in scored if s.unit.key not in chosen]
         said = {word for s in scored if s.unit.key in chosen for word in s.covers}
         chosen.update((u.key, u) for u in _more(rest, left, wants_code, {}, opened=list(chosen.values()),
-                                                whole=budget, said=said, how_to=how_to))
+                                                whole=budget, said=said, how_to=how_to, sections=sections))
     lead = {u.source for u in opening}  # the passage that answers first, the others after it in the book's order
     return sorted(chosen.values(), key=lambda u: (u.source not in lead, u.key))
 
 
 def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict[int, int],
           opened: list[Unit] | None = None, whole: int | None = None, said: set[str] = frozenset(),
-          how_to: bool = False) -> list[Unit]:
+          how_to: bool = False, sections: dict[int, object] | None = None) -> list[Unit]:
     """The best piece, then every piece that says something asked, best first, whichever passage
     holds it; then the sentence or item right after each of those in its paragraph or list (the
     rest of the thought); then the rest of the highlighted passage in its order (`highlighted`:
@@ -180,14 +195,15 @@ def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict
     length = tables = 0
     code = sum(map(has_code, opened or []))  # one code block in all, the opening's included, unless asked
     headed = {(u.source, u.heading) for u in opened or []}
-    passages = {u.source for u in opened or []}
+    section = (sections or {}).get  # a passage's section (one of its own when not known)
+    quoted = {section(u.source, u.source) for u in opened or []}
     said = set(said)  # the asked words the opening says
     for candidate in relevant + after + rest:
         adding = [u for u in with_rest_of_thought(candidate.unit, by_key) if u.key not in chosen]
         more_length = _length(adding, headed)
         more_code, more_tables = sum(map(has_code, adding)), sum(map(_is_table, adding))
-        if len(passages | {u.source for u in adding}) > MAX_PASSAGES and not highlighted:
-            continue  # three passages at most: the one that answers and two for what it lacks
+        if len(quoted | {section(u.source, u.source) for u in adding}) > MAX_SECTIONS and not highlighted:
+            continue  # three sections at most: the one that answers and two for what it lacks
         if more_code and opened is not None and not wants_code and (code + more_code > 1 or (
                 not set(candidate.covers) - said and not (how_to and candidate.relevance > 0))):
             continue  # a second code block, or code that says nothing the prose has not
@@ -204,7 +220,7 @@ def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict
             continue
         chosen.update((u.key, u) for u in adding)
         headed.update((u.source, u.heading) for u in adding)
-        passages.update(u.source for u in adding)
+        quoted.update(section(u.source, u.source) for u in adding)
         said.update(candidate.covers)
         length, code, tables = length + more_length, code + more_code, tables + more_tables
     if wants_code and not any(u.kind == "code" or u.introduces == "code" for u in chosen.values()):
@@ -225,7 +241,7 @@ def _render(units: list[Unit], asked: set[str] | None = None) -> str:
         for unit in (u for u in units if u.source == number):
             if unit.heading and unit.heading != heading:
                 parts.append([None, f"**{HEADING_ID.sub('', unit.heading).strip()}**"])
-            heading = unit.heading
+            heading = unit.heading or heading
             previous = parts[-1][0] if parts else None
             same_block = previous is not None and previous.block == unit.block and not previous.introduces
             if same_block and unit.kind in ("sentence", "item"):
@@ -264,10 +280,12 @@ def quoted_answer(question: str, sources: list[Source], answer_length: str = "no
         piece.unit = unit
     highlighted = {n: getattr(s.chunk, "position", 0) for n, s in enumerate(sources, 1)
                    if s.source_type == "selected_text"}
-    how_to = bool(HOW_TO.search(question))
+    how_to = bool(HOW_TO.search(question)) or asks_for_example(question)  # code that says something asked answers
     units, extra = cited_where_read(_choose(scored, WORDS_BY_LENGTH.get(answer_length, 70), wants_code, highlighted,
-                                            how_to),
+                                            how_to, passage_sections(sources)),
                                      sources, read)
+    if not highlighted:
+        units = in_book_order(units, sources, extra)
     asked = {w for w in words(question) if len(w) >= 3} - _QUESTION_WORDS
     return Quoted(_render(units, asked), tuple(extra))
 

@@ -34,14 +34,49 @@ def _plain(text: str) -> str:
 
 def joined(before: str, after: str) -> str:
     """`after` stitched to `before`: without the overlap it opens with (the end of `before`
-    repeated), a sentence cut between them joined with a space."""
-    paragraphs = after.split("\n\n")
-    opening = _plain(paragraphs[0])
-    if len(opening) >= MIN_OVERLAP and _plain(before).endswith(opening):
-        after = "\n\n".join(paragraphs[1:]).lstrip("\n")
+    repeated), the paragraph cut between them going on where it was cut (a sentence cut at a
+    line break is one sentence again)."""
+    repeated = _overlap(before, after)
+    if repeated:
+        rest = _after_flat(after, repeated)
+        gap = rest[:len(rest) - len(rest.lstrip())]
+        if rest.strip() and "\n\n" not in gap:  # the paragraph goes on after what it repeats, on its line or the next
+            joiner = "\n" if "\n" in gap else " "
+            return f"{before.rstrip()}{joiner}{rest.lstrip()}"
+        after = rest.lstrip("\n")
     if not _ENDED.search(before) and _continues(after):
         return f"{before.rstrip()} {after.lstrip()}"
     return f"{before.rstrip()}\n\n{after}"
+
+
+def _overlap(before: str, after: str) -> int:
+    """How much of `after` (in characters of its text on one line) repeats the end of `before`:
+    the longest end of `before`, from a word on, that `after` opens with; 0 for none. A chunk
+    opens with the last sentences of the one before it, and a paragraph cut in two runs on
+    after them."""
+    tail, head = _plain(before), _plain(after)
+    start = max(0, len(tail) - len(head))
+    while True:
+        at = tail.find(head[:MIN_OVERLAP], start)
+        if at < 0 or len(head) < MIN_OVERLAP:
+            return 0
+        size = len(tail) - at
+        if (at == 0 or tail[at - 1] == " ") and head.startswith(tail[at:]) and head[size:size + 1] in ("", " "):
+            return size
+        start = at + 1
+
+
+def _after_flat(text: str, count: int) -> str:
+    """`text` after its first `count` characters as _plain counts them (a run of spaces is one)."""
+    i, seen = len(text) - len(text.lstrip()), 0
+    while i < len(text) and seen < count:
+        if text[i].isspace():
+            while i < len(text) and text[i].isspace():
+                i += 1
+        else:
+            i += 1
+        seen += 1
+    return text[i:]
 
 
 def _continues(text: str) -> bool:

@@ -51,6 +51,26 @@ def asks_for_code(question: str) -> bool:
     return bool(WANTS_CODE.search(question)) and not (_WHY.search(question) and not _SHOW.search(question))
 
 
+# "give me an example of pattern matching": the question asks for an example of something, not about
+# examples ("in the odometry example, which topic …?" names one of the book's)
+_EXAMPLE_ASKED = re.compile(r"\b(?:an?|some|any|more|another|other|good|simple|concrete|real)\s+(?:\w+\s+)?examples?\b|"
+                            r"\bexamples?\s+(?:of|for)\b|\b(?:give|show)\s+me\s+examples?\b|"
+                            r"\bun\s+ejemplo\b|\bejemplos?\s+de\b|具体例|例を|举个例子|举例|例子|مثال", re.IGNORECASE)
+# a piece that is an example: "For example, …", "Consider …", "Here is an example:"
+_AN_EXAMPLE = re.compile(r"^[\s*_]*(?:for (?:example|instance)|e\.g\.|as an example|here(?: is|'s) an? (?:\w+ )?example|"
+                         r"consider\b|suppose\b|por ejemplo|例えば|たとえば|例如|比如|مثال کے طور پر)", re.IGNORECASE)
+EXAMPLE_ASKED = 0.3  # the book's example of what is asked, over its other sentences on it
+
+
+def asks_for_example(question: str) -> bool:
+    return bool(_EXAMPLE_ASKED.search(question))
+
+
+def is_example(unit: Unit) -> bool:
+    """Code, or a sentence that gives an example."""
+    return has_code(unit) or bool(_AN_EXAMPLE.match(unit.text))
+
+
 _ASKS = {"quiz": re.compile(r"\b(?:quiz|test (?:myself|yourself)|self-check|questions|cuestionario)\b|クイズ|测验",
                             re.IGNORECASE),
          "exercise": re.compile(r"\b(?:exercises?|practice|homework|assignments?|try|ejercicios?|practicar)\b|"
@@ -90,6 +110,9 @@ def _asked(question: str, book: BookVocabulary | None) -> list[str]:
     """The question's content words; short names with a digit too ("s1", "x86": identifiers,
     as specific as any long word), and short terms the book uses ("when should I use Box?")."""
     found = words(question)
+    if asks_for_example(question):  # "example" frames the question: the example is what is asked for
+        question = " ".join(w for w in re.findall(r"\S+", question) if not re.match(r"\W*examples?\W*$", w, re.I))
+        found = words(question)
     named = {w for w in found if len(w) >= 2 and not w.isalpha() and not w.isdigit()}
     joined = {w for w in _terms(question)[len(found):] if len(w) > 2}
     short = {w for w in short_terms(question) if book is None or book.document_frequency[w]}
@@ -190,19 +213,21 @@ def _names_its_section(unit: Unit, source: Source, term: str, on_term: list[bool
 
 
 class Scored:
-    __slots__ = ("unit", "relevance", "score", "covers", "context", "items")
+    __slots__ = ("unit", "relevance", "score", "covers", "context", "items", "leads")
 
     def __init__(self, unit: Unit, relevance: float, score: float, covers: dict[str, float], context: float,
-                 items: tuple[dict[str, float], ...] = ()):
+                 items: tuple[dict[str, float], ...] = (), leads: float = 0.0):
         self.unit, self.relevance, self.score = unit, relevance, score  # relevance: by its words alone
         self.covers = covers  # the asked words it holds, each with its share of the question (rarer: more)
         self.context = context  # what its heading and its passage's nearness add
         self.items = items  # a lead-in's list: the asked words the lead-in holds, then each item
+        self.leads = leads  # what it adds to a stretch it opens: the kind of piece asked for (exercises, an example)
 
 
 def score_pieces(question: str, sources: list[Source], book: BookVocabulary | None, *, everything: bool,
                  read: list[tuple[str, list[Chunk]]]) -> list[Scored]:
     wants_code = everything or asks_for_code(question)
+    example = asks_for_example(question)
     term = defined_term(question)
     units, seen = [], set()
     for number, (source, (text, _)) in enumerate(zip(sources, read), 1):
@@ -232,9 +257,11 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
         context = (HEADING_WEIGHT * sum(w for p, w in weights.items() if p in heading) / full
                    + PASSAGE_WEIGHT * (source.score - best_passage))
         covers = {p: w / full for p, w in weights.items() if p in set(said)}
-        asked_for = CODE_ASKED if wants_code and has_code(unit) else 0.0
-        if unit.material in NAMED and _ASKS[unit.material].search(question):
-            asked_for += NAMED_ASKED  # "are there exercises on …?" is answered with them, not with prose naming them
+        given = EXAMPLE_ASKED if example and relevance > 0 and is_example(unit) else 0.0
+        # "are there exercises on …?" is answered with them, not with prose naming them
+        named = NAMED_ASKED if unit.material in NAMED and _ASKS[unit.material].search(question) else 0.0
+        leads = given + named
+        asked_for = max(CODE_ASKED if wants_code and has_code(unit) else 0.0, given) + named
         if term is not None and unit.kind != "code" and (defines(unit.text, term) or (
                 _names_its_section(unit, source, term, on_term) and (unit.source, unit.heading) not in opened)):
             context += DEFINES  # a stretch opening on it leads (answers.py _opening), as a section named by it does
@@ -244,5 +271,5 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
         if unit.introduces == "list":
             items = tuple(_holds(strip_markdown(part), weights, full)
                           for part in [unit.text.partition("\n\n")[0], *unit.items])
-        scored.append(Scored(unit, relevance, relevance + context + asked_for, covers, context, items))
+        scored.append(Scored(unit, relevance, relevance + context + asked_for, covers, context, items, leads))
     return scored

@@ -1,0 +1,57 @@
+"""The sections an answer quotes: the pieces of one section read in the book's order.
+
+Retrieval ranks a section's chunks apart: its third chunk can come first and its opening fourth.
+Quoted passage by passage in that rank, a section reads backwards ("The example above also …"
+before the example, the syntax after the proof that uses it). An answer reads each section it
+quotes as the book wrote it: its pieces in the order of the page, the section that answers first
+and the others after it in the order they were chosen.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from server.book.chunk import Chunk
+
+if TYPE_CHECKING:
+    from server.question.compose.extractive.answer_units import Unit
+    from server.question.context import Source
+
+Section = tuple[str, str]  # a page and the heading path of the section on it
+
+
+def section_of(chunk: Chunk) -> Section:
+    """A chunk's page and section; a chunk that names no section is one of its own."""
+    page = chunk.page_key or chunk.source_file
+    return page, " › ".join(chunk.section_hierarchy) or chunk.heading or f"#{chunk.chunk_id}"
+
+
+def passage_sections(sources: list[Source]) -> dict[int, Section | int]:
+    """Each passage's section by its number (a passage that is no book chunk is a section of its own)."""
+    return {n: section_of(s.chunk) if s.source_type == "database" else n for n, s in enumerate(sources, 1)}
+
+
+def in_book_order(units: list[Unit], sources: list[Source], extra: list[Chunk]) -> list[Unit]:
+    """The pieces of an answer, each cited by the chunk that holds it (sources, then `extra`),
+    grouped by section in the order their sections first come, each section in the page's order.
+    Unchanged when a piece is cited to no book chunk (a highlighted passage keeps its own order)."""
+    chunks = [s.chunk if s.source_type == "database" else None for s in sources] + list(extra)
+    if any(not 0 < u.source <= len(chunks) or chunks[u.source - 1] is None for u in units):
+        return units
+    rank: dict[Section, int] = {}
+    for unit in units:
+        rank.setdefault(section_of(chunks[unit.source - 1]), len(rank))
+
+    def place(unit: Unit) -> tuple:
+        chunk = chunks[unit.source - 1]
+        return rank[section_of(chunk)], chunk.position, unit.block, unit.index
+
+    ordered, headed = [], {}
+    for unit in sorted(units, key=place):
+        chunk = chunks[unit.source - 1]
+        section = section_of(chunk)
+        opened = headed.setdefault(section, bool(unit.heading))
+        if not opened and unit.heading == chunk.heading:
+            unit = replace(unit, heading="")  # a section's heading is shown above its first piece or not at all
+        ordered.append(unit)
+    return ordered
