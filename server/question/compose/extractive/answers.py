@@ -17,7 +17,6 @@ embedded here (the passages' similarity is retrieval's), so an answer takes a fe
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from typing import Callable, NamedTuple
 
 from server.question.compose.extractive.answer_units import Unit
@@ -27,7 +26,8 @@ from server.book.chunk import Chunk
 from server.question.context import Source
 from server.question.compose.extractive.continuation import Following, cited_where_read, read_passages, shown_under
 from server.question.markers import cite_end, marker
-from server.question.compose.extractive.sections import in_book_order, passage_sections
+from server.question.compose.extractive.lists import cut_list, entry_asked, names_its_own
+from server.question.compose.extractive.sections import Section, in_book_order, passage_sections
 from server.question.compose.extractive.piece_scores import (HEADING_ID, Scored, asks_for_code, asks_for_example,
                                                               has_code, reading_words, score_pieces)
 from server.text.lengths import reading_length
@@ -46,9 +46,6 @@ CODE_BLOCKS_ASKED = 3
 _QUESTION_WORDS = frozenset("""what which when where who whom whose why how does did doing done the and for with
 from into that this these those are was were can could should would will shall have has had get use using make
 need there their about your you any some all""".split())
-# an item that names its own subject ("- `done` fails if …", "- **Latency**: …"): another entry of the list,
-# not the rest of the thought of the item before it
-_NAMED_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(`[^`\n]+`|\*\*[^*\n]+\*\*|__[^_\n]+__)")
 Lexicon = Callable[["str | None"], BookVocabulary]
 
 
@@ -80,36 +77,6 @@ def _length(units: list[Unit], headed: set[tuple[int, str]] = frozenset()) -> in
     return sum(map(reading_words, units)) + sum(reading_length(HEADING_ID.sub("", h)) for _, h in headings)
 
 
-def _cut_list(piece: Scored, room: int) -> Unit | None:
-    """A lead-in with its list cut to fit in `room` reading words: the items that say something
-    asked that the lead-in does not, most first while they fit (at least one), shown in the
-    book's order; when none does, the list is the answer ("the main stages are:"): its first
-    items. None for a piece that is not a lead-in with a list."""
-    if not piece.items:
-        return None
-    unit = piece.unit
-    said, items = piece.items[0], piece.items[1:]
-    adds = [sum(share for word, share in holds.items() if word not in said) for holds in items]
-    order = sorted((i for i in range(len(items)) if adds[i] > 0), key=lambda i: -adds[i]) or range(len(items))
-    bare = reading_words(replace(unit, kept_items=()))
-    kept, length = [], bare
-    for i in order:
-        more = reading_words(replace(unit, kept_items=(i,))) - bare
-        if kept and length + more > room:
-            continue
-        kept.append(i)
-        length += more
-    return replace(unit, kept_items=tuple(sorted(kept)))
-
-
-def _entry_asked(piece: Scored) -> bool:
-    """Is the piece a list's entry whose own name is asked about ("- `simp` applies the simplifier …"
-    of "what does simp do?"), as opposed to an entry of a list that answers whole ("- **Manufacturer** …"
-    of "who gets in trouble if a robot hurts somebody?")?"""
-    named = _NAMED_ITEM.match(piece.unit.text)
-    return named is not None and any(word[:5] in piece.covers for word in words(named.group(1)))
-
-
 def _opening(scored: list[Scored], budget: int, wants_code: bool, how_to: bool = False) -> list[Unit]:
     """The pieces of one passage in a row, within a share of the reading length (the first may run
     to the whole of it, never beyond: a list longer than the answer does not open it; one code
@@ -136,7 +103,7 @@ def _opening(scored: list[Scored], budget: int, wants_code: bool, how_to: bool =
                     continue
                 if (taken or more > budget) and (length + more > limit or code + more_code > _code_blocks(wants_code)):
                     break
-                if taken and _entry_asked(pieces[i]) and _NAMED_ITEM.match(piece.unit.text) and not (
+                if taken and entry_asked(pieces[i]) and names_its_own(piece.unit) and not (
                         set(piece.covers) - set(covers)):
                     break  # the entry asked about by name, not the next ones of its list ("- `done` fails if …")
                 covers.update(piece.covers)
@@ -149,7 +116,7 @@ def _opening(scored: list[Scored], budget: int, wants_code: bool, how_to: bool =
 
 
 def _choose(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict[int, int],
-            how_to: bool = False, sections: dict[int, object] | None = None) -> list[Unit]:
+            how_to: bool = False, sections: dict[int, Section | int] | None = None) -> list[Unit]:
     """The opening stretch, then what _more adds in what is left of the reading length; where a
     passage is highlighted, its own order leads instead."""
     if highlighted or not scored:
@@ -173,7 +140,7 @@ def _choose(scored: list[Scored], budget: int, wants_code: bool, highlighted: di
 
 def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict[int, int],
           opened: list[Unit] | None = None, whole: int | None = None, said: set[str] = frozenset(),
-          how_to: bool = False, sections: dict[int, object] | None = None) -> list[Unit]:
+          how_to: bool = False, sections: dict[int, Section | int] | None = None) -> list[Unit]:
     """The best piece, then every piece that says something asked, best first, whichever passage
     holds it; then the sentence or item right after each of those in its paragraph or list (the
     rest of the thought); then the rest of the highlighted passage in its order (`highlighted`:
@@ -210,7 +177,7 @@ def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict
         if not chosen and more_length > (whole or budget) and adding[-1] is candidate.unit:
             # the first piece always goes in, but a list longer than the whole answer is cut to fit
             # it, and is then the rest of the answer
-            cut = _cut_list(candidate, (whole or budget) - more_length + reading_words(candidate.unit))
+            cut = cut_list(candidate, (whole or budget) - more_length + reading_words(candidate.unit))
             if cut is not None:
                 chosen.update((u.key, u) for u in [*adding[:-1], cut])
                 break

@@ -1,0 +1,54 @@
+"""A list in an answer: cut to the items that answer, and its entries told apart.
+
+A list longer than the answer is cut to the items that say something asked (a lead-in's "the
+main stages are:" keeps its first items). A list of entries that each name their own subject
+("- `simp` applies the simplifier …", "- `done` fails if …") answers a question about one of them
+with that entry, not the entries after it; a list whose entries answer together ("- **Manufacturer**
+…", "- **Operator** …" of who is responsible) is read on.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from server.question.compose.extractive.answer_units import Unit
+from server.question.compose.extractive.piece_scores import Scored, reading_words
+from server.text.vocabulary import words
+
+# an item that names its own subject ("- `done` fails if …", "- **Latency**: …")
+_NAMED_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(`[^`\n]+`|\*\*[^*\n]+\*\*|__[^_\n]+__)")
+
+
+def names_its_own(unit: Unit) -> bool:
+    """Is the piece an entry of a list that names its own subject?"""
+    return bool(_NAMED_ITEM.match(unit.text))
+
+
+def cut_list(piece: Scored, room: int) -> Unit | None:
+    """A lead-in with its list cut to fit in `room` reading words: the items that say something
+    asked that the lead-in does not, most first while they fit (at least one), shown in the
+    book's order; when none does, the list is the answer ("the main stages are:"): its first
+    items. None for a piece that is not a lead-in with a list."""
+    if not piece.items:
+        return None
+    unit = piece.unit
+    said, items = piece.items[0], piece.items[1:]
+    adds = [sum(share for word, share in holds.items() if word not in said) for holds in items]
+    order = sorted((i for i in range(len(items)) if adds[i] > 0), key=lambda i: -adds[i]) or range(len(items))
+    bare = reading_words(replace(unit, kept_items=()))
+    kept, length = [], bare
+    for i in order:
+        more = reading_words(replace(unit, kept_items=(i,))) - bare
+        if kept and length + more > room:
+            continue
+        kept.append(i)
+        length += more
+    return replace(unit, kept_items=tuple(sorted(kept)))
+
+
+def entry_asked(piece: Scored) -> bool:
+    """Is the piece a list's entry whose own name is asked about ("- `simp` applies the simplifier …"
+    of "what does simp do?"), as opposed to an entry of a list that answers whole ("- **Manufacturer** …"
+    of "who gets in trouble if a robot hurts somebody?")?"""
+    named = _NAMED_ITEM.match(piece.unit.text)
+    return named is not None and any(word[:5] in piece.covers for word in words(named.group(1)))
