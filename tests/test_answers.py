@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from server.text.blocks import Block, split_blocks
 from server.text.vocabulary import words
-from server.question.compose.extractive.answer_units import units_of
+from server.question.compose.extractive.answer_units import points_above, units_of
 from server.question.context import HighlightedPassage, Source
 from server.question.compose.extractive.continuation import PageOrder, read_on
 from server.ingest.chunker import chunk_page
@@ -788,3 +788,20 @@ def test_a_list_of_named_entries_is_quoted_for_the_entry_asked_about_not_the_one
              "every module.\n3. Wait until the build prints that it is done.\n")
     said = block_answer("how do i run the build?", [_source(steps)])
     assert "Wait until the build prints" in said  # steps of one task: the rest of the thought
+
+
+def test_a_sentence_said_of_the_example_above_is_quoted_only_with_an_example_above_it():
+    """"The example above also makes it clear that you can use calc …" read without the example
+    points at nothing."""
+    passage = ("## Calculational Proofs\n\nA calculational proof is a chain of intermediate results.\n\n"
+               "```lean\ntheorem T : a = e :=\n  calc\n    a = b      := h1\n    _ = e      := h2\n```\n\n"
+               "The example above also makes it clear that you can use calc without an infix notation for your "
+               "relation.\n\nWith calc the proof reads in a more natural way.")
+    prose = block_answer("why use calc for a proof?", [_source(passage)])
+    assert "calc" in prose and "```" not in prose and "The example above" not in prose, prose
+    shown = block_answer("show me the code of a calc proof", [_source(passage)])
+    assert "```lean" in shown and "The example above" in shown, shown
+    assert points_above(units_of("In the previous example, we used rfl.", 1)[0])
+    assert not points_above(units_of("As shown above, we can use rfl.", 1)[0])
+    assert not points_above(units_of("Always validate output before execution.", 1)[0])  # not a block's place
+

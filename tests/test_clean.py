@@ -95,3 +95,17 @@ def test_an_mdbooks_language_and_hidden_lines_come_from_its_book_toml(tmp_path):
     assert (site.default_locale, site.locales, site.title) == ("ja", ("ja",), "入門")
     page = discover_pages(site).pages[0]
     assert page.locale == "ja" and "import os" not in page.body and "print(1)" in page.body
+
+
+def test_a_twoslash_blocks_hidden_lines_and_compiler_notes_are_left_out_as_the_page_shows_it():
+    """Twoslash hides what comes before "// ---cut---" and sets the compiler with "// @errors: …";
+    the page shows the code after the cut, and a book's "// @log: …" output (survival-ts)."""
+    page = (CORPORA / "survival-ts" / "docs" / "reference" / "generics" / "README.md").read_text(encoding="utf-8")
+    assert "// ---cut---" in page and "declare function chooseRandomlyString" in page
+    cleaned = clean_markdown(page)
+    assert "---cut---" not in cleaned and "declare function chooseRandomlyString" not in cleaned
+    assert 'const winOrLose = chooseRandomlyString("勝ち", "負け");' in cleaned
+    block = "```ts twoslash\n// @errors: 2322\nlet x: number = 1;\n//  ^?\nconsole.log(x);\n// @log: 1\n```\n"
+    assert clean_markdown(block) == "```ts twoslash\nlet x: number = 1;\nconsole.log(x);\n// @log: 1\n```\n"
+    plain = "```ts\n// @errors: 2322\nlet x: number = 1;\n```\n"
+    assert clean_markdown(plain) == plain  # not twoslash: every line is the book's

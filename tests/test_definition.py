@@ -12,7 +12,7 @@ from server.question.compose.extractive.answers import block_answer
 from server.question.context import Source
 from server.question.gather.lexical import rerank
 from server.question.judge.gate import admitted
-from server.text.definition import defined_term, defines, defining
+from server.text.definition import headed_by, defined_term, defines, defining
 from server.text.vocabulary import BookVocabulary
 from tests.places import RUST_BOOK
 
@@ -61,6 +61,20 @@ def test_a_text_defines_a_term_it_sets_apart_or_says_what_it_is():
     assert defines("A **smart\npointer** acts like a pointer.", "smart pointer")
     assert not defines("We’ve named our project _hello_cargo_.", "cargo")
     assert defining(["Shadowing"], "You can declare a new variable with the same name.", "shadowing")
+
+
+def test_a_heading_glossing_the_term_names_it():
+    """"ユニオン型ってなに？" of a book whose page is headed "ユニオン型 (union type)": the gloss in
+    brackets is the name's other spelling, not a different subject."""
+    assert headed_by("ユニオン型 (union type)", "ユニオン型") and headed_by("ユニオン型 (union type)", "union type")
+    assert headed_by("Ownership（所有権）", "ownership") and headed_by("Lifetimes", "lifetime")
+    assert not headed_by("判別可能なユニオン型 (discriminated union)", "ユニオン型")
+    book = BookVocabulary.from_texts([DERIVE, TRAITS])
+    chunks = [_chunk("tagged", "判別可能なユニオン型はしるしのついた特別なユニオン型です。", 0.90,
+                     heading="判別可能なユニオン型 (discriminated union)"),
+              _chunk("union", "TypeScriptのユニオン型(union type)は「いずれかの型」を表現するものです。", 0.89,
+                     heading="ユニオン型 (union type)")]
+    assert [c.chunk_id for c in rerank("ユニオン型ってなに？", chunks, book)][0] == "union"
 
 
 def test_what_a_name_in_code_does_said_with_it_as_the_subject_defines_it():

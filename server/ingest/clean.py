@@ -72,10 +72,29 @@ def _shown_lines(lines: list[str], hidden_lines: Mapping[str, str]) -> list[str]
 def _clean_code(lines: list[str], hidden_lines: Mapping[str, str] | None = None) -> list[str]:
     if hidden_lines:
         lines = _shown_lines(lines, hidden_lines)
+    if len(lines) >= 2 and "twoslash" in lines[0]:
+        lines = _twoslash_shown(lines)
     kept = [line for line in lines if not _MDBOOK_DIRECTIVE.fullmatch(line.strip())]
     kept = [_MDBOOK_DIRECTIVE.sub("", line) for line in kept]
     body = [line for line in kept[1:-1] if line.strip()]
     return kept if body else []  # a listing that was only an include is dropped whole
+
+
+# Twoslash: "// ---cut---" hides the lines above it ("// ---cut-after---" those below), "// @errors: 2322"
+# and "// @noErrors" set the compiler, "//   ^?" asks for a type's popup; none is shown. "// @log: …"
+# (a console's output, as some books render it) is.
+_TWOSLASH_CUT = re.compile(r"^\s*//\s*-{3}cut(?:-before)?-{3}\s*$")
+_TWOSLASH_CUT_AFTER = re.compile(r"^\s*//\s*-{3}cut-after-{3}\s*$")
+_TWOSLASH_HIDDEN = re.compile(r"^\s*//\s*(?:@(?!log\b)[A-Za-z]+\b(?::.*)?|\s*\^[?|]\s*)$")
+
+
+def _twoslash_shown(lines: list[str]) -> list[str]:
+    """A twoslash code block's lines as the page shows them (its fence lines kept)."""
+    fence, body, close = lines[0], lines[1:-1], lines[-1:]
+    cut = max((i for i, line in enumerate(body) if _TWOSLASH_CUT.match(line)), default=-1)
+    body = body[cut + 1:]
+    after = next((i for i, line in enumerate(body) if _TWOSLASH_CUT_AFTER.match(line)), len(body))
+    return [fence, *(line for line in body[:after] if not _TWOSLASH_HIDDEN.match(line)), *close]
 
 
 def _drop_esm(lines: list[str]) -> list[str]:

@@ -49,9 +49,17 @@ def defining(headings: list[str], text: str, term: str) -> bool:
     return any(headed_by(heading, term) for heading in headings) or defines(text, term)
 
 
+# a heading's gloss: "ユニオン型 (union type)", "Ownership (所有権)"
+_GLOSS = re.compile(r"^(?P<name>.+?)\s*[(（](?P<gloss>[^()（）]+)[)）]$")
+
+
 def headed_by(heading: str, term: str) -> bool:
-    """Is the heading the term's name ("Pattern Matching" of "pattern matching", "Lifetimes" of "lifetime")?"""
-    return _singular(" ".join(heading.strip(" `*_#").split()).lower()) == _singular(term.lower())
+    """Is the heading the term's name ("Pattern Matching" of "pattern matching", "Lifetimes" of "lifetime"),
+    or the name it glosses ("ユニオン型 (union type)" of "ユニオン型" and of "union type")?"""
+    name = " ".join(heading.strip(" `*_#").split()).lower()
+    glossed = _GLOSS.match(name)
+    names = [name, glossed["name"], glossed["gloss"]] if glossed else [name]
+    return _singular(term.lower()) in {_singular(n.strip(" `*_")) for n in names}
 
 
 def _singular(term: str) -> str:

@@ -86,7 +86,8 @@ export function watchCitations(host, selector) {
   }
 
   function mark(href) {
-    const r = settled && !(marks[0] && marks[0].isConnected) && find(contentOf(null, selector) || document.body, ...directive(href));
+    // not once cleared: a re-render's mark, 50 ms behind, may come after the click that cleared
+    const r = settled && href == followed && !(marks[0] && marks[0].isConnected) && find(contentOf(null, selector) || document.body, ...directive(href));
     if (!r) return;
     if (window.Highlight) CSS.highlights.set(NAME, new Highlight(r));
     else {

@@ -86,6 +86,17 @@ class Unit:
             said.endswith(("?", "？", "؟")) or said.endswith(("か。", "か．")))
 
 
+# "The example above also makes it clear …", "In the previous example, …": said of a block it does not hold
+_POINTS_ABOVE = re.compile(r"\b(?:(?:example|code|program|snippet|listing|output|figure|table|diagram)s?\s+above|"
+                           r"(?:above|previous|preceding)\s+(?:\w+\s+)?(?:example|code|program|snippet|listing|output|"
+                           r"figure|table|diagram)s?)\b", re.IGNORECASE)
+
+
+def points_above(unit: Unit) -> bool:
+    """Is the sentence said of an example, code or table shown before it ("The example above …")?"""
+    return unit.kind in ("sentence", "item") and bool(_POINTS_ABOVE.search(unit.plain))
+
+
 def dangling(unit: Unit) -> bool:
     """A sentence that points back at what comes before it, with nothing before it in its
     paragraph to quote with it (the answer would open on "this" and never say what it is)."""

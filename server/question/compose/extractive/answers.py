@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from typing import Callable, NamedTuple
 
-from server.question.compose.extractive.answer_units import Unit
+from server.question.compose.extractive.answer_units import Unit, points_above
 from server.question.compose.extractive.code_lines import trimmed_code
 from server.question.compose.extractive.thought import carried_on, with_dependencies, with_rest_of_thought
 from server.book.chunk import Chunk
@@ -134,6 +134,9 @@ def _choose(scored: list[Scored], budget: int, wants_code: bool, highlighted: di
         said = {word for s in scored if s.unit.key in chosen for word in s.covers}
         chosen.update((u.key, u) for u in _more(rest, left, wants_code, {}, opened=list(chosen.values()),
                                                 whole=budget, said=said, how_to=how_to, sections=sections))
+    shown = {(u.source, u.block) for u in chosen.values() if u.kind in ("code", "table", "formula") or u.introduces}
+    chosen = {key: u for key, u in chosen.items()  # "The example above …" only with an example above it
+              if not points_above(u) or any(source == u.source and block < u.block for source, block in shown)}
     lead = {u.source for u in opening}  # the passage that answers first, the others after it in the book's order
     return sorted(chosen.values(), key=lambda u: (u.source not in lead, u.key))
 
