@@ -667,6 +667,9 @@ def test_type_the_noun_is_no_request_for_code_and_asked_for_code_is_a_few_blocks
 
     assert not asks_for_code("what's the difference between newtype and type?")
     assert asks_for_code("what do i type to start the node?") and asks_for_code("which command builds it?")
+    # "show me" in the pool's other languages: "ジェネリクスの例を見せて" (survival-ts) is shown the generic function
+    assert asks_for_code("ジェネリクスの例を見せて") and asks_for_code("muéstrame un ejemplo de una lista")
+    assert asks_for_code("给我看一个装饰器的例子") and not asks_for_code("ジェネリクスとは？")
     page = (CORPORA / "lhbg" / "src" / "03-html" / "04-safer_construction.md").read_text(encoding="utf-8")
     sources = [_source(page[page.index("## `newtype`"):page.index("## Chaining functions")], 0.62, "a"),
                _source(page[page.index("## `type`"):page.index("## The rest of the owl")], 0.60, "b")]

@@ -40,7 +40,7 @@ K1, B, AVERAGE_WORDS = 1.2, 0.75, 20  # BM25 over sentences (about twenty words 
 WANTS_CODE = re.compile(r"\b(?:code|commands?|snippet|syntax|script|terminal|shell|cli|run|install|compile|"
                         r"implement|write|(?:do|should|can) i type|type (?:in|into)|example program|show me|"
                         r"código|comandos?|escrib\w*)\b|"
-                        r"怎么写|如何写|写法|代码|命令|書き方|どう書|書けば|コード|コマンド", re.IGNORECASE)
+                        r"怎么写|如何写|写法|代码|命令|给我看|書き方|どう書|書けば|コード|コマンド|見せて|みせて|muéstrame", re.IGNORECASE)
 # "why use else in a try/except instead of just putting that code at the end?" names code and asks
 # for a reason: a why-question asks for code only where it also asks how, or to be shown
 _WHY = re.compile(r"^\W*(?:why|how come)\b|^\W*¿?por qué\b|^\W*(?:なぜ|どうして|为什么|為什麼)|کیوں", re.IGNORECASE)
