@@ -807,4 +807,18 @@ def test_a_sentence_said_of_the_example_above_is_quoted_only_with_an_example_abo
     assert points_above(units_of("In the previous example, we used rfl.", 1)[0])
     assert not points_above(units_of("As shown above, we can use rfl.", 1)[0])
     assert not points_above(units_of("Always validate output before execution.", 1)[0])  # not a block's place
+    assert points_above(units_of("在上面的程序中，timer() 是一个装饰器。", 1)[0])
+    assert points_above(units_of("上記のコードでは、型注釈を省略しています。", 1)[0])
+    assert points_above(units_of("En el ejemplo anterior, la lista crece.", 1)[0])
 
+
+
+def test_show_me_an_example_is_one_example_not_the_pages_listings():
+    """"装饰器是什么？给我看个例子" quoted three decorators' listings: an example asked for is one."""
+    page = "## Decorators\n\nA decorator takes a function and returns a new function.\n\n" + "".join(
+        f"Here is the {name} decorator:\n\n```python\ndef {name}(func):\n    # a decorator\n    return func\n```\n\n"
+        for name in ("timer", "repeat", "logged"))
+    one = block_answer("show me an example of a decorator", [_source(page)])
+    assert one.count("```") == 2 and "A decorator takes a function" in one, one
+    listings = block_answer("show me the code of each decorator", [_source(page)])
+    assert listings.count("```") >= 4, listings

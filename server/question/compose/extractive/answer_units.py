@@ -89,7 +89,9 @@ class Unit:
 # "The example above also makes it clear …", "In the previous example, …": said of a block it does not hold
 _POINTS_ABOVE = re.compile(r"\b(?:(?:example|code|program|snippet|listing|output|figure|table|diagram)s?\s+above|"
                            r"(?:above|previous|preceding)\s+(?:\w+\s+)?(?:example|code|program|snippet|listing|output|"
-                           r"figure|table|diagram)s?)\b", re.IGNORECASE)
+                           r"figure|table|diagram)s?)\b|\b(?:ejemplo|código|programa|tabla|figura)s?\s+anterior(?:es)?\b|"
+                           r"(?:上面|上述|前面)的?(?:代码|程序|例子|示例|表格|图)|(?:上記|上)の(?:コード|例|プログラム|表|図)",
+                           re.IGNORECASE)
 
 
 def points_above(unit: Unit) -> bool:

@@ -237,7 +237,8 @@ def quoted_answer(question: str, sources: list[Source], answer_length: str = "no
     """The answer quoted from `sources` (best first). `book`: the book's vocabulary, for how
     rare each asked word is (else the passages'); `following`: the chunks after a book passage
     on its page, read with it (continuation.py), a piece from them cited where it is."""
-    wants_code = asks_for_code(question)
+    example = asks_for_example(question)
+    wants_code = asks_for_code(question) and not example  # "show me an example": one, not the page's listings
     read = read_passages(sources, following)
     scored = score_pieces(question, sources, book, everything=False, read=read)
     if not any(s.relevance > 0 for s in scored):  # nothing asked in the prose: quizzes, exercises too
@@ -250,7 +251,7 @@ def quoted_answer(question: str, sources: list[Source], answer_length: str = "no
         piece.unit = unit
     highlighted = {n: getattr(s.chunk, "position", 0) for n, s in enumerate(sources, 1)
                    if s.source_type == "selected_text"}
-    how_to = bool(HOW_TO.search(question)) or asks_for_example(question)  # code that says something asked answers
+    how_to = bool(HOW_TO.search(question)) or example  # code that says something asked answers
     units, extra = cited_where_read(_choose(scored, WORDS_BY_LENGTH.get(answer_length, 70), wants_code, highlighted,
                                             how_to, passage_sections(sources)),
                                      sources, read)
