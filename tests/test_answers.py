@@ -822,3 +822,24 @@ def test_show_me_an_example_is_one_example_not_the_pages_listings():
     assert one.count("```") == 2 and "A decorator takes a function" in one, one
     listings = block_answer("show me the code of each decorator", [_source(page)])
     assert listings.count("```") >= 4, listings
+
+
+
+def test_an_answer_never_opens_on_the_example_above():
+    """"give me an example of pattern matching on natural numbers" (tpil4): the best stretch opened on
+    "For example, it would be more natural to define the previous example …", which cannot stand
+    first; dropped after it was chosen, it took the answer's opening with it."""
+    from server.question.compose.extractive.answers import _opening
+    from server.question.compose.extractive.continuation import read_passages
+    from server.question.compose.extractive.piece_scores import score_pieces
+
+    page = ("## Pattern Matching\n\nPattern matching splits a function on the cases of its argument.\n\n"
+            "```lean\ndef sub1 : Nat → Nat\n  | zero   => zero\n  | succ x => x\n```\n\n"
+            "For example, it would be more natural to define the previous example of pattern matching on numbers "
+            "as a function of two arguments:\n\n```lean\ndef foo : Nat → Nat → Nat\n  | 0,   n => 0\n```\n")
+    sources = [_source(page)]
+    question = "give me an example of pattern matching on numbers"
+    scored = score_pieces(question, sources, None, everything=False, read=read_passages(sources, None))
+    opening = _opening(scored, 90, False, how_to=True)
+    assert opening and not points_above(opening[0]), [u.text[:40] for u in opening]
+    assert "Pattern matching splits" in block_answer(question, sources)

@@ -66,6 +66,11 @@ def _shown(unit: Unit, asked: set[str] | None) -> str:
     return f"{as_rendered(lead_in)}\n\n{trimmed_code(block, asked)}"
 
 
+def _shows_a_block(unit: Unit) -> bool:
+    """Code, a table or a formula, or a lead-in carrying one: what "the example above" can be."""
+    return unit.kind in ("code", "table", "formula") or bool(unit.introduces)
+
+
 def _is_table(unit: Unit) -> bool:
     return unit.kind == "table" or unit.introduces == "table"
 
@@ -93,6 +98,8 @@ def _opening(scored: list[Scored], budget: int, wants_code: bool, how_to: bool =
     for pieces in passages.values():
         said_in_prose = {word for p in pieces if not has_code(p.unit) for word in p.covers}
         for i, first in enumerate(pieces):
+            if points_above(first.unit):
+                continue  # an answer does not open on "The example above …"
             covers: dict[str, float] = {}
             length = code = 0
             taken = []
@@ -134,7 +141,7 @@ def _choose(scored: list[Scored], budget: int, wants_code: bool, highlighted: di
         said = {word for s in scored if s.unit.key in chosen for word in s.covers}
         chosen.update((u.key, u) for u in _more(rest, left, wants_code, {}, opened=list(chosen.values()),
                                                 whole=budget, said=said, how_to=how_to, sections=sections))
-    shown = {(u.source, u.block) for u in chosen.values() if u.kind in ("code", "table", "formula") or u.introduces}
+    shown = {(u.source, u.block) for u in chosen.values() if _shows_a_block(u)}
     chosen = {key: u for key, u in chosen.items()  # "The example above …" only with an example above it
               if not points_above(u) or any(source == u.source and block < u.block for source, block in shown)}
     lead = {u.source for u in opening}  # the passage that answers first, the others after it in the book's order
