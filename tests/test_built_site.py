@@ -22,6 +22,7 @@ from apps import copy_index, open_copy
 from built_sites import SITES, built_site, expected_routes, path_of, reachable_routes
 from places import EVAL, MODELS_DIR
 from server.cli import main
+from server.ingest.built import built_pages
 from server.ingest.html_text import Heading, markdown_root, parse_html
 from server.ingest.indexer import ingest
 from server.ingest.pages import discover_pages
@@ -108,6 +109,22 @@ def test_a_build_without_canonical_links_routes_its_pages_under_the_base_url(bui
     assert all(full(p.url).startswith(f"{host}{base}/") for p in found), [p.url for p in found[:3]]
     # a file's route ends in "/" where the link's may not: the same page either way
     assert {full(p.url).rstrip("/") for p in found} == {host + url.rstrip("/") for url in expected_routes(name)}
+
+
+def test_a_chapter_that_shows_urdu_readers_urdu_is_read_in_urdu_on_its_urdu_page():
+    """physical-ai-i18n's chapters return an Urdu branch when the reader's language is Urdu; the
+    build rendered the English one on both locales. The Urdu page is read as its readers see it."""
+    site = detect_site(built_site("physical-ai-i18n"))
+    pages = {(p.locale, p.doc_id): p for p in built_pages(site).pages}
+    urdu, english = pages[("ur", "module1/nodes-topics-services")], pages[("en", "module1/nodes-topics-services")]
+    urdu_headings = [s.text for s in urdu.sections if isinstance(s, Heading)]
+    english_headings = [s.text for s in english.sections if isinstance(s, Heading)]
+    assert "ٹاپکس کیا ہیں؟" in urdu_headings and "What Are Topics?" not in urdu_headings
+    assert "What Are Topics?" in english_headings and "ٹاپکس کیا ہیں؟" not in english_headings
+    assert urdu.sections[0] == english.sections[0]  # the page's own title, as the build shows it
+    assert any(s.is_code and "create_publisher(String, 'robot_status', 10)" in s.text
+               for s in urdu.sections if not isinstance(s, Heading))
+    assert urdu.file_hash != english.file_hash
 
 
 def test_reading_order_follows_the_sidebar(built):

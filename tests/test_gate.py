@@ -123,6 +123,19 @@ def test_a_question_in_another_language_than_its_passage_is_not_held_to_its_word
     assert admitted("what is quantum computing?", [english], 0.3, unknown_terms=[], model_judges=False) == []
 
 
+def test_in_a_language_of_another_script_its_commonest_words_name_nothing_asked():
+    """"بریانی بنانے کا آسان طریقہ کیا ہے؟" (an easy way to make biryani) near the Urdu book's
+    "best practices": its "بنانے" (make), "آسان" (easy) and "طریقہ" (way) are on any Urdu page; it
+    asks about biryani, which no passage names. The book's own questions still pass."""
+    practices = _chunk("تصادم آسان: تصادم کے لیے سادہ شکلیں استعمال کریں۔ ماڈل بنانے کا بہترین طریقہ یہ ہے", 0.37)
+    assert admitted("بریانی بنانے کا آسان طریقہ کیا ہے؟", [practices], 0.3, unknown_terms=[], model_judges=False) == []
+    assert admitted("تصادم کے لیے کون سی شکلیں آسان ہیں؟", [practices], 0.3, unknown_terms=[],
+                    model_judges=False) == [practices]
+    # a name in Latin letters in an Urdu question is asked about, however short: "ROS"
+    ros = _chunk("ROS 2 روبوٹکس کی ترقی کے لیے صنعت کا معیاری مڈل ویئر ہے۔", 0.55)
+    assert admitted("ROS 2 کیا ہے؟ آسان الفاظ میں بتائیں", [ros], 0.3, unknown_terms=[], model_judges=False) == [ros]
+
+
 def test_a_comparison_is_about_the_two_things_it_names_however_short_their_names():
     """"what's the difference between Rc and Arc?" on the Rust book: the passage comparing them
     says neither "difference" nor any word of four letters; it names both."""

@@ -25,11 +25,13 @@ from urllib.parse import quote, unquote, urlsplit
 from lxml import etree
 
 from server.ingest.html_text import heading_text, markdown_root, page_sections, parse_html
+from server.ingest.language_branch import in_the_locales_language
 from server.ingest.page import Discovery, Page, SkippedFile, file_hash
 from server.ingest.reach import in_a_sidebar, links_of, reachable_files
 from server.ingest.site import Site
 from server.ingest.sources import docusaurus_source_pages
 from server.ingest.urls import route_of_file
+from server.text.scripts import scripts_of
 
 
 def _meta(document, name: str) -> str:
@@ -54,6 +56,17 @@ def _versioned_source(site: Site, version: str, current_source: str) -> str:
         return ""
     candidate = site.site_dir / "versioned_docs" / f"version-{version}" / current_source
     return candidate.relative_to(site.site_dir).as_posix() if candidate.is_file() else ""
+
+
+def _source_text(site: Site, source: str) -> str:
+    """A source file's text: the default locale's are under the docs folder, translations under the site."""
+    for folder in (site.content_root, site.site_dir):
+        if folder is not None and source and (folder / source).is_file():
+            try:
+                return (folder / source).read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                return ""
+    return ""
 
 
 def _reading_order(pages: list[Page], next_of: dict[str, str]) -> list[Page]:
@@ -124,6 +137,7 @@ def built_pages(site: Site) -> Discovery:
         if source and version != "current":
             source = _versioned_source(site, version, source)
         source_file = source or rel
+        shown = in_the_locales_language(sections, _source_text(site, source), locale) if source and scripts_of(locale) else sections
         is_default = locale == site.default_locale and version == "current"
         pages.append(Page(
             source_file=source_file,
@@ -133,13 +147,14 @@ def built_pages(site: Site) -> Discovery:
             labels=labels,
             order=0,
             body="",
-            file_hash=file_hash(etree.tostring(root) + "\x1f".join(labels).encode()),
+            file_hash=file_hash(etree.tostring(root) + "\x1f".join(labels).encode()
+                                + (repr(shown).encode() if shown is not sections else b"")),
             anchor_style="docusaurus",
             doc_id=doc,
             locale=locale,
             version=version,
             key=source_file if is_default else f"{locale}@{version}:{source_file}",
-            sections=sections,
+            sections=shown,
             description=_meta(document, "description"),
             listed=listed,
         ))

@@ -85,9 +85,8 @@ def _code_language(pre) -> str:
 
 def _code_text(pre) -> str:
     lines = pre.xpath('.//*[contains(concat(" ", normalize-space(@class), " "), " token-line ")]')
-    if lines:
-        return "\n".join(line.text_content().rstrip("\n") for line in lines).strip("\n")
-    return pre.text_content().strip("\n")
+    text = "\n".join(line.text_content().rstrip("\n") for line in lines) if lines else pre.text_content()
+    return "\n".join(line.rstrip() for line in text.split("\n")).strip("\n")  # a JSX literal's closing indent
 
 
 def _table(table) -> str:

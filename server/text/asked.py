@@ -5,8 +5,9 @@ from __future__ import annotations
 import functools
 import re
 
-from wordfreq import zipf_frequency
+from wordfreq import available_languages, zipf_frequency
 
+from server.text.scripts import languages_writing, script_of
 from server.text.vocabulary import in_english, unspaced, words
 
 _KANA = re.compile(r"^[\u3040-\u309f]+$")  # hiragana: Japanese grammar (particles, endings), not a topic
@@ -24,6 +25,8 @@ COMPARING = frozenset("difference differences different differ compare compared 
 # "use", "get", "run", "set": a short word this common is an everyday word more often than a term
 # (BENCHMARKS.md: the pool's coverage 0.537 at 5.0, 0.535 at 5.7)
 COMMON_SHORT_ZIPF = 5.0
+EVERYDAY_ZIPF = 5.0  # once in 100,000 words: "بنانے" (make) 5.6, "طریقہ" (way) 5.1, "بریانی" (biryani) 3.7
+_WORD_LISTS = frozenset(available_languages())
 _CHAT = frozenset("vs etc via ok pls plz btw idk im".split())  # chat's short words, rare in print
 # pairs of characters that frame a Chinese or Japanese question rather than say its topic
 _CJK_STOP = frozenset("""什么 怎么 如何 为什 么是 哪些 哪个 是什 可以 我们 你们 一个 这个 那个 的是 没有 需要 应该
@@ -37,18 +40,36 @@ def asked_words(question: str) -> set[str]:
             if (not (_KANA.match(w) or w in _CJK_STOP) if unspaced(w) else len(w) > 3 and w not in _STOP)}
 
 
+def uncommon_asked_words(question: str) -> set[str]:
+    """The asked words less the commonest words of a language written in a script other than Latin
+    (Urdu, Russian, Hindi), which a book in that language uses on every page: "بریانی بنانے کا آسان
+    طریقہ" asks about "بریانی" (biryani); "بنانے" (to make), "آسان" (easy) and "طریقہ" (way) would
+    match any Urdu page. (A composer still reads them: "کس چیز کے ذریعے" (through what) asks for the
+    sentence that says "… کے ذریعے".)"""
+    return {w for w in asked_words(question) if unspaced(w) or not _everyday_in_its_script(w)}
+
+
+@functools.lru_cache(maxsize=4096)
+def _everyday_in_its_script(word: str) -> bool:
+    return any(zipf_frequency(word, language) >= EVERYDAY_ZIPF for language in languages_writing(script_of(word[0]))
+               if language in _WORD_LISTS)
+
+
 @functools.lru_cache(maxsize=1024)  # the gate, the follow-up check and the composer each ask it of one question
 def short_terms(question: str) -> frozenset[str]:
     """The question's words of two or three letters that name something ("Box", "PCA", "str", "ld"):
     in an English question, any but English's commonest words ("use", "how", "the"); in any
-    language, one written with a capital past the question's first word."""
+    language, one written with a capital past the question's first word; in a question written in
+    another script than Latin (Urdu, Japanese), any in Latin letters."""
     english = in_english(question)
+    # in a question written in another script, a word in Latin letters is a name ("ROS 2 کیا ہے؟")
+    latin_names = any(ch.isalpha() and not ch.isascii() and script_of(ch) != "LATIN" for ch in question)
     found = set()
     for number, match in enumerate(re.finditer(r"[^\W\d_]+", question)):
         word = match[0].lower()
         if not 2 <= len(word) <= 3 or word in _STOP or unspaced(word):
             continue
-        named = number > 0 and match[0][0].isupper()  # a capital: Urdu letters have no case
+        named = (number > 0 and match[0][0].isupper()) or (latin_names and word.isascii())  # Urdu has no capitals
         if named or (english and word.isascii() and zipf_frequency(word, "en") < COMMON_SHORT_ZIPF
                      and word not in _CHAT):
             found.add(word)

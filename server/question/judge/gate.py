@@ -33,7 +33,7 @@ from __future__ import annotations
 from typing import Callable
 
 from server.book.chunk import Chunk
-from server.text.asked import COMPARING, asked_words, short_terms
+from server.text.asked import COMPARING, short_terms, uncommon_asked_words
 from server.text.definition import defined_term, defining
 from server.text.vocabulary import in_english, words
 
@@ -83,7 +83,7 @@ def admitted(question: str, candidates: list[Chunk], threshold: float, *, unknow
 def _asked(question: str) -> set[str]:
     """What the question asks about: "what's the difference between Rc and Arc?" asks about the
     two names ("difference" is its frame, and a name may be short)."""
-    return (asked_words(question) | short_terms(question)) - COMPARING
+    return (uncommon_asked_words(question) | short_terms(question)) - COMPARING
 
 
 def same_language(question: str, passage: Chunk) -> bool:

@@ -1,0 +1,45 @@
+"""Writing systems: which script a letter is in, and which languages a script writes.
+
+A letter's script is the first word of its Unicode name ("ARABIC LETTER NOON", "CYRILLIC SMALL
+LETTER A", "CJK UNIFIED IDEOGRAPH-…"). A locale's language has the scripts in `SCRIPTS`; languages
+written in Latin letters are not listed, since their letters tell nothing of which one is meant."""
+from __future__ import annotations
+
+import functools
+import unicodedata
+
+SCRIPTS = {
+    **dict.fromkeys(("ar", "fa", "ur", "ps", "ckb", "sd", "ug"), frozenset({"ARABIC"})),
+    **dict.fromkeys(("he", "yi"), frozenset({"HEBREW"})),
+    **dict.fromkeys(("ru", "uk", "bg", "sr", "mk", "be", "kk", "ky", "mn", "tg"), frozenset({"CYRILLIC"})),
+    **dict.fromkeys(("hi", "mr", "ne", "sa"), frozenset({"DEVANAGARI"})),
+    "bn": frozenset({"BENGALI"}), "pa": frozenset({"GURMUKHI"}), "gu": frozenset({"GUJARATI"}),
+    "ta": frozenset({"TAMIL"}), "te": frozenset({"TELUGU"}), "kn": frozenset({"KANNADA"}),
+    "ml": frozenset({"MALAYALAM"}), "si": frozenset({"SINHALA"}), "th": frozenset({"THAI"}),
+    "lo": frozenset({"LAO"}), "my": frozenset({"MYANMAR"}), "km": frozenset({"KHMER"}),
+    "ka": frozenset({"GEORGIAN"}), "hy": frozenset({"ARMENIAN"}), "am": frozenset({"ETHIOPIC"}),
+    "el": frozenset({"GREEK"}), "ko": frozenset({"HANGUL"}), "zh": frozenset({"CJK"}),
+    "ja": frozenset({"HIRAGANA", "KATAKANA", "CJK"}),
+}
+
+
+def script_of(letter: str) -> str:
+    return unicodedata.name(letter, "").split(" ")[0]
+
+
+def scripts_of(locale: str) -> frozenset[str]:
+    """The scripts a locale's language is written in ("ur-PK": Arabic); none for Latin-script ones."""
+    return SCRIPTS.get(locale.lower().replace("_", "-").split("-")[0], frozenset())
+
+
+@functools.lru_cache(maxsize=64)
+def languages_writing(script: str) -> tuple[str, ...]:
+    return tuple(language for language, scripts in SCRIPTS.items() if script in scripts)
+
+
+def share_in(text: str, scripts: frozenset[str] | set[str]) -> float:
+    """The share of the text's letters written in one of the scripts (0 for no letters)."""
+    letters = [ch for ch in text if ch.isalpha()]
+    if not letters:
+        return 0.0
+    return sum(script_of(ch) in scripts for ch in letters) / len(letters)
