@@ -117,7 +117,7 @@ def _drop_esm(lines: list[str]) -> list[str]:
     return out
 
 
-def _skip_braces(text: str, i: int) -> int:
+def skip_braces(text: str, i: int) -> int:
     """Index just past the `{...}` expression starting at text[i] == '{' (quotes respected)."""
     depth = 0
     quote = None
@@ -140,7 +140,7 @@ def _skip_braces(text: str, i: int) -> int:
     return i
 
 
-def _tag_end(text: str, i: int) -> int | None:
+def tag_end(text: str, i: int) -> int | None:
     """Index just past the `>` closing a tag that starts at text[i] == '<', or None."""
     j = i + 1
     quote = None
@@ -152,7 +152,7 @@ def _tag_end(text: str, i: int) -> int | None:
         elif ch in "\"'":
             quote = ch
         elif ch == "{":
-            j = _skip_braces(text, j)
+            j = skip_braces(text, j)
             continue
         elif ch == ">":
             return j + 1
@@ -184,7 +184,7 @@ def _strip_tags_and_comments(text: str) -> str:
             i = len(text) if end == -1 else end + 3
             continue
         if ch == "<" and _TAG_START.match(text, i) and not _AUTOLINK.match(text, i):
-            end = _tag_end(text, i)
+            end = tag_end(text, i)
             if end is not None:
                 i = end
                 continue

@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 import re
 
-from server.ingest.clean import _skip_braces, _tag_end
+from server.ingest.clean import skip_braces, tag_end
 from server.ingest.html_text import Block, Heading, markdown_root, page_sections, parse_html
 from server.text.scripts import scripts_of, share_in
 
@@ -68,12 +68,12 @@ def _element(text: str, start: int) -> tuple[str, int]:
         ch = text[i]
         if ch == "{":
             flush()
-            end = _skip_braces(text, i)
+            end = skip_braces(text, i)
             out.append(html.escape(_literal(text[i + 1:end - 1]), quote=False))
             i = end
             continue
         tag = _TAG.match(text, i) if ch == "<" else None
-        end = _tag_end(text, i) if tag else None
+        end = tag_end(text, i) if tag else None
         if end is None:
             run.append(ch)
             i += 1
