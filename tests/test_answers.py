@@ -463,6 +463,47 @@ def test_rubrics_starter_code_objectives_and_troubleshooting_are_not_the_answer(
     assert "20 points" in grading
 
 
+TROUBLESHOOTING = """## Topic Not Showing Data
+
+**Problem**: `ros2 topic echo /topic` prints nothing.
+
+**Solution**:
+
+1. Check that the publisher runs: `ros2 node list`
+2. Check that the topic exists: `ros2 topic list`
+3. Check the QoS settings of both ends.
+
+Check the logs:
+
+```
+ros2 run my_package my_node --ros-args --log-level debug
+```
+"""
+
+
+def test_a_troubleshooting_pages_steps_answer_the_symptom_it_names_not_any_question():
+    """On the Urdu book, "حل:" (Solution:) and its steps were read as prose (a list's own material),
+    and quoted for "what is a node?". On a troubleshooting page they and its commands are
+    troubleshooting: quoted for the symptom its heading names, in any words, and not otherwise."""
+    steps = "حل:\n\n1. چیک کریں کہ کیا پبلشر چل رہا ہے: ros2 node list\n2. چیک کریں کہ کیا ٹاپک موجود ہے"
+    assert {u.material for u in units_of(steps, 1, "troubleshooting")} == {"troubleshooting"}
+    assert {u.material for u in units_of(steps, 1, "prose")} == {"prose"}
+    assert {u.material for u in units_of(TROUBLESHOOTING, 1, "troubleshooting")} == {"troubleshooting"}
+    assert "code" in {u.material for u in units_of(TROUBLESHOOTING, 1, "prose")}
+    page = replace(_source(TROUBLESHOOTING, 0.6, "t").chunk, section_hierarchy=["Troubleshooting"],
+                   heading="Topic Not Showing Data")
+    nodes = _source("## Nodes\n\nA node is one process of a robot's software that does one job, such as "
+                    "reading the camera or driving the wheels.\n", 0.55, "n")
+    topics = _source("## Topics\n\nA publisher sends messages on a topic, and every node running a subscriber of "
+                     "the topic receives them; `ros2 topic echo` prints them.\n", 0.58, "p")
+    symptom = block_answer("ros2 topic echo shows nothing although my publisher is running, why?",
+                           [Source(page, "database"), topics, nodes])
+    assert "Check that the publisher runs" in symptom
+    other = block_answer("what is a node for?", [Source(page, "database"), nodes])
+    assert "Check that the publisher runs" not in other and "--log-level" not in other
+    assert "A node is one process" in other
+
+
 def test_an_answer_quotes_three_sections_at_most_and_code_only_when_it_is_the_answer():
     sections = [f"## Part {name}\n\nThe policy gradient method {name} updates the policy with clipped "
                 f"ratios of {name} probabilities and an advantage estimate for {name}.\n" for name in

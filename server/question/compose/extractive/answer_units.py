@@ -203,6 +203,14 @@ def _unquoted(text: str) -> str:
 _COMMENT = re.compile(r"^\[[^\]]*\]:\s*#.*$", re.MULTILINE)  # "[comment]: # (…)", markdown's hidden line
 
 
+def _material(block: Block, context: str) -> str:
+    """A block's material on its page: its own (code, a quiz list), else the page's (a
+    troubleshooting page's "Solution:" and its steps are troubleshooting)."""
+    material = block.material if block.material != "prose" else context
+    # an exercise's code is set, not explained; a troubleshooting page's commands are its fixes
+    return context if material == "code" and context in (*PRACTICE, "troubleshooting") else material
+
+
 @functools.lru_cache(maxsize=512)
 def units_of(markdown: str, source: int, context: str = "prose") -> tuple[Unit, ...]:
     """The passage's pieces. `context`: the material its page's headings make it (a quiz page's
@@ -217,9 +225,7 @@ def units_of(markdown: str, source: int, context: str = "prose") -> tuple[Unit, 
             exercise_before = exercise_before and block.kind != "heading"
             continue
         following = blocks[i + 1] if i + 1 < len(blocks) and blocks[i + 1].kind != "heading" else None
-        material = block.material if block.material != "prose" else context
-        if material == "code" and context in PRACTICE:
-            material = context  # code on an exercise's or a quiz's page is set, not explained
+        material = _material(block, context)
         set_inline = block.kind == "paragraph" and bool(EXERCISE_LEAD.match(block.text))
         if set_inline or (block.kind == "code" and exercise_before):
             material = "exercise"  # an exercise set inline, and its solution's code after it
@@ -236,7 +242,7 @@ def units_of(markdown: str, source: int, context: str = "prose") -> tuple[Unit, 
                 if kind:
                     taken = i + 1
                     units.append(Unit(source, i, k, "sentence", f"{sentence}\n\n{following.text}", block.heading,
-                                      following.material if kind != "formula" and not set_inline else material,
+                                      _material(following, context) if kind != "formula" and not set_inline else material,
                                       introduces=kind, refers_back=k > 0 and bool(REFERS_BACK.match(sentence))))
                 else:
                     units.append(Unit(source, i, k, "sentence", sentence, block.heading, material,
@@ -254,7 +260,7 @@ def units_of(markdown: str, source: int, context: str = "prose") -> tuple[Unit, 
                 if kind:  # "* Length:" and the code it introduces
                     taken = i + 1
                     units.append(Unit(source, i, k, "item", f"{item}\n\n{following.text}", block.heading,
-                                      following.material if kind != "formula" else material, introduces=kind))
+                                      _material(following, context) if kind != "formula" else material, introduces=kind))
                 # else a label whose words are not in this passage: nothing a reader can use
         else:  # a table or a code block, whole
             units.append(Unit(source, i, 0, block.kind, block.text, block.heading, material))

@@ -176,13 +176,16 @@ def _navigation(unit: Unit) -> bool:
     return _link_only(unit) and not any(_EXTERNAL.match(target) for target in _LINK_TARGET.findall(unit.text))
 
 
-def _eligible(unit: Unit, question: str, wants_code: bool, everything: bool) -> bool:
+def _eligible(unit: Unit, question: str, wants_code: bool, everything: bool, names_its_heading: bool) -> bool:
     if unit.asks or _TAG_ONLY.match(unit.text) or _navigation(unit):
         return False
     material = "references" if _link_only(unit) else unit.material
     if material in _ONLY_ASKED and not _ONLY_ASKED[material].search(question):
         return False
-    if not everything and material in _ASKS and not _ASKS[material].search(question):
+    # a troubleshooting entry answers the question that tells its symptom, in any words or language
+    # ("ros2 topic echo shows nothing …" and "Topic Not Showing Data")
+    symptom = material == "troubleshooting" and names_its_heading
+    if not everything and material in _ASKS and not _ASKS[material].search(question) and not symptom:
         return False
     return unit.kind != "sentence" or len(words(unit.plain)) >= 4
 
@@ -246,11 +249,11 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
     opened: set[tuple[int, str]] = set()  # the headings whose first piece has been read
     on_term = defining_chunks([source.chunk for source in sources], term)
     for unit in units:
-        if not _eligible(unit, question, wants_code, everything):
-            continue
         source = sources[unit.source - 1]
         headings = " ".join([unit.heading, getattr(source.chunk, "heading", "")])
         heading = [p for p in _prefixes(headings) if p not in alone or alone[p].search(headings)]
+        if not _eligible(unit, question, wants_code, everything, any(p in weights for p in heading)):
+            continue
         plain = program_words(unit.plain) if has_code(unit) else unit.plain  # a program's data is not what it names
         said = [p for p in _prefixes(plain) if p not in alone or alone[p].search(plain)]
         relevance = _bm25(said, weights) / full
