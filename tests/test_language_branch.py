@@ -1,13 +1,13 @@
 """A chapter written as a component that returns one JSX branch per reader's language: its page
 in a locale with a script of its own is read in the branch its readers see, not the one the build
-happened to render (language_branch.py)."""
+happened to render (javascript/language_branch.py)."""
 from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from server.ingest.html_text import Block, Heading, markdown_root, page_sections, parse_html
-from server.ingest.language_branch import branches, in_the_locales_language
+from server.ingest.javascript.language_branch import branches, in_the_locales_language
 
 CHAPTER = """---
 sidebar_position: 3

@@ -25,7 +25,7 @@ from urllib.parse import quote, unquote, urlsplit
 from lxml import etree
 
 from server.ingest.html_text import heading_text, markdown_root, page_sections, parse_html
-from server.ingest.language_branch import in_the_locales_language
+from server.ingest.javascript.language_branch import in_the_locales_language
 from server.ingest.page import Discovery, Page, SkippedFile, file_hash
 from server.ingest.reach import in_a_sidebar, links_of, reachable_files
 from server.ingest.site import Site
