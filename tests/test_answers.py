@@ -499,6 +499,9 @@ def test_a_troubleshooting_pages_steps_answer_the_symptom_it_names_not_any_quest
     symptom = block_answer("ros2 topic echo shows nothing although my publisher is running, why?",
                            [Source(page, "database"), topics, nodes])
     assert "Check that the publisher runs" in symptom
+    # its heading's "topic" asked about, but no symptom told: the page's prose answers
+    echo = block_answer("what does ros2 topic echo print?", [Source(page, "database"), topics, nodes])
+    assert "Check that the publisher runs" not in echo and "prints them" in echo
     other = block_answer("what is a node for?", [Source(page, "database"), nodes])
     assert "Check that the publisher runs" not in other and "--log-level" not in other
     assert "A node is one process" in other

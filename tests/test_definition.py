@@ -146,3 +146,14 @@ def test_any_question_and_text_are_read_without_failing(question, text):
     assert term is None or (term and len(term.split()) <= 3)
     if term:
         assert isinstance(defines(text, term), bool) and isinstance(defining([text[:20]], text, term), bool)
+
+
+def test_an_urdu_question_asks_for_a_term_and_a_numbered_or_asking_heading_names_it():
+    """On the Urdu pages of the robotics book, "نوڈ کیا ہوتا ہے؟" (what is a node?) opened on the
+    troubleshooting entry "نوڈ کریش ہو رہا ہے" (node crashing): the question was not read as asking
+    for a term, and the section "1. نوڈز (Nodes)" did not count as named by it."""
+    assert defined_term("نوڈ کیا ہوتا ہے؟") == "نوڈ" and defined_term("QoS کسے کہتے ہیں؟") == "QoS"
+    assert defined_term("ٹاپکس کیا ہیں؟") == "ٹاپکس" and defined_term("ROS 2 کیا ہے؟ آسان الفاظ میں بتائیں") is None
+    assert headed_by("1. نوڈز (Nodes)", "نوڈ") and headed_by("1. Nodes", "node") and headed_by("2.3 Topics", "topic")
+    assert headed_by("What Are Topics?", "topic") and headed_by("ٹاپکس کیا ہیں؟", "ٹاپک")  # a heading that asks it
+    assert not headed_by("❓ نوڈ کریش ہو رہا ہے", "نوڈ") and not headed_by("What Are Services?", "topic")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-_TERM = r"(?P<term>[^?？.,;:!¿¡]{1,40}?)"
+_TERM = r"(?P<term>[^?？؟.,;:!¿¡]{1,40}?)"
 _ASKS = [re.compile(pattern, re.IGNORECASE) for pattern in (
     rf"^\s*(?:what(?:'s|s| is| are)|whats)\s+(?:an?\s+|the\s+)?{_TERM}\s*[?？]*\s*$",
     rf"^\s*(?:define|definition of|meaning of)\s+(?:an?\s+|the\s+)?{_TERM}\s*[?？]*\s*$",
@@ -17,6 +17,8 @@ _ASKS = [re.compile(pattern, re.IGNORECASE) for pattern in (
     r"^\s*(?P<term>[^\s?？、。]{1,20}?)\s*(?:とは|って)(?:何|なに|なん)?(?:ですか|でしょうか)?\s*[?？]*\s*$",
     r"^\s*什么是\s*(?P<term>[^\s?？，。]{1,20}?)\s*[?？]*\s*$",
     r"^\s*(?P<term>[^\s?？，。]{1,20}?)\s*是什么\s*[?？]*\s*$",
+    # Urdu: "نوڈ کیا ہوتا ہے؟", "ٹاپکس کیا ہیں؟", "QoS کسے کہتے ہیں؟"
+    rf"^\s*{_TERM}\s+(?:کیا|کسے کہتے)\s+(?:ہوتا ہے|ہوتی ہے|ہوتے ہیں|ہے|ہیں)\s*[?？؟]*\s*$",
 )]
 # "what is this?", "what's the difference between …": no term of the book's
 _NOT_A_TERM = re.compile(r"\b(?:this|that|it|these|those|difference|between|best|way|point|purpose|reason|problem|"
@@ -50,19 +52,24 @@ def defining(headings: list[str], text: str, term: str) -> bool:
 
 
 # a heading's gloss: "ユニオン型 (union type)", "Ownership (所有権)"
+_NUMBERED = re.compile(r"^\d+(?:\.\d+)*\.?\s+")  # "1. Nodes", "2.3 Topics"
+_URDU_PLURAL = re.compile(r"[\u0600-\u06ff]{3,}[زس]$")
 _GLOSS = re.compile(r"^(?P<name>.+?)\s*[(（](?P<gloss>[^()（）]+)[)）]$")
 
 
 def headed_by(heading: str, term: str) -> bool:
     """Is the heading the term's name ("Pattern Matching" of "pattern matching", "Lifetimes" of "lifetime"),
     or the name it glosses ("ユニオン型 (union type)" of "ユニオン型" and of "union type")?"""
-    name = " ".join(heading.strip(" `*_#").split()).lower()
+    name = _NUMBERED.sub("", " ".join(heading.strip(" `*_#").split()).lower())
     glossed = _GLOSS.match(name)
-    names = [name, glossed["name"], glossed["gloss"]] if glossed else [name]
+    asked = defined_term(name)  # a heading that asks it: "What Are Topics?", "ٹاپکس کیا ہیں؟"
+    names = [name, *((glossed["name"], glossed["gloss"]) if glossed else ()), *((asked,) if asked else ())]
     return _singular(term.lower()) in {_singular(n.strip(" `*_")) for n in names}
 
 
 def _singular(term: str) -> str:
+    if _URDU_PLURAL.search(term):  # an English noun's plural written in Urdu: "نوڈز" (nodes), "ٹاپکس" (topics)
+        return term[:-1]
     return term[:-1] if term.endswith("s") and len(term) > 3 else term
 
 

@@ -82,6 +82,8 @@ _ASKS = {"quiz": re.compile(r"\b(?:quiz|test (?:myself|yourself)|self-check|ques
                                        r"wrong|stuck|warnings?)\b", re.IGNORECASE),
          "objectives": re.compile(r"\b(?:objectives?|goals?|outcomes?|prerequisites?|will i learn|"
                                   r"should i know)\b", re.IGNORECASE)}
+_NEGATED = re.compile(r"\b(?:no|not|nothing|never|none|nobody|nowhere|nada|nunca|ningun[oa]?|ningún)\b|n['’]t\b|"
+                      r"نہیں|ない|ません|没有|沒有|不了|不能|不行", re.IGNORECASE)
 # never quoted unless asked for by name, not even when nothing else says what is asked
 _ONLY_ASKED = {"rubric": re.compile(r"\b(?:rubric|grad(?:e|es|ed|ing)|points|marks|scor(?:e|ed|ing)|submit\w*|"
                                     r"deliverables?)\b", re.IGNORECASE),
@@ -182,9 +184,9 @@ def _eligible(unit: Unit, question: str, wants_code: bool, everything: bool, nam
     material = "references" if _link_only(unit) else unit.material
     if material in _ONLY_ASKED and not _ONLY_ASKED[material].search(question):
         return False
-    # a troubleshooting entry answers the question that tells its symptom, in any words or language
-    # ("ros2 topic echo shows nothing …" and "Topic Not Showing Data")
-    symptom = material == "troubleshooting" and names_its_heading
+    # a troubleshooting entry answers the question that tells its symptom, something that does not
+    # happen, in any words or language ("ros2 topic echo shows nothing …" of "Topic Not Showing Data")
+    symptom = material == "troubleshooting" and names_its_heading and bool(_NEGATED.search(question))
     if not everything and material in _ASKS and not _ASKS[material].search(question) and not symptom:
         return False
     return unit.kind != "sentence" or len(words(unit.plain)) >= 4
