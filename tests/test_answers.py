@@ -15,6 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from server.text.blocks import Block, split_blocks
+from server.text.asked import asked_words
 from server.text.vocabulary import words
 from server.question.compose.extractive.answer_units import points_above, units_of
 from server.question.context import HighlightedPassage, Source
@@ -505,6 +506,25 @@ def test_a_troubleshooting_pages_steps_answer_the_symptom_it_names_not_any_quest
     other = block_answer("what is a node for?", [Source(page, "database"), nodes])
     assert "Check that the publisher runs" not in other and "--log-level" not in other
     assert "A node is one process" in other
+
+
+def test_an_urdu_question_on_a_three_letter_word_is_answered_by_the_section_on_its_plural():
+    """"نوڈ کیا ہوتا ہے؟" (what is a node?) on the Urdu pages: "نوڈ" has three letters, as Urdu
+    leaves short vowels out, and the book says "نوڈز" (nodes). It opened on "مسئلہ: نوڈ شروع ہوتا ہے
+    اور فوراً مر جاتا ہے" (Problem: the node starts and dies at once) of the troubleshooting page."""
+    assert "نوڈ" in asked_words("نوڈ کیا ہوتا ہے؟") and "کیا" not in asked_words("نوڈ کیا ہوتا ہے؟")
+    crash = replace(_source("## ❓ نوڈ کریش ہو رہا ہے\n\nمسئلہ: نوڈ شروع ہوتا ہے اور فوراً مر جاتا ہے۔\n\n"
+                            "حل: لاگز چیک کریں۔\n", 0.57, "t").chunk, section_hierarchy=["troubleshooting"],
+                    heading="❓ نوڈ کریش ہو رہا ہے")
+    nodes = _source("## 1. نوڈز (Nodes)\n\nنوڈز ROS 2 میں بنیادی کمپیوٹنگ یونٹس ہیں۔ ہر نوڈ کو ایک واحد کام "
+                    "انجام دینا چاہیے۔\n", 0.53, "n")
+    answer = block_answer("نوڈ کیا ہوتا ہے؟", [Source(crash, "database"), nodes])
+    assert "نوڈز ROS 2 میں بنیادی کمپیوٹنگ یونٹس ہیں" in answer and "مسئلہ" not in answer
+    # the plural an Urdu book writes for an English noun says the singular asked: "ٹاپکس" (topics) of "ٹاپک"
+    services = _source("## سروسز\n\nسروسز درخواست اور جواب کا ماڈل فراہم کرتی ہیں اور کلائنٹ انتظار کرتا ہے۔\n", 0.6, "s")
+    topics = _source("## مواصلات\n\nٹاپکس نامزد بسیں ہیں جن پر نوڈز پیغامات کا تبادلہ کرتے ہیں۔\n", 0.5, "b")
+    opening = block_answer("ٹاپک کس لیے ہوتا ہے؟", [services, topics]).split("\n\n")[:2]
+    assert opening[0] == "**مواصلات**" and opening[1].startswith("ٹاپکس نامزد بسیں ہیں")
 
 
 def test_an_answer_quotes_three_sections_at_most_and_code_only_when_it_is_the_answer():

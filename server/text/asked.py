@@ -7,7 +7,7 @@ import re
 
 from wordfreq import available_languages, zipf_frequency
 
-from server.text.scripts import languages_writing, script_of
+from server.text.scripts import languages_writing, script_of, unvowelled
 from server.text.vocabulary import in_english, unspaced, words
 
 _KANA = re.compile(r"^[\u3040-\u309f]+$")  # hiragana: Japanese grammar (particles, endings), not a topic
@@ -34,10 +34,13 @@ _CJK_STOP = frozenset("""什么 怎么 如何 为什 么是 哪些 哪个 是什
 
 
 def asked_words(question: str) -> set[str]:
-    """The words that say what a question is about: longer than three letters, not function words;
-    in Chinese and Japanese, pairs of characters that are not only kana or a question's frame."""
+    """The words that say what a question is about: longer than three letters, not function words
+    (in Urdu letters, which leave short vowels out, three letters but not the language's commonest
+    words: "نوڈ" (node), not "کیا" (what)); in Chinese and Japanese, pairs of characters that are
+    not only kana or a question's frame."""
     return {w for w in words(question)
-            if (not (_KANA.match(w) or w in _CJK_STOP) if unspaced(w) else len(w) > 3 and w not in _STOP)}
+            if (not (_KANA.match(w) or w in _CJK_STOP) if unspaced(w) else
+                (len(w) > 3 or len(w) == 3 and unvowelled(w) and not _everyday_in_its_script(w)) and w not in _STOP)}
 
 
 def uncommon_asked_words(question: str) -> set[str]:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from server.text.scripts import loan_singular
+
 _TERM = r"(?P<term>[^?？؟.,;:!¿¡]{1,40}?)"
 _ASKS = [re.compile(pattern, re.IGNORECASE) for pattern in (
     rf"^\s*(?:what(?:'s|s| is| are)|whats)\s+(?:an?\s+|the\s+)?{_TERM}\s*[?？]*\s*$",
@@ -53,7 +55,6 @@ def defining(headings: list[str], text: str, term: str) -> bool:
 
 # a heading's gloss: "ユニオン型 (union type)", "Ownership (所有権)"
 _NUMBERED = re.compile(r"^\d+(?:\.\d+)*\.?\s+")  # "1. Nodes", "2.3 Topics"
-_URDU_PLURAL = re.compile(r"[\u0600-\u06ff]{3,}[زس]$")
 _GLOSS = re.compile(r"^(?P<name>.+?)\s*[(（](?P<gloss>[^()（）]+)[)）]$")
 
 
@@ -68,8 +69,8 @@ def headed_by(heading: str, term: str) -> bool:
 
 
 def _singular(term: str) -> str:
-    if _URDU_PLURAL.search(term):  # an English noun's plural written in Urdu: "نوڈز" (nodes), "ٹاپکس" (topics)
-        return term[:-1]
+    if loan_singular(term) != term:  # an English noun's plural written in Urdu: "نوڈز" (nodes), "ٹاپکس" (topics)
+        return loan_singular(term)
     return term[:-1] if term.endswith("s") and len(term) > 3 else term
 
 

@@ -6,6 +6,7 @@ written in Latin letters are not listed, since their letters tell nothing of whi
 from __future__ import annotations
 
 import functools
+import re
 import unicodedata
 
 SCRIPTS = {
@@ -43,3 +44,19 @@ def share_in(text: str, scripts: frozenset[str] | set[str]) -> float:
     if not letters:
         return 0.0
     return sum(script_of(ch) in scripts for ch in letters) / len(letters)
+
+
+_URDU_PLURAL = re.compile(r"[\u0600-\u06ff]{3,}[زس]$")
+
+
+def loan_singular(word: str) -> str:
+    """An English noun's plural written in Urdu letters, as its singular: "نوڈز" (nodes) "نوڈ",
+    "ٹاپکس" (topics) "ٹاپک". (A native word ending so loses a letter too; both sides of a
+    comparison are read alike.)"""
+    return word[:-1] if _URDU_PLURAL.search(word) else word
+
+
+def unvowelled(word: str) -> bool:
+    """Written in a script that leaves short vowels out (Arabic, Urdu, Hebrew): three letters
+    there ("نوڈ", node) are as much a word as four or five in English."""
+    return bool(word) and script_of(word[0]) in ("ARABIC", "HEBREW")

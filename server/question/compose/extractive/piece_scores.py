@@ -22,6 +22,7 @@ from server.text.blocks import heading_material
 from server.book.chunk import Chunk
 from server.question.context import Source
 from server.question.gather.lexical import bm25, defining_chunks, inverse_document_frequency
+from server.text.scripts import loan_singular
 from server.text.sentences import strip_markdown
 from server.text.lengths import reading_length
 from server.question.compose.extractive.code_lines import program_words
@@ -105,7 +106,7 @@ def _terms(text: str) -> list[str]:
 
 
 def _prefixes(text: str) -> list[str]:
-    return [w[:5] for w in _terms(text)]
+    return [loan_singular(w)[:5] for w in _terms(text)]
 
 
 def _asked(question: str, book: BookVocabulary | None) -> list[str]:
@@ -118,7 +119,8 @@ def _asked(question: str, book: BookVocabulary | None) -> list[str]:
     named = {w for w in found if len(w) >= 2 and not w.isalpha() and not w.isdigit()}
     joined = {w for w in _terms(question)[len(found):] if len(w) > 2}
     short = {w for w in short_terms(question) if book is None or book.document_frequency[w]}
-    return list(dict.fromkeys(w[:5] for w in [*sorted(asked_words(question)), *sorted(named | joined | short)]))
+    return list(dict.fromkeys(loan_singular(w)[:5] for w in [*sorted(asked_words(question)),
+                                                             *sorted(named | joined | short)]))
 
 
 def _book_frequency(book: BookVocabulary) -> tuple[Counter, int]:
