@@ -111,13 +111,15 @@ TAG_LINES := --max-tag-refusal typo=0 --max-tag-refusal everyday=0
 # answers that contain the answer, and short (BENCHMARKS.md, "Answers that contain the answer"); the
 # coverage lines fell with "three passages at most" and "one code block unless asked" (0.8146 → 0.7958,
 # aibook 0.7708 → 0.733: BENCHMARKS.md, "The pool of ten books"); aibook 0.733 → 0.720 with a question's
-# short terms asked ("zmp"), which gained on the pool as a whole (BENCHMARKS.md, "The Rust book asked as a student")
+# short terms asked ("zmp"), which gained on the pool as a whole (BENCHMARKS.md, "The Rust book asked as a student");
+# physical-ai-book 0.7958 → 0.7875 when a "Try with AI" prompt's list took its page's material and was no longer
+# quoted as an answer (BENCHMARKS.md, "The Urdu pages read in Urdu")
 ANSWER_LINES := --max-answer-words-p50 90
 # course questions: the issue's bar, every other item answered, at least 10 of 11 right, off-topic refused
 COURSE_LINES := --min-course-answered 1 --min-course-right 0.9 --min-course-refused 1
 eval-ci: install model
 	$(BIN)/textbook-chat eval $(EVAL)/physical-ai-book.jsonl --book $(CORPORA)/physical-ai-book/docs --json $(EVAL_LINES) \
-		$(ANSWER_LINES) --min-keyword-coverage 0.79
+		$(ANSWER_LINES) --min-keyword-coverage 0.78
 	$(BIN)/textbook-chat eval $(EVAL)/aibook.jsonl --book $(CORPORA)/aibook/docs --json $(EVAL_LINES) $(TAG_LINES) \
 		$(ANSWER_LINES) --min-keyword-coverage 0.72
 	$(BIN)/textbook-chat eval $(EVAL)/course/physical-ai-book.jsonl --book $(CORPORA)/physical-ai-book/docs --json $(COURSE_LINES)

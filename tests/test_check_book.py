@@ -8,7 +8,9 @@ from click.testing import CliRunner
 
 from places import MODELS_DIR, SAMPLE_BOOK
 from server.checkbook import checks, probes
+from server.book.chunk import Chunk
 from server.checkbook.citations import BookSections, in_citation_order, placements, quoted_pieces
+from server.checkbook.runner import book_of
 from server.cli import main
 from server.ingest.page import Page
 
@@ -116,3 +118,17 @@ def test_a_piece_quoting_the_books_emphasis_starred_is_the_books_words():
     assert words("A _trait_ defines the functionality") == words("A *trait* defines the functionality") == [
         "a", "trait", "defines", "the", "functionality"]
     assert words("snake_case and my_var_name") == ["snake_case", "and", "my_var_name"]
+
+
+def test_a_book_with_english_pages_is_probed_in_english_with_their_headings():
+    """"where does the book cover کسٹم سروس کی تعریف?" mixes an English frame with an Urdu heading:
+    no reader asks it, and its English words read as names the book never uses. The probes of a book
+    with English pages take their headings; a book without any keeps its own."""
+    def chunk(heading: str, locale: str) -> Chunk:
+        return Chunk(chunk_id=heading, book_id="b", book_title="B", content="Text.", content_hash="",
+                     source_file="f.md", url="u", module="", chapter="Page", section="", heading=heading,
+                     section_hierarchy=[], page=0, source_location="", citation="", file_hash="", locale=locale)
+    both = book_of("b", [chunk("Custom Services", "en"), chunk("کسٹم سروس کی تعریف", "ur")], None, [], [])
+    assert both.headings == ["Custom Services"]
+    urdu = book_of("b", [chunk("کسٹم سروس کی تعریف", "ur")], None, [], [])
+    assert urdu.headings == ["کسٹم سروس کی تعریف"]

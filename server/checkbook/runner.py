@@ -17,7 +17,11 @@ QUIZ_PAGES = 6  # pages asked "quiz me": those with the book's own questions fir
 
 def book_of(book_id: str, chunks, outline: Outline | None, pages, off_book: list[str]) -> checks.Book:
     counts = Counter(w for c in chunks for w in words_of(c.content))
-    headings = list(dict.fromkeys(c.heading for c in chunks if c.heading and c.heading != c.chapter))
+    # the probes are English sentences ("where does the book cover {heading}?"): a book with English
+    # pages is probed with their headings, not with an English frame around an Urdu heading
+    english = any(c.locale.startswith("en") for c in chunks)
+    headings = list(dict.fromkeys(c.heading for c in chunks if c.heading and c.heading != c.chapter
+                                  and (not english or c.locale.startswith("en"))))
     paragraphs = [(b.text, c.url) for c in chunks for b in split_blocks(c.content) if b.kind == "paragraph"]
     page_urls = [p.url for p in outline.pages] if outline else sorted({c.url.split("#")[0] for c in chunks})
     return checks.Book(book_id, [w for w, _ in counts.most_common(400)], headings, page_urls, paragraphs,
