@@ -137,7 +137,9 @@ def built_pages(site: Site) -> Discovery:
         if source and version != "current":
             source = _versioned_source(site, version, source)
         source_file = source or rel
-        shown = in_the_locales_language(sections, _source_text(site, source), locale) if source and scripts_of(locale) else sections
+        shown = sections  # a chapter with a branch per reader's language: the one its locale's readers see
+        if source and scripts_of(locale):
+            shown = in_the_locales_language(sections, _source_text(site, source), locale)
         is_default = locale == site.default_locale and version == "current"
         pages.append(Page(
             source_file=source_file,

@@ -101,7 +101,8 @@ def branches(source: str) -> list[list[Heading | Block]]:
     found = []
     for match in _RETURN.finditer(source):
         markup, _ = _element(source, match.end())
-        document = parse_html(f'<html><head><meta charset="utf-8"></head><body><div class="theme-doc-markdown">{markup}</div></body></html>'.encode())
+        document = parse_html(f'<html><head><meta charset="utf-8"></head><body>'
+                              f'<div class="theme-doc-markdown">{markup}</div></body></html>'.encode())
         sections = page_sections(markdown_root(document))
         if sections:
             found.append(sections)
