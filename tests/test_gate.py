@@ -5,6 +5,7 @@ from dataclasses import replace
 
 from server.book.chunk import Chunk
 from server.question.judge.gate import CLEAR_EVIDENCE, MODEL_FLOOR, UNKNOWN_TERM_CEILING, admitted
+from server.text.asked import short_terms
 
 
 def _chunk(text: str, score: float) -> Chunk:
@@ -160,3 +161,11 @@ def test_below_the_threshold_a_one_word_question_is_answered_by_the_passage_head
                     model_judges=False) == [either]
     assert admitted("whats Either used for", [mentions], 0.3, unknown_terms=[], model_judges=False) == []
     assert admitted("what is a monad?", [either], 0.3, unknown_terms=[], model_judges=False) == []
+
+
+def test_a_short_name_written_against_japanese_or_chinese_is_a_term():
+    """"varってなんでもう使わない方がいいの？" (why not use var any more?) of the TypeScript book: "var"
+    ran on into the Japanese after it as one word, so the question named nothing short."""
+    assert short_terms("varってなんでもう使わない方がいいの？") == {"var"}
+    assert short_terms("tscのバージョン確認するコマンドなんだっけ？") == {"tsc"} and "ros" in short_terms("ros 2 是什么")
+    assert "qu" not in short_terms("¿qué es ROS?")  # an accented Latin word is one word

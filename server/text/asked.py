@@ -27,6 +27,8 @@ COMPARING = frozenset("difference differences different differ compare compared 
 COMMON_SHORT_ZIPF = 5.0
 EVERYDAY_ZIPF = 5.0  # once in 100,000 words: "بنانے" (make) 5.6, "طریقہ" (way) 5.1, "بریانی" (biryani) 3.7
 _WORD_LISTS = frozenset(available_languages())
+# a question's words, a run of Latin letters apart from a run of another script ("ROSとは", "tscの")
+_RUNS = re.compile(r"[A-Za-z\u00c0-\u024f]+|[^\W\d_A-Za-z\u00c0-\u024f]+")
 _CHAT = frozenset("vs etc via ok pls plz btw idk im".split())  # chat's short words, rare in print
 # pairs of characters that frame a Chinese or Japanese question rather than say its topic
 _CJK_STOP = frozenset("""什么 怎么 如何 为什 么是 哪些 哪个 是什 可以 我们 你们 一个 这个 那个 的是 没有 需要 应该
@@ -68,7 +70,7 @@ def short_terms(question: str) -> frozenset[str]:
     # in a question written in another script, a word in Latin letters is a name ("ROS 2 کیا ہے؟")
     latin_names = any(ch.isalpha() and not ch.isascii() and script_of(ch) != "LATIN" for ch in question)
     found = set()
-    for number, match in enumerate(re.finditer(r"[^\W\d_]+", question)):
+    for number, match in enumerate(re.finditer(_RUNS, question)):
         word = match[0].lower()
         if not 2 <= len(word) <= 3 or word in _STOP or unspaced(word):
             continue
