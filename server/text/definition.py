@@ -53,8 +53,8 @@ def defining(headings: list[str], text: str, term: str) -> bool:
     return any(headed_by(heading, term) for heading in headings) or defines(text, term)
 
 
-# a heading's gloss: "ユニオン型 (union type)", "Ownership (所有権)"
 _NUMBERED = re.compile(r"^\d+(?:\.\d+)*\.?\s+")  # "1. Nodes", "2.3 Topics"
+# a heading's gloss: "ユニオン型 (union type)", "Ownership (所有権)"
 _GLOSS = re.compile(r"^(?P<name>.+?)\s*[(（](?P<gloss>[^()（）]+)[)）]$")
 
 
@@ -69,8 +69,9 @@ def headed_by(heading: str, term: str) -> bool:
 
 
 def _singular(term: str) -> str:
-    if loan_singular(term) != term:  # an English noun's plural written in Urdu: "نوڈز" (nodes), "ٹاپکس" (topics)
-        return loan_singular(term)
+    urdu = loan_singular(term)  # an English noun's plural written in Urdu: "نوڈز" (nodes), "ٹاپکس" (topics)
+    if urdu != term:
+        return urdu
     return term[:-1] if term.endswith("s") and len(term) > 3 else term
 
 

@@ -121,9 +121,10 @@ def in_the_locales_language(built: list[Heading | Block], source: str, locale: s
     if not scripts or share_in(_text(built), scripts) >= _LITTLE:
         return built
     options = branches(source)
-    theirs = max(options, key=lambda b: share_in(_text(b), scripts), default=None)
-    if theirs is None or share_in(_text(theirs), scripts) < _WRITTEN_IN:
+    shares = [share_in(_text(branch), scripts) for branch in options]
+    if not options or max(shares) < _WRITTEN_IN:
         return built
+    theirs = options[shares.index(max(shares))]
     for rendered in options:
         if rendered is theirs:
             continue
