@@ -54,6 +54,15 @@ def test_a_word_for_a_part_that_is_the_topic_keeps_the_passage_path(chat):
     assert _route(chat, "why would i build an iir filter out of second-order sections?") is None
 
 
+def test_this_said_of_no_part_of_the_course_keeps_a_topic_on_the_passage_path(chat):
+    # "explain sensor fusion like im new to this" on a robotics book was answered with the book's
+    # welcome page and table of contents: its "this" points at no part, and a heading is nearer
+    assert _route(chat, "explain quantization like im new to this") is None
+    assert _route(chat, "ok i finished aliasing, what should i read next?") == "order"  # "next": the reading order
+    assert _route(chat, "what is this about?") == "overview"
+    assert _route(chat, "summarize this") == "summarize"
+
+
 def test_a_word_for_a_part_said_of_something_else_keeps_the_passage_path(chat):
     # tpil4's "the wrong part of my goal" is a part of a proof's goal, not of the course: it was
     # answered with the book's objectives

@@ -29,6 +29,7 @@ BOOK_NOUNS = frozenset({"book", "textbook", "course", "curriculum", "syllabus"})
 PAGE_NOUNS = frozenset({"page", "section", "lesson", "article", "tutorial", "project"})
 ALL_NOUNS = BOOK_NOUNS | PAGE_NOUNS | NOUNS_OF_PARTS
 _DEIXIS = re.compile(r"\b(this|these|here|current|next|previous)\b")
+_ORDER = re.compile(r"\b(?:next|previous)\b")  # deixis that is the reading order's, whatever else is named
 # a question for a fact, not for the course's structure: a quantity of something other than its
 # parts ("how many weeks", "how long"), or a yes/no question ("is the course free?")
 _QUANTITY = re.compile(r"^\W*(?:so\s+)?how\s+(?:many|much|long|often|old)\b\s*([a-z]*)")
@@ -127,9 +128,12 @@ class TaskReader:
             task = "locate"
         elif task == FACT or scores[task] < (WITH_CUE if pointed else BARE_NOUN):
             return None  # a fact is looked up in the passages
-        elif not pointed and task != "locate" and scores[task] < CLEAR_TASK \
+        elif (not pointed and task != "locate" or pointed and not (nouns or numbered or titled or _ORDER.search(cues))) \
+                and scores[task] < CLEAR_TASK \
                 and self.nearest_heading(outline, vector, locale) >= scores[task]:
-            return None  # "the difference between a namespace and a section": a topic the book has a section on
+            # "the difference between a namespace and a section", "explain sensor fusion like I'm new to
+            # this": a topic the book has a section on, a part named by no word for it
+            return None
         page = resolve_page(outline, page_url, page_title) if page_url else None
         part = numbered or titled
         scope = _scope(cues, nouns, part, page, outline, part_nouns)
