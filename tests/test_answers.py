@@ -734,6 +734,9 @@ def test_type_the_noun_is_no_request_for_code_and_asked_for_code_is_a_few_blocks
     # "show me" in the pool's other languages: "ジェネリクスの例を見せて" (survival-ts) is shown the generic function
     assert asks_for_code("ジェネリクスの例を見せて") and asks_for_code("muéstrame un ejemplo de una lista")
     assert asks_for_code("给我看一个装饰器的例子") and not asks_for_code("ジェネリクスとは？")
+    # "run" is what the reader runs, not what a robot does on its battery (aibook quoted PyBullet's listing)
+    assert not asks_for_code("how long would a robot run on a 500 Wh battery?")
+    assert asks_for_code("how do i run the node?") and asks_for_code("what happens when you run cargo build?")
     page = (CORPORA / "lhbg" / "src" / "03-html" / "04-safer_construction.md").read_text(encoding="utf-8")
     sources = [_source(page[page.index("## `newtype`"):page.index("## Chaining functions")], 0.62, "a"),
                _source(page[page.index("## `type`"):page.index("## The rest of the owl")], 0.60, "b")]
@@ -907,3 +910,47 @@ def test_an_answer_never_opens_on_the_example_above():
     opening = _opening(scored, 90, False, how_to=True)
     assert opening and not points_above(opening[0]), [u.text[:40] for u in opening]
     assert "Pattern matching splits" in block_answer(question, sources)
+
+
+def test_code_asked_for_that_the_opening_quotes_is_not_quoted_again_from_another_page():
+    """"how do i compute my robot's battery runtime? show me the code" opened on the power budget's
+    lead-in and its listing; a second listing (a simulator's, sharing no asked word) was added
+    because the opening's code was not counted as the code asked for."""
+    budget = ("## Power Budget\n\nAlways plan your battery runtime with a power budget:\n\n```python\n"
+              "budget = PowerBudget(battery_wh=500)\nprint(budget.runtime_hours())\n```")
+    other = "```python\nimport pybullet as p\np.connect(p.GUI)\np.stepSimulation()\n```"
+    answer = block_answer("how do i compute my robot's battery runtime? show me the code",
+                          [_source(budget, 0.7, "a"), _source(other, 0.5, "b")])
+    assert "runtime_hours" in answer and "pybullet" not in answer, answer
+
+
+def test_an_answer_quotes_three_sections_at_most_counted_in_the_passage_a_section_with_its_subsections_one():
+    """A chunk that holds several small sections (aibook's "Actuators & Motors": four motor kinds,
+    then the selection table) was one section, and an answer quoted six places from it and the
+    passages after it. Each piece now counts the top section it stands in; subsections are their
+    section's."""
+    from dataclasses import replace as with_fields
+
+    sections = [("Gears", None, "Gears mesh their teeth to pass torque between shafts."),
+                ("Gears", "Spur gears", "Spur gears have straight teeth and are loud at speed."),
+                ("Gears", "Helical gears", "Helical gears have slanted teeth and run quietly."),
+                ("Belts", None, "Belts pass torque between far shafts and slip when overloaded."),
+                ("Chains", None, "Chains pass torque between shafts without slipping."),
+                ("Pulleys", None, "Pulleys change the direction a belt pulls.")]
+    content, parts = "Drives pass torque from a motor to a joint.", []
+    for top, sub, text in sections:
+        if not parts or parts[-1]["titles"][0] != top:
+            parts.append({"at": len(content) + 2, "titles": [top], "anchor": top.lower()})
+            content += f"\n\n## {top}"
+        if sub:
+            parts.append({"at": len(content) + 2, "titles": [top, sub], "anchor": sub.lower().replace(" ", "-")})
+            content += f"\n\n### {sub}"
+        content += f"\n\n{text}"
+    source = _source(content, 0.7, "drives")
+    source = Source(with_fields(source.chunk, chapter="Drives", heading="Drives", section_hierarchy=["Drives"],
+                                parts=parts, page_key="drives.md"), "database")
+    answer = block_answer("how do gears, spur gears, helical gears, belts, chains and pulleys pass torque?",
+                          [source], answer_length="detailed")
+    quoted = {top for top, _, text in sections if text[:-1] in answer} | ({"Drives"} if "Drives pass" in answer else set())
+    assert len(quoted) == 3, answer  # three sections, the limit, and no more
+    assert "Spur gears have" in answer and "Helical gears have" in answer, answer  # one section with its subsections

@@ -27,7 +27,7 @@ from server.question.context import Source
 from server.question.compose.extractive.continuation import Following, cited_where_read, read_passages, shown_under
 from server.question.markers import cite_end, marker
 from server.question.compose.extractive.lists import cut_list, entry_asked, names_its_own
-from server.question.compose.extractive.sections import Section, in_book_order, passage_sections
+from server.question.compose.extractive.sections import Section, in_book_order, piece_sections
 from server.question.compose.extractive.piece_scores import (HEADING_ID, Scored, asks_for_code, asks_for_example,
                                                               has_code, reading_words, score_pieces)
 from server.text.lengths import reading_length
@@ -39,8 +39,8 @@ OPENING_SHARE = 0.5  # of the reading length, for the opening stretch (BENCHMARK
 MIN_MORE = 10  # reading words left that are worth another piece
 # "how do I …": the code that names what is asked is often the answer
 HOW_TO = re.compile(r"^\W*(?:how\s+(?:do|can|should|would|could)\s+(?:i|you|we)|how\s+to)\b", re.IGNORECASE)
-# sections an answer quotes: the one that answers, and two for what it does not say (the passages
-# of one section, each read on across chunk borders, are one)
+# sections an answer quotes: the one that answers, and two for what it does not say (a section with
+# its subsections is one; each piece counts the section it stands in, sections.piece_sections)
 MAX_SECTIONS = 3
 CODE_BLOCKS_ASKED = 3
 _QUESTION_WORDS = frozenset("""what which when where who whom whose why how does did doing done the and for with
@@ -82,7 +82,8 @@ def _length(units: list[Unit], headed: set[tuple[int, str]] = frozenset()) -> in
     return sum(map(reading_words, units)) + sum(reading_length(HEADING_ID.sub("", h)) for _, h in headings)
 
 
-def _opening(scored: list[Scored], budget: int, wants_code: bool, how_to: bool = False) -> list[Unit]:
+def _opening(scored: list[Scored], budget: int, wants_code: bool, how_to: bool = False,
+             sections: Callable[[Unit], Section | int] | None = None) -> list[Unit]:
     """The pieces of one passage in a row, within a share of the reading length (the first may run
     to the whole of it, never beyond: a list longer than the answer does not open it; one code
     block unless code is asked for; code only when asked for or when it names something asked
@@ -103,6 +104,7 @@ def _opening(scored: list[Scored], budget: int, wants_code: bool, how_to: bool =
             covers: dict[str, float] = {}
             length = code = 0
             taken = []
+            quoted = set()
             for piece in pieces[i:]:
                 more, more_code = reading_words(piece.unit), has_code(piece.unit)
                 if more_code and not (wants_code or set(piece.covers) - said_in_prose
@@ -113,6 +115,9 @@ def _opening(scored: list[Scored], budget: int, wants_code: bool, how_to: bool =
                 if taken and entry_asked(pieces[i]) and names_its_own(piece.unit) and not (
                         set(piece.covers) - set(covers)):
                     break  # the entry asked about by name, not the next ones of its list ("- `done` fails if …")
+                if sections is not None and len(quoted | {sections(piece.unit)}) > MAX_SECTIONS:
+                    break  # a stretch read through the book's sections quotes three at most, as an answer does
+                quoted.add(sections(piece.unit) if sections is not None else None)
                 covers.update(piece.covers)
                 length, code = length + more, code + more_code
                 taken.append(piece.unit)
@@ -123,13 +128,13 @@ def _opening(scored: list[Scored], budget: int, wants_code: bool, how_to: bool =
 
 
 def _choose(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict[int, int],
-            how_to: bool = False, sections: dict[int, Section | int] | None = None) -> list[Unit]:
+            how_to: bool = False, sections: Callable[[Unit], Section | int] | None = None) -> list[Unit]:
     """The opening stretch, then what _more adds in what is left of the reading length; where a
     passage is highlighted, its own order leads instead."""
     if highlighted or not scored:
         return _more(scored, budget, wants_code, highlighted)
     by_key = {s.unit.key: s.unit for s in scored}
-    opening = _opening(scored, budget, wants_code, how_to)
+    opening = _opening(scored, budget, wants_code, how_to, sections)
     chosen = {u.key: u for u in [u for first in opening[:1] for u in with_dependencies(first, by_key)] + opening[1:]}
     # an opening that ends on a topic sentence goes on into the sentence after it
     carried = carried_on(opening[-1], by_key) if opening else None
@@ -150,7 +155,7 @@ def _choose(scored: list[Scored], budget: int, wants_code: bool, highlighted: di
 
 def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict[int, int],
           opened: list[Unit] | None = None, whole: int | None = None, said: set[str] = frozenset(),
-          how_to: bool = False, sections: dict[int, Section | int] | None = None) -> list[Unit]:
+          how_to: bool = False, sections: Callable[[Unit], Section | int] | None = None) -> list[Unit]:
     """The best piece, then every piece that says something asked, best first, whichever passage
     holds it; then the sentence or item right after each of those in its paragraph or list (the
     rest of the thought); then the rest of the highlighted passage in its order (`highlighted`:
@@ -161,8 +166,9 @@ def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict
         return []
     by_key = {s.unit.key: s.unit for s in scored}
     ranked = sorted(scored, key=lambda s: s.score, reverse=True)
-    # after an opening, code nobody asked for is not the best piece
-    best = next((s for s in ranked if not (opened and has_code(s.unit) and not wants_code)), None)
+    # after an opening, the best piece says something asked, and is no code nobody asked for
+    best = next((s for s in ranked if not (opened and (has_code(s.unit) and not wants_code or s.relevance <= 0))),
+                None)
     relevant = [s for s in ranked if s is best or s.relevance > 0]
     answering = {s.unit.key for s in relevant}
     unasked = sorted((s for s in ranked if s.relevance <= 0 and not has_code(s.unit)), key=lambda s: s.unit.key)
@@ -172,14 +178,14 @@ def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict
     length = tables = 0
     code = sum(map(has_code, opened or []))  # one code block in all, the opening's included, unless asked
     headed = {(u.source, u.heading) for u in opened or []}
-    section = (sections or {}).get  # a passage's section (one of its own when not known)
-    quoted = {section(u.source, u.source) for u in opened or []}
+    section = sections or (lambda unit: unit.source)  # a piece's section (its passage's when not known)
+    quoted = {section(u) for u in opened or []}
     said = set(said)  # the asked words the opening says
     for candidate in relevant + after + rest:
         adding = [u for u in with_rest_of_thought(candidate.unit, by_key) if u.key not in chosen]
         more_length = _length(adding, headed)
         more_code, more_tables = sum(map(has_code, adding)), sum(map(_is_table, adding))
-        if len(quoted | {section(u.source, u.source) for u in adding}) > MAX_SECTIONS and not highlighted:
+        if len(quoted | {section(u) for u in adding}) > MAX_SECTIONS and not highlighted:
             continue  # three sections at most: the one that answers and two for what it lacks
         if more_code and opened is not None and not wants_code and (code + more_code > 1 or (
                 not set(candidate.covers) - said and not (how_to and candidate.relevance > 0))):
@@ -197,10 +203,10 @@ def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict
             continue
         chosen.update((u.key, u) for u in adding)
         headed.update((u.source, u.heading) for u in adding)
-        quoted.update(section(u.source, u.source) for u in adding)
+        quoted.update(section(u) for u in adding)
         said.update(candidate.covers)
         length, code, tables = length + more_length, code + more_code, tables + more_tables
-    if wants_code and not any(u.kind == "code" or u.introduces == "code" for u in chosen.values()):
+    if wants_code and not any(u.kind == "code" or u.introduces == "code" for u in [*chosen.values(), *(opened or [])]):
         code = next((s.unit for s in ranked if s.unit.kind == "code"), None)
         if code is not None:
             chosen[code.key] = code
@@ -260,7 +266,7 @@ def quoted_answer(question: str, sources: list[Source], answer_length: str = "no
                    if s.source_type == "selected_text"}
     how_to = bool(HOW_TO.search(question)) or example  # code that says something asked answers
     units, extra = cited_where_read(_choose(scored, WORDS_BY_LENGTH.get(answer_length, 70), wants_code, highlighted,
-                                            how_to, passage_sections(sources)),
+                                            how_to, piece_sections(sources, read)),
                                      sources, read)
     if not highlighted:
         units = in_book_order(units, sources, extra)

@@ -38,7 +38,9 @@ HEADING_WEIGHT = 0.75
 PASSAGE_WEIGHT = 1.5
 K1, B, AVERAGE_WORDS = 1.2, 0.75, 20  # BM25 over sentences (about twenty words each)
 # "type" as what one types ("what do i type to …"), not the noun of typed languages ("newtype and type")
-WANTS_CODE = re.compile(r"\b(?:code|commands?|snippet|syntax|script|terminal|shell|cli|run|install|compile|"
+# "run" as what the reader runs ("how do i run it?", "what to run"), not a robot running on a battery
+WANTS_CODE = re.compile(r"(?:\b(?:i|we|you|to)\s+(?:\w+\s+)?|^\W*)run\b|"
+                        r"\b(?:code|commands?|snippet|syntax|script|terminal|shell|cli|install|compile|"
                         r"implement|write|(?:do|should|can) i type|type (?:in|into)|example program|show me|"
                         r"código|comandos?|escrib\w*)\b|"
                         r"怎么写|如何写|写法|代码|命令|给我看|書き方|どう書|書けば|コード|コマンド|見せて|みせて|muéstrame", re.IGNORECASE)

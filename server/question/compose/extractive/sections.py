@@ -9,7 +9,7 @@ and the others after it in the order they were chosen.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from server.book.chunk import Chunk
 
@@ -29,6 +29,31 @@ def section_of(chunk: Chunk) -> Section:
 def passage_sections(sources: list[Source]) -> dict[int, Section | int]:
     """Each passage's section by its number (a passage that is no book chunk is a section of its own)."""
     return {n: section_of(s.chunk) if s.source_type == "database" else n for n, s in enumerate(sources, 1)}
+
+
+def piece_sections(sources: list[Source], read: list[tuple[str, list[Chunk]]]) -> Callable[[Unit], Section | int]:
+    """The section a piece stands in: its page and the top section (a page's second-level heading,
+    its subsections with it; the page's opening before it) of the heading it stands under, found
+    among the chunks its passage was read from, a chunk's merged small sections included. A passage
+    read on across chunk borders runs into later sections, and a chunk can hold several: each
+    counts. A heading not found there: the passage's section."""
+    passages = passage_sections(sources)
+    tops: dict[tuple[int, str], str] = {}
+    for n, ((_, chunks), source) in enumerate(zip(read, sources), 1):
+        for chunk in chunks or ([source.chunk] if source.source_type == "database" else []):
+            paths = [(chunk.heading, chunk.section_hierarchy)] + [
+                (part["titles"][-1], [chunk.chapter, *part["titles"]]) for part in chunk.parts if part["titles"]]
+            for heading, path in paths:
+                if path:
+                    tops.setdefault((n, heading), path[1] if len(path) > 1 else path[0])
+
+    def section(unit: Unit) -> Section | int:
+        passage = passages.get(unit.source, unit.source)
+        if not isinstance(passage, tuple):
+            return passage
+        top = tops.get((unit.source, unit.heading))
+        return (passage[0], top) if top is not None else (passage[0], unit.heading) if unit.heading else passage
+    return section
 
 
 def in_book_order(units: list[Unit], sources: list[Source], extra: list[Chunk]) -> list[Unit]:
