@@ -66,10 +66,16 @@ def test_a_collage_of_four_pages_or_two_unasked_code_blocks_fails_the_sections_c
     assert checks.sections_quoted([("what is x?", three)]).passed
     four = {"answer": "One [1]. Two [2]. Three [3]. Four [4].", "sources": sources}
     failed = checks.sections_quoted([("what is x?", four)])
-    assert not failed.passed and "4 pages cited" in failed.failures[0]
+    assert not failed.passed and "4 sections cited" in failed.failures[0]
     subsections = {"answer": "One [1]. Two [2]. Three [3]. Four [4].",
-                   "sources": [{"url": f"https://book.example/docs/p#s{n}"} for n in range(1, 5)]}
+                   "sources": [{"url": f"https://book.example/docs/p#s{n}", "section_hierarchy": ["P", "S", f"S{n}"]}
+                               for n in range(1, 5)]}
     assert checks.sections_quoted([("what is x?", subsections)]).passed  # one page's section and its subsections
+    # four sections of one page (aibook's small sections merged into one chunk) are a collage too
+    one_page = {"answer": "One [1]. Two [2]. Three [3]. Four [4].",
+                "sources": [{"url": f"https://book.example/docs/p#s{n}", "section_hierarchy": ["P", f"S{n}"]}
+                            for n in range(1, 5)]}
+    assert not checks.sections_quoted([("what is x?", one_page)]).passed
     dump = {"answer": "Some [1].\n\n```py\na = 1\n```\n\n```py\nb = 2\n```", "sources": sources}
     assert "2 code blocks" in checks.sections_quoted([("what is x?", dump)]).failures[0]
     assert checks.sections_quoted([("show me the code for x", dump)]).passed  # asked for

@@ -14,7 +14,7 @@ from server.checkbook.citations import BookSections, in_citation_order, placemen
 MAX_EXAMPLES = 5
 PROSE_P50, PROSE_P90 = 100, 160  # words a reader reads (code and tables not counted)
 MAX_CODE_LINES = 30
-MAX_SECTIONS = 3  # pages an answer cites: the one that answers, and two for what it does not say
+MAX_SECTIONS = 3  # sections an answer cites: the one that answers, and two for what it does not say
 MIN_OFF_BOOK_REFUSED = 0.95
 _FENCED = re.compile(r"^\s*(```|~~~)[^\n]*\n(.*?)^\s*\1", re.M | re.S)
 _ASKS_FOR_CODE = re.compile(r"\b(?:code|example|snippet|implement|program|script|syntax|write)\b", re.I)
@@ -129,24 +129,29 @@ def answer_length(answered: list[tuple[str, dict]]) -> Result:
     return Result("answer length", not failures, f"prose words p50 {p50:.0f}, p90 {p90:.0f}", failures)
 
 
+def _section(source: dict, n: int) -> tuple[str, str]:
+    """A cited source's page and top section (its subsections are its own; the page's opening is one)."""
+    path = source.get("section_hierarchy") or []
+    return source.get("url", str(n)).split("#")[0], path[1] if len(path) > 1 else ""
+
+
 def sections_quoted(answered: list[tuple[str, dict]]) -> Result:
-    """An answer reads from the section that answers, not a collage: it cites three pages at most
-    (a section and its subsections cite their own anchors on one page), and at most one code
-    block nobody asked for."""
+    """An answer reads from the section that answers, not a collage: it cites three sections at
+    most (a section and its subsections, cited at their own anchors, are one), and at most one
+    code block nobody asked for."""
     from server.question.markers import cited_in_order
 
     failures, most = [], 0
     for question, body in answered:
         sources = body.get("sources", [])
-        places = {sources[n - 1].get("url", str(n)).split("#")[0] for n in cited_in_order(body["answer"])
-                  if 0 < n <= len(sources)}
+        places = {_section(sources[n - 1], n) for n in cited_in_order(body["answer"]) if 0 < n <= len(sources)}
         most = max(most, len(places))
         if len(places) > MAX_SECTIONS:
-            failures.append(f"{question!r}: {len(places)} pages cited")
+            failures.append(f"{question!r}: {len(places)} sections cited")
         blocks = len(_FENCED.findall(body["answer"]))
         if blocks > 1 and not _ASKS_FOR_CODE.search(question):
             failures.append(f"{question!r}: {blocks} code blocks, unasked")
-    return Result("sections quoted", not failures, f"at most {most} pages an answer", failures)
+    return Result("sections quoted", not failures, f"at most {most} sections an answer", failures)
 
 
 def off_book(ask: Ask, book: Book) -> Result:
