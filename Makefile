@@ -113,13 +113,15 @@ TAG_LINES := --max-tag-refusal typo=0 --max-tag-refusal everyday=0
 # aibook 0.7708 → 0.733: BENCHMARKS.md, "The pool of ten books"); aibook 0.733 → 0.720 with a question's
 # short terms asked ("zmp"), which gained on the pool as a whole (BENCHMARKS.md, "The Rust book asked as a student");
 # physical-ai-book 0.7958 → 0.7875 when a "Try with AI" prompt's list took its page's material and was no longer
-# quoted as an answer (BENCHMARKS.md, "The Urdu pages read in Urdu")
+# quoted as an answer (BENCHMARKS.md, "The Urdu pages read in Urdu"); 0.7875 → 0.775 when the heading a chunk opens
+# under was shown and counted in the reading length ("what platform is isaac sim built on?" says "Omniverse", no
+# longer "PhysX": BENCHMARKS.md, "Three sections at most")
 ANSWER_LINES := --max-answer-words-p50 90
 # course questions: the issue's bar, every other item answered, at least 10 of 11 right, off-topic refused
 COURSE_LINES := --min-course-answered 1 --min-course-right 0.9 --min-course-refused 1
 eval-ci: install model
 	$(BIN)/textbook-chat eval $(EVAL)/physical-ai-book.jsonl --book $(CORPORA)/physical-ai-book/docs --json $(EVAL_LINES) \
-		$(ANSWER_LINES) --min-keyword-coverage 0.78
+		$(ANSWER_LINES) --min-keyword-coverage 0.77
 	$(BIN)/textbook-chat eval $(EVAL)/aibook.jsonl --book $(CORPORA)/aibook/docs --json $(EVAL_LINES) $(TAG_LINES) \
 		$(ANSWER_LINES) --min-keyword-coverage 0.72
 	$(BIN)/textbook-chat eval $(EVAL)/course/physical-ai-book.jsonl --book $(CORPORA)/physical-ai-book/docs --json $(COURSE_LINES)

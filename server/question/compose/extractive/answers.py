@@ -17,6 +17,7 @@ embedded here (the passages' similarity is retrieval's), so an answer takes a fe
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Callable, NamedTuple
 
 from server.question.compose.extractive.answer_units import Unit, points_above
@@ -261,6 +262,11 @@ def quoted_answer(question: str, sources: list[Source], answer_length: str = "no
     if not scored:
         return Quoted("")
     for piece, unit in zip(scored, shown_under([s.unit for s in scored], read)):
+        own = sources[unit.source - 1]
+        if not unit.heading and own.source_type == "database" and own.chunk.heading:
+            # a chunk that opens inside its section: what comes before its first heading line stands
+            # under the section's heading, shown (and counted in the reading length) above it
+            unit = replace(unit, heading=own.chunk.heading)
         piece.unit = unit
     highlighted = {n: getattr(s.chunk, "position", 0) for n, s in enumerate(sources, 1)
                    if s.source_type == "selected_text"}

@@ -75,8 +75,6 @@ def in_book_order(units: list[Unit], sources: list[Source], extra: list[Chunk]) 
     for unit in sorted(units, key=place):
         chunk = chunks[unit.source - 1]
         section = section_of(chunk)
-        if section not in headed and not unit.heading and chunk.heading:
-            unit = replace(unit, heading=chunk.heading)  # a chunk that opens mid-section: its heading says where
         opened = headed.setdefault(section, bool(unit.heading))
         if not opened and unit.heading == chunk.heading:
             unit = replace(unit, heading="")  # a section's heading is shown above its first piece or not at all
