@@ -954,3 +954,19 @@ def test_an_answer_quotes_three_sections_at_most_counted_in_the_passage_a_sectio
     quoted = {top for top, _, text in sections if text[:-1] in answer} | ({"Drives"} if "Drives pass" in answer else set())
     assert len(quoted) == 3, answer  # three sections, the limit, and no more
     assert "Spur gears have" in answer and "Helical gears have" in answer, answer  # one section with its subsections
+
+
+def test_the_answer_opens_under_the_heading_that_answers_then_the_rest_of_its_section():
+    """aibook's "do stepper motors need feedback": the passage began with the servo motors' list,
+    and the answer put it first, in the book's order, above the stepper motors' "No feedback
+    needed" that answers."""
+    content = ("Motor + Gearbox + Controller:\n\n- Position control built-in\n- Common in hobby robotics\n\n"
+               "### Stepper Motors\n\nPrecise positioning:\n\n- Move in discrete steps\n- No feedback needed\n"
+               "- Can lose steps under load")
+    source = _source(content, 0.6, "motors")
+    parts = [{"at": content.index("### Stepper"), "titles": ["Electric Motors", "Stepper Motors"],
+              "anchor": "stepper-motors"}]  # the chunker merged the small sections, and says where each starts
+    source = Source(replace(source.chunk, heading="Servo Motors", chapter="Actuators", parts=parts,
+                            section_hierarchy=["Actuators", "Electric Motors", "Servo Motors"]), "database")
+    answer = block_answer("do stepper motors need feedback?", [source])
+    assert answer.lstrip().startswith("**Stepper Motors**"), answer

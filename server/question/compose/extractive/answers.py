@@ -150,8 +150,11 @@ def _choose(scored: list[Scored], budget: int, wants_code: bool, highlighted: di
     shown = {(u.source, u.block) for u in chosen.values() if _shows_a_block(u)}
     chosen = {key: u for key, u in chosen.items()  # "The example above …" only with an example above it
               if not points_above(u) or any(source == u.source and block < u.block for source, block in shown)}
-    lead = {u.source for u in opening}  # the passage that answers first, the others after it in the book's order
-    return sorted(chosen.values(), key=lambda u: (u.source not in lead, u.key))
+    # the heading the answer opens under first, then the rest of its section, then the others, each in
+    # the book's order (a passage can hold the sections before the one that answers)
+    section = sections or (lambda unit: unit.source)
+    under, lead = {(u.source, u.heading) for u in opening}, {section(u) for u in opening}
+    return sorted(chosen.values(), key=lambda u: ((u.source, u.heading) not in under, section(u) not in lead, u.key))
 
 
 def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict[int, int],
