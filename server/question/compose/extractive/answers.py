@@ -170,9 +170,12 @@ def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict
         return []
     by_key = {s.unit.key: s.unit for s in scored}
     ranked = sorted(scored, key=lambda s: s.score, reverse=True)
-    # after an opening, the best piece says something asked, and is no code nobody asked for
-    best = next((s for s in ranked if not (opened and (has_code(s.unit) and not wants_code or s.relevance <= 0))),
-                None)
+    section = sections or (lambda unit: unit.source)  # a piece's section (its passage's when not known)
+    quoted = {section(u) for u in opened or []}
+    # after an opening, the best piece is no code nobody asked for, and says something asked unless it
+    # reads on in the opening's section (a problem's "Solution:" list)
+    best = next((s for s in ranked if not (opened and (has_code(s.unit) and not wants_code or (
+        s.relevance <= 0 and section(s.unit) not in quoted)))), None)
     relevant = [s for s in ranked if s is best or s.relevance > 0]
     answering = {s.unit.key for s in relevant}
     unasked = sorted((s for s in ranked if s.relevance <= 0 and not has_code(s.unit)), key=lambda s: s.unit.key)
@@ -182,8 +185,6 @@ def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict
     length = tables = 0
     code = sum(map(has_code, opened or []))  # one code block in all, the opening's included, unless asked
     headed = {(u.source, u.heading) for u in opened or []}
-    section = sections or (lambda unit: unit.source)  # a piece's section (its passage's when not known)
-    quoted = {section(u) for u in opened or []}
     said = set(said)  # the asked words the opening says
     for candidate in relevant + after + rest:
         adding = [u for u in with_rest_of_thought(candidate.unit, by_key) if u.key not in chosen]
