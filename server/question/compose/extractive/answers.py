@@ -25,7 +25,8 @@ from server.question.compose.extractive.code_lines import trimmed_code
 from server.question.compose.extractive.thought import carried_on, with_dependencies, with_rest_of_thought
 from server.book.chunk import Chunk
 from server.question.context import Source
-from server.question.compose.extractive.continuation import Following, cited_where_read, read_passages, shown_under
+from server.question.compose.extractive.continuation import (Following, cited_where_read, holder, read_passages,
+                                                              shown_under)
 from server.question.markers import cite_end, marker
 from server.question.compose.extractive.lists import cut_list, entry_asked, names_its_own
 from server.question.compose.extractive.sections import Section, in_book_order, piece_sections
@@ -267,7 +268,8 @@ def quoted_answer(question: str, sources: list[Source], answer_length: str = "no
         return Quoted("")
     for piece, unit in zip(scored, shown_under([s.unit for s in scored], read)):
         own = sources[unit.source - 1]
-        if not unit.heading and own.source_type == "database" and own.chunk.heading:
+        if not unit.heading and own.source_type == "database" and own.chunk.heading \
+                and holder(unit.text.partition("\n\n")[0], [own.chunk]) is not None:
             # a chunk that opens inside its section: what comes before its first heading line stands
             # under the section's heading, shown (and counted in the reading length) above it
             unit = replace(unit, heading=own.chunk.heading)
