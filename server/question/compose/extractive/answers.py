@@ -84,6 +84,11 @@ def _length(units: list[Unit], headed: set[tuple[int, str]] = frozenset()) -> in
     return sum(map(reading_words, units)) + sum(reading_length(HEADING_ID.sub("", h)) for _, h in headings)
 
 
+def _passage(unit: Unit) -> int:
+    """A piece's section where its sections are not known: its passage."""
+    return unit.source
+
+
 def _opening(scored: list[Scored], budget: int, wants_code: bool, how_to: bool = False,
              sections: Callable[[Unit], Section | int] | None = None) -> list[Unit]:
     """The pieces of one passage in a row, within a share of the reading length (the first may run
@@ -94,6 +99,7 @@ def _opening(scored: list[Scored], budget: int, wants_code: bool, how_to: bool =
     heading and passage add. Between equals, a stretch that opens on a piece naming something
     asked wins."""
     limit = int(budget * OPENING_SHARE)
+    section = sections or _passage
     passages: dict[int, list[Scored]] = {}
     for piece in sorted(scored, key=lambda s: s.unit.key):
         passages.setdefault(piece.unit.source, []).append(piece)
@@ -106,7 +112,7 @@ def _opening(scored: list[Scored], budget: int, wants_code: bool, how_to: bool =
             covers: dict[str, float] = {}
             length = code = 0
             taken = []
-            quoted = set()
+            quoted: set = set()
             for piece in pieces[i:]:
                 more, more_code = reading_words(piece.unit), has_code(piece.unit)
                 if more_code and not (wants_code or set(piece.covers) - said_in_prose
@@ -117,9 +123,9 @@ def _opening(scored: list[Scored], budget: int, wants_code: bool, how_to: bool =
                 if taken and entry_asked(pieces[i]) and names_its_own(piece.unit) and not (
                         set(piece.covers) - set(covers)):
                     break  # the entry asked about by name, not the next ones of its list ("- `done` fails if …")
-                if sections is not None and len(quoted | {sections(piece.unit)}) > MAX_SECTIONS:
+                if len(quoted | {section(piece.unit)}) > MAX_SECTIONS:
                     break  # a stretch read through the book's sections quotes three at most, as an answer does
-                quoted.add(sections(piece.unit) if sections is not None else None)
+                quoted.add(section(piece.unit))
                 covers.update(piece.covers)
                 length, code = length + more, code + more_code
                 taken.append(piece.unit)
@@ -153,7 +159,7 @@ def _choose(scored: list[Scored], budget: int, wants_code: bool, highlighted: di
               if not points_above(u) or any(source == u.source and block < u.block for source, block in shown)}
     # the heading the answer opens under first, then the rest of its section, then the others, each in
     # the book's order (a passage can hold the sections before the one that answers)
-    section = sections or (lambda unit: unit.source)
+    section = sections or _passage
     under, lead = {(u.source, u.heading) for u in opening}, {section(u) for u in opening}
     return sorted(chosen.values(), key=lambda u: ((u.source, u.heading) not in under, section(u) not in lead, u.key))
 
@@ -171,7 +177,7 @@ def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict
         return []
     by_key = {s.unit.key: s.unit for s in scored}
     ranked = sorted(scored, key=lambda s: s.score, reverse=True)
-    section = sections or (lambda unit: unit.source)  # a piece's section (its passage's when not known)
+    section = sections or _passage
     quoted = {section(u) for u in opened or []}
     # after an opening, the best piece is no code nobody asked for, and says something asked unless it
     # reads on in the opening's section (a problem's "Solution:" list)
