@@ -983,3 +983,20 @@ def test_after_an_opening_the_section_it_opened_reads_on_into_its_solution():
              "3. Update your graphics drivers, since an old driver often leaves the window without a picture.")
     answer = block_answer("gazebo hangs on a black screen when i open it, what do i do?", [_source(entry, 0.6, "t")])
     assert "killall -9 gzserver gzclient" in answer, answer
+
+
+def test_after_an_opening_a_piece_whose_heading_names_the_asked_word_still_answers():
+    """aibook's "what is slam algoritm" opened on the algorithms' table and lost "Simultaneous
+    Localization and Mapping — how robots map …": that sentence says no asked word, its heading
+    "SLAM" does, and it stands in another section than the table."""
+    content = ("Simultaneous Localization and Mapping — how robots map unknown environments while tracking "
+               "their position.\n\n## Popular SLAM Algorithms\n\n| Algorithm | Sensor | Use Case |\n|---|---|---|\n"
+               "| ORB-SLAM3 | Camera | Visual SLAM |\n| Cartographer | LIDAR | 2D/3D mapping |")
+    parts = [{"at": content.index("## Popular"), "titles": ["Popular SLAM Algorithms"], "anchor": "popular"}]
+    source = _source(content, 0.6, "slam")
+    source = Source(replace(source.chunk, heading="SLAM", chapter="SLAM", section_hierarchy=["SLAM"], parts=parts),
+                    "database")
+    project = _source("## 3. Autonomous Navigator\n\nBuild a robot that can map a room and navigate to goals "
+                      "using SLAM.", 0.45, "projects")
+    answer = block_answer("what is slam algoritm", [source, project])
+    assert "Simultaneous Localization and Mapping" in answer, answer

@@ -179,10 +179,11 @@ def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict
     ranked = sorted(scored, key=lambda s: s.score, reverse=True)
     section = sections or _passage
     quoted = {section(u) for u in opened or []}
-    # after an opening, the best piece is no code nobody asked for, and says something asked unless it
-    # reads on in the opening's section (a problem's "Solution:" list)
+    # after an opening, the best piece is no code nobody asked for, and says something asked (in its
+    # text, or its heading: "SLAM" over the sentence saying what it is) unless it reads on in the
+    # opening's section (a problem's "Solution:" list)
     best = next((s for s in ranked if not (opened and (has_code(s.unit) and not wants_code or (
-        s.relevance <= 0 and section(s.unit) not in quoted)))), None)
+        s.relevance <= 0 and s.context <= 0 and section(s.unit) not in quoted)))), None)
     relevant = [s for s in ranked if s is best or s.relevance > 0]
     answering = {s.unit.key for s in relevant}
     unasked = sorted((s for s in ranked if s.relevance <= 0 and not has_code(s.unit)), key=lambda s: s.unit.key)
