@@ -10,6 +10,12 @@ from server.book.citation import ieee_citation, source_location
 _CHUNK_NAMESPACE = uuid.UUID("5b0c7f0e-9a53-4c1e-9b1a-6f0b6d8a2c11")
 
 
+def top_section(path: list[str]) -> str:
+    """The section a heading path stands in: its page's second-level heading (subsections are their
+    section's), or the page itself for its opening ("" for no path)."""
+    return path[1] if len(path) > 1 else path[0] if path else ""
+
+
 def chunk_uuid(book_id: str, source_file: str, heading_path: list[str], position: int) -> str:
     key = "\x1f".join([book_id, source_file, *heading_path, str(position)])
     return str(uuid.uuid5(_CHUNK_NAMESPACE, key))

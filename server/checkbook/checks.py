@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from statistics import median, quantiles
 from typing import Callable
 
+from server.book.chunk import top_section
 from server.evaluation.measures import answer_words
 from server.checkbook import probes
 from server.checkbook.citations import BookSections, in_citation_order, placements
@@ -131,8 +132,7 @@ def answer_length(answered: list[tuple[str, dict]]) -> Result:
 
 def _section(source: dict, n: int) -> tuple[str, str]:
     """A cited source's page and top section (its subsections are its own; the page's opening is one)."""
-    path = source.get("section_hierarchy") or []
-    return source.get("url", str(n)).split("#")[0], path[1] if len(path) > 1 else ""
+    return source.get("url", str(n)).split("#")[0], top_section(source.get("section_hierarchy") or [])
 
 
 def sections_quoted(answered: list[tuple[str, dict]]) -> Result:

@@ -128,9 +128,8 @@ class TaskReader:
             task = "locate"
         elif task == FACT or scores[task] < (WITH_CUE if pointed else BARE_NOUN):
             return None  # a fact is looked up in the passages
-        elif (not pointed and task != "locate" or pointed and not (nouns or numbered or titled or _ORDER.search(cues))) \
-                and scores[task] < CLEAR_TASK \
-                and self.nearest_heading(outline, vector, locale) >= scores[task]:
+        elif (not pointed and task != "locate" or _points_at_nothing(cues, nouns, numbered or titled)) \
+                and scores[task] < CLEAR_TASK and self.nearest_heading(outline, vector, locale) >= scores[task]:
             # "the difference between a namespace and a section", "explain sensor fusion like I'm new to
             # this": a topic the book has a section on, a part named by no word for it
             return None
@@ -151,6 +150,12 @@ class TaskReader:
         if page is None:
             return None
         return CourseRequest("quiz", "page", outline, page, outline.part_of(page), page_url, 1.0, text)
+
+
+def _points_at_nothing(cues: str, nouns: set[str], part: Part | None) -> bool:
+    """Deixis that names no part of the course ("explain sensor fusion like I'm new to this"),
+    and is not the reading order's ("what's next?")."""
+    return bool(_DEIXIS.search(cues)) and not (nouns or part or _ORDER.search(cues))
 
 
 def _asks_a_fact(text: str, parts_named: set[str], part_nouns: set[str]) -> bool:

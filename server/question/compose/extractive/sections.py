@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Callable
 
-from server.book.chunk import Chunk
+from server.book.chunk import Chunk, top_section
 
 if TYPE_CHECKING:
     from server.question.compose.extractive.answer_units import Unit
@@ -45,7 +45,7 @@ def piece_sections(sources: list[Source], read: list[tuple[str, list[Chunk]]]) -
                 (part["titles"][-1], [chunk.chapter, *part["titles"]]) for part in chunk.parts if part["titles"]]
             for heading, path in paths:
                 if path:
-                    tops.setdefault((n, heading), path[1] if len(path) > 1 else path[0])
+                    tops.setdefault((n, heading), top_section(path))
 
     def section(unit: Unit) -> Section | int:
         passage = passages.get(unit.source, unit.source)
