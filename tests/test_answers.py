@@ -1000,3 +1000,20 @@ def test_after_an_opening_a_piece_whose_heading_names_the_asked_word_still_answe
                       "using SLAM.", 0.45, "projects")
     answer = block_answer("what is slam algoritm", [source, project])
     assert "Simultaneous Localization and Mapping" in answer, answer
+
+
+def test_a_piece_is_scored_by_the_heading_it_stands_under_not_its_chunks_first():
+    """survival-ts's "does Date's getMonth() return 1 for January?": the chunk merged the small sections
+    of getMonth() and getDay(), and every piece of it was scored by the chunk's heading, getMonth().
+    getDay()'s sentence, which says "date", opened the answer."""
+    content = ("Returns the month as a number from 0 to 11, not from 1 to 12. Add one to it for the month "
+               "of the calendar. Months are counted from zero because the first implementation copied an older "
+               "library, and every program since keeps that behaviour for compatibility.\n\n"
+               "### Day of the week: `getDay()`\n\nReturns the day of the week of a date, from 0 for Sunday to 6 "
+               "for Saturday; do not mistake it for the day of the month.")
+    source = _source(content, 0.6, "date")
+    parts = [{"at": content.index("### Day"), "titles": ["Date", "Day of the week: `getDay()`"], "anchor": "day"}]
+    source = Source(replace(source.chunk, heading="Month: `getMonth()`", chapter="Date", parts=parts,
+                            section_hierarchy=["Date", "Month: `getMonth()`"]), "database")
+    answer = block_answer("does getMonth() return 1 for january on a date?", [source])
+    assert answer.lstrip().startswith("**Month: `getMonth()`**\n\nReturns the month as a number from 0 to 11"), answer

@@ -256,7 +256,9 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
     on_term = defining_chunks([source.chunk for source in sources], term)
     for unit in units:
         source = sources[unit.source - 1]
-        headings = " ".join([unit.heading, getattr(source.chunk, "heading", "")])
+        # the heading a piece stands under, not its chunk's first one: a chunk merges small sections, and
+        # "getMonth()" heads the first of them, not the "getDay()" section after it
+        headings = unit.heading or getattr(source.chunk, "heading", "")
         heading = [p for p in _prefixes(headings) if p not in alone or alone[p].search(headings)]
         if not _eligible(unit, question, wants_code, everything, any(p in weights for p in heading)):
             continue
