@@ -56,6 +56,9 @@ def test_page_url_joins_base_url_and_route_base_path():
     ("Step-by-Step **Guide**", "step-by-step-guide"),
     ("Café & Crème", "café--crème"),
     ("snake_case names", "snake_case-names"),
+    ("1. `<link>`", "1-link"),  # inline code shows as written: the tag is its text, not markup
+    ("The `__init__` method", "the-__init__-method"),
+    ("Using <span>New</span> tools", "using-new-tools"),
 ])
 def test_github_slugs(heading, anchor):
     assert Slugger().anchor(heading)[1] == anchor
@@ -67,6 +70,13 @@ def test_explicit_ids_and_duplicates():
     assert slugger.anchor("Example")[1] == "example"
     assert slugger.anchor("Example")[1] == "example-1"
     assert slugger.anchor("Example")[1] == "example-2"
+
+
+def test_a_headings_inline_code_is_shown_and_anchored_as_written():
+    """"1. `<link>`" read as "1." linked the citation to "#1", which the page does not have."""
+    assert Slugger().anchor("1. `<link>`") == ("1. <link>", "1-link")
+    assert Slugger("mdbook").anchor("Turning an `Rc<T>` into a `Weak<T>`") == (
+        "Turning an Rc<T> into a Weak<T>", "turning-an-rct-into-a-weakt")  # as doc.rust-lang.org links it
 
 
 def test_mdbook_slugs():

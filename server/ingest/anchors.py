@@ -19,14 +19,26 @@ def split_explicit_id(heading: str) -> tuple[str, str | None]:
     return heading[: match.start()].rstrip(), match.group(1)
 
 
+_CODE_SPAN = re.compile(r"(`+)(.+?)\1")
+_KEPT = re.compile(r"\x00(\d+)\x00")
+
+
 def rendered_text(heading: str) -> str:
-    """What the reader sees: inline code ticks, emphasis and link syntax removed."""
+    """What the reader sees: inline code ticks, emphasis, tags and link syntax removed. Inline
+    code shows as written: "1. `<link>`" reads "1. <link>" (anchor "1-link"), "`__init__`" keeps
+    its underscores."""
+    code: list[str] = []
+
+    def kept(match: re.Match) -> str:
+        code.append(match.group(2).strip() or match.group(2))
+        return f"\x00{len(code) - 1}\x00"
     text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", heading)
+    text = _CODE_SPAN.sub(kept, text)
     text = re.sub(r"<[^>]+>", "", text)
     text = text.replace("`", "")
     text = re.sub(r"(\*\*|__)(.+?)\1", r"\2", text)
     text = re.sub(r"(?<![\w*])([*_])(?!\s)(.+?)(?<!\s)\1(?![\w*])", r"\2", text)
-    return text.strip()
+    return _KEPT.sub(lambda match: code[int(match.group(1))], text).strip()
 
 
 def _keep_github(ch: str) -> bool:
