@@ -1017,3 +1017,21 @@ def test_a_piece_is_scored_by_the_heading_it_stands_under_not_its_chunks_first()
                             section_hierarchy=["Date", "Month: `getMonth()`"]), "database")
     answer = block_answer("does getMonth() return 1 for january on a date?", [source])
     assert answer.lstrip().startswith("**Month: `getMonth()`**\n\nReturns the month as a number from 0 to 11"), answer
+
+
+def test_the_rest_of_a_thought_comes_only_after_a_piece_the_answer_quotes():
+    """physical-ai-book's "what does robot_state_publisher actually do": an odometry list's first item
+    says an asked word and did not fit; the item after it, "Topic Name: /odom", came as its rest
+    of the thought, alone under another page's heading."""
+    publisher = _source("The state publisher reads the robot description and the joint states. It publishes the "
+                        "transform of every link, so that other nodes know where each part of the robot is. "
+                        "Visualisation tools read these transforms to draw the robot as it moves. The state publisher "
+                        "runs as a node of its own and reads the description as a parameter when it starts.", 0.7, "p")
+    publisher = Source(replace(publisher.chunk, heading="The state publisher", source_file="urdf.md"), "database")
+    odometry = _source("- **Message Type**: `nav_msgs/Odometry`, which holds the pose and the "
+                       "velocity of the base as the state estimator of the wheels has published them at every step of "
+                       "its control loop, in the frame of the map\n- **Topic Name**: `/odom`\n- **Rate**: 50 Hz",
+                       0.5, "o")
+    odometry = Source(replace(odometry.chunk, heading="Example: Robot Odometry", source_file="topics.md"), "database")
+    answer = block_answer("what does the state publisher do?", [publisher, odometry])
+    assert "/odom" not in answer, answer

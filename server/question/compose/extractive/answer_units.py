@@ -48,6 +48,11 @@ class Unit:
     def key(self) -> tuple[int, int, int]:
         return self.source, self.block, self.index
 
+    @property
+    def before(self) -> tuple[int, int, int]:
+        """The key of the piece before it in its paragraph or list."""
+        return self.source, self.block, self.index - 1
+
     @cached_property  # read several times while scoring; a unit's text never changes
     def plain(self) -> str:
         if self.kind == "code":

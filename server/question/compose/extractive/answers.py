@@ -12,7 +12,7 @@ the question's words are often the ones that answer it. Then every piece that sa
 asked, best first from whichever passage (see _choose), up to a short reading length (code and
 tables do not count); each piece with what it depends on (a lead-in's block, the sentence
 before one that refers back), in the book's order under the heading it stands under. Nothing is
-embedded here (the passages' similarity is retrieval's), so an answer takes a few milliseconds.
+embedded here, so an answer takes a few milliseconds.
 """
 from __future__ import annotations
 
@@ -168,11 +168,10 @@ def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict
           opened: list[Unit] | None = None, whole: int | None = None, said: set[str] = frozenset(),
           how_to: bool = False, sections: Callable[[Unit], Section | int] | None = None) -> list[Unit]:
     """The best piece, then every piece that says something asked, best first, whichever passage
-    holds it; then the sentence or item right after each of those in its paragraph or list (the
-    rest of the thought); then the rest of the highlighted passage in its order (`highlighted`:
-    its pieces' numbers among the sources, and their places in it). Each while it fits the
-    reading length (and, unless code is asked for, one code block at most; one table at most:
-    tables take no reading length, and a reference table's rows are not an answer)."""
+    holds it; then the sentence or item right after each of those quoted (the rest of the
+    thought); then the rest of the highlighted passage in its order (`highlighted`: its pieces'
+    numbers among the sources, and their places in it). Each while it fits the reading length
+    (one code block at most unless asked for; one table at most: a reference table's rows are not an answer)."""
     if not scored:
         return []
     by_key = {s.unit.key: s.unit for s in scored}
@@ -187,14 +186,17 @@ def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict
     relevant = [s for s in ranked if s is best or s.relevance > 0]
     answering = {s.unit.key for s in relevant}
     unasked = sorted((s for s in ranked if s.relevance <= 0 and not has_code(s.unit)), key=lambda s: s.unit.key)
-    after = [s for s in unasked if (s.unit.source, s.unit.block, s.unit.index - 1) in answering]
+    after = [s for s in unasked if s.unit.before in answering]
     rest = sorted((s for s in unasked if s.unit.source in highlighted), key=lambda s: highlighted[s.unit.source])
     chosen: dict[tuple, Unit] = {}
     length = tables = 0
     code = sum(map(has_code, opened or []))  # one code block in all, the opening's included, unless asked
     headed = {(u.source, u.heading) for u in opened or []}
     said = set(said)  # the asked words the opening says
+    quoting = {u.key for u in opened or []}  # the rest of a thought only after a piece quoted, not "/odom" alone
     for candidate in relevant + after + rest:
+        if candidate in after and candidate.unit.before not in quoting | chosen.keys():
+            continue
         adding = [u for u in with_rest_of_thought(candidate.unit, by_key) if u.key not in chosen]
         more_length = _length(adding, headed)
         more_code, more_tables = sum(map(has_code, adding)), sum(map(_is_table, adding))
@@ -284,13 +286,12 @@ def quoted_answer(question: str, sources: list[Source], answer_length: str = "no
     highlighted = {n: getattr(s.chunk, "position", 0) for n, s in enumerate(sources, 1)
                    if s.source_type == "selected_text"}
     how_to = bool(HOW_TO.search(question)) or example  # code that says something asked answers
-    units, extra = cited_where_read(_choose(scored, WORDS_BY_LENGTH.get(answer_length, 70), wants_code, highlighted,
-                                            how_to, piece_sections(sources, read)),
-                                     sources, read)
+    chosen = _choose(scored, WORDS_BY_LENGTH.get(answer_length, 70), wants_code, highlighted, how_to,
+                     piece_sections(sources, read))
+    units, extra = cited_where_read(chosen, sources, read)
     if not highlighted:
         units = in_book_order(units, sources, extra)
-    asked = {w for w in words(question) if len(w) >= 3} - _QUESTION_WORDS
-    return Quoted(_render(units, asked), tuple(extra))
+    return Quoted(_render(units, {w for w in words(question) if len(w) >= 3} - _QUESTION_WORDS), tuple(extra))
 
 
 def block_answer(question: str, sources: list[Source], answer_length: str = "normal",
