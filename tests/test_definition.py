@@ -12,7 +12,7 @@ from server.question.compose.extractive.answers import block_answer
 from server.question.context import Source
 from server.question.gather.lexical import rerank
 from server.question.judge.gate import admitted
-from server.text.definition import headed_by, defined_term, defines, defining
+from server.text.definition import compared_terms, headed_by, defined_term, defines, defining
 from server.text.vocabulary import BookVocabulary
 from tests.places import RUST_BOOK
 
@@ -145,6 +145,8 @@ def test_a_section_named_by_the_term_is_answered_from_its_opening():
 def test_any_question_and_text_are_read_without_failing(question, text):
     term = defined_term(question)
     assert term is None or (term and len(term.split()) <= 3)
+    compared = compared_terms(question)
+    assert compared == [] or (len(compared) == 2 and all(t and len(t.split()) <= 3 for t in compared))
     if term:
         assert isinstance(defines(text, term), bool) and isinstance(defining([text[:20]], text, term), bool)
 
@@ -158,3 +160,36 @@ def test_an_urdu_question_asks_for_a_term_and_a_numbered_or_asking_heading_names
     assert headed_by("1. نوڈز (Nodes)", "نوڈ") and headed_by("1. Nodes", "node") and headed_by("2.3 Topics", "topic")
     assert headed_by("What Are Topics?", "topic") and headed_by("ٹاپکس کیا ہیں؟", "ٹاپک")  # a heading that asks it
     assert not headed_by("❓ نوڈ کریش ہو رہا ہے", "نوڈ") and not headed_by("What Are Services?", "topic")
+
+
+def test_the_terms_a_question_compares():
+    assert compared_terms("what is the difference between a link and a joint in urdf") == ["link", "joint"]
+    assert compared_terms("what's the difference between forward and inverse kinematics?") == [
+        "forward kinematics", "inverse kinematics"]
+    assert compared_terms("what's the difference between a method and an associated function like String::from?") == [
+        "method", "associated function"]
+    assert compared_terms("Rc vs Arc?") == ["Rc", "Arc"]
+    assert compared_terms("how is a tuple different from a list?") == ["tuple", "list"]
+    assert compared_terms("¿cuál es la diferencia entre una clase y un objeto?") == ["clase", "objeto"]
+    assert compared_terms("interfaceとtype aliasの違いは？") == ["interface", "type alias"]
+    assert compared_terms("列表和元组有什么区别？") == ["列表", "元组"]
+    assert compared_terms("what is the difference?") == [] and compared_terms("how do links work?") == []
+
+
+def test_a_comparison_is_answered_with_what_the_book_says_each_term_is():
+    """physical-ai-book's "what is the difference between a link and a joint in urdf": the answer
+    opened on a list naming links and joints in passing ("Many Joints", "Link Geometries"), the
+    sentence saying what a link is left out."""
+    crucial = _chunk("crucial", "URDF's ability to precisely define:\n\n- **Many Joints**: Humanoids can have dozens "
+                     "of joints, each needing its limits.\n- **Link Geometries**: the shape and size of each body part "
+                     "for visualization and collision.\n- **Inertial Properties**: the mass of each link.", 0.62,
+                     heading="Why is URDF Crucial for Humanoids?")
+    joint = _chunk("joint", "A `<joint>` element defines how two links are connected. It specifies the relationship "
+                   "between a `parent` link and a `child` link, and the axis the child turns about.", 0.60,
+                   heading="2. <joint>")
+    link = _chunk("link", "A `<link>` element defines a rigid body segment of the robot. It holds its visual, "
+                  "collision and inertial properties, each written as a nested element.", 0.55, heading="1. <link>")
+    answer = block_answer("what is the difference between a link and a joint in urdf?",
+                          [Source(c, "database") for c in (crucial, joint, link)])
+    assert answer.lstrip().startswith(("**2. <joint>**", "**1. <link>**")), answer  # not the list naming both
+    assert "rigid body segment" in answer and "how two links are connected" in answer, answer

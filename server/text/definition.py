@@ -47,6 +47,43 @@ def defined_term(question: str) -> str | None:
     return None
 
 
+_ARTICLE = r"(?:(?:an?|the|el|la|los|las|una?)\s+)?"
+_SIDE = r"[^?？؟.,;:!¿¡、，。]{1,40}?"
+_END = r"\s*(?:[?？؟.,;:!]|$)"
+# "what's the difference between a link and a joint in urdf?", "Rc vs Arc", "compare X with Y",
+# "how is X different from Y?", "diferencia entre X y Y", "XとYの違い", "X和Y的区别"
+_COMPARES = [re.compile(pattern, re.IGNORECASE) for pattern in (
+    rf"\bdiff(?:erence|erences)?\s+(?:is\s+there\s+)?between\s+{_ARTICLE}(?P<a>{_SIDE})\s+and\s+{_ARTICLE}(?P<b>{_SIDE}){_END}",
+    rf"^\W*{_ARTICLE}(?P<a>{_SIDE})\s+(?:vs\.?|versus)\s+{_ARTICLE}(?P<b>{_SIDE}){_END}",
+    rf"\bcompare\s+{_ARTICLE}(?P<a>{_SIDE})\s+(?:and|with|to)\s+{_ARTICLE}(?P<b>{_SIDE}){_END}",
+    rf"\bhow\s+(?:is|are|does|do)\s+{_ARTICLE}(?P<a>{_SIDE})\s+differ(?:ent)?\s+from\s+{_ARTICLE}(?P<b>{_SIDE}){_END}",
+    rf"\bdiferencias?\s+entre\s+{_ARTICLE}(?P<a>{_SIDE})\s+y\s+{_ARTICLE}(?P<b>{_SIDE}){_END}",
+    r"(?P<a>[^\s、。？?とは]{1,20}?)\s*と\s*(?P<b>[^、。？?]{1,20}?)\s*の(?:違い|ちがい)",
+    r"(?P<a>[^\s，。？?]{1,20}?)\s*(?:和|与|跟)\s*(?P<b>[^\s，。？?]{1,20}?)\s*(?:的|有什么|有什麼)?(?:区别|區別|差别|不同)",
+)]
+# what follows the second side and is not part of it: "a joint in urdf", "a function like String::from"
+_TAIL = re.compile(r"\s+(?:in|on|for|when|with|like|of|inside|within|en|de|para|con)\s+.*$", re.IGNORECASE)
+
+
+def compared_terms(question: str) -> list[str]:
+    """The two terms a question compares, or none. "forward and inverse kinematics" compares
+    "forward kinematics" and "inverse kinematics": the name the second side ends with is the first's
+    ("a method and an associated function" compares a method)."""
+    for pattern in _COMPARES:
+        found = pattern.search(question)
+        if not found:
+            continue
+        a = " ".join(found["a"].strip(" `'\"“”‘’").split())
+        b = " ".join(_TAIL.sub("", found["b"]).strip(" `'\"“”‘’").split())
+        if len(a.split()) == 1 and len(b.split()) == 2 and re.search(rf"\b{re.escape(a)}\s+and\s+{re.escape(b)}",
+                                                                     question, re.IGNORECASE):
+            a = f"{a} {b.split()[1]}"
+        terms = [a, b]
+        if all(term and len(term.split()) <= MAX_WORDS and not _NOT_A_TERM.search(term) for term in terms):
+            return terms
+    return []
+
+
 def defining(headings: list[str], text: str, term: str) -> bool:
     """Is this the book's passage on the term: headed by its name ("Shadowing"; a passage that runs
     on under further headings, by any of them), or defining it?"""
@@ -61,7 +98,7 @@ _GLOSS = re.compile(r"^(?P<name>.+?)\s*[(（](?P<gloss>[^()（）]+)[)）]$")
 def headed_by(heading: str, term: str) -> bool:
     """Is the heading the term's name ("Pattern Matching" of "pattern matching", "Lifetimes" of "lifetime"),
     or the name it glosses ("ユニオン型 (union type)" of "ユニオン型" and of "union type")?"""
-    name = _NUMBERED.sub("", " ".join(heading.strip(" `*_#").split()).lower())
+    name = _NUMBERED.sub("", " ".join(heading.strip(" `*_#").split()).lower()).strip(" `<>")  # "2. <joint>"
     glossed = _GLOSS.match(name)
     asked = defined_term(name)  # a heading that asks it: "What Are Topics?", "ٹاپکس کیا ہیں؟"
     names = [name, *((glossed["name"], glossed["gloss"]) if glossed else ()), *((asked,) if asked else ())]

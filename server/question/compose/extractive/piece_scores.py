@@ -27,7 +27,7 @@ from server.text.sentences import strip_markdown
 from server.text.lengths import reading_length
 from server.question.compose.extractive.code_lines import program_words
 from server.text.asked import asked_words, short_terms
-from server.text.definition import defined_term, defines, headed_by
+from server.text.definition import compared_terms, defined_term, defines, headed_by
 from server.text.vocabulary import BookVocabulary, words
 
 CODE_ASKED = 0.3
@@ -238,6 +238,7 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
     wants_code = everything or asks_for_code(question)
     example = asks_for_example(question)
     term = defined_term(question)
+    terms = [term] if term is not None else compared_terms(question)  # "what's X?"; "difference between X and Y?"
     units, seen = [], set()
     for number, (source, (text, _)) in enumerate(zip(sources, read), 1):
         for unit in units_of(text, number, _page_material(source)):
@@ -253,7 +254,7 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
     best_passage = max((s.score for s in sources), default=0.0)
     scored = []
     opened: set[tuple[int, str]] = set()  # the headings whose first piece has been read
-    on_term = defining_chunks([source.chunk for source in sources], term)
+    on_term = {t: defining_chunks([source.chunk for source in sources], t) for t in terms}
     for unit in units:
         source = sources[unit.source - 1]
         # the heading a piece stands under, not its chunk's first one: a chunk merges small sections, and
@@ -273,8 +274,8 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
         named = NAMED_ASKED if unit.material in NAMED and _ASKS[unit.material].search(question) else 0.0
         leads = given + named
         asked_for = max(CODE_ASKED if wants_code and has_code(unit) else 0.0, given) + named
-        if term is not None and unit.kind != "code" and (defines(unit.text, term) or (
-                _names_its_section(unit, source, term, on_term) and (unit.source, unit.heading) not in opened)):
+        if unit.kind != "code" and any(defines(unit.text, t) or (_names_its_section(unit, source, t, on_term[t]) and (
+                unit.source, unit.heading) not in opened) for t in terms):
             context += DEFINES  # a stretch opening on it leads (answers.py _opening), as a section named by it does
         if unit.kind != "code":
             opened.add((unit.source, unit.heading))
