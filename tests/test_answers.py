@@ -1035,3 +1035,21 @@ def test_the_rest_of_a_thought_comes_only_after_a_piece_the_answer_quotes():
     odometry = Source(replace(odometry.chunk, heading="Example: Robot Odometry", source_file="topics.md"), "database")
     answer = block_answer("what does the state publisher do?", [publisher, odometry])
     assert "/odom" not in answer, answer
+
+
+def test_a_passage_whose_chunk_an_earlier_one_read_stands_under_the_heading_of_what_it_reads_on_into():
+    """physical-ai-book's "difference between a link and a joint": the first passage read on through
+    the second's chunk, so the second was read from the chunk after it ("This node publishes the
+    values of the joints …") and quoted with no heading, as if it were about the link above it."""
+    joint = replace(_source("A `<joint>` element defines how two links are connected, from a parent link to a "
+                            "child link.", 0.6, "joint").chunk, heading="2. <joint>")
+    example = replace(_source("The example joint connects the base link to the head link and turns about the "
+                              "vertical axis.", 0.55, "example").chunk, heading="2. <joint>")
+    publisher = replace(_source("This node publishes the values of the joints defined in the URDF, so that other "
+                                "nodes can read every joint angle.", 0.5, "publisher").chunk,
+                        heading="2. joint_state_publisher (or hardware drivers)")
+    page = {"joint": [example], "example": [publisher]}  # each read on one chunk
+    answer = block_answer("which node publishes the values of the joints of the urdf?",
+                          [Source(joint, "database"), Source(example, "database")],
+                          following=lambda chunk: page.get(chunk.chunk_id, []))
+    assert "**2. joint_state_publisher (or hardware drivers)**\n\nThis node publishes" in answer, answer

@@ -168,12 +168,15 @@ def heading_in(chunk: Chunk, piece: str) -> str:
 
 def shown_under(units: list[Unit], read: list[tuple[str, list[Chunk]]]) -> list[Unit]:
     """Each piece with the heading a reader finds it under: a piece read on from a later chunk of
-    its page stands under that chunk's heading, not under the one its passage began with."""
+    its page stands under that chunk's heading, not under the one its passage began with; so does
+    one before any heading of a passage whose own chunk an earlier passage read (it is read from
+    the next chunk on)."""
     found = []
     for unit in units:
         chunks = read[unit.source - 1][1]
-        holding = holder(unit.text.partition("\n\n")[0], chunks) if len(chunks) > 1 else None
-        if holding is not None and holding is not chunks[0]:
+        holding = holder(unit.text.partition("\n\n")[0], chunks) if len(chunks) > 1 or chunks and not unit.heading \
+            else None
+        if holding is not None and (holding is not chunks[0] or not unit.heading):
             unit = replace(unit, heading=heading_in(holding, unit.text))
         found.append(unit)
     return found
