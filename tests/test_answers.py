@@ -896,7 +896,7 @@ def test_an_answer_never_opens_on_the_example_above():
     """"give me an example of pattern matching on natural numbers" (tpil4): the best stretch opened on
     "For example, it would be more natural to define the previous example …", which cannot stand
     first; dropped after it was chosen, it took the answer's opening with it."""
-    from server.question.compose.extractive.answers import _opening
+    from server.question.compose.extractive.opening import opening_stretch as _opening
     from server.question.compose.extractive.continuation import read_passages
     from server.question.compose.extractive.piece_scores import score_pieces
 
@@ -1053,3 +1053,4 @@ def test_a_passage_whose_chunk_an_earlier_one_read_stands_under_the_heading_of_w
                           [Source(joint, "database"), Source(example, "database")],
                           following=lambda chunk: page.get(chunk.chunk_id, []))
     assert "**2. joint_state_publisher (or hardware drivers)**\n\nThis node publishes" in answer, answer
+

@@ -6,9 +6,7 @@ a cut sentence or a lead-in's answer often runs on past the chunk's end. Every p
 passages (answer_units.py) is scored against the question (piece_scores.py).
 
 The answer opens with the stretch of one passage, read straight through, that says the most of
-what is asked (each asked word counted once, rarer words more) within part of the reading
-length: an answer is usually a few sentences in a row, and the sentences beside the ones naming
-the question's words are often the ones that answer it. Then every piece that says something
+what is asked (opening.py). Then every piece that says something
 asked, best first from whichever passage (see _choose), up to a short reading length (code and
 tables do not count); each piece with what it depends on (a lead-in's block, the sentence
 before one that refers back), in the book's order under the heading it stands under. Nothing is
@@ -28,7 +26,8 @@ from server.question.context import Source
 from server.question.compose.extractive.continuation import (Following, cited_where_read, holder, read_passages,
                                                               shown_under)
 from server.question.markers import cite_end, marker
-from server.question.compose.extractive.lists import cut_list, entry_asked, names_its_own
+from server.question.compose.extractive.lists import cut_list
+from server.question.compose.extractive.opening import MAX_SECTIONS, code_blocks, opening_stretch, passage
 from server.question.compose.extractive.sections import Section, in_book_order, piece_sections
 from server.question.compose.extractive.piece_scores import (HEADING_ID, Scored, asks_for_code, asks_for_example,
                                                               has_code, reading_words, score_pieces)
@@ -37,24 +36,13 @@ from server.text.emphasis import as_rendered
 from server.text.vocabulary import BookVocabulary, words
 
 WORDS_BY_LENGTH = {"short": 45, "normal": 90, "detailed": 180}  # reading length of prose and lists
-OPENING_SHARE = 0.5  # of the reading length, for the opening stretch (BENCHMARKS.md)
 MIN_MORE = 10  # reading words left that are worth another piece
 # "how do I …": the code that names what is asked is often the answer
 HOW_TO = re.compile(r"^\W*(?:how\s+(?:do|can|should|would|could)\s+(?:i|you|we)|how\s+to)\b", re.IGNORECASE)
-# sections an answer quotes: the one that answers, and two for what it does not say (a section with
-# its subsections is one; each piece counts the section it stands in, sections.piece_sections)
-MAX_SECTIONS = 3
-CODE_BLOCKS_ASKED = 3
 _QUESTION_WORDS = frozenset("""what which when where who whom whose why how does did doing done the and for with
 from into that this these those are was were can could should would will shall have has had get use using make
 need there their about your you any some all""".split())
 Lexicon = Callable[["str | None"], BookVocabulary]
-
-
-def _code_blocks(wants_code: bool) -> int:
-    """Code blocks an answer quotes at most: one unless code is asked for; asked for, a few, not a
-    page's every listing ("i typed ros2 in my terminal …" quoted seven)."""
-    return CODE_BLOCKS_ASKED if wants_code else 1
 
 
 def _shown(unit: Unit, asked: set[str] | None) -> str:
@@ -84,57 +72,6 @@ def _length(units: list[Unit], headed: set[tuple[int, str]] = frozenset()) -> in
     return sum(map(reading_words, units)) + sum(reading_length(HEADING_ID.sub("", h)) for _, h in headings)
 
 
-def _passage(unit: Unit) -> int:
-    """A piece's section where its sections are not known: its passage."""
-    return unit.source
-
-
-def _opening(scored: list[Scored], budget: int, wants_code: bool, how_to: bool = False,
-             sections: Callable[[Unit], Section | int] | None = None) -> list[Unit]:
-    """The pieces of one passage in a row, within a share of the reading length (the first may run
-    to the whole of it, never beyond: a list longer than the answer does not open it; one code
-    block unless code is asked for; code only when asked for or when it names something asked
-    that the passage's prose does not: then the code is the answer), that hold the
-    most of the question's words (by their share of it, each once), with what their first piece's
-    heading and passage add. Between equals, a stretch that opens on a piece naming something
-    asked wins."""
-    limit = int(budget * OPENING_SHARE)
-    section = sections or _passage
-    passages: dict[int, list[Scored]] = {}
-    for piece in sorted(scored, key=lambda s: s.unit.key):
-        passages.setdefault(piece.unit.source, []).append(piece)
-    best, found = float("-inf"), []
-    for pieces in passages.values():
-        said_in_prose = {word for p in pieces if not has_code(p.unit) for word in p.covers}
-        for i, first in enumerate(pieces):
-            if points_above(first.unit):
-                continue  # an answer does not open on "The example above …"
-            covers: dict[str, float] = {}
-            length = code = 0
-            taken = []
-            quoted: set = set()
-            for piece in pieces[i:]:
-                more, more_code = reading_words(piece.unit), has_code(piece.unit)
-                if more_code and not (wants_code or set(piece.covers) - said_in_prose
-                                      or (how_to and piece.relevance > 0)):
-                    continue
-                if (taken or more > budget) and (length + more > limit or code + more_code > _code_blocks(wants_code)):
-                    break
-                if taken and entry_asked(pieces[i]) and names_its_own(piece.unit) and not (
-                        set(piece.covers) - set(covers)):
-                    break  # the entry asked about by name, not the next ones of its list ("- `done` fails if …")
-                if len(quoted | {section(piece.unit)}) > MAX_SECTIONS:
-                    break  # a stretch read through the book's sections quotes three at most, as an answer does
-                quoted.add(section(piece.unit))
-                covers.update(piece.covers)
-                length, code = length + more, code + more_code
-                taken.append(piece.unit)
-            value = sum(covers.values()) + first.context + first.leads - (0.01 if first.relevance <= 0 else 0)
-            if value > best:
-                best, found = value, taken
-    return found
-
-
 def _choose(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict[int, int],
             how_to: bool = False, sections: Callable[[Unit], Section | int] | None = None) -> list[Unit]:
     """The opening stretch, then what _more adds in what is left of the reading length; where a
@@ -142,7 +79,7 @@ def _choose(scored: list[Scored], budget: int, wants_code: bool, highlighted: di
     if highlighted or not scored:
         return _more(scored, budget, wants_code, highlighted)
     by_key = {s.unit.key: s.unit for s in scored}
-    opening = _opening(scored, budget, wants_code, how_to, sections)
+    opening = opening_stretch(scored, budget, wants_code, how_to, sections)
     chosen = {u.key: u for u in [u for first in opening[:1] for u in with_dependencies(first, by_key)] + opening[1:]}
     # an opening that ends on a topic sentence goes on into the sentence after it
     carried = carried_on(opening[-1], by_key) if opening else None
@@ -159,7 +96,7 @@ def _choose(scored: list[Scored], budget: int, wants_code: bool, highlighted: di
               if not points_above(u) or any(source == u.source and block < u.block for source, block in shown)}
     # the heading the answer opens under first, then the rest of its section, then the others, each in
     # the book's order (a passage can hold the sections before the one that answers)
-    section = sections or _passage
+    section = sections or passage
     under, lead = {(u.source, u.heading) for u in opening}, {section(u) for u in opening}
     return sorted(chosen.values(), key=lambda u: ((u.source, u.heading) not in under, section(u) not in lead, u.key))
 
@@ -176,7 +113,7 @@ def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict
         return []
     by_key = {s.unit.key: s.unit for s in scored}
     ranked = sorted(scored, key=lambda s: s.score, reverse=True)
-    section = sections or _passage
+    section = sections or passage
     quoted = {section(u) for u in opened or []}
     # after an opening, the best piece is no code nobody asked for, and says something asked (in its
     # text, or its heading: "SLAM" over the sentence saying what it is) unless it reads on in the
@@ -212,7 +149,7 @@ def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict
             if cut is not None:
                 chosen.update((u.key, u) for u in [*adding[:-1], cut])
                 break
-        if (chosen or opened) and code + more_code > _code_blocks(wants_code):
+        if (chosen or opened) and code + more_code > code_blocks(wants_code):
             continue  # the opening's code counts: no code block over the few an answer quotes
         if chosen and (length + more_length > budget or tables + more_tables > 1):
             continue

@@ -1,0 +1,75 @@
+"""The stretch an extractive answer opens with (answers.py): the pieces of one passage in a row,
+read straight through, that say the most of what is asked within part of the reading length.
+An answer is usually a few sentences in a row, and the sentences beside the ones naming the
+question's words are often the ones that answer it.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from server.question.compose.extractive.answer_units import Unit, points_above
+from server.question.compose.extractive.lists import entry_asked, names_its_own
+from server.question.compose.extractive.piece_scores import Scored, has_code, reading_words
+from server.question.compose.extractive.sections import Section
+
+OPENING_SHARE = 0.5  # of the reading length, for the opening stretch (BENCHMARKS.md)
+# sections an answer quotes: the one that answers, and two for what it does not say (a section with
+# its subsections is one; each piece counts the section it stands in, sections.piece_sections)
+MAX_SECTIONS = 3
+CODE_BLOCKS_ASKED = 3
+
+
+def code_blocks(wants_code: bool) -> int:
+    """Code blocks an answer quotes at most: one unless code is asked for; asked for, a few, not a
+    page's every listing ("i typed ros2 in my terminal …" quoted seven)."""
+    return CODE_BLOCKS_ASKED if wants_code else 1
+
+
+def passage(unit: Unit) -> int:
+    """A piece's section where its sections are not known: its passage."""
+    return unit.source
+
+
+def opening_stretch(scored: list[Scored], budget: int, wants_code: bool, how_to: bool = False,
+             sections: Callable[[Unit], Section | int] | None = None) -> list[Unit]:
+    """The pieces of one passage in a row, within a share of the reading length (the first may run
+    to the whole of it, never beyond: a list longer than the answer does not open it; one code
+    block unless code is asked for; code only when asked for or when it names something asked
+    that the passage's prose does not: then the code is the answer), that hold the
+    most of the question's words (by their share of it, each once), with what their first piece's
+    heading and passage add. Between equals, a stretch that opens on a piece naming something
+    asked wins."""
+    limit = int(budget * OPENING_SHARE)
+    section = sections or passage
+    passages: dict[int, list[Scored]] = {}
+    for piece in sorted(scored, key=lambda s: s.unit.key):
+        passages.setdefault(piece.unit.source, []).append(piece)
+    stretches: list[tuple[float, list[Unit]]] = []
+    for pieces in passages.values():
+        said_in_prose = {word for p in pieces if not has_code(p.unit) for word in p.covers}
+        for i, first in enumerate(pieces):
+            if points_above(first.unit):
+                continue  # an answer does not open on "The example above …"
+            covers: dict[str, float] = {}
+            length = code = 0
+            taken = []
+            quoted: set = set()
+            for piece in pieces[i:]:
+                more, more_code = reading_words(piece.unit), has_code(piece.unit)
+                if more_code and not (wants_code or set(piece.covers) - said_in_prose
+                                      or (how_to and piece.relevance > 0)):
+                    continue
+                if (taken or more > budget) and (length + more > limit or code + more_code > code_blocks(wants_code)):
+                    break
+                if taken and entry_asked(pieces[i]) and names_its_own(piece.unit) and not (
+                        set(piece.covers) - set(covers)):
+                    break  # the entry asked about by name, not the next ones of its list ("- `done` fails if …")
+                if len(quoted | {section(piece.unit)}) > MAX_SECTIONS:
+                    break  # a stretch read through the book's sections quotes three at most, as an answer does
+                quoted.add(section(piece.unit))
+                covers.update(piece.covers)
+                length, code = length + more, code + more_code
+                taken.append(piece.unit)
+            value = sum(covers.values()) + first.context + first.leads - (0.01 if first.relevance <= 0 else 0)
+            stretches.append((value, taken))
+    return max(stretches, key=lambda stretch: stretch[0])[1] if stretches else []  # the first of equals
