@@ -31,7 +31,7 @@ def passage(unit: Unit) -> int:
 
 
 def opening_stretch(scored: list[Scored], budget: int, wants_code: bool, how_to: bool = False,
-             sections: Callable[[Unit], Section | int] | None = None) -> list[Unit]:
+                    sections: Callable[[Unit], Section | int] | None = None) -> list[Unit]:
     """The pieces of one passage in a row, within a share of the reading length (the first may run
     to the whole of it, never beyond: a list longer than the answer does not open it; one code
     block unless code is asked for; code only when asked for or when it names something asked
