@@ -1,8 +1,8 @@
 """How much of its answer keywords a question's gold section holds in a few reading words: the
 ceiling of quoting the right section, with no composer and no retrieval. For each in-book question
 of a set whose book is Markdown, the section under `gold_heading` in `gold_docs[0]` (to the next
-heading of the same or a higher level, as eval/README.md defines it) is read as prose (code
-blocks left out), and the keywords it says are counted in its first N reading words, and in the
+heading of the same or a higher level, as eval/README.md defines it; read as ingest reads a page's
+sections) is read as prose (code blocks left out), and the keywords it says are counted in its first N reading words, and in the
 N reading words of its sentences that share the most words with the question.
 
     python benchmarks/gold_sections.py [SET ...] [--words 90]
@@ -19,12 +19,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.common import CORPORA, EVAL, REPO  # noqa: E402
 from server.ingest.anchors import rendered_text  # noqa: E402
+from server.ingest.clean import clean_markdown  # noqa: E402
+from server.ingest.page import Page  # noqa: E402
+from server.ingest.sections import reading_sections  # noqa: E402
 from server.text.lengths import reading_length  # noqa: E402
 from server.text.vocabulary import words  # noqa: E402
 
 # the sets whose book is Markdown, by the folder their gold_docs are relative to
 BOOKS = {"physical-ai-book": "physical-ai-book/docs", "rust-book": "rust-book/src", "aibook": "aibook/docs"}
-_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*(?:\{#[^}]*\})?\s*$")
 _SENTENCE = re.compile(r"(?<=[.!?。！？])\s+|\n\s*\n|\n(?=\s*(?:[-*]|\d+\.)\s)")
 
 
@@ -38,16 +40,19 @@ def _sets() -> dict[str, tuple[Path, Path]]:
 
 
 def section(page: str, heading: str) -> str | None:
-    """The text under the heading, to the next heading of the same or a higher level."""
-    lines, start, level, fenced = page.splitlines(), None, 0, False
-    for i, line in enumerate(lines):
-        fenced ^= line.lstrip().startswith("```")
-        match = None if fenced else _HEADING.match(line)
-        if match and start is None and rendered_text(match[2]) == rendered_text(heading):
-            start, level = i + 1, len(match[1])
-        elif match and start is not None and len(match[1]) <= level:
-            return "\n".join(lines[start:i])
-    return "\n".join(lines[start:]) if start is not None else None
+    """The text under the heading, its subsections' included, as ingest reads the page's sections;
+    None where the page has no such heading."""
+    wanted = rendered_text(heading)
+    read = reading_sections(Page(source_file="", title="", url="", categories=[], order=1,
+                                 body=clean_markdown(page), file_hash=""))
+    inside = [s for s in read if any(text == wanted for _, text, _ in s.headings)]
+    if not inside:  # the page's title: the page is the section
+        title = next((line[2:] for line in page.splitlines() if line.startswith("# ")), None)
+        return "\n\n".join(b.text for s in read for b in s.blocks) if title and rendered_text(title) == wanted \
+            else None
+    first = read.index(inside[0])
+    run = [s for s in read[first:first + len(inside)] if s in inside]  # the first section of that name
+    return "\n\n".join(b.text for s in run for b in s.blocks)
 
 
 def _reading(sentences: list[str], budget: int) -> list[str]:
