@@ -11,7 +11,7 @@ from places import CORPORA, PHYSICAL_AI, RUST_BOOK
 from server.evaluation.measures import answer_words
 from server.book.chunk import Chunk
 from server.question.compose.extractive.answers import block_answer
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from server.text.blocks import Block, split_blocks
@@ -90,6 +90,15 @@ def test_a_quoted_note_is_read_as_its_headings_paragraphs_and_code():
 def test_reading_quoted_code_loses_no_word_of_the_page(lines):
     page = "\n".join(lines)
     assert sorted(words(" ".join(b.text for b in split_blocks(page)))) == sorted(words(page))
+
+
+def test_code_a_passage_leaves_open_is_closed_and_its_citation_stands_after_it():
+    """A genomics course's page leaves a fence open, so the rest of the page is its code: quoted, the
+    code swallowed the answer's "[4]", and the source went unlisted."""
+    page = "## Pipes\n\nPipe the output of one command into another with `|`:\n\n```\n% cat myfiles.txt | wc -l\n"
+    assert split_blocks(page)[-1].text == "```\n% cat myfiles.txt | wc -l\n```"
+    answer = block_answer("how do i pipe the output of one command into another command?", [_source(page)])
+    assert answer.count("```") == 2 and answer.rstrip().endswith("```\n\n[1]"), answer
 
 
 def test_code_is_quoted_whole_when_the_question_asks_for_a_command():
@@ -242,6 +251,18 @@ def test_a_question_about_a_highlighted_passage_reads_the_passage_on_in_its_orde
                           [Source(HighlightedPassage(0, highlighted, 0.5), "selected_text")])
     assert "Topics facilitate continuous data streams in an asynchronous manner" in answer
     assert answer.index("fundamental building blocks") < answer.index("Topics facilitate")
+
+
+@settings(deadline=None)  # the first question loads the word tables
+@given(st.text(alphabet=st.characters(codec="utf-8", exclude_categories=["Cs", "Cc"]), min_size=1, max_size=20),
+       st.sampled_from(["what is {0}?", "what does {0} mean?", "difference between {0} and traits?", "{0} vs trait",
+                        "{0}とは？", "什么是{0}？"]))
+def test_a_term_asked_of_a_highlight_is_answered_from_it(term, form):
+    """"what is a trait?" on a highlight looked for the section named by the term in the highlight, which
+    has none, and the answer failed."""
+    highlighted = "A trait defines shared behaviour. Traits are like interfaces."
+    answer = block_answer(form.format(term), [Source(HighlightedPassage(0, highlighted, 0.5), "selected_text")])
+    assert "[1]" in answer
 
 
 def test_a_short_identifier_with_a_digit_is_an_asked_word():

@@ -97,6 +97,31 @@ def test_the_probes_are_one_edit_from_the_books_words_and_phrased_every_way():
     phrasings = probes.request_phrasings()
     assert "can you give me an example?" in phrasings and "REPHRASE THIS" in phrasings
     assert len(phrasings) == 6 * 7
+    assert probes.term_requests("A trait defines shared behaviour. Traits are like interfaces.") == [
+        "what is interfaces?", "what does interfaces mean?"]
+
+
+def test_a_highlight_asked_what_its_words_mean_is_answered_in_both_modes():
+    """"what is X?" on a highlight looked for the section named by X in the highlight, and the answer failed."""
+    asked = []
+
+    def ask(question, **body):
+        asked.append((question, body["selection_mode"]))
+        if question.startswith("what is"):  # the passage need not say what its every word is
+            return 200, {"status": "refused"}
+        return (500, {"code": "INTERNAL"}) if "mean" in question and failing else (200, {"status": "completed"})
+
+    passage = ("A trait defines the functionality a particular type has and can share with other types. We can use "
+               "traits to define shared behaviour in an abstract way. Traits are similar to a feature often called "
+               "interfaces in other languages, although with some differences.")
+    book = type("Book", (), {"paragraphs": [(passage, "https://book.example/docs/traits")]})()
+    failing = False
+    assert checks.highlight_requests(ask, book).passed
+    failing = True
+    result = checks.highlight_requests(ask, book)
+    assert not result.passed and result.failures == ["exclusive: 'what does functionality mean?' → 500 INTERNAL",
+                                                     "combined: 'what does functionality mean?' → 500 INTERNAL"]
+    assert ("what is functionality?", "combined") in asked and ("what does functionality mean?", "exclusive") in asked
 
 
 def test_check_book_reports_every_check_on_a_book(tmp_path):

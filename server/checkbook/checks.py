@@ -65,13 +65,16 @@ def highlight_requests(ask: Ask, book: Book, passages: int = 3) -> Result:
     if not chosen:
         return Result("highlight requests", True, "no prose paragraph to highlight")
     failures, asked = [], 0
-    for n, phrasing in enumerate(probes.request_phrasings()):
-        passage = chosen[n % len(chosen)]
+    # a request is never refused; a question on one of the passage's words may be (the passage need
+    # not say what "convenient" is), but never fails
+    requests = [(phrasing, chosen[n % len(chosen)], False) for n, phrasing in enumerate(probes.request_phrasings())]
+    requests += [(phrasing, passage, True) for passage in chosen for phrasing in probes.term_requests(passage.text)]
+    for phrasing, passage, may_decline in requests:
         for mode in ("exclusive", "combined"):
             status, body = ask(phrasing, selected_text=passage.text, selection_mode=mode,
                                metadata={"page_url": passage.url})
             asked += 1
-            if status != 200 or body.get("status") == "refused":
+            if status != 200 or (body.get("status") == "refused" and not may_decline):
                 failures.append(f"{mode}: {phrasing!r} → {status} {body.get('status', body.get('code'))}")
     return Result("highlight requests", not failures, f"{asked - len(failures)}/{asked} answered", failures)
 

@@ -77,6 +77,13 @@ def request_phrasings() -> list[str]:
     return phrasings
 
 
+def term_requests(passage: str) -> list[str]:
+    """Questions naming one of the passage's own words, as a reader asks of a highlight: what its
+    longest word is, and what it means."""
+    named = sorted(set(re.findall(r"[^\W\d_]{4,}", passage)), key=lambda w: (-len(w), w))[:1]
+    return [question for word in named for question in (f"what is {word}?", f"what does {word} mean?")]
+
+
 _SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
 
 

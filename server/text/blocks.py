@@ -146,6 +146,8 @@ def split_blocks(markdown: str) -> list[Block]:
             close()
             kind = line_kind
         current.append(line)
+    if fence:  # code the passage leaves open (the book's own slip, or a passage cut inside it) is closed
+        current.append(fence)
     close()
     return _rejoin(blocks)
 

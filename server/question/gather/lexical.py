@@ -77,10 +77,12 @@ def defining_chunks(chunks: list[Chunk], term: str | None) -> list[bool]:
     if term is None:
         return [False] * len(chunks)
     opening: dict[tuple[str, str, str], int] = {}  # each section named by the term: its first passage found
-    for chunk in chunks:
+    book = [chunk for chunk in chunks if isinstance(chunk, Chunk)]  # a highlighted passage has no section
+    for chunk in book:
         if headed_by(chunk.heading, term):
             opening[_section(chunk)] = min(opening.get(_section(chunk), chunk.position), chunk.position)
-    return [defining(chunk.headings()[1:], chunk.content, term) or opening.get(_section(chunk)) == chunk.position
+    return [isinstance(chunk, Chunk) and (defining(chunk.headings()[1:], chunk.content, term)
+                                          or opening.get(_section(chunk)) == chunk.position)
             for chunk in chunks]
 
 
