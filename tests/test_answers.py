@@ -1075,3 +1075,21 @@ def test_a_passage_whose_chunk_an_earlier_one_read_stands_under_the_heading_of_w
                           following=lambda chunk: page.get(chunk.chunk_id, []))
     assert "**2. joint_state_publisher (or hardware drivers)**\n\nThis node publishes" in answer, answer
 
+
+
+def test_a_piece_before_a_passages_first_heading_is_scored_under_the_chunk_its_text_opens_with():
+    """survival-ts's "Moment.js ってもうオワコン？": the first passage read on through the "Moment.js" chunk, so the
+    second, that chunk, was read from the "getDay()" chunk after it, and its "Returns the day of the week."
+    was scored as the section named by Moment.js and opened the answer. Here it says nothing asked: it is
+    not quoted."""
+    libraries = replace(_source("Day.js is a light library for dates, with an API like the one of Moment.js.",
+                                0.6, "dayjs").chunk, heading="Day.js")
+    moment = replace(_source("It is widely known for dates, but it is no longer developed: new projects need not "
+                             "adopt it.", 0.55, "moment").chunk, heading="Moment.js")
+    day = replace(_source("Returns the day of the week, from 0 for Sunday to 6.", 0.5, "day").chunk,
+                  heading="getDay()")
+    page = {"dayjs": [moment], "moment": [day]}
+    answer = block_answer("which date library should i use, is Moment.js dead?",
+                          [Source(libraries, "database"), Source(moment, "database")],
+                          following=lambda chunk: page.get(chunk.chunk_id, []))
+    assert "no longer developed" in answer and "day of the week" not in answer, answer

@@ -12,9 +12,9 @@ from server.question.compose.extractive.answers import block_answer
 from server.question.context import Source
 from server.question.gather.lexical import rerank
 from server.question.judge.gate import admitted
-from server.text.definition import compared_terms, headed_by, defined_term, defines, defining
+from server.text.definition import code_names, compared_terms, headed_by, defined_term, defines, defining
 from server.text.vocabulary import BookVocabulary
-from tests.places import RUST_BOOK
+from tests.places import CORPORA, RUST_BOOK
 
 
 def _chunk(chunk_id: str, text: str, score: float, heading: str = "") -> Chunk:
@@ -193,3 +193,41 @@ def test_a_comparison_is_answered_with_what_the_book_says_each_term_is():
                           [Source(c, "database") for c in (crucial, joint, link)])
     assert answer.lstrip().startswith(("**2. <joint>**", "**1. <link>**")), answer  # not the list naming both
     assert "rigid body segment" in answer and "how two links are connected" in answer, answer
+
+
+def test_the_names_in_code_a_question_asks_about():
+    assert code_names("DateのgetMonth()って1月のとき1が返ってくる？") == ["getMonth"]
+    assert code_names("what does robot_state_publisher actually do") == ["robot_state_publisher"]
+    assert code_names("Promise.all vs String::from, and `simp`?") == ["Promise.all", "String::from", "simp"]
+    assert code_names("strictNullChecksって何バージョンで入ったの？") == ["strictNullChecks"]
+    assert code_names("e.g. what is a trait? i.e. an interface?") == []
+    assert code_names("how do i install rust on windows") == []
+
+
+def test_a_heading_names_a_name_in_code_whole_or_as_the_last_part_of_a_qualified_name():
+    assert headed_by("月を取得する - Date.prototype.getMonth()", "getMonth")
+    assert headed_by("すべての非同期処理の結果を待ち受ける - Promise.all()", "Promise.all")
+    assert not headed_by("Promise.allSettled()", "Promise.all")
+    assert not headed_by("Getting the month", "getMonth")  # a word of the heading, not the name
+    assert headed_by("Traits", "trait") and not headed_by("Trait objects", "trait")  # plain terms as before
+
+
+@given(st.text(max_size=80))
+def test_names_in_code_are_written_in_the_question(question):
+    for name in code_names(question):
+        assert name and name in question
+
+
+def test_a_question_naming_code_opens_on_the_section_whose_heading_names_it():
+    """survival-ts: "DateのgetMonth()って…" opened on a column whose code calls `d.getMonth()`, while the
+    section "月を取得する - `Date.prototype.getMonth()`" (gets the month, 0-11: add 1) went unread."""
+    lines = (CORPORA / "survival-ts" / "docs" / "reference" / "builtin-api" / "date.md").read_text(
+        encoding="utf-8").splitlines()
+    getters = "\n".join(lines[lines.index("### 月を取得する - `Date.prototype.getMonth()`"):
+                         lines.index("### 時を取得する - `Date.prototype.getHours()`")])
+    column = "\n".join(lines[lines.index("## コラム: Dateの問題点の由来"):][:14])
+    assert "d.getMonth() + 1" in column
+    answer = block_answer("DateのgetMonth()って1月のとき1が返ってくる？", [
+        Source(_chunk("getters", getters, 0.6, "月を取得する - Date.prototype.getMonth()"), "database"),
+        Source(_chunk("column", column, 0.58, "コラム: Dateの問題点の由来"), "database")])
+    assert answer.startswith("**月を取得する - `Date.prototype.getMonth()`**\n\n月を取得しますが、0-11を返す"), answer

@@ -95,9 +95,38 @@ _NUMBERED = re.compile(r"^\d+(?:\.\d+)*\.?\s+")  # "1. Nodes", "2.3 Topics"
 _GLOSS = re.compile(r"^(?P<name>.+?)\s*[(（](?P<gloss>[^()（）]+)[)）]$")
 
 
+# a name in code a question uses: "`simp`", "getMonth()", "Promise.all", "String::from", "robot_state_publisher",
+# "strictNullChecks" (ASCII, as code is written, though the question around it is Japanese)
+_CODE_NAME = re.compile(r"`(?P<quoted>[^`\n]{1,40})`|(?<![A-Za-z0-9_.:/])(?P<name>"
+                        r"[A-Za-z_][A-Za-z0-9_]+(?:(?:::|\.)[A-Za-z_][A-Za-z0-9_]*)+|"  # qualified: a.b, a::b
+                        r"[A-Za-z_][A-Za-z0-9_]*(?=\(\))|"  # called: f()
+                        r"[a-z]+[A-Z][A-Za-z0-9]*|"  # camelCase
+                        r"[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+)")  # snake_case
+
+
+def code_names(question: str) -> list[str]:
+    """The names in code a question asks about, as written: a section whose heading names one is the
+    book's section on it ("DateのgetMonth()って…" of "月を取得する - `Date.prototype.getMonth()`")."""
+    names = []
+    for found in _CODE_NAME.finditer(question):
+        name = (found["quoted"] or found["name"]).strip().removesuffix("()")
+        if name and name not in names:
+            names.append(name)
+    return names
+
+
+def names_in_code(heading: str, name: str) -> bool:
+    """Does the heading name the code name, whole or as the last part of a qualified name
+    ("Date.prototype.getMonth()" names "getMonth"; "Promise.allSettled()" does not name "Promise.all")?"""
+    return bool(re.search(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])", heading, re.IGNORECASE))
+
+
 def headed_by(heading: str, term: str) -> bool:
     """Is the heading the term's name ("Pattern Matching" of "pattern matching", "Lifetimes" of "lifetime"),
-    or the name it glosses ("ユニオン型 (union type)" of "ユニオン型" and of "union type")?"""
+    or the name it glosses ("ユニオン型 (union type)" of "ユニオン型" and of "union type"), or, for a
+    name in code, does it name it?"""
+    if _CODE_NAME.fullmatch(term.strip()) and names_in_code(heading, term.strip().strip("`").removesuffix("()")):
+        return True
     name = _NUMBERED.sub("", " ".join(heading.strip(" `*_#").split()).lower()).strip(" `<>")  # "2. <joint>"
     glossed = _GLOSS.match(name)
     asked = defined_term(name)  # a heading that asks it: "What Are Topics?", "ٹاپکس کیا ہیں؟"

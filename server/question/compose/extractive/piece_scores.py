@@ -27,7 +27,7 @@ from server.text.sentences import strip_markdown
 from server.text.lengths import reading_length
 from server.question.compose.extractive.code_lines import program_words
 from server.text.asked import asked_words, short_terms
-from server.text.definition import compared_terms, defined_term, defines, headed_by
+from server.text.definition import code_names, compared_terms, defined_term, defines, headed_by
 from server.text.vocabulary import BookVocabulary, words
 
 CODE_ASKED = 0.3
@@ -213,12 +213,12 @@ def _holds(text: str, weights: dict[str, float], full: float) -> dict[str, float
     return {p: w / full for p, w in weights.items() if p in said}
 
 
-def _names_its_section(unit: Unit, source: Source, term: str, on_term: list[bool]) -> bool:
-    """Is the piece under a heading naming the term: its own, or its passage's where that passage
-    opens the section (lexical.defining_chunks)?"""
+def _names_its_section(unit: Unit, opens: object, term: str, on_term: list[bool]) -> bool:
+    """Is the piece under a heading naming the term: its own, or that of the chunk its passage's
+    text opens with, where that chunk opens the section (lexical.defining_chunks)?"""
     if unit.heading:
         return headed_by(unit.heading, term)
-    return on_term[unit.source - 1] and headed_by(source.chunk.heading, term)
+    return on_term[unit.source - 1] and headed_by(getattr(opens, "heading", ""), term)
 
 
 class Scored:
@@ -239,6 +239,7 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
     example = asks_for_example(question)
     term = defined_term(question)
     terms = [term] if term is not None else compared_terms(question)  # "what's X?"; "difference between X and Y?"
+    terms += [name for name in code_names(question) if name not in terms]  # "DateのgetMonth()って…"
     units, seen = [], set()
     for number, (source, (text, _)) in enumerate(zip(sources, read), 1):
         for unit in units_of(text, number, _page_material(source)):
@@ -254,12 +255,15 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
     best_passage = max((s.score for s in sources), default=0.0)
     scored = []
     opened: set[tuple[int, str]] = set()  # the headings whose first piece has been read
-    on_term = {t: defining_chunks([source.chunk for source in sources], t) for t in terms}
+    # the chunk each passage's text opens with: not its own where a passage before it read that one
+    # (continuation.read_passages), and a piece before its first heading stands under that chunk's
+    opens = [chunks[0] if chunks else source.chunk for source, (_, chunks) in zip(sources, read)]
+    on_term = {t: defining_chunks(opens, t) for t in terms}
     for unit in units:
         source = sources[unit.source - 1]
         # the heading a piece stands under, not its chunk's first one: a chunk merges small sections, and
         # "getMonth()" heads the first of them, not the "getDay()" section after it
-        headings = unit.heading or getattr(source.chunk, "heading", "")
+        headings = unit.heading or getattr(opens[unit.source - 1], "heading", "")
         heading = [p for p in _prefixes(headings) if p not in alone or alone[p].search(headings)]
         if not _eligible(unit, question, wants_code, everything, any(p in weights for p in heading)):
             continue
@@ -274,7 +278,7 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
         named = NAMED_ASKED if unit.material in NAMED and _ASKS[unit.material].search(question) else 0.0
         leads = given + named
         asked_for = max(CODE_ASKED if wants_code and has_code(unit) else 0.0, given) + named
-        if unit.kind != "code" and any(defines(unit.text, t) or (_names_its_section(unit, source, t, on_term[t]) and (
+        if unit.kind != "code" and any(defines(unit.text, t) or (_names_its_section(unit, opens[unit.source - 1], t, on_term[t]) and (
                 unit.source, unit.heading) not in opened) for t in terms):
             context += DEFINES  # a stretch opening on it leads (answers.py _opening), as a section named by it does
         if unit.kind != "code":
