@@ -12,7 +12,8 @@ from server.question.compose.extractive.answers import block_answer
 from server.question.context import Source
 from server.question.gather.lexical import rerank
 from server.question.judge.gate import admitted
-from server.text.definition import code_names, compared_terms, headed_by, defined_term, defines, defining
+from server.text.definition import (code_names, compared_terms, headed_by, defined_term, defines, defining,
+                                     says_operator)
 from server.text.vocabulary import BookVocabulary
 from tests.places import CORPORA, RUST_BOOK
 
@@ -202,6 +203,12 @@ def test_the_names_in_code_a_question_asks_about():
     assert code_names("strictNullChecksって何バージョンで入ったの？") == ["strictNullChecks"]
     assert code_names("e.g. what is a trait? i.e. an interface?") == []
     assert code_names("how do i install rust on windows") == []
+    # an operator named as a thing, not one used in code the question quotes
+    assert code_names("what does the $ operator do?") == ["$"]
+    assert code_names("whats the difference between > and >> in the terminal") == [">", ">>"]
+    assert code_names("what's the := thing called in python?") == [":="]
+    assert code_names("0.1 + 0.2が0.3にならないのなんで？") == code_names("filter((n) => n)したら0まで消えた") == []
+    assert code_names("why does fn first_word(s: &str) -> &str compile?") == ["first_word"]
 
 
 def test_a_heading_names_a_name_in_code_whole_or_as_the_last_part_of_a_qualified_name():
@@ -210,6 +217,9 @@ def test_a_heading_names_a_name_in_code_whole_or_as_the_last_part_of_a_qualified
     assert not headed_by("Promise.allSettled()", "Promise.all")
     assert not headed_by("Getting the month", "getMonth")  # a word of the heading, not the name
     assert headed_by("Traits", "trait") and not headed_by("Trait objects", "trait")  # plain terms as before
+    assert headed_by("What are these `$`?", "$") and headed_by(">>=", ">>=") and not headed_by(">>=", ">")
+    assert says_operator("`$` is right-associative", "$") and says_operator("Html.ul_ $ map", "$")
+    assert not says_operator("getLine >>= putStrLn", ">") and not says_operator("a >>= b", ">>")
 
 
 @given(st.text(max_size=80))
@@ -231,3 +241,19 @@ def test_a_question_naming_code_opens_on_the_section_whose_heading_names_it():
         Source(_chunk("getters", getters, 0.6, "月を取得する - Date.prototype.getMonth()"), "database"),
         Source(_chunk("column", column, 0.58, "コラム: Dateの問題点の由来"), "database")])
     assert answer.startswith("**月を取得する - `Date.prototype.getMonth()`**\n\n月を取得しますが、0-11を返す"), answer
+
+
+def test_an_operator_asked_about_by_name_is_answered_where_the_book_says_it():
+    """lhbg: "what does the $ operator do?" gave the aside on operator precedence, whose heading says
+    "operator"; `$` was no word of the question, and its note went unread."""
+    src = CORPORA / "lhbg" / "src"
+    note = (src / "05-glue" / "01-markup_to_html.md").read_text(encoding="utf-8")
+    note = note[note.index("## Converting `Markup.Structure`"):note.index("## Document -> Html")]
+    aside = (src / "03-html" / "01-html_content.md").read_text(encoding="utf-8")
+    aside = aside[aside.index("> #### An aside about operator precedence"):][:1500]
+    answer = block_answer("what does the $ operator do?", [
+        Source(_chunk("aside", aside, 0.46, "An aside about operator precedence and fixity"), "database"),
+        Source(_chunk("note", note, 0.44, "Converting Markup.Structure to Html.Structure"), "database")])
+    assert "`$` is right-associative" in answer, answer
+    assert answer.index("`$`") < answer.find("When there are multiple operators") or \
+        "When there are multiple operators" not in answer, answer

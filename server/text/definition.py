@@ -104,28 +104,50 @@ _CODE_NAME = re.compile(r"`(?P<quoted>[^`\n]{1,40})`|(?<![A-Za-z0-9_.:/])(?P<nam
                         r"[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+)")  # snake_case
 
 
+_OPERATOR_CHARS = r"$><|&:=@!%^*+~\\"
+# an operator a question names as a thing: "the $ operator", "what does >>= do", "the := thing",
+# "> and >>"; not one used in code it quotes ("0.1 + 0.2", "filter((n) => n)")
+_OPERATOR = re.compile(rf"(?:^|(?<=\s))([{_OPERATOR_CHARS}]{{1,3}})(?=\s+(?:operators?|signs?|symbols?|things?|"
+                       rf"characters?|do|does|mean|means|called|and|or|vs|in)\b)", re.IGNORECASE)
+
+
 def code_names(question: str) -> list[str]:
     """The names in code a question asks about, as written: a section whose heading names one is the
     book's section on it ("DateのgetMonth()って…" of "月を取得する - `Date.prototype.getMonth()`")."""
     names = []
-    for found in _CODE_NAME.finditer(question):
-        name = (found["quoted"] or found["name"]).strip().removesuffix("()")
+    found = [(m.start(), (m["quoted"] or m["name"]).strip().removesuffix("()")) for m in _CODE_NAME.finditer(question)]
+    found += [(m.start(), m[1]) for m in _OPERATOR.finditer(question)]
+    for _, name in sorted(found):
         if name and name not in names:
             names.append(name)
     return names
 
 
+def named_operators(question: str) -> list[str]:
+    """The operators a question names as things ("the $ operator", "what does >>= do")."""
+    return [m[1] for m in _OPERATOR.finditer(question)]
+
+
+def says_operator(text: str, operator: str) -> bool:
+    """Does the text write the operator, not as part of a longer one ("`>>=`" does not say ">")?"""
+    return bool(re.search(rf"(?<![{_OPERATOR_CHARS}]){re.escape(operator)}(?![{_OPERATOR_CHARS}])", text))
+
+
 def names_in_code(heading: str, name: str) -> bool:
     """Does the heading name the code name, whole or as the last part of a qualified name
-    ("Date.prototype.getMonth()" names "getMonth"; "Promise.allSettled()" does not name "Promise.all")?"""
-    return bool(re.search(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])", heading, re.IGNORECASE))
+    ("Date.prototype.getMonth()" names "getMonth"; "Promise.allSettled()" does not name "Promise.all";
+    "`>>=`" does not name ">")?"""
+    edge = rf"{_OPERATOR_CHARS}" if re.fullmatch(rf"[{_OPERATOR_CHARS}]+", name) else "A-Za-z0-9_"
+    return bool(re.search(rf"(?<![{edge}]){re.escape(name)}(?![{edge}])", heading, re.IGNORECASE))
 
 
 def headed_by(heading: str, term: str) -> bool:
     """Is the heading the term's name ("Pattern Matching" of "pattern matching", "Lifetimes" of "lifetime"),
     or the name it glosses ("ユニオン型 (union type)" of "ユニオン型" and of "union type"), or, for a
     name in code, does it name it?"""
-    if _CODE_NAME.fullmatch(term.strip()) and names_in_code(heading, term.strip().strip("`").removesuffix("()")):
+    named = term.strip()
+    if (_CODE_NAME.fullmatch(named) or re.fullmatch(rf"[{_OPERATOR_CHARS}]{{1,3}}", named)) and names_in_code(
+            heading, named.strip("`").removesuffix("()")):
         return True
     name = _NUMBERED.sub("", " ".join(heading.strip(" `*_#").split()).lower()).strip(" `<>")  # "2. <joint>"
     glossed = _GLOSS.match(name)

@@ -27,7 +27,8 @@ from server.text.sentences import strip_markdown
 from server.text.lengths import reading_length
 from server.question.compose.extractive.code_lines import program_words
 from server.text.asked import asked_words, short_terms
-from server.text.definition import code_names, compared_terms, defined_term, defines, headed_by
+from server.text.definition import (code_names, compared_terms, defined_term, defines, headed_by, named_operators,
+                                     says_operator)
 from server.text.vocabulary import BookVocabulary, words
 
 CODE_ASKED = 0.3
@@ -249,6 +250,11 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
             seen.add(said)
             units.append(unit)
     weights = _weights(_asked(question, book), units, book)
+    # an operator asked about by name ("what does the $ operator do?") is asked as a word is, said
+    # where a piece writes it: rare among the passages, it weighs as their rarest word does
+    operators = [o for o in named_operators(question) if o not in weights]
+    for operator in operators:
+        weights[operator] = max(weights.values(), default=1.0)
     # a short term is said where it stands alone: "&str" is not the "str" of `push_str`
     alone = {w: re.compile(rf"(?<!\w){w}(?!\w)", re.IGNORECASE) for w in short_terms(question) if w in weights}
     full = sum(weights.values()) or 1.0
@@ -269,6 +275,8 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
             continue
         plain = program_words(unit.plain) if has_code(unit) else unit.plain  # a program's data is not what it names
         said = [p for p in _prefixes(plain) if p not in alone or alone[p].search(plain)]
+        said += [o for o in operators if says_operator(unit.text, o)]
+        heading += [o for o in operators if says_operator(headings, o)]
         relevance = _bm25(said, weights) / full
         context = (HEADING_WEIGHT * sum(w for p, w in weights.items() if p in heading) / full
                    + PASSAGE_WEIGHT * (source.score - best_passage))
