@@ -213,6 +213,7 @@ def test_the_names_in_code_a_question_asks_about():
 
 def test_a_heading_names_a_name_in_code_whole_or_as_the_last_part_of_a_qualified_name():
     assert headed_by("月を取得する - Date.prototype.getMonth()", "getMonth")
+    assert headed_by("月を取得する - Date.prototype.getMonth()", "`getMonth()`")  # "what is `getMonth()`?"
     assert headed_by("すべての非同期処理の結果を待ち受ける - Promise.all()", "Promise.all")
     assert not headed_by("Promise.allSettled()", "Promise.all")
     assert not headed_by("Getting the month", "getMonth")  # a word of the heading, not the name

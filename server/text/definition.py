@@ -145,9 +145,9 @@ def headed_by(heading: str, term: str) -> bool:
     """Is the heading the term's name ("Pattern Matching" of "pattern matching", "Lifetimes" of "lifetime"),
     or the name it glosses ("ユニオン型 (union type)" of "ユニオン型" and of "union type"), or, for a
     name in code, does it name it?"""
-    named = term.strip()
+    named = term.strip().strip("`").removesuffix("()")  # "what is `getMonth()`?"
     if (_CODE_NAME.fullmatch(named) or re.fullmatch(rf"[{_OPERATOR_CHARS}]{{1,3}}", named)) and names_in_code(
-            heading, named.strip("`").removesuffix("()")):
+            heading, named):
         return True
     name = _NUMBERED.sub("", " ".join(heading.strip(" `*_#").split()).lower()).strip(" `<>")  # "2. <joint>"
     glossed = _GLOSS.match(name)
