@@ -214,12 +214,12 @@ def _holds(text: str, weights: dict[str, float], full: float) -> dict[str, float
     return {p: w / full for p, w in weights.items() if p in said}
 
 
-def _names_its_section(unit: Unit, opens: object, term: str, on_term: list[bool]) -> bool:
+def _names_its_section(unit: Unit, opens: list, term: str, on_term: list[bool]) -> bool:
     """Is the piece under a heading naming the term: its own, or that of the chunk its passage's
-    text opens with, where that chunk opens the section (lexical.defining_chunks)?"""
+    text opens with (`opens`, each passage's), where that chunk opens the section (lexical.defining_chunks)?"""
     if unit.heading:
         return headed_by(unit.heading, term)
-    return on_term[unit.source - 1] and headed_by(getattr(opens, "heading", ""), term)
+    return on_term[unit.source - 1] and headed_by(getattr(opens[unit.source - 1], "heading", ""), term)
 
 
 class Scored:
@@ -286,7 +286,7 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
         named = NAMED_ASKED if unit.material in NAMED and _ASKS[unit.material].search(question) else 0.0
         leads = given + named
         asked_for = max(CODE_ASKED if wants_code and has_code(unit) else 0.0, given) + named
-        if unit.kind != "code" and any(defines(unit.text, t) or (_names_its_section(unit, opens[unit.source - 1], t, on_term[t]) and (
+        if unit.kind != "code" and any(defines(unit.text, t) or (_names_its_section(unit, opens, t, on_term[t]) and (
                 unit.source, unit.heading) not in opened) for t in terms):
             context += DEFINES  # a stretch opening on it leads (answers.py _opening), as a section named by it does
         if unit.kind != "code":
