@@ -221,6 +221,7 @@ def test_a_heading_names_a_name_in_code_whole_or_as_the_last_part_of_a_qualified
     assert headed_by("What are these `$`?", "$") and headed_by(">>=", ">>=") and not headed_by(">>=", ">")
     assert says_operator("`$` is right-associative", "$") and says_operator("Html.ul_ $ map", "$")
     assert not says_operator("getLine >>= putStrLn", ">") and not says_operator("a >>= b", ">>")
+    assert says_operator("use `>>` instead of `>`:", ">") and not says_operator("a prompt: <prompt> %", ">")
 
 
 @given(st.text(max_size=80))

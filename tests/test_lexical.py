@@ -112,3 +112,18 @@ def test_a_book_read_with_the_multilingual_model_is_re_ranked_on_minilms_scale(t
     assert all(np.isclose(c.score, float(e5.embed_query(question) @ e5.embed_documents([c.content])[0]), atol=1e-3)
                for c in found)  # the model's cosines, as the gates read them
     store.close()
+
+
+def test_a_passage_writing_the_operators_a_question_names_is_lifted():
+    """A genomics course's "whats the difference between > and >> in the terminal": the passage saying
+    "you can use `>>` instead of `>`" was fourth among the model's candidates and fell further, since
+    BM25 reads "difference" and "terminal" only."""
+    texts = {"prompt": "Your terminal shows a prompt when it is ready: <prompt> %. Type a command at it.",
+             "append": "If you want to append to the file, you can use `>>` instead of `>`.",
+             "other": "The terminal's difference engine is a figure of speech."}
+    book = BookVocabulary.from_texts(texts.values())
+    chunks = [_chunk("prompt", texts["prompt"], 0.42), _chunk("other", texts["other"], 0.41),
+              _chunk("append", texts["append"], 0.40)]
+    ranked = rerank("whats the difference between > and >> in the terminal", chunks, book)
+    assert ranked[0].chunk_id == "append", [c.chunk_id for c in ranked]
+    assert rerank("whats the difference between these in the terminal", chunks, book)[0].chunk_id != "append"

@@ -129,8 +129,9 @@ def named_operators(question: str) -> list[str]:
 
 
 def says_operator(text: str, operator: str) -> bool:
-    """Does the text write the operator, not as part of a longer one ("`>>=`" does not say ">")?"""
-    return bool(re.search(rf"(?<![{_OPERATOR_CHARS}]){re.escape(operator)}(?![{_OPERATOR_CHARS}])", text))
+    """Does the text write the operator standing alone ("`>>`", "ls > files.txt"), not as part of a
+    longer one ("`>>=`" does not say ">") or of a word ("<prompt>" does not)?"""
+    return bool(re.search(rf"(?:^|(?<=[\s`(])){re.escape(operator)}(?=$|[\s`),.:;])", text))
 
 
 def names_in_code(heading: str, name: str) -> bool:

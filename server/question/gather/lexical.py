@@ -15,7 +15,7 @@ from collections import Counter
 from typing import Callable, Mapping
 
 from server.book.chunk import Chunk
-from server.text.definition import defined_term, defining, headed_by
+from server.text.definition import defined_term, defining, headed_by, named_operators, says_operator
 from server.text.vocabulary import BookVocabulary, words
 
 LEXICAL_WEIGHT = 0.1
@@ -64,8 +64,13 @@ def rerank(query: str, chunks: list[Chunk], book: BookVocabulary, weight: float 
     best = max(lexical) or 1.0
     term = defined_term(query)
     defines = [DEFINITION_WEIGHT * on_the_term for on_the_term in defining_chunks(chunks, term)]
-    order = sorted(range(len(chunks)),
-                   key=lambda i: scale(chunks[i].score) + weight * lexical[i] / best + defines[i], reverse=True)
+    # an operator asked about by name ("> and >>") is no word of BM25's: a passage writing it weighs
+    # as one holding the question's words does
+    operators = named_operators(query)
+    writes = [sum(says_operator(c.content, o) for o in operators) / len(operators) if operators else 0.0
+              for c in chunks]
+    order = sorted(range(len(chunks)), key=lambda i: scale(chunks[i].score) + weight * lexical[i] / best + defines[i]
+                   + weight * writes[i], reverse=True)
     return [chunks[i] for i in order]
 
 
