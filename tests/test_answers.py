@@ -1093,3 +1093,15 @@ def test_a_piece_before_a_passages_first_heading_is_scored_under_the_chunk_its_t
                           [Source(libraries, "database"), Source(moment, "database")],
                           following=lambda chunk: page.get(chunk.chunk_id, []))
     assert "no longer developed" in answer and "day of the week" not in answer, answer
+
+
+def test_an_item_that_opens_on_the_item_before_it_is_quoted_with_it():
+    """A genomics course's "why does fastqc say i have loads of duplicate reads": the answer opened on the
+    item "on the other hand sequencing errors might make duplicate fragments appear not duplicated",
+    without the item it answers ("So it might actually be over-estimating")."""
+    page = ("## Sequence duplication levels\n\nThe plot has two caveats.\n\n"
+            "- It counts one end of each pair only, so it might actually be over-estimating.\n"
+            "- on the other hand sequencing errors might make duplicate reads appear not duplicated, leading to "
+            "underestimation of the number of duplicates.\n")
+    answer = block_answer("can sequencing errors make duplicate reads look not duplicated?", [_source(page)])
+    assert "over-estimating" in answer and answer.index("over-estimating") < answer.index("on the other hand"), answer

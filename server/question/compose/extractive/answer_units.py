@@ -22,12 +22,15 @@ from server.text.sentences import strip_markdown
 # quote a full stop closes ("…か？」" ends a sentence, unless a particle goes on: "…か？」という視点で…")
 _BOUNDARY = re.compile(r"(?<=[.!?])(?<!\.\.\.)[\"')\]*_]*\s+(?=[^\sa-zà-öø-ÿ,;:)\]}.\-–—])|(?<=[。！？])(?![」』）)”])\s*(?=\S)|(?<=[。！？][」』）)”])\s*(?=[^\s\u3040-\u309f、。])|(?<=۔)\s+")
 _ITEM = re.compile(r"^(\s*)(?:[-*+]|\d+[.)])\s+")
-# a sentence that opens on what came before it: "This …", "However, …"; in the pool's other
+# a sentence (or a list's item) that opens on what came before it: "This …", "However, …", "on the
+# other hand …"; in the pool's other
 # languages "Esto …", "これを…" ("this", not "それぞれ", each), "这…", "یہ …"
 REFERS_BACK = re.compile(r"^[\s*_]*(?:(?:it|its|this|these|that|those|they|their|them|such|both|here|he|she|"
-                         r"however|therefore|thus|instead|otherwise|esto|esta|este|estos|estas|eso|esa|ese|ello|"
-                         r"sin embargo|por (?:lo )?tanto|por eso|así)\b|(?:これ|それ|この|その|こう|そう|そこで)(?!ぞれ|から)|"
-                         r"这|那|它|此|(?:یہ|اس|وہ|ان)\s)", re.IGNORECASE)
+                         r"however|therefore|thus|instead|otherwise|on the other hand|in contrast|by contrast|conversely|"
+                         r"likewise|similarly|nevertheless|nonetheless|esto|esta|este|estos|estas|eso|esa|ese|ello|"
+                         r"sin embargo|por (?:lo )?tanto|por eso|así|por otro lado|en cambio)\b|"
+                         r"(?:これ|それ|この|その|こう|そう|そこで)(?!ぞれ|から)|"
+                         r"这|那|它|此|另一方面|(?:یہ|اس|وہ|ان)\s)", re.IGNORECASE)
 _ENDS = re.compile(r"[.!?:)\"”’*_`$。！？」』۔؟]$")
 
 
@@ -257,9 +260,10 @@ def units_of(markdown: str, source: int, context: str = "prose") -> tuple[Unit, 
         elif block.kind == "list":
             items = list_items(block.text)
             for k, item in enumerate(items):
-                if not _label(item):
+                if not _label(item):  # "- on the other hand …" goes with the item before it
                     units.append(Unit(source, i, k, "item", item, block.heading,
-                                      "exercise" if EXERCISE_LEAD.match(item) else material))
+                                      "exercise" if EXERCISE_LEAD.match(item) else material,
+                                      refers_back=k > 0 and bool(REFERS_BACK.match(_ITEM.sub("", item)))))
                     continue
                 kind = _introduces(following) if k == len(items) - 1 else ""
                 if kind:  # "* Length:" and the code it introduces
