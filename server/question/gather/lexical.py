@@ -69,8 +69,8 @@ def rerank(query: str, chunks: list[Chunk], book: BookVocabulary, weight: float 
     operators = named_operators(query)
     writes = [sum(says_operator(c.content, o) for o in operators) / len(operators) if operators else 0.0
               for c in chunks]
-    order = sorted(range(len(chunks)), key=lambda i: scale(chunks[i].score) + weight * lexical[i] / best + defines[i]
-                   + weight * writes[i], reverse=True)
+    order = sorted(range(len(chunks)), reverse=True,
+                   key=lambda i: scale(chunks[i].score) + weight * (lexical[i] / best + writes[i]) + defines[i])
     return [chunks[i] for i in order]
 
 

@@ -23,11 +23,11 @@ from server.text.sentences import strip_markdown
 _BOUNDARY = re.compile(r"(?<=[.!?])(?<!\.\.\.)[\"')\]*_]*\s+(?=[^\sa-zà-öø-ÿ,;:)\]}.\-–—])|(?<=[。！？])(?![」』）)”])\s*(?=\S)|(?<=[。！？][」』）)”])\s*(?=[^\s\u3040-\u309f、。])|(?<=۔)\s+")
 _ITEM = re.compile(r"^(\s*)(?:[-*+]|\d+[.)])\s+")
 # a sentence (or a list's item) that opens on what came before it: "This …", "However, …", "on the
-# other hand …"; in the pool's other
-# languages "Esto …", "これを…" ("this", not "それぞれ", each), "这…", "یہ …"
+# other hand …"; in the pool's other languages "Esto …", "これを…" ("this", not "それぞれ", each),
+# "这…", "یہ …"
 REFERS_BACK = re.compile(r"^[\s*_]*(?:(?:it|its|this|these|that|those|they|their|them|such|both|here|he|she|"
-                         r"however|therefore|thus|instead|otherwise|on the other hand|in contrast|by contrast|conversely|"
-                         r"likewise|similarly|nevertheless|nonetheless|esto|esta|este|estos|estas|eso|esa|ese|ello|"
+                         r"however|therefore|thus|instead|otherwise|on the other hand|in contrast|by contrast|"
+                         r"conversely|likewise|similarly|nevertheless|nonetheless|esto|esta|este|estos|estas|eso|esa|ese|ello|"
                          r"sin embargo|por (?:lo )?tanto|por eso|así|por otro lado|en cambio)\b|"
                          r"(?:これ|それ|この|その|こう|そう|そこで)(?!ぞれ|から)|"
                          r"这|那|它|此|另一方面|(?:یہ|اس|وہ|ان)\s)", re.IGNORECASE)
