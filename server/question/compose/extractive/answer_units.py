@@ -27,8 +27,8 @@ _ITEM = re.compile(r"^(\s*)(?:[-*+]|\d+[.)])\s+")
 # "这…", "یہ …"
 REFERS_BACK = re.compile(r"^[\s*_]*(?:(?:it|its|this|these|that|those|they|their|them|such|both|here|he|she|"
                          r"however|therefore|thus|instead|otherwise|on the other hand|in contrast|by contrast|"
-                         r"conversely|likewise|similarly|nevertheless|nonetheless|esto|esta|este|estos|estas|eso|esa|ese|ello|"
-                         r"sin embargo|por (?:lo )?tanto|por eso|así|por otro lado|en cambio)\b|"
+                         r"conversely|likewise|similarly|nevertheless|nonetheless|"
+                         r"esto|esta|este|estos|estas|eso|esa|ese|ello|sin embargo|por (?:lo )?tanto|por eso|así|por otro lado|en cambio)\b|"
                          r"(?:これ|それ|この|その|こう|そう|そこで)(?!ぞれ|から)|"
                          r"这|那|它|此|另一方面|(?:یہ|اس|وہ|ان)\s)", re.IGNORECASE)
 _ENDS = re.compile(r"[.!?:)\"”’*_`$。！？」』۔؟]$")
