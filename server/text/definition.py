@@ -128,6 +128,10 @@ def named_operators(question: str) -> list[str]:
     return [m[1] for m in _OPERATOR.finditer(question)]
 
 
+def _is_operator(name: str) -> bool:
+    return bool(re.fullmatch(rf"[{_OPERATOR_CHARS}]{{1,3}}", name))
+
+
 def says_operator(text: str, operator: str) -> bool:
     """Does the text write the operator standing alone ("`>>`", "ls > files.txt"), not as part of a
     longer one ("`>>=`" does not say ">") or of a word ("<prompt>" does not)?"""
@@ -138,8 +142,9 @@ def names_in_code(heading: str, name: str) -> bool:
     """Does the heading name the code name, whole or as the last part of a qualified name
     ("Date.prototype.getMonth()" names "getMonth"; "Promise.allSettled()" does not name "Promise.all";
     "`>>=`" does not name ">")?"""
-    edge = rf"{_OPERATOR_CHARS}" if re.fullmatch(rf"[{_OPERATOR_CHARS}]+", name) else "A-Za-z0-9_"
-    return bool(re.search(rf"(?<![{edge}]){re.escape(name)}(?![{edge}])", heading, re.IGNORECASE))
+    if _is_operator(name):
+        return says_operator(heading, name)
+    return bool(re.search(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])", heading, re.IGNORECASE))
 
 
 def headed_by(heading: str, term: str) -> bool:
@@ -147,8 +152,7 @@ def headed_by(heading: str, term: str) -> bool:
     or the name it glosses ("ユニオン型 (union type)" of "ユニオン型" and of "union type"), or, for a
     name in code, does it name it?"""
     named = term.strip().strip("`").removesuffix("()")  # "what is `getMonth()`?"
-    if (_CODE_NAME.fullmatch(named) or re.fullmatch(rf"[{_OPERATOR_CHARS}]{{1,3}}", named)) and names_in_code(
-            heading, named):
+    if (_CODE_NAME.fullmatch(named) or _is_operator(named)) and names_in_code(heading, named):
         return True
     name = _NUMBERED.sub("", " ".join(heading.strip(" `*_#").split()).lower()).strip(" `<>")  # "2. <joint>"
     glossed = _GLOSS.match(name)
