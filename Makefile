@@ -62,8 +62,9 @@ services: ## PostgreSQL, redis-server and nginx for the tests (Debian packages)
 		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql redis-server nginx >/dev/null)
 
 # two test processes on two cores; a module's tests stay in one, so its module fixtures are made once
+# (the fifteen slowest tests are listed: the suite has a ten-minute goal on a fresh clone)
 TEST_WORKERS ?= 2
-PYTEST := $(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile
+PYTEST := $(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile --durations=15
 
 test: install model widget chromium services ## everything CI runs
 	npm test --silent

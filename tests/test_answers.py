@@ -748,7 +748,7 @@ def test_type_the_noun_is_no_request_for_code_and_asked_for_code_is_a_few_blocks
     """"what's the difference between newtype and type?" quoted five code blocks from lhbg: "type"
     was read as "what do I type". Code asked for ("which commands do i run in the terminal …")
     is three blocks at most, not the seven listings of an install page."""
-    from server.question.compose.extractive.piece_scores import asks_for_code
+    from server.question.compose.extractive.asks_for import asks_for_code
 
     assert not asks_for_code("what's the difference between newtype and type?")
     assert asks_for_code("what do i type to start the node?") and asks_for_code("which command builds it?")
@@ -771,7 +771,7 @@ def test_type_the_noun_is_no_request_for_code_and_asked_for_code_is_a_few_blocks
 def test_how_to_write_it_asks_for_code_in_the_books_other_languages_too():
     """"列表推导式怎么写？" (how is a list comprehension written?) asks for the book's code as "how do
     i write a list comprehension?" does; "装饰器有什么用？" (what are decorators for?) does not."""
-    from server.question.compose.extractive.piece_scores import asks_for_code
+    from server.question.compose.extractive.asks_for import asks_for_code
 
     assert all(map(asks_for_code, ["列表推导式怎么写？", "配列の型はどう書けばいいですか", "¿cómo escribo un test en kotlin?"]))
     assert not any(map(asks_for_code, ["装饰器有什么用？", "型ガードってなに？", "¿qué es un genérico?"]))

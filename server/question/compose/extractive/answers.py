@@ -29,8 +29,8 @@ from server.question.markers import cite_end, marker
 from server.question.compose.extractive.lists import cut_list
 from server.question.compose.extractive.opening import MAX_SECTIONS, code_blocks, opening_stretch, passage
 from server.question.compose.extractive.sections import Section, in_book_order, piece_sections
-from server.question.compose.extractive.piece_scores import (HEADING_ID, Scored, asks_for_code, asks_for_example,
-                                                              has_code, reading_words, score_pieces)
+from server.question.compose.extractive.asks_for import asks_for_code, asks_for_example, has_code
+from server.question.compose.extractive.piece_scores import HEADING_ID, Scored, reading_words, score_pieces
 from server.text.lengths import reading_length
 from server.text.emphasis import as_rendered
 from server.text.vocabulary import BookVocabulary, words

@@ -9,7 +9,8 @@ from typing import Callable
 
 from server.question.compose.extractive.answer_units import Unit, points_above
 from server.question.compose.extractive.lists import entry_asked, names_its_own
-from server.question.compose.extractive.piece_scores import Scored, has_code, reading_words
+from server.question.compose.extractive.asks_for import has_code
+from server.question.compose.extractive.piece_scores import Scored, reading_words
 from server.question.compose.extractive.sections import Section
 
 OPENING_SHARE = 0.5  # of the reading length, for the opening stretch (BENCHMARKS.md)

@@ -27,72 +27,20 @@ from server.text.sentences import strip_markdown
 from server.text.lengths import reading_length
 from server.question.compose.extractive.code_lines import program_words
 from server.text.asked import asked_words, short_terms
+from server.question.compose.extractive.asks_for import (ASKS, NEGATED, ONLY_ASKED, asks_for_code,
+                                                         asks_for_example, has_code, is_example)
 from server.text.definition import (code_names, compared_terms, defined_term, defines, headed_by, named_operators,
                                      says_operator)
 from server.text.vocabulary import BookVocabulary, words
 
 CODE_ASKED = 0.3
+EXAMPLE_ASKED = 0.3  # the book's example of what is asked, over its other sentences on it
 NAMED_ASKED = 0.3  # an exercise, a quiz question or a reading when the question asks for them by name
 NAMED = ("exercise", "quiz", "references")
 DEFINES = 0.5  # "what's a trait?": the sentence that defines the term (text/definition.py) opens the answer
 HEADING_WEIGHT = 0.75
 PASSAGE_WEIGHT = 1.5
 K1, B, AVERAGE_WORDS = 1.2, 0.75, 20  # BM25 over sentences (about twenty words each)
-# "type" as what one types ("what do i type to …"), not the noun of typed languages ("newtype and type")
-# "run" as what the reader runs ("how do i run it?", "what to run"), not a robot running on a battery
-WANTS_CODE = re.compile(r"(?:\b(?:i|we|you|to)\s+(?:\w+\s+)?|^\W*)run\b|"
-                        r"\b(?:code|commands?|snippet|syntax|script|terminal|shell|cli|install|compile|"
-                        r"implement|write|(?:do|should|can) i type|type (?:in|into)|example program|show me|"
-                        r"código|comandos?|escrib\w*)\b|"
-                        r"怎么写|如何写|写法|代码|命令|给我看|書き方|どう書|書けば|コード|コマンド|見せて|みせて|muéstrame", re.IGNORECASE)
-# "why use else in a try/except instead of just putting that code at the end?" names code and asks
-# for a reason: a why-question asks for code only where it also asks how, or to be shown
-_WHY = re.compile(r"^\W*(?:why|how come)\b|^\W*¿?por qué\b|^\W*(?:なぜ|どうして|为什么|為什麼)|کیوں", re.IGNORECASE)
-_SHOW = re.compile(r"\bhow (?:do|can|should|would|could) (?:i|you|we)\b|\bhow to\b|\bshow\b|\bexample\b", re.IGNORECASE)
-
-
-def asks_for_code(question: str) -> bool:
-    return bool(WANTS_CODE.search(question)) and not (_WHY.search(question) and not _SHOW.search(question))
-
-
-# "give me an example of pattern matching": the question asks for an example of something, not about
-# examples ("in the odometry example, which topic …?" names one of the book's)
-_EXAMPLE_ASKED = re.compile(r"\b(?:an?|some|any|more|another|other|good|simple|concrete|real)\s+(?:\w+\s+)?examples?\b|"
-                            r"\bexamples?\s+(?:of|for)\b|\b(?:give|show)\s+me\s+examples?\b|"
-                            r"\bun\s+ejemplo\b|\bejemplos?\s+de\b|具体例|例を|举个例子|举例|例子|مثال", re.IGNORECASE)
-# a piece that is an example: "For example, …", "Consider …", "Here is an example:"
-_AN_EXAMPLE = re.compile(r"^[\s*_]*(?:for (?:example|instance)|e\.g\.|as an example|here(?: is|'s) an? (?:\w+ )?example|"
-                         r"consider\b|suppose\b|por ejemplo|例えば|たとえば|例如|比如|مثال کے طور پر)", re.IGNORECASE)
-EXAMPLE_ASKED = 0.3  # the book's example of what is asked, over its other sentences on it
-
-
-def asks_for_example(question: str) -> bool:
-    return bool(_EXAMPLE_ASKED.search(question))
-
-
-def is_example(unit: Unit) -> bool:
-    """Code, or a sentence that gives an example."""
-    return has_code(unit) or bool(_AN_EXAMPLE.match(unit.text))
-
-
-_ASKS = {"quiz": re.compile(r"\b(?:quiz|test (?:myself|yourself)|self-check|questions|cuestionario)\b|クイズ|测验",
-                            re.IGNORECASE),
-         "exercise": re.compile(r"\b(?:exercises?|practice|homework|assignments?|try|ejercicios?|practicar)\b|"
-                                r"練習|演習|练习|习题|作业", re.IGNORECASE),
-         "references": re.compile(r"\b(?:reading|resources|references|links|books|papers|learn more|referencias|"
-                                  r"bibliografía|lecturas)\b|参考文献|参考資料|参考资料|延伸阅读", re.IGNORECASE),
-         "troubleshooting": re.compile(r"\b(?:errors?|fail\w*|broke\w*|crash\w*|not work\w*|doesn'?t|won'?t|"
-                                       r"can'?t|cannot|problems?|issues?|fix\w*|debug\w*|troubleshoot\w*|"
-                                       r"wrong|stuck|warnings?)\b", re.IGNORECASE),
-         "objectives": re.compile(r"\b(?:objectives?|goals?|outcomes?|prerequisites?|will i learn|"
-                                  r"should i know)\b", re.IGNORECASE)}
-_NEGATED = re.compile(r"\b(?:no|not|nothing|never|none|nobody|nowhere|nada|nunca|ningun[oa]?|ningún)\b|n['’]t\b|"
-                      r"نہیں|ない|ません|没有|沒有|不了|不能|不行", re.IGNORECASE)
-# never quoted unless asked for by name, not even when nothing else says what is asked
-_ONLY_ASKED = {"rubric": re.compile(r"\b(?:rubric|grad(?:e|es|ed|ing)|points|marks|scor(?:e|ed|ing)|submit\w*|"
-                                    r"deliverables?)\b", re.IGNORECASE),
-               "template": re.compile(r"\b(?:template|starter|skeleton|todo|exercises?|assignments?)\b",
-                                      re.IGNORECASE)}
 _LINK = re.compile(r"\[[^\]]*\]\([^)]*\)")
 _LINK_TARGET = re.compile(r"\[[^\]]*\]\(([^)]*)\)")
 _EXTERNAL = re.compile(r"\s*(?:[a-z][a-z0-9+.-]*:|//)", re.IGNORECASE)  # https:, mailto:, //host
@@ -187,18 +135,14 @@ def _eligible(unit: Unit, question: str, wants_code: bool, everything: bool, nam
     if unit.asks or _TAG_ONLY.match(unit.text) or _navigation(unit):
         return False
     material = "references" if _link_only(unit) else unit.material
-    if material in _ONLY_ASKED and not _ONLY_ASKED[material].search(question):
+    if material in ONLY_ASKED and not ONLY_ASKED[material].search(question):
         return False
     # a troubleshooting entry answers the question that tells its symptom, something that does not
     # happen, in any words or language ("ros2 topic echo shows nothing …" of "Topic Not Showing Data")
-    symptom = material == "troubleshooting" and names_its_heading and bool(_NEGATED.search(question))
-    if not everything and material in _ASKS and not _ASKS[material].search(question) and not symptom:
+    symptom = material == "troubleshooting" and names_its_heading and bool(NEGATED.search(question))
+    if not everything and material in ASKS and not ASKS[material].search(question) and not symptom:
         return False
     return unit.kind != "sentence" or len(words(unit.plain)) >= 4
-
-
-def has_code(unit: Unit) -> bool:
-    return unit.kind == "code" or unit.introduces == "code"
 
 
 def reading_words(unit: Unit) -> int:
@@ -283,7 +227,7 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
         covers = {p: w / full for p, w in weights.items() if p in set(said)}
         given = EXAMPLE_ASKED if example and relevance > 0 and is_example(unit) else 0.0
         # "are there exercises on …?" is answered with them, not with prose naming them
-        named = NAMED_ASKED if unit.material in NAMED and _ASKS[unit.material].search(question) else 0.0
+        named = NAMED_ASKED if unit.material in NAMED and ASKS[unit.material].search(question) else 0.0
         leads = given + named
         asked_for = max(CODE_ASKED if wants_code and has_code(unit) else 0.0, given) + named
         if unit.kind != "code" and any(defines(unit.text, t) or (_names_its_section(unit, opens, t, on_term[t]) and (

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from server.question.compose.extractive.answer_units import Unit, dangling
-from server.question.compose.extractive.piece_scores import has_code
+from server.question.compose.extractive.asks_for import has_code
 from server.text.lengths import reading_length
 
 # a sentence this short that says something asked opens a thought the next sentence carries on
