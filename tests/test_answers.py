@@ -1105,3 +1105,28 @@ def test_an_item_that_opens_on_the_item_before_it_is_quoted_with_it():
             "underestimation of the number of duplicates.\n")
     answer = block_answer("can sequencing errors make duplicate reads look not duplicated?", [_source(page)])
     assert "over-estimating" in answer and answer.index("over-estimating") < answer.index("on the other hand"), answer
+
+
+def test_an_exercise_set_in_components_is_quoted_only_when_exercises_are_asked_for():
+    """dibs-es: "que es una funcion pura?" ended on its exercise's solution ("Pura: No tiene efectos
+    secundarios … Impura: Tiene un efecto secundario al imprimir en la consola"), answers to a
+    question the student never saw. An `<Exercise>`'s label makes all of it, its `<Solution>`
+    included, practice up to where it ends; the corollary after it is the book's prose again."""
+    from server.ingest.clean import clean_markdown
+    page = clean_markdown(
+        "## Funciones Puras\n\nUna función es pura si su único efecto observable es procesar el input para producir "
+        "un output, sin causar ningún otro cambio en el estado del programa.\n\n"
+        "<Exercise title={\"Identificar Funciones Puras e Impuras\"}>\n"
+        "    Identifica si las siguientes funciones puras o impuras lo son de verdad:\n\n"
+        "    ```kotlin\n    fun add(a: Int, b: Int): Int = a + b\n    ```\n\n"
+        "    <Solution>\n        1. **Pura**: No tiene efectos secundarios y solo realiza una operación.\n"
+        "        2. **Impura**: Una función pura no imprime; esta tiene un efecto secundario al imprimir.\n"
+        "    </Solution>\n</Exercise>\n\n"
+        "<Corollary>\n    En general, si una función retorna `Unit`, es un indicio de que podría no ser pura.\n"
+        "</Corollary>\n")
+    answer = block_answer("que es una funcion pura?", [_source(page, 0.6, "pure")], "detailed")
+    assert "su único efecto observable" in answer, answer
+    assert "No tiene efectos secundarios" not in answer and "Identifica si" not in answer, answer
+    assert "si una función retorna `Unit`" in answer, answer  # after the exercise: prose again
+    asked = block_answer("dame ejercicios de funciones puras", [_source(page, 0.6, "pure")], "detailed")
+    assert "Identifica si" in asked or "No tiene efectos secundarios" in asked, asked

@@ -1,4 +1,9 @@
 """MDX/mdBook cleaning keeps prose and code, drops syntax readers never see."""
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from places import CORPORA
 from server.ingest.clean import clean_markdown, split_fences
 
@@ -109,3 +114,44 @@ def test_a_twoslash_blocks_hidden_lines_and_compiler_notes_are_left_out_as_the_p
     assert clean_markdown(block) == "```ts twoslash\nlet x: number = 1;\nconsole.log(x);\n// @log: 1\n```\n"
     plain = "```ts\n// @errors: 2322\nlet x: number = 1;\n```\n"
     assert clean_markdown(plain) == plain  # not twoslash: every line is the book's
+
+
+def test_a_summary_runs_into_the_paragraph_it_opens_and_a_practice_part_is_labelled_and_ended():
+    """A `<summary>` alone on a line was quoted as if it were a sentence of the book ("Recursión
+    profunda con `DeepRecursiveFunction` [2]."). It now opens its paragraph in bold. An
+    `<Exercise title>` and a `<Solution>` are named by their labels, and a thematic break stands
+    where the practice ends, so that an answer can leave it out (test_answers.py). A
+    `<Definition title>` opens on its term."""
+    page = ("<details>\n    <summary>\n        Recursión profunda con `DeepRecursiveFunction`\n    </summary>\n\n"
+            "    En Kotlin, incluso con `tailrec`, una llamada que no está en cola puede desbordar la pila.\n"
+            "</details>\n\n"
+            "<Exercise title={\"Identificar Funciones Puras e Impuras\"}>\n"
+            "    Identifica si las siguientes funciones son puras o impuras:\n\n"
+            "    <Solution>\n        1. **Pura**: No tiene efectos secundarios.\n"
+            "        2. **Impura**: Imprime en la consola.\n    </Solution>\n</Exercise>\n\n"
+            "<Corollary>\n    Si una función retorna `Unit`, podría tener efectos secundarios.\n</Corollary>\n\n"
+            "<details><summary>Solution for (1)</summary>\n\n```hs\nisBright = True\n```\n\n</details>\n\n"
+            "<Definition title={\"Función Pura\"}>\n    Una función es pura si no cambia el estado.\n</Definition>\n\n"
+            "<Definition title=\"Closed\" />\n\nLa prosa sigue.\n")
+    cleaned = clean_markdown(page)
+    assert "**Recursión profunda con `DeepRecursiveFunction`** En Kotlin, incluso con `tailrec`" in cleaned
+    assert "**Exercise: Identificar Funciones Puras e Impuras**\n\nIdentifica si" in cleaned
+    assert "**Solution:**\n\n" in cleaned
+    # the exercise ends once, where its solution and the exercise close, before the corollary
+    assert re.search(r"Imprime en la consola\.\n\n---\n\nSi una función retorna", cleaned), cleaned
+    assert "**Solution for (1):**\n\n```hs" in cleaned  # a solution's summary before code: its own line
+    assert cleaned.count("---") == 1
+    assert "**Función Pura** Una función es pura" in cleaned  # a definition opens on the term it defines
+    assert "Closed" not in cleaned and "\nLa prosa sigue." in cleaned  # a self-closing one says nothing
+
+
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=60),
+       st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=80))
+@settings(max_examples=80, deadline=None)
+def test_no_word_of_a_summary_or_of_what_it_opens_is_lost(summary, text):
+    """Whatever a summary and its paragraph say, every word of them is still in the page."""
+    page = f"<details>\n<summary>{summary}</summary>\n\n{text}\n</details>\n"
+    cleaned = clean_markdown(page)
+    from server.text.vocabulary import words
+    expected = words(clean_markdown(f"{summary}\n\n{text}\n"))
+    assert set(expected) <= set(words(cleaned)), (cleaned, expected)

@@ -2,7 +2,8 @@
 
 Removed: MDX `import`/`export` statements, JSX component and HTML tags (their inner prose
 stays), MDX and HTML comments, mdBook `{{#include}}`-style directives. Admonitions
-(`:::tip Title`) become a readable label line. Fenced code is kept verbatim, except an mdBook's
+(`:::tip Title`) become a readable label line, as do a collapsible part's summary and a practice
+component (`<Exercise title="…">`, `<Solution>`: tag_labels.py). Fenced code is kept verbatim, except an mdBook's
 hidden lines (the lines a reader never sees: `# ` lines in Rust, or a language's prefix in
 book.toml), which are left out.
 """
@@ -10,6 +11,8 @@ from __future__ import annotations
 
 import re
 from typing import Mapping
+
+from server.ingest.tag_labels import join_labels, mark_labels
 
 _FENCE = re.compile(r"^(?P<indent> {0,3})(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 _MDBOOK_DIRECTIVE = re.compile(r"\{\{#\w+[^}]*\}\}")
@@ -211,11 +214,11 @@ def _admonitions(lines: list[str]) -> list[str]:
 def _clean_prose(lines: list[str]) -> list[str]:
     lines = [_MDBOOK_DIRECTIVE.sub("", line) for line in lines if not _MDBOOK_DIRECTIVE.fullmatch(line.strip())]
     lines = _drop_esm(lines)
-    text = _strip_tags_and_comments("\n".join(lines))
+    text = _strip_tags_and_comments(mark_labels("\n".join(lines)))
     lines = [line.rstrip() if line.strip() else "" for line in text.split("\n")]
     # JSX children are often indented; markdown would read 4+ spaces as code.
     lines = [line.lstrip() if line.startswith("    ") and not line.lstrip().startswith(("-", "*", "+")) and not re.match(r"\s*\d+\.", line) else line for line in lines]
-    return _admonitions(lines)
+    return _admonitions(join_labels(lines))
 
 
 def clean_markdown(text: str, hidden_lines: Mapping[str, str] | None = None) -> str:

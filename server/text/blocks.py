@@ -56,6 +56,13 @@ _TEMPLATE = re.compile(r"\bTODO\b|\bFIXME\b|\bto be implemented\b|\byour code (?
 # "Exercises:" before a list of them
 EXERCISE_LEAD = re.compile(r"^[\s*_>]*(?:\d+[.)]\s*)?[*_]*(?:exercises?|ejercicios?|練習問題|练习)[*_]*\s*\d*[*_]*\s*[:：]",
                            re.IGNORECASE)
+# a line that only names the exercise after it ("**Exercise: Identificar funciones puras**", an
+# `<Exercise title="…">`'s label: ingest/tag_labels.py); what follows is practice, its solution
+# included, up to a heading or a thematic break. "Solution:" alone starts none: it is also a
+# troubleshooting entry's ("Problem: … Solution: …")
+PRACTICE_LEAD = re.compile(r"^[\s*_]*(?:exercises?|ejercicios?|練習問題|练习)\b"
+                           r"(?:[^\n*]{0,80}(?:[:：][*_]*|\*\*)|[*_]*[:：][*_]*)\s*$", re.IGNORECASE)
+THEMATIC_BREAK = re.compile(r"^\s*(?:-{3,}|\*{3,}|_{3,})\s*$")
 PRACTICE = ("exercise", "quiz")  # material a student is set, quoted only when asked for
 
 

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 
-from server.text.blocks import EXERCISE_LEAD, PRACTICE, Block, split_blocks
+from server.text.blocks import EXERCISE_LEAD, PRACTICE, PRACTICE_LEAD, THEMATIC_BREAK, Block, split_blocks
 from server.text.sentences import strip_markdown
 
 # a sentence ends at ".", "!" or "?" before one that does not open in lower case (in any script:
@@ -227,16 +227,21 @@ def units_of(markdown: str, source: int, context: str = "prose") -> tuple[Unit, 
     blocks = _mended(split_blocks(_COMMENT.sub("", markdown)))
     units: list[Unit] = []
     taken = -1
-    exercise_before = False
+    exercise_before = practice = False
     for i, block in enumerate(blocks):
         if i == taken or block.kind == "heading":
             exercise_before = exercise_before and block.kind != "heading"
+            practice = practice and block.kind != "heading"
             continue
+        if block.kind == "paragraph" and THEMATIC_BREAK.match(block.text):
+            exercise_before = practice = False
+            continue
+        practice = practice or (block.kind == "paragraph" and bool(PRACTICE_LEAD.match(block.text)))
         following = blocks[i + 1] if i + 1 < len(blocks) and blocks[i + 1].kind != "heading" else None
         material = _material(block, context)
-        set_inline = block.kind == "paragraph" and bool(EXERCISE_LEAD.match(block.text))
+        set_inline = practice or block.kind == "paragraph" and bool(EXERCISE_LEAD.match(block.text))
         if set_inline or (block.kind == "code" and exercise_before):
-            material = "exercise"  # an exercise set inline, and its solution's code after it
+            material = "exercise"  # an exercise set inline, and its solution's code after it; all after a practice lead
         exercise_before = set_inline or (block.kind == "list" and bool(EXERCISE_LEAD.match(list_items(block.text)[-1])))
         if block.kind == "paragraph" and not _formula(block):
             sentences = sentences_of(_unquoted(block.text))
