@@ -118,3 +118,28 @@ def test_a_folder_without_a_category_file_is_labelled_by_its_own_page_as_docusau
     assert pages["fp/trampoline/one"] == ["FP", "trampoline", "Un trampolín"]  # no page of its own: its name
     assert pages["testing/pbt/README"] == ["testing", "Property-Based Testing"]  # the title an h1 gives
     assert pages["basics/index"] == ["The Basics"]
+
+
+def test_the_sidebars_file_the_config_names_is_read_wherever_it_lies(tmp_path):
+    """dibs-es's config imports "./config/presets", which imports "./docs", which names
+    `path.resolve(__dirname, "../sidebars.ts")`: its breadcrumbs ("Unidad 6: Programación Funcional")
+    were taken from its folders instead, since no sidebars file lies beside the config."""
+    site_dir = tmp_path / "site"
+    (site_dir / "docs" / "fp").mkdir(parents=True)
+    (site_dir / "config" / "presets").mkdir(parents=True)
+    (site_dir / "docusaurus.config.ts").write_text(
+        'import presets from "./config/presets";\nexport default { title: "B", baseUrl: "/", presets };\n')
+    (site_dir / "config" / "presets" / "index.ts").write_text('import docs from "./docs";\nexport default [docs];\n')
+    (site_dir / "config" / "presets" / "docs.ts").write_text(
+        'import path from "path";\nconst sidebarPath = path.resolve(__dirname, "../sidebars.ts");\n'
+        'export default { sidebarPath };\n')
+    (site_dir / "config" / "sidebars.ts").write_text(
+        'const sidebars = { s: [{type: "category", label: "Unidad 6: Programación Funcional", '
+        'items: ["fp/pure"]}] };\nexport default sidebars;\n')
+    (site_dir / "docs" / "fp" / "pure.md").write_text("---\ntitle: Funciones puras\n---\nText.\n")
+    (site_dir / "docs" / "fp" / "other.md").write_text("# Otra\n\nText.\n")
+    site = detect_site(site_dir)
+    assert site.sidebars_file == (site_dir / "config" / "sidebars.ts").resolve()
+    pages = {p.doc_id: (p.labels, p.listed) for p in discover_pages(site).pages}
+    assert pages["fp/pure"] == (["Unidad 6: Programación Funcional", "Funciones puras"], True)
+    assert pages["fp/other"] == (["Otra"], False)  # in no sidebar: no breadcrumbs, as the build shows it

@@ -28,6 +28,7 @@ class Site:
     locales: tuple[str, ...] = ("en",)
     build_dir: Path | None = None  # the rendered site to read instead of the sources, when there is one
     hidden_code_lines: tuple[tuple[str, str], ...] = ()  # an mdBook's (language, prefix) of code lines it hides
+    sidebars_file: Path | None = None  # the sidebars the config names, when it names one
 
 
 _CONFIG_NAMES = ("docusaurus.config.js", "docusaurus.config.ts", "docusaurus.config.mjs")
@@ -67,6 +68,28 @@ def _modules(config: Path, source: str) -> Iterator[tuple[Path, str]]:
         module = next((c for c in candidates if c.is_file()), None)
         if module is not None:
             yield module, module.read_text(encoding="utf-8", errors="replace")
+
+
+_SIDEBARS_PATH = re.compile(r"""["'`]([^"'`\n]*sidebars\.(?:js|ts|mjs|cjs|json))["'`]""")
+
+
+def _sidebars_file(config: Path, source: str) -> Path | None:
+    """The sidebars file the config names (`sidebarPath: require.resolve('./sidebars.js')`), in
+    itself or in a module it imports, however deep: "./config/presets" imports "./docs", which
+    names `path.resolve(__dirname, "../sidebars.ts")`."""
+    seen: set[Path] = set()
+    todo = [(config, source)]
+    while todo and len(seen) < 30:
+        path, text = todo.pop(0)
+        if path in seen:
+            continue
+        seen.add(path)
+        for spec in _SIDEBARS_PATH.findall(text):
+            found = next((base / spec for base in (path.parent, config.parent) if (base / spec).is_file()), None)
+            if found is not None:
+                return found.resolve()
+        todo.extend(_modules(path, text))
+    return None
 
 
 def _imported(config: Path, source: str) -> str:
@@ -133,6 +156,7 @@ def _docusaurus_site(root: Path, site_url: str | None, base_url: str | None, bui
         default_locale=default_locale,
         locales=locales,
         build_dir=build_dir,
+        sidebars_file=_sidebars_file(config, source) if config else None,
     )
 
 

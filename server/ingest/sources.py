@@ -192,7 +192,7 @@ def docusaurus_source_pages(site: Site) -> Discovery:
     found = Discovery()
     docs, autodocs = _docs(root, found)
     labels_of = {d.doc_id: d.label for d in docs}
-    sidebars_path = find_sidebars(site.site_dir)
+    sidebars_path = site.sidebars_file or find_sidebars(site.site_dir)
     places = None
     if sidebars_path is not None:
         try:
