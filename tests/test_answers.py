@@ -1130,3 +1130,18 @@ def test_an_exercise_set_in_components_is_quoted_only_when_exercises_are_asked_f
     assert "si una función retorna `Unit`" in answer, answer  # after the exercise: prose again
     asked = block_answer("dame ejercicios de funciones puras", [_source(page, 0.6, "pure")], "detailed")
     assert "Identifica si" in asked or "No tiene efectos secundarios" in asked, asked
+
+
+def test_a_sentence_pointing_back_at_one_said_of_code_above_is_quoted_with_both_and_the_code():
+    """dibs-es: "por que en kotlin no puedo saber el tipo generico en tiempo de ejecucion" opened on
+    "Esto se debe a que en tiempo de ejecución, la JVM no puede saber …". Its sentence before ("El
+    código anterior dará un warning …") was taken with it, then dropped, since the code it speaks
+    of was not quoted: the answer never said what "esto" is. Now the code comes too."""
+    page = ("## Limits of type erasure\n\nA program cannot check a list's element type while it runs:\n\n"
+            "```kotlin\nif (list is List<String>) { println(\"strings\") }\n```\n\n"
+            "The code above gives an unchecked cast warning. This is because at runtime the JVM cannot know the "
+            "generic type of the list, so the check cannot be made.\n\n"
+            "In Kotlin, a generic type cannot be used without its arguments.")
+    answer = block_answer("why can't i know the generic type at runtime in kotlin", [_source(page, 0.6, "erasure")])
+    assert "This is because" in answer, answer
+    assert answer.index("```kotlin") < answer.index("The code above gives") < answer.index("This is because"), answer

@@ -107,6 +107,11 @@ def points_above(unit: Unit) -> bool:
     return unit.kind in ("sentence", "item") and bool(_POINTS_ABOVE.search(unit.plain))
 
 
+def shows_a_block(unit: Unit) -> bool:
+    """Code, a table or a formula, or a lead-in carrying one: what "the example above" can be."""
+    return unit.kind in ("code", "table", "formula") or bool(unit.introduces)
+
+
 def dangling(unit: Unit) -> bool:
     """A sentence that points back at what comes before it, with nothing before it in its
     paragraph to quote with it (the answer would open on "this" and never say what it is)."""

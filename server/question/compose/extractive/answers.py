@@ -18,7 +18,7 @@ import re
 from dataclasses import replace
 from typing import Callable, NamedTuple
 
-from server.question.compose.extractive.answer_units import Unit, points_above
+from server.question.compose.extractive.answer_units import Unit, points_above, shows_a_block
 from server.question.compose.extractive.code_lines import trimmed_code
 from server.question.compose.extractive.thought import carried_on, with_dependencies, with_rest_of_thought
 from server.book.chunk import Chunk
@@ -56,11 +56,6 @@ def _shown(unit: Unit, asked: set[str] | None) -> str:
     return f"{as_rendered(lead_in)}\n\n{trimmed_code(block, asked)}"
 
 
-def _shows_a_block(unit: Unit) -> bool:
-    """Code, a table or a formula, or a lead-in carrying one: what "the example above" can be."""
-    return unit.kind in ("code", "table", "formula") or bool(unit.introduces)
-
-
 def _is_table(unit: Unit) -> bool:
     return unit.kind == "table" or unit.introduces == "table"
 
@@ -91,7 +86,7 @@ def _choose(scored: list[Scored], budget: int, wants_code: bool, highlighted: di
         said = {word for s in scored if s.unit.key in chosen for word in s.covers}
         chosen.update((u.key, u) for u in _more(rest, left, wants_code, {}, opened=list(chosen.values()),
                                                 whole=budget, said=said, how_to=how_to, sections=sections))
-    shown = {(u.source, u.block) for u in chosen.values() if _shows_a_block(u)}
+    shown = {(u.source, u.block) for u in chosen.values() if shows_a_block(u)}
     chosen = {key: u for key, u in chosen.items()  # "The example above …" only with an example above it
               if not points_above(u) or any(source == u.source and block < u.block for source, block in shown)}
     # the heading the answer opens under first, then the rest of its section, then the others, each in

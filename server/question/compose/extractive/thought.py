@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from server.question.compose.extractive.answer_units import Unit, dangling
+from server.question.compose.extractive.answer_units import Unit, dangling, points_above, shows_a_block
 from server.question.compose.extractive.asks_for import has_code
 from server.text.lengths import reading_length
 
@@ -18,7 +18,8 @@ _HOW_IT_IS_DONE = re.compile(r"^\W*(?:to do (?:this|that|so)\b|here[’']s how\b
 
 def with_dependencies(unit: Unit, by_key: dict[tuple, Unit]) -> list[Unit]:
     """A piece with the sentences it points back at: the one before it in its paragraph, or, for
-    a paragraph that opens on "This is what …", the last piece of the paragraph or list before."""
+    a paragraph that opens on "This is what …", the last piece of the paragraph or list before;
+    and, where the first of them is said of the code, table or formula above it, that too."""
     found = [unit]
     while found[0].refers_back or dangling(found[0]):
         first = found[0]
@@ -28,6 +29,12 @@ def with_dependencies(unit: Unit, by_key: dict[tuple, Unit]) -> list[Unit]:
         if before is None or before.kind not in ("sentence", "item"):
             break
         found.insert(0, before)
+    if points_above(found[0]):  # "El código anterior dará un warning …": with the code above it
+        first = found[0]
+        shown = [u for key, u in by_key.items()
+                 if key[0] == first.source and first.block - 2 <= key[1] < first.block and shows_a_block(u)]
+        if shown:
+            found.insert(0, max(shown, key=lambda u: u.key))
     return found
 
 
