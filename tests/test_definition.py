@@ -38,10 +38,17 @@ def test_the_term_a_question_asks_the_meaning_of():
     for question, term in (("what's a trait", "trait"), ("What is a trait?", "trait"), ("define odometry", "odometry"),
                            ("what does ZMP mean?", "ZMP"), ("what are lifetimes?", "lifetimes"),
                            ("¿Qué es un mock?", "mock"), ("トレイトとは？", "トレイト"), ("什么是装饰器？", "装饰器"),
-                           ("what does sorry do", "sorry"), ("What does `rfl` do?", "rfl")):
+                           ("what does sorry do", "sorry"), ("What does `rfl` do?", "rfl"),
+                           # how simply it is to be said is no part of the term
+                           ("explicame una monada facil", "monada"), ("explícame qué es una mónada", "mónada"),
+                           ("explain monads simply", "monads"), ("can you explain what a monad is?", "monad"),
+                           ("what is a monad in simple terms?", "monad"), ("explain recursion like im five", "recursion"),
+                           ("whats a closure exactly?", "closure")):
         assert defined_term(question) == term, question
     for question in ("what is this?", "what's the difference between a trait and a struct?",
-                     "how do i implement a trait?", "what is the best way to learn rust and python fast?"):
+                     "how do i implement a trait?", "what is the best way to learn rust and python fast?",
+                     "explain this", "explain how ros works", "explícame cómo funciona el trampolín",
+                     "explain the difference between a trait and a struct", "explain what this code does"):
         assert defined_term(question) is None, question
 
 

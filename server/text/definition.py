@@ -11,11 +11,22 @@ import re
 from server.text.scripts import loan_singular
 
 _TERM = r"(?P<term>[^?？؟.,;:!¿¡]{1,40}?)"
+# "what is a monad in simple terms?", "explícame una mónada fácil": how simply, not what
+_SIMPLY = (r"(?:\s+(?:simply|briefly|please|exactly|again|in (?:simple|plain|easy) (?:terms|words|english|language)|"
+           r"like i'?m (?:five|5)|for (?:a )?beginners?|f[aá]cil(?:mente)?|sencill[oa]|simple|brevemente|por favor|"
+           r"de (?:forma|manera) (?:sencilla|simple|f[aá]cil)|para principiantes))?")
 _ASKS = [re.compile(pattern, re.IGNORECASE) for pattern in (
-    rf"^\s*(?:what(?:'s|s| is| are)|whats)\s+(?:an?\s+|the\s+)?{_TERM}\s*[?？]*\s*$",
+    rf"^\s*(?:what(?:'s|s| is| are)|whats)\s+(?:an?\s+|the\s+)?{_TERM}{_SIMPLY}\s*[?？]*\s*$",
+    # "explain monads simply", "can you explain what a monad is?"
+    rf"^\s*(?:(?:can|could) you\s+)?(?:please\s+)?explain\s+(?:to me\s+)?what\s+(?:an?\s+|the\s+)?{_TERM}"
+    rf"\s+(?:is|are|means?){_SIMPLY}\s*[?？.!]*\s*$",
+    rf"^\s*(?:(?:can|could) you\s+)?(?:please\s+)?explain\s+(?:to me\s+)?(?:an?\s+|the\s+)?{_TERM}(?:\s+to me)?"
+    rf"{_SIMPLY}\s*[?？.!]*\s*$",
+    rf"^\s*¿?\s*(?:me\s+)?expl[ií]ca(?:me|nos)?\s+(?:qu[eé] (?:es|son)\s+)?(?:una?\s+|el\s+|la\s+|los\s+|las\s+)?"
+    rf"{_TERM}{_SIMPLY}\s*[?？.!]*\s*$",
     rf"^\s*(?:define|definition of|meaning of)\s+(?:an?\s+|the\s+)?{_TERM}\s*[?？]*\s*$",
     rf"^\s*what does\s+(?:an?\s+|the\s+)?{_TERM}\s+(?:mean|do)\s*[?？]*\s*$",
-    rf"^\s*¿?\s*qu[eé] (?:es|son)\s+(?:una?\s+|el\s+|la\s+|los\s+|las\s+)?{_TERM}\s*[?？]*\s*$",
+    rf"^\s*¿?\s*qu[eé] (?:es|son)\s+(?:una?\s+|el\s+|la\s+|los\s+|las\s+)?{_TERM}{_SIMPLY}\s*[?？]*\s*$",
     r"^\s*(?P<term>[^\s?？、。]{1,20}?)\s*(?:とは|って)(?:何|なに|なん)?(?:ですか|でしょうか)?\s*[?？]*\s*$",
     r"^\s*什么是\s*(?P<term>[^\s?？，。]{1,20}?)\s*[?？]*\s*$",
     r"^\s*(?P<term>[^\s?？，。]{1,20}?)\s*是什么\s*[?？]*\s*$",
@@ -24,7 +35,8 @@ _ASKS = [re.compile(pattern, re.IGNORECASE) for pattern in (
 )]
 # "what is this?", "what's the difference between …": no term of the book's
 _NOT_A_TERM = re.compile(r"\b(?:this|that|it|these|those|difference|between|best|way|point|purpose|reason|problem|"
-                         r"meaning|wrong|happening|going on|next|eso|esto|la diferencia)\b", re.IGNORECASE)
+                         r"meaning|wrong|happening|going on|next|eso|esto|la diferencia|how|why|when|where|which|who|"
+                         r"c[oó]mo|por qu[eé]|cu[aá]ndo|d[oó]nde)\b", re.IGNORECASE)
 MAX_WORDS = 3
 # what a name in code is: "the ``sorry`` identifier", "the `simp` tactic"
 _CODE_KINDS = ("identifier|command|tactic|keyword|function|method|macro|operator|attribute|type|trait|module|class|"
