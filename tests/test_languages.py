@@ -35,9 +35,33 @@ def test_chinese_and_japanese_are_read_as_pairs_of_characters():
 
 
 def test_words_in_any_script_are_words():
-    assert words("La recursión en Python") == ["la", "recursión", "en", "python"]
+    assert words("La recursión en Python") == ["la", "recursion", "en", "python"]
     assert words("روبوٹ کا جوڑ") == ["روبوٹ", "کا", "جوڑ"]
-    assert words("naïve café") == ["naïve", "café"]
+    assert words("naïve café") == ["naive", "cafe"]
+
+
+def test_a_word_typed_without_its_accents_is_the_word():
+    """dibs-es: a student writes "que es una funcion pura", "explicame una monada", "trampolin":
+    the book's "función", "Mónada", "Trampolín" are the same words to every word-level mechanism
+    (BM25, the asked words, a definition, a heading naming the term). Only Latin letters lose
+    their accents: Japanese "が" keeps its dakuten, a Hindi word its vowel signs."""
+    assert words("¿Qué es una Mónada? Función, año, Trampolín, Việt") == words("que es una monada? funcion, ano, trampolin, viet")
+    assert words("がぎぐ") == ["がぎ", "ぎぐ"] and words("हिंदी") == words("हिंदी".lower())
+    monad = _source("**Mónada** Una **Mónada** es una abstracción que encadena operaciones dependientes de forma "
+                    "secuencial, con pure y flatMap.", 0.6)
+    scala = _source("## Implementación de una Mónada en Scala\n\nScala soporta directamente los HKT, lo que facilita la "
+                    "definición de tipos genéricos que operan sobre estructuras monádicas sin envolturas.", 0.62)
+    answer = block_answer("explicame una monada facil", [scala, monad], "short")
+    assert answer.lstrip().startswith("Una **Mónada** es una abstracción") or \
+        answer.index("Una **Mónada** es") < answer.index("Scala soporta"), answer
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=60))
+def test_words_are_the_same_with_or_without_accents(text):
+    from server.text.scripts import unaccented
+    assert words(unaccented(text)) == words(text)
+
 
 
 @settings(deadline=None)  # the first call loads the word lists of five languages

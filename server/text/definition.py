@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from server.text.scripts import loan_singular
+from server.text.scripts import loan_singular, unaccented
 
 _TERM = r"(?P<term>[^?？؟.,;:!¿¡]{1,40}?)"
 # "what is a monad in simple terms?", "explícame una mónada fácil": how simply, not what
@@ -163,6 +163,7 @@ def headed_by(heading: str, term: str) -> bool:
     """Is the heading the term's name ("Pattern Matching" of "pattern matching", "Lifetimes" of "lifetime"),
     or the name it glosses ("ユニオン型 (union type)" of "ユニオン型" and of "union type"), or, for a
     name in code, does it name it?"""
+    heading, term = unaccented(heading), unaccented(term)  # "Mónadas" of "monada"
     named = term.strip().strip("`").removesuffix("()")  # "what is `getMonth()`?"
     if (_CODE_NAME.fullmatch(named) or _is_operator(named)) and names_in_code(heading, named):
         return True
@@ -182,6 +183,7 @@ def _singular(term: str) -> str:
 
 def defines(text: str, term: str) -> bool:
     """Does the text define the term: set it in italics or bold, or say what it is?"""
+    text, term = unaccented(text), unaccented(term)  # "Una **Mónada** es …" of "monada"
     said = re.escape(_singular(term)).replace(r"\ ", r"\s+")  # "lifetimes": "_lifetime_"
     text = _LINK.sub(r"\1", text)  # "[Promise](…)は…": the link's words
     plural = r"(?:s|es)?"

@@ -24,6 +24,24 @@ SCRIPTS = {
 }
 
 
+def _base_letter(letter: str) -> str | None:
+    """"á" → "a", "ñ" → "n": a Latin letter whose accent Unicode writes as a mark over a plain letter."""
+    parts = unicodedata.normalize("NFD", letter)
+    return parts[0] if len(parts) > 1 and parts[0].isascii() and parts[0].isalpha() else None
+
+
+# Latin-1 Supplement to Latin Extended-B, and Latin Extended Additional (Vietnamese)
+_UNACCENTED = str.maketrans({c: b for c in map(chr, [*range(0xC0, 0x250), *range(0x1E00, 0x1F00)])
+                             if (b := _base_letter(c)) is not None})
+
+
+def unaccented(text: str) -> str:
+    """The text with its Latin letters' accents taken off ("función" → "funcion"): a student
+    typing Spanish or French on any keyboard often leaves them out. No other script's marks are
+    touched (Japanese "が" keeps its dakuten, Hindi its vowel signs)."""
+    return text.translate(_UNACCENTED)
+
+
 def script_of(letter: str) -> str:
     return unicodedata.name(letter, "").split(" ")[0]
 

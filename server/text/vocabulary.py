@@ -23,6 +23,7 @@ from typing import Callable, Mapping, Protocol, Sequence
 from wordfreq import word_frequency, zipf_frequency
 
 from server.book.chunk import Chunk
+from server.text.scripts import unaccented
 from server.text.lengths import CJK_RUN, WORD
 from server.text.spelling import English, Speller
 
@@ -35,13 +36,15 @@ _SENTENCES = re.compile(r"[.?!¿¡:;]+")
 _LATIN_LETTERS = 0x024F  # the last of Latin Extended-B: "é", "ñ", "ß" are Latin letters
 
 
-def words(text: str) -> list[str]:
-    """The text's words, lower-cased, in any script. Chinese and Japanese write words without
-    spaces: a run of their characters is read as its overlapping pairs of characters (as search
-    engines index them), so word-level mechanisms (BM25, what a piece of an answer says, a word
-    asked) work there too."""
+def words(text: str, *, as_typed: bool = False) -> list[str]:
+    """The text's words, lower-cased and without accents ("Mónada" is "monada"), in any script.
+    Chinese and Japanese write words without spaces: a run of their characters is read as its
+    overlapping pairs of characters (as search engines index them), so word-level mechanisms
+    (BM25, what a piece of an answer says, a word asked) work there too. `as_typed`: with their
+    accents, for telling the language and for naming a word back to the reader."""
     found: list[str] = []
-    for run in WORD.findall(text.lower()):
+    lowered = text.lower()
+    for run in WORD.findall(lowered if as_typed else unaccented(lowered)):
         if CJK_RUN.match(run):
             found.extend(run[i:i + 2] for i in range(max(1, len(run) - 1)))
         else:
@@ -106,12 +109,12 @@ class BookVocabulary:
         return cls(counts, document_frequency, documents, total_length)
 
     def knows(self, word: str) -> bool:
-        if _variants(word) & self.vocabulary:
+        if _variants(unaccented(word)) & self.vocabulary:
             return True
         # "ros1" is "ROS 1" in the book, "3x3" a size written with a letter for "by"; but "px4" is
         # not "px" and "4": two letters are some abbreviation in almost any book, which says
         # nothing about the term
-        parts = _SPLIT_DIGITS.findall(word)
+        parts = _SPLIT_DIGITS.findall(unaccented(word))
         return len(parts) > 1 and all((p.isdigit() or len(p) != 2) and _variants(p) & self.vocabulary for p in parts)
 
     def expected_uses(self, word: str) -> float:
@@ -129,7 +132,7 @@ class BookVocabulary:
         unknown, unused = [], []
         if not in_english(question):
             return Reading(question, unknown_terms=self._unknown_names(question))
-        for word in words(question):
+        for word in words(question, as_typed=True):
             if len(word) < 3 or word.isdigit() or word in unknown or word in corrections or word in unused \
                     or self.knows(word):
                 continue
@@ -254,7 +257,7 @@ def in_english(question: str) -> bool:
     from server.text.spelling import English
 
     english = other = 0
-    for word in words(question):
+    for word in words(question, as_typed=True):
         if unspaced(word) or not word.isascii():
             other += word.isalpha()
         elif len(word) >= 3 and not word.isdigit():
