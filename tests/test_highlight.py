@@ -38,6 +38,9 @@ def test_requests_about_the_passage_are_told_from_questions(question, intent):
     ("¿puedes explicar esto?", "explain"), ("resume este párrafo", "summarize"), ("¿me lo dices más sencillo?", "simplify"),
     ("¿me das un ejemplo de esto?", "example"), ("¿qué es lo que hace un mock?", "question"),
     ("¿me recomiendas una serie para ver este finde?", "question"),
+    # with or without its accents, and asked politely (dibs-es: "explícame esto" of a highlight was declined)
+    ("explícame esto", "explain"), ("explicame esto", "explain"), ("más sencillo por favor", "simplify"),
+    ("¿por qué importa?", "explain"), ("¿por qué es importante esto?", "explain"),
     ("اس کا مطلب کیا ہے؟", "explain"), ("اس کا خلاصہ بتائیں", "summarize"), ("اس کی کوئی مثال دیں", "example")])
 def test_requests_in_other_languages_are_told_from_questions(question, intent):
     assert detect(question, PASSAGE) is Intent(intent)

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from enum import Enum
 
+from server.text.scripts import unaccented
+
 
 class Intent(Enum):
     EXPLAIN = "explain"
@@ -65,7 +67,8 @@ _OTHER_LANGUAGES: list[tuple[Intent, re.Pattern]] = [(intent, re.compile(pattern
     (Intent.DEFINE, r"の意味は|定義|是什么意思|的定义|\bqu[eé] significa\b|\bdefinici[oó]n\b|\bsignificado\b|تعریف"),
     (Intent.EXPLAIN, r"意味|説明|詳しく|解説|わから(?:ない|ん)|分から(?:ない|ん)|どういうこと|解释|什么意思|啥意思|讲解|讲讲|"
                      r"不懂|不明白|详细|\bexplic|\bqu[eé] quiere decir\b|\bno (?:lo )?entiendo\b|\baclar|"
-                     r"\bdetall|وضاحت|مطلب|سمجھ|تفصیل"),
+                     r"\bdetall|\bpor qu[eé] (?:es (?:tan )?)?(?:importa|important|necesari|[uú]til|as[ií]|cierto|"
+                     r"funciona|pasa|ocurre)|وضاحت|مطلب|سمجھ|تفصیل"),
 )]
 
 
@@ -98,6 +101,7 @@ def detect(question: str, passage: str = "", *, code: bool = False) -> Intent:
     ("define odometry", with "odometry" in it); "explain how Nav2 plans paths" about a passage
     that never says so is a question the passage may not answer. `code`: the passage is code
     from a block whose language is known, so it may be asked which language it is in."""
+    question, passage = unaccented(question), unaccented(passage)  # "explícame esto" as "explicame esto"
     for intent, pattern, code_only in _CODE_PATTERNS:
         if (code or not code_only) and pattern.search(question) and _CODE_POINTER.search(question):
             return intent
@@ -122,7 +126,7 @@ def _about_passage(question: str, pattern: re.Pattern, passage: str) -> bool:
 
 _FUNCTION_WORDS = frozenset("""what which when where does with about from into your mean means meant please could would
 should give show tell term terms word words like just more some much very really another other provide want need
-kindly thanks thank maybe again""".split())
+kindly thanks thank maybe again favor porfa gracias puedes podrias podria quiero necesito dame hazlo""".split())
 
 
 # a question about what the passage itself says ("the two ways mentioned here", "which sensors does it say")
@@ -148,6 +152,7 @@ def about_its_words(question: str, passage: str) -> bool:
     does this use a Nyquist rate?" of a passage about the Nyquist rate); a question that points
     at it but names something else ("which package do I launch to run this on my gpu?", "who
     invented this?") does not."""
+    question, passage = unaccented(question), unaccented(passage)
     if not _POINTS_AT_PASSAGE.search(question):
         return False
     passage_words = set(_WORD.findall(passage.lower()))
