@@ -97,6 +97,9 @@ def test_the_probes_are_one_edit_from_the_books_words_and_phrased_every_way():
     phrasings = probes.request_phrasings()
     assert "can you give me an example?" in phrasings and "REPHRASE THIS" in phrasings
     assert len(phrasings) == 6 * 7
+    # a book with Spanish and Urdu pages is asked as their readers ask, accents left out too
+    spanish = probes.request_phrasings(("es", "ur"))
+    assert {"explícame esto", "explicame esto", "اس کی وضاحت کریں"} <= set(spanish) and len(spanish) == 6 * 7 + 7 + 6
     assert probes.term_requests("A trait defines shared behaviour. Traits are like interfaces.") == [
         "what is interfaces?", "what does interfaces mean?"]
 
@@ -114,7 +117,7 @@ def test_a_highlight_asked_what_its_words_mean_is_answered_in_both_modes():
     passage = ("A trait defines the functionality a particular type has and can share with other types. We can use "
                "traits to define shared behaviour in an abstract way. Traits are similar to a feature often called "
                "interfaces in other languages, although with some differences.")
-    book = type("Book", (), {"paragraphs": [(passage, "https://book.example/docs/traits")]})()
+    book = type("Book", (), {"paragraphs": [(passage, "https://book.example/docs/traits")], "languages": ("en",)})()
     failing = False
     assert checks.highlight_requests(ask, book).passed
     failing = True

@@ -10,6 +10,7 @@ from server.question.compose.extractive import ExtractiveGenerator
 from server.question.compose.fallback import WithFallback
 from server.question.compose.gemini import GeminiClient, GeminiGenerator
 from server.question.understand.intent import Intent, asks_what_it_says, detect
+from server.checkbook.probes import REQUESTS_IN
 
 PASSAGE = ("Two related names are easy to mix up. The Nyquist rate is 2 · B, a property of the signal: the minimum "
            "rate needed to sample it. The Nyquist frequency is fs / 2, a property of the sampler: the highest "
@@ -44,6 +45,13 @@ def test_requests_about_the_passage_are_told_from_questions(question, intent):
     ("اس کا مطلب کیا ہے؟", "explain"), ("اس کا خلاصہ بتائیں", "summarize"), ("اس کی کوئی مثال دیں", "example")])
 def test_requests_in_other_languages_are_told_from_questions(question, intent):
     assert detect(question, PASSAGE) is Intent(intent)
+
+
+@pytest.mark.parametrize("request_", [r for requests in REQUESTS_IN.values() for r in requests])
+def test_the_requests_check_book_asks_in_a_books_language_are_requests(request_):
+    """check-book asks a Spanish, Japanese, Chinese or Urdu book's highlights as its readers would:
+    each is a request about the passage, never a question it may decline."""
+    assert detect(request_, PASSAGE).about_the_passage
 
 
 def test_questions_about_what_the_passage_says():

@@ -46,6 +46,7 @@ class Book:
     paragraphs: list[tuple[str, str]]  # (text, url)
     sections: BookSections
     off_book: list[str] = field(default_factory=list)  # more questions it does not answer (other books' topics)
+    languages: tuple[str, ...] = ("en",)  # of its pages ("es"; "zh", "en"): a highlight is asked of in each
 
 
 Ask = Callable[..., tuple[int, dict]]  # ask(question, **body) -> (status, JSON body)
@@ -67,7 +68,8 @@ def highlight_requests(ask: Ask, book: Book, passages: int = 3) -> Result:
     failures, asked = [], 0
     # a request is never refused; a question on one of the passage's words may be (the passage need
     # not say what "convenient" is), but never fails
-    requests = [(phrasing, chosen[n % len(chosen)], False) for n, phrasing in enumerate(probes.request_phrasings())]
+    requests = [(phrasing, chosen[n % len(chosen)], False)
+                for n, phrasing in enumerate(probes.request_phrasings(book.languages))]
     requests += [(phrasing, passage, True) for passage in chosen for phrasing in probes.term_requests(passage.text)]
     for phrasing, passage, may_decline in requests:
         for mode in ("exclusive", "combined"):

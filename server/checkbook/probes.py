@@ -15,6 +15,13 @@ TEMPLATES = ("what is {0}?", "how does {0} work", "{0}", "Why is {0} important?!
              "WHAT DOES {0} MEAN", "difference between {0} and {1}?")
 REQUESTS = ("explain this", "give me an example", "summarize this", "simplify this", "rephrase this",
             "why does this matter")
+# the same requests as a reader of a book in the pool's other languages asks them, accents left out too
+REQUESTS_IN = {"es": ("explícame esto", "dame un ejemplo", "resume esto", "dilo más sencillo", "dilo de otra forma",
+                      "¿por qué importa esto?", "explicame esto"),
+               "ja": ("これを説明して", "例を挙げて", "要約して", "もっと簡単に言って", "言い換えて", "なぜこれが重要なの？"),
+               "zh": ("解释一下这段", "举个例子", "总结一下", "说得简单一点", "换个说法", "这为什么重要？"),
+               "ur": ("اس کی وضاحت کریں", "اس کی کوئی مثال دیں", "اس کا خلاصہ بتائیں", "اسے آسان الفاظ میں بتائیں",
+                      "اسے دوسرے الفاظ میں کہیں", "یہ کیوں اہم ہے؟")}
 EVERYDAY = ("how do I bake sourdough bread?", "who won the football world cup in 1998?",
             "what's the weather like in Paris tomorrow?", "how do I fix a flat bicycle tyre?",
             "what is the capital of Australia?", "can you recommend a good pizza place?",
@@ -66,15 +73,16 @@ def typo_questions(words: list[str], count: int, seed: int = 7) -> list[str]:
     return questions
 
 
-def request_phrasings() -> list[str]:
-    """Every request about a passage, with and without "can you" and "please", in capitals too."""
+def request_phrasings(languages: tuple[str, ...] = ("en",)) -> list[str]:
+    """Every request about a passage, with and without "can you" and "please", in capitals too;
+    then, for a book with pages in other languages, the requests as their readers write them."""
     phrasings = []
     for stem in REQUESTS:
         for before, after in (("", ""), ("can you ", "?"), ("please ", ""), ("", " please"), ("Can you ", "?")):
             phrasings.append(f"{before}{stem}{after}")
         phrasings.append(stem.upper())
         phrasings.append(stem.capitalize() + ".")
-    return phrasings
+    return phrasings + [request for language in languages for request in REQUESTS_IN.get(language, ())]
 
 
 def term_requests(passage: str) -> list[str]:

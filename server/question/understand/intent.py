@@ -59,7 +59,8 @@ _PATTERNS: list[tuple[Intent, re.Pattern]] = [(intent, re.compile(pattern, re.IG
 # tried after the English ones; a question in these scripts has no English word to count, so a
 # request in them counts as about the passage
 _OTHER_LANGUAGES: list[tuple[Intent, re.Pattern]] = [(intent, re.compile(pattern, re.IGNORECASE)) for intent, pattern in (
-    (Intent.SIMPLIFY, r"簡単に|わかりやすく|分かりやすく|やさしく|噛み砕いて|大白话|通俗|说人话|浅显|简单(?:点|一点|些|地)|"
+    (Intent.SIMPLIFY, r"簡単に|わかりやすく|分かりやすく|やさしく|噛み砕いて|言い換え|大白话|通俗|说人话|浅显|简单(?:点|一点|些|地)|"
+                      r"换个说法|换句话说|\bde otra (?:forma|manera)\b|\bdilo (?:de nuevo|otra vez)\b|دوسرے الفاظ|"
                       r"\bm[aá]s (?:simple|sencill|f[aá]cil|clar)|\bsimplific|\bpalabras (?:simples|sencillas)|آسان"),
     (Intent.SUMMARIZE, r"まとめ|要約|一言で|要するに|簡潔に|总结|概括|归纳|一句话|简述|要点|\bresum|\bidea principal|"
                        r"\ben (?:una|pocas) (?:frase|l[ií]nea|palabra)s?\b|خلاصہ|مختصر"),
@@ -68,7 +69,8 @@ _OTHER_LANGUAGES: list[tuple[Intent, re.Pattern]] = [(intent, re.compile(pattern
     (Intent.EXPLAIN, r"意味|説明|詳しく|解説|わから(?:ない|ん)|分から(?:ない|ん)|どういうこと|解释|什么意思|啥意思|讲解|讲讲|"
                      r"不懂|不明白|详细|\bexplic|\bqu[eé] quiere decir\b|\bno (?:lo )?entiendo\b|\baclar|"
                      r"\bdetall|\bpor qu[eé] (?:es (?:tan )?)?(?:importa|important|necesari|[uú]til|as[ií]|cierto|"
-                     r"funciona|pasa|ocurre)|وضاحت|مطلب|سمجھ|تفصیل"),
+                     r"funciona|pasa|ocurre)|なぜ(?:これ|それ)?(?:が|は)?(?:重要|大事|必要)|(?:这|它|这个)?为什么(?:很)?(?:重要|必要)|"
+                     r"کیوں (?:اہم|ضروری)|وضاحت|مطلب|سمجھ|تفصیل"),
 )]
 
 
