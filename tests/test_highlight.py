@@ -77,6 +77,19 @@ def test_requests_about_the_passage_are_answered_from_it_without_a_model(chat_ap
         assert "language model" in data["answer"]  # it says plainly what it cannot do
 
 
+def test_a_request_of_a_spanish_page_is_answered_with_its_note_in_spanish(chat_app):
+    """dibs-es, its page in Spanish: "explícame esto" was declined, then answered with the note in
+    English. The note is in the page's language, and "Por ejemplo, …" is the passage's example."""
+    client = chat_app().test_client()
+    passage = ("Una función es pura si su único efecto es producir un resultado. Por ejemplo, sumar dos números no "
+               "cambia nada más del programa. Imprimir en la consola sí lo cambia.")
+    for question, said in (("explícame esto", "no puedo decirlo con otras palabras"), ("dame un ejemplo", "Por ejemplo")):
+        response = client.post("/chat", json={"question": question, "selected_text": passage, "metadata": {"locale": "es"}})
+        data = response.get_json()
+        assert data["status"] == "completed" and said in data["answer"], data["answer"]
+        assert "language model" not in data["answer"] and "ningún ejemplo" not in data["answer"], data["answer"]
+
+
 def test_combined_mode_explains_with_the_passage_first(chat_app):
     data = _ask(chat_app().test_client(), "explain this", mode="combined")
     assert data["status"] == "completed" and data["sources"][0]["source_type"] == "selected_text"

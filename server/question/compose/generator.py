@@ -40,6 +40,7 @@ class GenerationInput:
     # the question with its misspelt words as the book spells them ("funtional" as "functional"):
     # what the quoting composer reads its words from (a model reads the question as asked)
     spelled: str | None = None
+    language: str | None = None  # the reader's (their page's locale, else the book's): what a note is written in
 
 
 @dataclass(frozen=True)

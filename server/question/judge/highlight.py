@@ -27,6 +27,7 @@ from server.question.understand.intent import Intent
 from server.question.markers import cite_end
 from server.text.sentences import split_sentences
 from server.text.lengths import spaced_length
+from server.text.scripts import unaccented
 
 # a question the passage is less similar to than this is not about it at all
 PASSAGE_FLOOR = 0.15
@@ -34,11 +35,33 @@ PASSAGE_FLOOR = 0.15
 # this share of the distance (1 - cosine) between the two passages
 ELSEWHERE_MARGIN = 0.05
 
-MODEL_NOTE = ("*These are the passage's own key sentences: no language model is configured here, "
-              "so I can't put it in other words.*")
-NO_EXAMPLE_NOTE = ("*The passage gives no example of its own, and no language model is configured here to "
-                   "make one up from it; these are its key sentences.*")
-_EXAMPLE = re.compile(r"\b(?:for example|for instance|e\.g\.|such as|imagine|consider|like a|say you)\b", re.I)
+# what a note says without a model, in the reader's language (the pool's; English for any other)
+MODEL_NOTE = {
+    "en": "*These are the passage's own key sentences: no language model is configured here, so I can't put it in "
+          "other words.*",
+    "es": "*Estas son las frases clave del propio pasaje: aquí no hay un modelo de lenguaje configurado, así que no "
+          "puedo decirlo con otras palabras.*",
+    "ja": "*選択した箇所の要となる文です。ここでは言語モデルが設定されていないため、別の言葉で言い換えることはできません。*",
+    "zh": "*以下是所选段落本身的关键句：此处未配置语言模型，因此无法换一种说法。*",
+    "ur": "*یہ منتخب حصے کے اپنے اہم جملے ہیں: یہاں کوئی لینگویج ماڈل ترتیب نہیں دیا گیا، اس لیے میں اسے دوسرے الفاظ میں نہیں "
+          "کہہ سکتا۔*"}
+NO_EXAMPLE_NOTE = {
+    "en": "*The passage gives no example of its own, and no language model is configured here to make one up from "
+          "it; these are its key sentences.*",
+    "es": "*El pasaje no da ningún ejemplo propio, y aquí no hay un modelo de lenguaje configurado para inventar uno "
+          "a partir de él; estas son sus frases clave.*",
+    "ja": "*選択した箇所には例がなく、ここでは言語モデルが設定されていないため例を作ることもできません。要となる文を示します。*",
+    "zh": "*所选段落本身没有例子，此处也未配置语言模型来据此编一个；以下是它的关键句。*",
+    "ur": "*منتخب حصے میں اپنی کوئی مثال نہیں، اور یہاں کوئی لینگویج ماڈل ترتیب نہیں دیا گیا جو اس سے مثال بنا سکے؛ یہ اس کے اہم "
+          "جملے ہیں۔*"}
+_EXAMPLE = re.compile(r"\b(?:for example|for instance|e\.g\.|such as|imagine|consider|like a|say you|por ejemplo|"
+                      r"imagina|supongamos|considera)\b|例えば|たとえば|例如|比如|譬如|مثال کے طور پر", re.I)
+
+
+def _note(notes: dict[str, str], language: str | None) -> str:
+    return notes.get(str(language or "en").lower().replace("_", "-").split("-")[0], notes["en"])
+
+
 _DEFINITION = re.compile(r"\b(?:is|are|means|refers to|stands for|describes|is called|are called)\b", re.I)
 _WORD = re.compile(r"[a-z0-9]+")
 _STOP = frozenset("""a an the is are was were be been being to of in on for and or but if so do does did it its this
@@ -49,7 +72,7 @@ SENTENCES_BY_LENGTH = {"short": 1, "normal": 3, "detailed": 5}
 
 
 def _content(text: str) -> set[str]:
-    return {w for w in _WORD.findall(text.lower()) if w not in _STOP and len(w) > 2}
+    return {w for w in _WORD.findall(unaccented(text.lower())) if w not in _STOP and len(w) > 2}
 
 
 def covers(passage_best: float, elsewhere_best: float, kinship: float = 0.0) -> bool:
@@ -100,9 +123,10 @@ def _book_sentences(sources: list[Source], pattern: re.Pattern, terms: set[str])
     return found
 
 
-def passage_answer(intent: Intent, question: str, sources: list[Source], answer_length: str = "normal") -> str:
+def passage_answer(intent: Intent, question: str, sources: list[Source], answer_length: str = "normal",
+                   language: str | None = None) -> str:
     """The extractive answer to a request about the highlighted passage (never empty when the
-    passage has a sentence)."""
+    passage has a sentence); its note in the reader's `language`."""
     sentences = _numbered_sentences(sources)
     if not sentences:
         return ""
@@ -114,16 +138,16 @@ def passage_answer(intent: Intent, question: str, sources: list[Source], answer_
         book = _book_sentences(sources, _EXAMPLE, passage_terms)
         if own or book:
             return _quote((own + book)[: limit + 1])
-        return f"{_quote(key)}\n\n{NO_EXAMPLE_NOTE}"
+        return f"{_quote(key)}\n\n{_note(NO_EXAMPLE_NOTE, language)}"
     if intent in (Intent.DEFINE, Intent.JARGON):
         asked = _content(question) & passage_terms
         terms = asked or passage_terms
         own = [s for s in sentences if _DEFINITION.search(s[1]) and _content(s[1]) & terms]
         book = _book_sentences(sources, _DEFINITION, terms)
         chosen = (own[:limit] + book[:limit]) or key
-        return f"{_quote(chosen)}\n\n{MODEL_NOTE}"
+        return f"{_quote(chosen)}\n\n{_note(MODEL_NOTE, language)}"
     # explain, simplify, summarize; in combined mode the book's own definitions of the key terms follow
     key_terms = {w for w in set().union(*(_content(s) for _, s in key))
                  if sum(w in _content(s) for _, s in sentences) > 1} if intent is not Intent.SUMMARIZE else set()
     book = _book_sentences(sources, _DEFINITION, key_terms)[:2] if key_terms else []
-    return f"{_quote(key + book)}\n\n{MODEL_NOTE}"
+    return f"{_quote(key + book)}\n\n{_note(MODEL_NOTE, language)}"
