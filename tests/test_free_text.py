@@ -70,7 +70,8 @@ def test_reading_any_question_against_a_book_never_fails(text):
 
 
 QUESTIONS = st.one_of(st.text(min_size=1, max_size=120).filter(lambda t: t.strip() and "\x00" not in t),
-                      st.just("spwan"), st.just("joitn"), st.just("modle"))
+                      st.just("spwan"), st.just("joitn"), st.just("modle"),
+                      st.just("ᄀ10Q ᆴwip"))  # Korean letters: its word list wants a tokenizer not installed
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -211,3 +212,13 @@ def test_a_misspelt_question_is_answered_as_the_question_meant(chat_app):
         assert answers[0]["answer"] == answers[1]["answer"], typed
     everyday = client.post("/chat", json={"question": "why does alising hapen when samplng?"}).get_json()
     assert everyday["status"] == "completed" and "hapen" not in everyday["answer"]  # had been refused for "hapen"
+
+
+def test_a_question_in_korean_letters_is_read_without_failing(chat_app):
+    """Hypothesis found "ᄀ10Q": its Hangul word's frequency was looked up in wordfreq's Korean list,
+    which wants MeCab to read it, and the answer failed with a 500. A list that cannot be read
+    counts the word as not everyday."""
+    from server.text.asked import uncommon_asked_words
+    assert uncommon_asked_words("ᄀ10Q ᆴwip") == {"ᄀ10q", "ᆴwip"}
+    response = _client(chat_app).post("/chat", json={"question": "ᄀ10Q ᆴwip"})
+    assert response.status_code == 200 and response.get_json()["status"] in ("completed", "refused")

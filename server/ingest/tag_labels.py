@@ -3,10 +3,10 @@ practice component (`<Exercise title="…">`, `<Solution>`, `<Hint>`) and the ti
 (`<Definition title="Función Pura">`, a theorem's, a lemma's) become a bold label.
 
 A summary's or a definition's label runs into the paragraph it opens ("**Recursión profunda** En
-Kotlin, …"): a title on a line of its own would be quoted as if it were a sentence of the book. A practice label
-stands alone ("**Solution:**", "**Exercise: Identificar funciones puras**"), and a thematic break
-stands where the component closes, so that an exercise and its solution are read as exercise
-material (text/blocks.py PRACTICE_LEAD) and quoted only when a student asks for exercises.
+Kotlin, …"): a title on a line of its own would be quoted as if it were a sentence of the book.
+A practice label stands alone ("**Exercise: Identificar funciones puras**", "**Solution:**"), and a
+thematic break stands where the component closes: what an exercise holds, its solution included,
+is exercise material (text/blocks.py PRACTICE_LEAD), quoted only when a student asks for exercises.
 """
 from __future__ import annotations
 

@@ -56,8 +56,17 @@ def uncommon_asked_words(question: str) -> set[str]:
 
 @functools.lru_cache(maxsize=4096)
 def _everyday_in_its_script(word: str) -> bool:
-    return any(zipf_frequency(word, language) >= EVERYDAY_ZIPF for language in languages_writing(script_of(word[0]))
+    return any(_zipf(word, language) >= EVERYDAY_ZIPF for language in languages_writing(script_of(word[0]))
                if language in _WORD_LISTS)
+
+
+def _zipf(word: str, language: str) -> float:
+    """The word's frequency in the language's list; 0 where the list cannot be read without a tokenizer
+    this install lacks (Korean wants MeCab: "ᆴwip" failed the answer)."""
+    try:
+        return zipf_frequency(word, language)
+    except (ImportError, KeyError):
+        return 0.0
 
 
 @functools.lru_cache(maxsize=1024)  # the gate, the follow-up check and the composer each ask it of one question
