@@ -134,6 +134,9 @@ class _Reader:
     def __init__(self) -> None:
         self.items: list[Heading | Block] = []
         self._inline: list[str] = []
+        # a collapsible part's summary, run into the paragraph it opens (ingest/tag_labels.py does the
+        # same from sources): on a line of its own it would be quoted as a sentence of the book
+        self._label = ""
 
     def flush(self) -> None:
         text = "".join(self._inline)
@@ -141,10 +144,19 @@ class _Reader:
         lines = [clean_inline(line) for line in text.split("\n")]
         text = "\n".join(line for line in lines if line)
         if text:
+            if self._label:
+                text, self._label = f"**{self._label}** {text}", ""
             self.items.append(Block(text))
+
+    def label_alone(self) -> None:
+        """A summary before a list, code, a table or a heading: on its own line."""
+        if self._label:
+            self.items.append(Block(f"**{self._label}**"))
+            self._label = ""
 
     def block(self, text: str, is_code: bool = False) -> None:
         self.flush()
+        self.label_alone()
         if text.strip():
             self.items.append(Block(text, is_code))
 
@@ -161,6 +173,7 @@ class _Reader:
         tag, classes = el.tag, _classes(el)
         if tag in _HEADINGS:
             self.flush()
+            self.label_alone()
             text = heading_text(el)
             if text:
                 self.items.append(Heading(_HEADINGS[tag], text, el.get("id") or ""))
@@ -179,7 +192,11 @@ class _Reader:
             self._inline.append("\n")
         elif tag == "code":
             self._inline.append(f"`{el.text_content()}`")
-        elif tag in _BLOCK_TAGS or tag == "summary":
+        elif tag == "summary":
+            self.flush()
+            self.label_alone()
+            self._label = " ".join(_inline(el).split())
+        elif tag in _BLOCK_TAGS:
             self.flush()
             self.read(el)
             self.flush()
@@ -220,6 +237,7 @@ def page_sections(root) -> list[Heading | Block]:
     reader = _Reader()
     reader.read(root)
     reader.flush()
+    reader.label_alone()
     return reader.items
 
 
