@@ -286,3 +286,16 @@ def test_a_japanese_books_pages_and_sections_open_with_their_own_sentences_in_it
     # "words" was one unspaced run, so only pages with front matter had one (55 of 264)
     assert len(described) >= 0.95 * len(pages) and len(opened) >= 0.85 * sum(len(p.sections) for p in pages)
     assert is_prompt("次の関数を型注釈付きで書き直してください") and not is_prompt("型")
+
+
+def test_a_passage_in_any_script_is_found_in_its_own_chunk_and_not_in_another():
+    """python-codex-i18n: a highlighted Chinese passage read as "" (Latin letters only), which is in
+    every chunk, so the book's closest other passage was never found and an off-topic question of
+    the highlight ("生成器函数里碰到 return 会发生什么？") was answered from it, not declined."""
+    from server.text.sentences import normalised
+    own = "还要注意的是：生成器、生成器表达式都是单次使用的，生成器只能迭代一次。"
+    other = "需要注意的是，一个函数如果同时包含 yield 和 return，那么 return 的行为和普通函数是不一样的。"
+    opening = normalised(own.split("。")[0])
+    assert opening and opening in normalised(f"## 生成器\n\n{own}\n\n更多内容。") and opening not in normalised(other)
+    assert normalised("El **Trampolín**: una técnica") == "el trampolín una técnica"
+    assert normalised("یہ ایک جملہ ہے۔") and normalised("The `Box<T>` type_name!") == "the box t type name"

@@ -47,5 +47,6 @@ def split_passage(text: str, max_words: int = 120) -> list[str]:
 
 
 def normalised(text: str) -> str:
-    """Lower-case words and digits only, single-spaced: for finding a passage inside a chunk."""
-    return " ".join(re.sub(r"[^a-z0-9]+", " ", strip_markdown(text).lower()).split())
+    """Lower-case words and digits only, single-spaced, in any script: for finding a passage inside
+    a chunk. (Latin letters alone made every Chinese or Urdu passage "" and so found in any chunk.)"""
+    return " ".join(re.sub(r"[\W_]+", " ", strip_markdown(text).lower()).split())
