@@ -84,10 +84,15 @@ def test_a_collage_of_four_pages_or_two_unasked_code_blocks_fails_the_sections_c
 def test_label_value_quiz_items_fail_and_questions_pass():
     def ask(question, **body):
         return 200, {"status": "completed", "answer": "**Quiz**\n\n1. What is a node? [1]\n2. Robot mass: 60 kg\n"
-                                                      "3. Task 1: Compute the torque at the elbow for a 2 kg load"}
+                                                      "3. Task 1: Compute the torque at the elbow for a 2 kg load\n"
+                                                      "4. **Ejercicio de cierre: Duplicar niveles**\n\n   Define una "
+                                                      "función `doublePowers` que duplique cada valor.\n"
+                                                      "5. **Robot mass: 60 kg**"}
 
     result = checks.quiz_items(ask, None, ["https://book.example/docs/arm"])
-    assert not result.passed and result.failures == ["arm: “Robot mass: 60 kg”"] and result.measure.startswith("2/3")
+    # a titled exercise with its task set under it is asked; a bold label alone is not
+    assert not result.passed and result.failures == ["arm: “Robot mass: 60 kg”", "arm: “**Robot mass: 60 kg**”"]
+    assert result.measure.startswith("3/5")
 
 
 def test_the_probes_are_one_edit_from_the_books_words_and_phrased_every_way():

@@ -21,6 +21,8 @@ _FENCED = re.compile(r"^\s*(```|~~~)[^\n]*\n(.*?)^\s*\1", re.M | re.S)
 _ASKS_FOR_CODE = re.compile(r"\b(?:code|example|snippet|implement|program|script|syntax|write)\b", re.I)
 _QUIZ_ITEM = re.compile(r"^\s*\d+\.\s+(.+)$", re.M)
 _LABEL_VALUE = re.compile(r"^[^:?]{1,40}:\s+\S+(?:\s+\S+){0,4}$")
+_TITLE_ONLY = re.compile(r"^(?:\*\*|__)[^*_]+(?:\*\*|__)$")
+_BODY = re.compile(r"\n\s*\n?[ \t]{2,}\S")  # lines set under the item: its task
 
 
 @dataclass
@@ -196,9 +198,12 @@ def quiz_items(ask: Ask, book: Book, pages: list[str]) -> Result:
         status, body = ask("quiz me on this page", metadata={"page_url": url})
         if status != 200 or body.get("status") != "completed":
             continue
-        for item in _QUIZ_ITEM.findall(body["answer"]):
-            item = re.sub(r"\s*\[\d+\]", "", item).strip()
+        for match in _QUIZ_ITEM.finditer(body["answer"]):
+            item = re.sub(r"\s*\[\d+\]", "", match[1]).strip()
             items += 1
-            if _LABEL_VALUE.match(item) and not item.endswith("?"):
+            # a titled exercise ("**Ejercicio de cierre: Duplicar niveles de poder**" and its task
+            # under it) poses something; a lone "Robot mass: 60 kg" does not
+            posed = _TITLE_ONLY.match(item) and _BODY.match(body["answer"], match.end())
+            if _LABEL_VALUE.match(item) and not item.endswith("?") and not posed:
                 failures.append(f"{url.rsplit('/', 1)[-1]}: “{item}”")
     return Result("quiz items", not failures, f"{items - len(failures)}/{items} items a reader can be asked", failures)
