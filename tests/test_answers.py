@@ -1145,3 +1145,18 @@ def test_a_sentence_pointing_back_at_one_said_of_code_above_is_quoted_with_both_
     answer = block_answer("why can't i know the generic type at runtime in kotlin", [_source(page, 0.6, "erasure")])
     assert "This is because" in answer, answer
     assert answer.index("```kotlin") < answer.index("The code above gives") < answer.index("This is because"), answer
+
+
+def test_a_title_set_in_bold_is_never_quoted_as_a_sentence():
+    """dibs-es: "Recursión profunda con DeepRecursiveFunction [2]." stood alone in an answer, a
+    collapsible part's title. A paragraph that is one bold title is no sentence of the book; a
+    bold lead-in ("**Commands:**") still introduces what follows, a bold sentence is still said."""
+    page = ("## Recursión\n\n**Recursión profunda con `DeepRecursiveFunction`**\n\nEn Kotlin, las llamadas recursivas "
+            "que no están en posición de cola pueden desbordar la pila si la recursión es muy profunda.\n\n"
+            "**La recursión por la cola evita desbordar la pila.**\n\n**Comandos:**\n\n- `tailrec fun f()`")
+    units = [u.text for u in units_of(page, 1)]
+    assert not any(t.startswith("**Recursión profunda") for t in units), units
+    assert "**La recursión por la cola evita desbordar la pila.**" in units
+    assert any(t.startswith("**Comandos:**") for t in units), units
+    answer = block_answer("por que se desborda la pila con recursion profunda", [_source(page)])
+    assert "**Recursión profunda con `DeepRecursiveFunction`** [" not in answer, answer

@@ -116,12 +116,12 @@ def test_a_twoslash_blocks_hidden_lines_and_compiler_notes_are_left_out_as_the_p
     assert clean_markdown(plain) == plain  # not twoslash: every line is the book's
 
 
-def test_a_summary_runs_into_the_paragraph_it_opens_and_a_practice_part_is_labelled_and_ended():
+def test_a_summary_and_a_definitions_title_are_labels_and_a_practice_part_is_labelled_and_ended():
     """A `<summary>` alone on a line was quoted as if it were a sentence of the book ("Recursión
-    profunda con `DeepRecursiveFunction` [2]."). It now opens its paragraph in bold. An
-    `<Exercise title>` and a `<Solution>` are named by their labels, and a thematic break stands
-    where the practice ends, so that an answer can leave it out (test_answers.py). A
-    `<Definition title>` opens on its term."""
+    profunda con `DeepRecursiveFunction` [2]."). It is now a bold label, which an answer never
+    quotes (test_answers.py), as is a `<Definition title>`. An `<Exercise title>` and a `<Solution>`
+    are named by their labels, and a thematic break stands where the practice ends, so that an
+    answer can leave it out."""
     page = ("<details>\n    <summary>\n        Recursión profunda con `DeepRecursiveFunction`\n    </summary>\n\n"
             "    En Kotlin, incluso con `tailrec`, una llamada que no está en cola puede desbordar la pila.\n"
             "</details>\n\n"
@@ -134,14 +134,14 @@ def test_a_summary_runs_into_the_paragraph_it_opens_and_a_practice_part_is_label
             "<Definition title={\"Función Pura\"}>\n    Una función es pura si no cambia el estado.\n</Definition>\n\n"
             "<Definition title=\"Closed\" />\n\nLa prosa sigue.\n")
     cleaned = clean_markdown(page)
-    assert "**Recursión profunda con `DeepRecursiveFunction`** En Kotlin, incluso con `tailrec`" in cleaned
+    assert "**Recursión profunda con `DeepRecursiveFunction`**\n\nEn Kotlin, incluso con `tailrec`" in cleaned
     assert "**Exercise: Identificar Funciones Puras e Impuras**\n\nIdentifica si" in cleaned
     assert "**Solution:**\n\n" in cleaned
     # the exercise ends once, where its solution and the exercise close, before the corollary
     assert re.search(r"Imprime en la consola\.\n\n---\n\nSi una función retorna", cleaned), cleaned
     assert "**Solution for (1):**\n\n```hs" in cleaned  # a solution's summary before code: its own line
     assert cleaned.count("---") == 1
-    assert "**Función Pura** Una función es pura" in cleaned  # a definition opens on the term it defines
+    assert "**Función Pura**\n\nUna función es pura" in cleaned  # a definition's term, before it
     assert "Closed" not in cleaned and "\nLa prosa sigue." in cleaned  # a self-closing one says nothing
 
 

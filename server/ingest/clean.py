@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Mapping
 
-from server.ingest.tag_labels import join_labels, mark_labels
+from server.ingest.tag_labels import mark_labels
 
 _FENCE = re.compile(r"^(?P<indent> {0,3})(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 _MDBOOK_DIRECTIVE = re.compile(r"\{\{#\w+[^}]*\}\}")
@@ -218,7 +218,7 @@ def _clean_prose(lines: list[str]) -> list[str]:
     lines = [line.rstrip() if line.strip() else "" for line in text.split("\n")]
     # JSX children are often indented; markdown would read 4+ spaces as code.
     lines = [line.lstrip() if line.startswith("    ") and not line.lstrip().startswith(("-", "*", "+")) and not re.match(r"\s*\d+\.", line) else line for line in lines]
-    return _admonitions(join_labels(lines))
+    return _admonitions(lines)
 
 
 def clean_markdown(text: str, hidden_lines: Mapping[str, str] | None = None) -> str:

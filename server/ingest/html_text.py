@@ -134,9 +134,6 @@ class _Reader:
     def __init__(self) -> None:
         self.items: list[Heading | Block] = []
         self._inline: list[str] = []
-        # a collapsible part's summary, run into the paragraph it opens (ingest/tag_labels.py does the
-        # same from sources): on a line of its own it would be quoted as a sentence of the book
-        self._label = ""
 
     def flush(self) -> None:
         text = "".join(self._inline)
@@ -144,19 +141,10 @@ class _Reader:
         lines = [clean_inline(line) for line in text.split("\n")]
         text = "\n".join(line for line in lines if line)
         if text:
-            if self._label:
-                text, self._label = f"**{self._label}** {text}", ""
             self.items.append(Block(text))
-
-    def label_alone(self) -> None:
-        """A summary before a list, code, a table or a heading: on its own line."""
-        if self._label:
-            self.items.append(Block(f"**{self._label}**"))
-            self._label = ""
 
     def block(self, text: str, is_code: bool = False) -> None:
         self.flush()
-        self.label_alone()
         if text.strip():
             self.items.append(Block(text, is_code))
 
@@ -173,7 +161,6 @@ class _Reader:
         tag, classes = el.tag, _classes(el)
         if tag in _HEADINGS:
             self.flush()
-            self.label_alone()
             text = heading_text(el)
             if text:
                 self.items.append(Heading(_HEADINGS[tag], text, el.get("id") or ""))
@@ -192,10 +179,9 @@ class _Reader:
             self._inline.append("\n")
         elif tag == "code":
             self._inline.append(f"`{el.text_content()}`")
-        elif tag == "summary":
-            self.flush()
-            self.label_alone()
-            self._label = " ".join(_inline(el).split())
+        elif tag == "summary":  # a collapsible part's title: a bold label, never quoted as a sentence (tag_labels.py)
+            label = " ".join(_inline(el).split())
+            self.block(f"**{label}**" if label else "")
         elif tag in _BLOCK_TAGS:
             self.flush()
             self.read(el)
@@ -237,7 +223,6 @@ def page_sections(root) -> list[Heading | Block]:
     reader = _Reader()
     reader.read(root)
     reader.flush()
-    reader.label_alone()
     return reader.items
 
 

@@ -31,6 +31,8 @@ REFERS_BACK = re.compile(r"^[\s*_]*(?:(?:it|its|this|these|that|those|they|their
                          r"esto|esta|este|estos|estas|eso|esa|ese|ello|sin embargo|por (?:lo )?tanto|por eso|así|por otro lado|en cambio)\b|"
                          r"(?:これ|それ|この|その|こう|そう|そこで)(?!ぞれ|から)|"
                          r"这|那|它|此|另一方面|(?:یہ|اس|وہ|ان)\s)", re.IGNORECASE)
+# a paragraph that is one bold title: not a sentence ("**Step 3**"), not a lead-in ("**Commands:**")
+_TITLE_ONLY = re.compile(r"^\s*(?:\*\*|__)[^*_\n]*[^*_\n.!?:。！？：۔؟](?:\*\*|__)\s*$")
 _ENDS = re.compile(r"[.!?:)\"”’*_`$。！？」』۔؟]$")
 
 
@@ -248,6 +250,8 @@ def units_of(markdown: str, source: int, context: str = "prose") -> tuple[Unit, 
         if set_inline or (block.kind == "code" and exercise_before):
             material = "exercise"  # an exercise set inline, and its solution's code after it; all after a practice lead
         exercise_before = set_inline or (block.kind == "list" and bool(EXERCISE_LEAD.match(list_items(block.text)[-1])))
+        if block.kind == "paragraph" and _TITLE_ONLY.match(block.text):
+            continue  # a title set in bold ("**Recursión profunda con `DeepRecursiveFunction`**"), no sentence
         if block.kind == "paragraph" and not _formula(block):
             sentences = sentences_of(_unquoted(block.text))
             head, tail = _cut(blocks, i, sentences)
