@@ -96,9 +96,9 @@ def _own_page_label(folder: Path, parsed: dict[Path, dict | Exception]) -> str |
     for path in sorted(folder.glob("*.md*")):
         meta = parsed.get(path)
         if path.suffix in (".md", ".mdx") and is_category_index(path.stem, folder.name) and isinstance(meta, dict):
-            fm_id = str(meta["id"]) if meta.get("id") is not None else None
-            title = meta.get("title") or _content_title(meta["__body__"]) or doc_id(path.name, fm_id)
-            return str(meta.get("sidebar_label") or title)
+            page = _Doc(path.name, path, meta)
+            _name_doc(page)
+            return page.label
     return None
 
 
