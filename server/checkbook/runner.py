@@ -7,6 +7,7 @@ from collections import Counter
 
 from server.book.outline import Outline
 from server.text.blocks import split_blocks
+from server.text.scripts import language_of
 from server.text.vocabulary import words as words_of
 from server.checkbook import checks
 from server.checkbook.citations import BookSections
@@ -24,7 +25,7 @@ def book_of(book_id: str, chunks, outline: Outline | None, pages, off_book: list
                                   and (not english or c.locale.startswith("en"))))
     paragraphs = [(b.text, c.url) for c in chunks for b in split_blocks(c.content) if b.kind == "paragraph"]
     page_urls = [p.url for p in outline.pages] if outline else sorted({c.url.split("#")[0] for c in chunks})
-    languages = tuple(sorted({(c.locale or "en").split("-")[0].lower() for c in chunks}))
+    languages = tuple(sorted({language_of(c.locale) for c in chunks}))
     return checks.Book(book_id, [w for w, _ in counts.most_common(400)], headings, page_urls, paragraphs,
                        BookSections(pages), off_book, languages)
 

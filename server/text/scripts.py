@@ -46,9 +46,14 @@ def script_of(letter: str) -> str:
     return unicodedata.name(letter, "").split(" ")[0]
 
 
+def language_of(locale: str | None) -> str:
+    """A locale's language ("ur-PK", "zh_CN": "ur", "zh"); English where none is known."""
+    return str(locale or "en").lower().replace("_", "-").split("-")[0]
+
+
 def scripts_of(locale: str) -> frozenset[str]:
     """The scripts a locale's language is written in ("ur-PK": Arabic); none for Latin-script ones."""
-    return SCRIPTS.get(locale.lower().replace("_", "-").split("-")[0], frozenset())
+    return SCRIPTS.get(language_of(locale), frozenset())
 
 
 @functools.lru_cache(maxsize=64)

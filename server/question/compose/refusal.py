@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from server.book.chunk import Chunk
+from server.text.scripts import language_of
 
 
 class Words(NamedTuple):
@@ -51,7 +52,7 @@ WORDS = {
 
 
 def _words(language: str | None) -> Words:
-    return WORDS.get(str(language or "en").lower().replace("_", "-").split("-")[0], WORDS["en"])
+    return WORDS.get(language_of(language), WORDS["en"])
 
 
 def book_refusal(book_title: str, nearest: list[Chunk], unknown_terms: list[str] | None = None,

@@ -27,7 +27,7 @@ from server.question.understand.intent import Intent
 from server.question.markers import cite_end
 from server.text.sentences import split_sentences
 from server.text.lengths import spaced_length
-from server.text.scripts import unaccented
+from server.text.scripts import language_of, unaccented
 
 # a question the passage is less similar to than this is not about it at all
 PASSAGE_FLOOR = 0.15
@@ -59,7 +59,7 @@ _EXAMPLE = re.compile(r"\b(?:for example|for instance|e\.g\.|such as|imagine|con
 
 
 def _note(notes: dict[str, str], language: str | None) -> str:
-    return notes.get(str(language or "en").lower().replace("_", "-").split("-")[0], notes["en"])
+    return notes.get(language_of(language), notes["en"])
 
 
 _DEFINITION = re.compile(r"\b(?:is|are|means|refers to|stands for|describes|is called|are called)\b", re.I)
