@@ -214,11 +214,13 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
         # the heading a piece stands under, not its chunk's first one: a chunk merges small sections, and
         # "getMonth()" heads the first of them, not the "getDay()" section after it
         headings = unit.heading or getattr(opens[unit.source - 1], "heading", "")
-        heading = [p for p in _prefixes(headings) if p not in alone or alone[p].search(unaccented(headings))]
+        written = unaccented(headings)  # once, not for each of its words
+        heading = [p for p in _prefixes(headings) if p not in alone or alone[p].search(written)]
         if not _eligible(unit, question, wants_code, everything, any(p in weights for p in heading)):
             continue
         plain = program_words(unit.plain) if has_code(unit) else unit.plain  # a program's data is not what it names
-        said = [p for p in _prefixes(plain) if p not in alone or alone[p].search(unaccented(plain))]
+        written = unaccented(plain)
+        said = [p for p in _prefixes(plain) if p not in alone or alone[p].search(written)]
         said += [o for o in operators if says_operator(unit.text, o)]
         heading += [o for o in operators if says_operator(headings, o)]
         relevance = _bm25(said, weights) / full
