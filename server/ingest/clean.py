@@ -14,6 +14,7 @@ from typing import Mapping
 
 from server.ingest.tag_labels import mark_labels
 
+_MATH_FENCE = re.compile(r"^\s*\$\$\s*$")
 _FENCE = re.compile(r"^(?P<indent> {0,3})(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 _MDBOOK_DIRECTIVE = re.compile(r"\{\{#\w+[^}]*\}\}")
 _ADMONITION_OPEN = re.compile(r"^\s*:::+\s*(?P<kind>[A-Za-z]+)(?:\[(?P<bracket>[^\]]*)\])?\s*(?P<title>.*?)\s*$")
@@ -211,6 +212,27 @@ def _admonitions(lines: list[str]) -> list[str]:
     return out
 
 
+def _display_math(lines: list[str]) -> list[str]:
+    """A displayed formula ("$$" on a line of its own, to the line ending in "$$") as one block
+    apart, as remark-math reads it: its blank lines are part of it, and its closing "$$" ends it
+    even where the next sentence follows on the next line."""
+    out: list[str] = []
+    inside = False
+    for line in lines:
+        if inside:
+            if line.strip():
+                out.append(line)
+            if line.rstrip().endswith("$$"):
+                inside = False
+                out.append("")
+        elif _MATH_FENCE.match(line):
+            inside = True
+            out.extend(["", line])
+        else:
+            out.append(line)
+    return out
+
+
 def _clean_prose(lines: list[str]) -> list[str]:
     lines = [_MDBOOK_DIRECTIVE.sub("", line) for line in lines if not _MDBOOK_DIRECTIVE.fullmatch(line.strip())]
     lines = _drop_esm(lines)
@@ -218,7 +240,7 @@ def _clean_prose(lines: list[str]) -> list[str]:
     lines = [line.rstrip() if line.strip() else "" for line in text.split("\n")]
     # JSX children are often indented; markdown would read 4+ spaces as code.
     lines = [line.lstrip() if line.startswith("    ") and not line.lstrip().startswith(("-", "*", "+")) and not re.match(r"\s*\d+\.", line) else line for line in lines]
-    return _admonitions(lines)
+    return _display_math(_admonitions(lines))
 
 
 def clean_markdown(text: str, hidden_lines: Mapping[str, str] | None = None) -> str:

@@ -185,7 +185,7 @@ def _rejoin(blocks: list[Block]) -> list[Block]:
     for block in blocks:
         previous = joined[-1] if joined else None
         if previous and previous.kind == block.kind == "paragraph" and block.text[:1].islower() \
-                and not re.search(r"[.!?:]$", previous.text.rstrip()):
+                and not re.search(r"[.!?:]$|\$\$$", previous.text.rstrip()):  # nor a displayed formula
             joined[-1] = Block("paragraph", f"{previous.text}\n{block.text}", previous.heading)
         else:
             joined.append(block)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from server.text.scripts import loan_singular, unaccented
+from server.text.scripts import loan_singular, tex_names, unaccented
 
 _TERM = r"(?P<term>[^?？؟.,;:!¿¡]{1,40}?)"
 # "what is a monad in simple terms?", "explícame una mónada fácil": how simply, not what
@@ -183,7 +183,7 @@ def _singular(term: str) -> str:
 
 def defines(text: str, term: str) -> bool:
     """Does the text define the term: set it in italics or bold, or say what it is?"""
-    text, term = unaccented(text), unaccented(term)  # "Una **Mónada** es …" of "monada"
+    text, term = unaccented(tex_names(text)), unaccented(term)  # "Una **Mónada** es …" of "monada"
     said = re.escape(_singular(term)).replace(r"\ ", r"\s+")  # "lifetimes": "_lifetime_"
     text = _LINK.sub(r"\1", text)  # "[Promise](…)は…": the link's words
     plural = r"(?:s|es)?"
@@ -193,8 +193,8 @@ def defines(text: str, term: str) -> bool:
     marked = (rf"(?:(?:^|(?<=[.!?]\s)|\n)\s*(?:(?:an?|the)\s+)?(?:term\s+)?|"
               rf"\b(?:call|calls|called|known as|referred to as)\s+(?:[^.!?\n]{{0,60}}?\s)?)"
               rf"(?<![\w*])(?:\*\*|__|\*|_){said}{plural}(?:\*\*|__|\*|_)(?![\w*])")
-    # "A trait is …", "Rust’s closures are …"
-    what_it_is = (rf"(?:^|(?<=[.!?]\s)|\n)\s*(?:(?:an?|the|\w+['’]s)\s+)?`?{said}{plural}`?\s+"
+    # "A trait is …", "Rust’s closures are …", "$F_{ST}$ is …"
+    what_it_is = (rf"(?:^|(?<=[.!?]\s)|\n)\s*(?:(?:an?|the|\w+['’]s)\s+)?[`$]?{said}{plural}[`$]?\s+"
                   rf"(?:(?:is|are)\s+(?!{_NOT_WHAT_IT_IS})|refers to|means|stands for|defines\b)")
     # what a book's code does, said with it as the subject: "The ``sorry`` identifier magically produces
     # a proof of anything", "`rfl` closes the target" (a name set in code is a term of the book's)

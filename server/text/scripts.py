@@ -42,6 +42,16 @@ def unaccented(text: str) -> str:
     return text.translate(_UNACCENTED)
 
 
+# "$F_{ST}$" is the name "FST" set in TeX: a braced subscript is read as part of the name it
+# follows (a reader types "fst"); code's "fst_eur" stays two words
+_TEX_SUBSCRIPT = re.compile(r"(?<=[^\W_])_\{([^\W_]+)\}")
+
+
+def tex_names(text: str) -> str:
+    """The text with each TeX name and its braced subscript written as one word."""
+    return _TEX_SUBSCRIPT.sub(r"\1", text) if "_{" in text else text
+
+
 def script_of(letter: str) -> str:
     return unicodedata.name(letter, "").split(" ")[0]
 

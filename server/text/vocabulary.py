@@ -23,7 +23,7 @@ from typing import Callable, Mapping, Protocol, Sequence
 from wordfreq import word_frequency, zipf_frequency
 
 from server.book.chunk import Chunk
-from server.text.scripts import unaccented
+from server.text.scripts import tex_names, unaccented
 from server.text.lengths import CJK_RUN, WORD
 from server.text.spelling import English, Speller
 
@@ -37,19 +37,25 @@ _LATIN_LETTERS = 0x024F  # the last of Latin Extended-B: "é", "ñ", "ß" are La
 
 
 def words(text: str, *, as_typed: bool = False) -> list[str]:
-    """The text's words, lower-cased and without accents ("Mónada" is "monada"), in any script.
+    """The text's words, lower-cased and without accents ("Mónada" is "monada"), a TeX name with its
+    subscript one word ("$F_{ST}$" is "fst"), in any script.
     Chinese and Japanese write words without spaces: a run of their characters is read as its
     overlapping pairs of characters (as search engines index them), so word-level mechanisms
     (BM25, what a piece of an answer says, a word asked) work there too. `as_typed`: with their
     accents, for telling the language and for naming a word back to the reader."""
     found: list[str] = []
-    lowered = text.lower()
-    for run in WORD.findall(lowered if as_typed else unaccented(lowered)):
+    for run in WORD.findall(tex_names(text.lower()) if as_typed else read_form(text)):
         if CJK_RUN.match(run):
             found.extend(run[i:i + 2] for i in range(max(1, len(run) - 1)))
         else:
             found.append(run)
     return found
+
+
+def read_form(text: str) -> str:
+    """The text as its words are read: lower-cased, without accents, a TeX name with its
+    subscript one word. A term is looked for in this form ("fst" in "When $F_{ST}$ is 0")."""
+    return unaccented(tex_names(text.lower()))
 
 
 def other_script_share(text: str) -> float:

@@ -22,7 +22,7 @@ from server.text.blocks import heading_material
 from server.book.chunk import Chunk
 from server.question.context import Source
 from server.question.gather.lexical import bm25, defining_chunks, inverse_document_frequency
-from server.text.scripts import loan_singular, unaccented
+from server.text.scripts import loan_singular
 from server.text.sentences import strip_markdown
 from server.text.lengths import reading_length
 from server.question.compose.extractive.code_lines import program_words
@@ -31,7 +31,7 @@ from server.question.compose.extractive.asks_for import (ASKS, NEGATED, ONLY_ASK
                                                          asks_for_example, has_code, is_example)
 from server.text.definition import (code_names, compared_terms, defined_term, defines, headed_by, named_operators,
                                      says_operator)
-from server.text.vocabulary import BookVocabulary, words
+from server.text.vocabulary import BookVocabulary, read_form, words
 
 CODE_ASKED = 0.3
 EXAMPLE_ASKED = 0.3  # the book's example of what is asked, over its other sentences on it
@@ -46,6 +46,7 @@ _LINK_TARGET = re.compile(r"\[[^\]]*\]\(([^)]*)\)")
 _EXTERNAL = re.compile(r"\s*(?:[a-z][a-z0-9+.-]*:|//)", re.IGNORECASE)  # https:, mailto:, //host
 _TAG_ONLY = re.compile(r"^\s*</?[A-Za-z][^>]*>\s*$")  # "<Listing number=…>": a page's markup, not its words
 _NAME_NUMBER = re.compile(r"^([a-z]+)([0-9]+)$")
+_VALUE = re.compile(r"(?<!\S)(\d+)(?=[\s?!,;:]|[.?!]?$)")  # a number standing as a word of its own
 HEADING_ID = re.compile(r"\{#[^}]*\}\s*$")
 _PREFIX_FREQUENCY: "weakref.WeakKeyDictionary[BookVocabulary, tuple[Counter, int]]" = weakref.WeakKeyDictionary()
 
@@ -62,7 +63,8 @@ def _prefixes(text: str) -> list[str]:
 
 def _asked(question: str, book: BookVocabulary | None) -> list[str]:
     """The question's content words; short names with a digit too ("s1", "x86": identifiers,
-    as specific as any long word), and short terms the book uses ("when should I use Box?")."""
+    as specific as any long word), short terms the book uses ("when should I use Box?"), and a
+    number asked about ("what does a mapping quality of 0 mean?")."""
     found = words(question)
     if asks_for_example(question):  # "example" frames the question: the example is what is asked for
         question = " ".join(w for w in re.findall(r"\S+", question) if not re.match(r"\W*examples?\W*$", w, re.I))
@@ -70,8 +72,11 @@ def _asked(question: str, book: BookVocabulary | None) -> list[str]:
     named = {w for w in found if len(w) >= 2 and not w.isalpha() and not w.isdigit()}
     joined = {w for w in _terms(question)[len(found):] if len(w) > 2}
     short = {w for w in short_terms(question) if book is None or book.document_frequency[w]}
-    return list(dict.fromkeys(loan_singular(w)[:5] for w in [*sorted(asked_words(question)),
-                                                             *sorted(named | joined | short)]))
+    content = asked_words(question)
+    # a value asked about ("an fst of 0"), not a name's number ("ROS 2", "python 3", "exit code 127")
+    standing = set(_VALUE.findall(question))  # nor a figure in an expression ("0.1 + 0.2")
+    values = {w for before, w in zip(["", *found], found) if w in standing and before not in content | short}
+    return list(dict.fromkeys(loan_singular(w)[:5] for w in [*sorted(content), *sorted(named | joined | short | values)]))
 
 
 def _book_frequency(book: BookVocabulary) -> tuple[Counter, int]:
@@ -214,12 +219,12 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
         # the heading a piece stands under, not its chunk's first one: a chunk merges small sections, and
         # "getMonth()" heads the first of them, not the "getDay()" section after it
         headings = unit.heading or getattr(opens[unit.source - 1], "heading", "")
-        written = unaccented(headings)  # once, not for each of its words
+        written = read_form(headings)  # once, not for each of its words
         heading = [p for p in _prefixes(headings) if p not in alone or alone[p].search(written)]
         if not _eligible(unit, question, wants_code, everything, any(p in weights for p in heading)):
             continue
         plain = program_words(unit.plain) if has_code(unit) else unit.plain  # a program's data is not what it names
-        written = unaccented(plain)
+        written = read_form(plain)
         said = [p for p in _prefixes(plain) if p not in alone or alone[p].search(written)]
         said += [o for o in operators if says_operator(unit.text, o)]
         heading += [o for o in operators if says_operator(headings, o)]
