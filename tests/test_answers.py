@@ -758,6 +758,10 @@ def test_type_the_noun_is_no_request_for_code_and_asked_for_code_is_a_few_blocks
     # "run" is what the reader runs, not what a robot does on its battery (aibook quoted PyBullet's listing)
     assert not asks_for_code("how long would a robot run on a 500 Wh battery?")
     assert asks_for_code("how do i run the node?") and asks_for_code("what happens when you run cargo build?")
+    # a thing a code word names is no request for code: a genomics course's "what is the command prompt?"
+    # quoted two code blocks; "what command lists files?" asks for one
+    assert not asks_for_code("what is the command prompt?") and not asks_for_code("how do i open a terminal window?")
+    assert asks_for_code("what command lists files?") and asks_for_code("what do i type in the terminal?")
     page = (CORPORA / "lhbg" / "src" / "03-html" / "04-safer_construction.md").read_text(encoding="utf-8")
     sources = [_source(page[page.index("## `newtype`"):page.index("## Chaining functions")], 0.62, "a"),
                _source(page[page.index("## `type`"):page.index("## The rest of the owl")], 0.60, "b")]

@@ -48,6 +48,10 @@ def test_a_displayed_formula_is_one_block_ended_by_its_closing_dollars():
                                         "where $n_i$ is the sample size of population $i$."]
     formula = [u for u in units_of(clean_markdown(page), 1) if u.introduces == "formula"]
     assert formula and formula[0].text.endswith("$$"), formula
+    # inside a sentence, a formula stays in it: alone, "$$p-value ~ uniform(0,1)$$" was quoted as an answer
+    within = "Under the null model we will have\n$$\n\n\\beta \\sim N(0, 1)\n\n$$\nand so on.\n"
+    assert [b.text for b in split_blocks(clean_markdown(within))] == [
+        "Under the null model we will have\n$$\n\\beta \\sim N(0, 1)\n$$\nand so on."]
 
 
 def test_a_value_asked_about_is_answered_by_the_sentence_that_says_it():

@@ -213,21 +213,23 @@ def _admonitions(lines: list[str]) -> list[str]:
 
 
 def _display_math(lines: list[str]) -> list[str]:
-    """A displayed formula ("$$" on a line of its own, to the line ending in "$$") as one block
-    apart, as remark-math reads it: its blank lines are part of it, and its closing "$$" ends it
-    even where the next sentence follows on the next line."""
+    """A displayed formula ("$$" on a line of its own, to the line ending in "$$") kept whole, as
+    remark-math reads it: its blank lines are part of it. Set apart from the text before it (a
+    blank line above it), it is a block of its own, ended by its closing "$$" even where the next
+    sentence follows on the next line; inside a sentence ("… we will have $$ … $$ and …"), it stays
+    in the sentence's paragraph."""
     out: list[str] = []
-    inside = False
+    inside = apart = False
     for line in lines:
         if inside:
             if line.strip():
                 out.append(line)
             if line.rstrip().endswith("$$"):
                 inside = False
-                out.append("")
+                out.extend([""] if apart else [])
         elif _MATH_FENCE.match(line):
-            inside = True
-            out.extend(["", line])
+            inside, apart = True, not out or not out[-1].strip()
+            out.append(line)
         else:
             out.append(line)
     return out

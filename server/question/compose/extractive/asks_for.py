@@ -7,9 +7,11 @@ import re
 from server.question.compose.extractive.answer_units import Unit
 
 # "type" as what one types ("what do i type to …"), not the noun of typed languages ("newtype and type")
-# "run" as what the reader runs ("how do i run it?", "what to run"), not a robot running on a battery
+# "run" as what the reader runs ("how do i run it?", "what to run"), not a robot running on a battery;
+# "command", "terminal" as what is typed, not a thing named by them ("the command prompt", "a terminal window")
 WANTS_CODE = re.compile(r"(?:\b(?:i|we|you|to)\s+(?:\w+\s+)?|^\W*)run\b|"
-                        r"\b(?:code|commands?|snippet|syntax|script|terminal|shell|cli|install|compile|"
+                        r"\b(?:code|commands?(?![\s-]+(?:prompts?|lines?|interfaces?)\b)|snippet|syntax|script|"
+                        r"(?:terminal|shell)(?![\s-]+(?:windows?|prompts?|emulators?)\b)|cli|install|compile|"
                         r"implement|write|(?:do|should|can) i type|type (?:in|into)|example program|show me|"
                         r"código|comandos?|escrib\w*)\b|"
                         r"怎么写|如何写|写法|代码|命令|给我看|書き方|どう書|書けば|コード|コマンド|見せて|みせて|muéstrame", re.IGNORECASE)
