@@ -73,3 +73,13 @@ def test_a_number_asked_about_is_a_word_of_the_question_and_a_names_number_is_no
     answer = block_answer("what does a mapping quality of 0 mean?", [_source(page)])
     assert "Its mapping quality is then 0" in answer, answer
     assert "Repeats" not in block_answer("what does mapping quality mean for python 3?", [_source(page)])
+
+
+def test_a_sentence_running_on_into_its_formula_is_quoted_with_it_and_a_formula_never_alone():
+    page = ("The loss of the model is computed as\n\n$$\nL = \\sum_i (y_i - \\hat{y}_i)^2\n$$\n\n"
+            "A smaller loss means a better fit of the model to the data.")
+    units = units_of(page, 1)
+    assert units[0].introduces == "formula" and units[0].text.startswith("The loss of the model is computed as")
+    assert not any(u.kind == "formula" for u in units), units
+    answer = block_answer("how is the loss of the model computed?", [_source(page)])
+    assert "computed as\n\n$$" in answer, answer

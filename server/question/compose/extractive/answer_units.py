@@ -258,8 +258,10 @@ def units_of(markdown: str, source: int, context: str = "prose") -> tuple[Unit, 
             kept = range(head, len(sentences) - tail)
             for k in kept:
                 sentence = sentences[k]
-                kind = _introduces(following) if k == len(sentences) - 1 and sentence.endswith(":") else ""
-                if sentence.endswith(":") and not kind or not _ENDS.search(sentence.rstrip(" *_")):
+                # a lead-in ends in ":", or runs on into the formula that ends it ("… is computed as $$ … $$")
+                runs_on = following is not None and _formula(following) and not _ENDS.search(sentence.rstrip(" *_"))
+                kind = _introduces(following) if k == len(sentences) - 1 and (sentence.endswith(":") or runs_on) else ""
+                if sentence.endswith(":") and not kind or not (kind or _ENDS.search(sentence.rstrip(" *_"))):
                     continue  # what it introduces is not in this passage, or it is cut off
                 if kind:
                     taken = i + 1
