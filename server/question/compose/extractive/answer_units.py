@@ -261,7 +261,7 @@ def units_of(markdown: str, source: int, context: str = "prose") -> tuple[Unit, 
                 # a lead-in ends in ":", or runs on into the formula that ends it ("… is computed as $$ … $$")
                 runs_on = following is not None and _formula(following) and not _ENDS.search(sentence.rstrip(" *_"))
                 kind = _introduces(following) if k == len(sentences) - 1 and (sentence.endswith(":") or runs_on) else ""
-                if sentence.endswith(":") and not kind or not (kind or _ENDS.search(sentence.rstrip(" *_"))):
+                if not kind and (sentence.endswith(":") or not _ENDS.search(sentence.rstrip(" *_"))):
                     continue  # what it introduces is not in this passage, or it is cut off
                 if kind:
                     taken = i + 1
