@@ -226,7 +226,8 @@ def _display_math(lines: list[str]) -> list[str]:
                 out.append(line)
             if line.rstrip().endswith("$$"):
                 inside = False
-                out.extend([""] if apart else [])
+                if apart:
+                    out.append("")
         elif _MATH_FENCE.match(line):
             inside, apart = True, not out or not out[-1].strip()
             out.append(line)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from server.text.scripts import loan_singular, tex_names, unaccented
+from server.text.scripts import loan_singular, read_form, unaccented
 
 _TERM = r"(?P<term>[^?？؟.,;:!¿¡]{1,40}?)"
 # "what is a monad in simple terms?", "explícame una mónada fácil": how simply, not what
@@ -183,7 +183,7 @@ def _singular(term: str) -> str:
 
 def defines(text: str, term: str) -> bool:
     """Does the text define the term: set it in italics or bold, or say what it is?"""
-    text, term = unaccented(tex_names(text)), unaccented(term)  # "Una **Mónada** es …" of "monada"
+    text, term = read_form(text), unaccented(term)  # "Una **Mónada** es …" of "monada"; matched ignoring case
     said = re.escape(_singular(term)).replace(r"\ ", r"\s+")  # "lifetimes": "_lifetime_"
     text = _LINK.sub(r"\1", text)  # "[Promise](…)は…": the link's words
     plural = r"(?:s|es)?"

@@ -52,6 +52,12 @@ def tex_names(text: str) -> str:
     return _TEX_SUBSCRIPT.sub(r"\1", text) if "_{" in text else text
 
 
+def read_form(text: str) -> str:
+    """The text as its words are read: lower-cased, without accents, a TeX name with its
+    subscript one word. A term is looked for in this form ("fst" in "When $F_{ST}$ is 0")."""
+    return unaccented(tex_names(text.lower()))
+
+
 def script_of(letter: str) -> str:
     return unicodedata.name(letter, "").split(" ")[0]
 

@@ -23,7 +23,7 @@ from typing import Callable, Mapping, Protocol, Sequence
 from wordfreq import word_frequency, zipf_frequency
 
 from server.book.chunk import Chunk
-from server.text.scripts import tex_names, unaccented
+from server.text.scripts import read_form, tex_names, unaccented
 from server.text.lengths import CJK_RUN, WORD
 from server.text.spelling import English, Speller
 
@@ -50,12 +50,6 @@ def words(text: str, *, as_typed: bool = False) -> list[str]:
         else:
             found.append(run)
     return found
-
-
-def read_form(text: str) -> str:
-    """The text as its words are read: lower-cased, without accents, a TeX name with its
-    subscript one word. A term is looked for in this form ("fst" in "When $F_{ST}$ is 0")."""
-    return unaccented(tex_names(text.lower()))
 
 
 def other_script_share(text: str) -> float:

@@ -22,7 +22,7 @@ from server.text.blocks import heading_material
 from server.book.chunk import Chunk
 from server.question.context import Source
 from server.question.gather.lexical import bm25, defining_chunks, inverse_document_frequency
-from server.text.scripts import loan_singular
+from server.text.scripts import loan_singular, read_form
 from server.text.sentences import strip_markdown
 from server.text.lengths import reading_length
 from server.question.compose.extractive.code_lines import program_words
@@ -31,7 +31,7 @@ from server.question.compose.extractive.asks_for import (ASKS, NEGATED, ONLY_ASK
                                                          asks_for_example, has_code, is_example)
 from server.text.definition import (code_names, compared_terms, defined_term, defines, headed_by, named_operators,
                                      says_operator)
-from server.text.vocabulary import BookVocabulary, read_form, words
+from server.text.vocabulary import BookVocabulary, words
 
 CODE_ASKED = 0.3
 EXAMPLE_ASKED = 0.3  # the book's example of what is asked, over its other sentences on it
@@ -219,12 +219,12 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
         # the heading a piece stands under, not its chunk's first one: a chunk merges small sections, and
         # "getMonth()" heads the first of them, not the "getDay()" section after it
         headings = unit.heading or getattr(opens[unit.source - 1], "heading", "")
-        written = read_form(headings)  # once, not for each of its words
+        written = read_form(headings) if alone else ""  # once, not for each of its words; only for a short term
         heading = [p for p in _prefixes(headings) if p not in alone or alone[p].search(written)]
         if not _eligible(unit, question, wants_code, everything, any(p in weights for p in heading)):
             continue
         plain = program_words(unit.plain) if has_code(unit) else unit.plain  # a program's data is not what it names
-        written = read_form(plain)
+        written = read_form(plain) if alone else ""
         said = [p for p in _prefixes(plain) if p not in alone or alone[p].search(written)]
         said += [o for o in operators if says_operator(unit.text, o)]
         heading += [o for o in operators if says_operator(headings, o)]
