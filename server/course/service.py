@@ -71,7 +71,7 @@ class Course:
     def is_answers_request(self, vector) -> bool:
         if self._answer_requests is None:
             self._answer_requests = self.embedder.embed_documents(_ANSWER_REQUESTS)
-        return float(max(self._answer_requests @ vector)) >= ANSWERS_FLOOR
+        return self.reader.scale(float(max(self._answer_requests @ vector))) >= ANSWERS_FLOOR
 
     def _quiz_answers(self, question: Question, vector, history: Sequence[Message], outline: Outline) -> CourseRequest | None:
         """"show the answers" while a quiz is on: the answers to that quiz."""

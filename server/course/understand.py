@@ -15,8 +15,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from server.book.outline import Outline, OutlinePage, Part
+from server.embedding.choice import MULTILINGUAL, on_gate_scale
 from server.question.practice import Quiz
 from server.course.resolve import NOUNS_OF_PARTS, named_heading, numbered_part, resolve_page, titled_page, titled_part
+from server.course.other_languages import described, read_as_english
 from server.course.tasks import FACT, FACTS, PROTOTYPES, TASKS
 
 # calibrated on the four development books' course sets against every passage question of
@@ -73,16 +75,23 @@ class TaskReader:
 
     def __init__(self, embedder):
         self.embedder = embedder
+        # the thresholds are MiniLM cosines; another model's are put on that scale, of a question
+        # and a passage (a heading) or of two questions (a task's descriptions)
+        self.scale = on_gate_scale(getattr(embedder, "model_name", ""))
+        self.scale_two = on_gate_scale(getattr(embedder, "model_name", ""), two_questions=True)
+        self.multilingual = getattr(embedder, "model_name", "") == MULTILINGUAL  # tasks described in other languages too
         self._prototypes: list[np.ndarray] | None = None
         self._headings: dict[tuple[int, str | None], tuple[Outline, np.ndarray]] = {}
 
     def scores(self, vector: np.ndarray) -> dict[str, float]:
         """The question's nearness to each task, and to a fact the book states (FACT)."""
         if self._prototypes is None:
-            described = [PROTOTYPES[task] for task in TASKS] + [FACTS]
-            self._prototypes = [self.embedder.embed_documents([_canonical(p, ALL_NOUNS) for p in prototypes])
-                                for prototypes in described]
-        return {task: float(np.max(m @ vector)) for task, m in zip((*TASKS, FACT), self._prototypes)}
+            kinds = [PROTOTYPES[task] + (described(task) if self.multilingual else []) for task in TASKS] + [FACTS]
+            # a request compared with requests: read alike (a model with a passage prefix reads
+            # "passage: このページを要約して" as text, not as a request, and matches on "このページ")
+            self._prototypes = [np.array([self.embedder.embed_query(_canonical(p, ALL_NOUNS)) for p in prototypes])
+                                for prototypes in kinds]
+        return {task: self.scale_two(float(np.max(m @ vector))) for task, m in zip((*TASKS, FACT), self._prototypes)}
 
     def nearest_heading(self, outline: Outline, vector: np.ndarray, locale: str | None) -> float:
         """The question's nearness to the nearest of the book's section headings (embedded once per
@@ -97,7 +106,7 @@ class TaskReader:
             if len(self._headings) > 16:
                 self._headings.clear()
             kept = self._headings[key] = (outline, matrix)
-        return float(np.max(kept[1] @ vector)) if len(kept[1]) else 0.0
+        return self.scale(float(np.max(kept[1] @ vector))) if len(kept[1]) else 0.0
 
     def read(self, text: str, vector: np.ndarray, outline: Outline | None, page_url: str = "",
              locale: str | None = None, page_title: str = "") -> CourseRequest | None:
@@ -107,6 +116,7 @@ class TaskReader:
         cues = lowered  # what says the course is asked about: not the course's nouns said inside a heading
         if heading := named_heading(outline, lowered, locale):
             cues = " ".join(lowered.replace(heading, " ").split())
+        cues = read_as_english(cues)  # "このページ", "este capítulo": this page, this chapter
         part_nouns = NOUNS_OF_PARTS | {p.noun for p in outline.parts if p.noun}
         cues = _said_of_the_course(cues, ALL_NOUNS | part_nouns)
         asked = {w[:-1] if w.endswith("s") and len(w) > 4 else w for w in re.findall(r"[a-z]+", cues)}

@@ -5,7 +5,10 @@ import re
 
 from server.text.lengths import spaced_length
 
-_BOUNDARY = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[A-Z0-9\"'(`*\[])")
+# a full stop of Chinese or Japanese (no space need follow it; not inside a quotation's close) or
+# of Urdu: sentences end there in every splitter of the project
+OTHER_SCRIPTS = r"(?<=[。！？])(?![」』）)”])\s*(?=\S)|(?<=[。！？][」』）)”])\s*(?=[^\s\u3040-\u309f、。])|(?<=۔)\s+"
+_BOUNDARY = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[A-Z0-9\"'(`*\[])|" + OTHER_SCRIPTS)
 _FENCE = re.compile(r"```.*?```|~~~.*?~~~", re.DOTALL)
 
 

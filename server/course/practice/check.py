@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from server.embedding.choice import on_gate_scale
 from server.question.practice import QuizItem
 from server.text.sentences import normalised, split_sentences
 from server.text.terms import term_set, terms
@@ -116,8 +117,11 @@ def check_short(item: QuizItem, answer: str, section_text: str, similarity=None)
 
 
 def cosine(embedder):
-    """similarity(a, b) with the book's embedding model."""
+    """similarity(a, b) with the book's embedding model, on the scale CLOSE_MEANING and NEAR_MEANING
+    are MiniLM cosines in. Both are read as questions, as that scale knows two questions; a model
+    with a passage prefix ("passage: ") reads two passages as nearer than either."""
+    scale = on_gate_scale(getattr(embedder, "model_name", ""), two_questions=True)
+
     def similarity(a: str, b: str) -> float:
-        vectors = embedder.embed_documents([a, b])
-        return float(np.dot(vectors[0], vectors[1]))
+        return scale(float(np.dot(embedder.embed_query(a), embedder.embed_query(b))))
     return similarity

@@ -13,15 +13,17 @@ import numpy as np
 from server.book.outline import OutlinePage
 from server.course.practice.check import answering_sentences, key_terms
 from server.course.quiz import questions_for, tested_page
+from server.embedding.choice import on_gate_scale
 from server.course.resolve import resolve_page
 from server.question.practice import Hint, Practice, QuizItem
 from server.text.terms import STOPWORDS, term_set
 from server.text.lengths import spaced_length
 
 ANOTHER = ["another hint", "give me another hint", "one more hint please", "a bit more help", "I'm still stuck",
-           "more of a hint", "otra pista", "dame otra pista"]
+           "more of a hint", "otra pista", "dame otra pista", "もう一つヒントをください", "再给我一个提示"]
 REVEAL = ["show me the answer", "just tell me the answer", "what is the answer", "I give up, tell me",
-          "reveal the answer", "show the solution", "muéstrame la respuesta", "dime la respuesta"]
+          "reveal the answer", "show the solution", "muéstrame la respuesta", "dime la respuesta", "答えを教えて",
+          "告诉我答案"]
 FLOOR = 0.62
 _ANOTHER = re.compile(r"(?i)^\W*(another|one more|more|a further|next|otra)\s+(hint|clue|pista)s?\b")
 _REVEAL = re.compile(r"(?i)^\W*(show|tell|give|reveal)\s+(me\s+)?(the\s+)?(answer|solution)\b|^\W*i give up\b|"
@@ -74,6 +76,7 @@ class Tutor:
     def __init__(self, course, embedder):
         self.course = course
         self.embedder = embedder
+        self.scale = on_gate_scale(getattr(embedder, "model_name", ""))  # FLOOR is a MiniLM cosine
         self._phrases: tuple[np.ndarray, np.ndarray] | None = None
 
     def follow_up(self, text: str) -> str | None:
@@ -87,7 +90,7 @@ class Tutor:
         if self._phrases is None:
             self._phrases = (self.embedder.embed_documents(ANOTHER), self.embedder.embed_documents(REVEAL))
         vector = self.embedder.embed_query(text)
-        another, reveal = (float(np.max(m @ vector)) for m in self._phrases)
+        another, reveal = (self.scale(float(np.max(m @ vector))) for m in self._phrases)
         if max(another, reveal) < FLOOR:
             return None
         return "another" if another > reveal else "reveal"

@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from server.text.blocks import EXERCISE_LEAD, PRACTICE, PRACTICE_LEAD, THEMATIC_BREAK, Block, split_blocks
-from server.text.sentences import strip_markdown
+from server.text.sentences import OTHER_SCRIPTS, strip_markdown
 
 # a sentence ends at ".", "!" or "?" before one that does not open in lower case (in any script:
 # Spanish "¿", Urdu's letters), or at the full stops of Chinese, Japanese and Urdu ("。", "۔"), after the
 # quote a full stop closes ("…か？」" ends a sentence, unless a particle goes on: "…か？」という視点で…")
-_BOUNDARY = re.compile(r"(?<=[.!?])(?<!\.\.\.)[\"')\]*_]*\s+(?=[^\sa-zà-öø-ÿ,;:)\]}.\-–—])|(?<=[。！？])(?![」』）)”])\s*(?=\S)|(?<=[。！？][」』）)”])\s*(?=[^\s\u3040-\u309f、。])|(?<=۔)\s+")
+_BOUNDARY = re.compile(r"(?<=[.!?])(?<!\.\.\.)[\"')\]*_]*\s+(?=[^\sa-zà-öø-ÿ,;:)\]}.\-–—])|" + OTHER_SCRIPTS)
 _ITEM = re.compile(r"^(\s*)(?:[-*+]|\d+[.)])\s+")
 # a sentence (or a list's item) that opens on what came before it: "This …", "However, …", "on the
 # other hand …"; in the pool's other languages "Esto …", "これを…" ("this", not "それぞれ", each),

@@ -1,0 +1,124 @@
+"""The course path on a book read with the multilingual model, in the book's own language: a
+request for the course ("このページを要約して", "下一步应该读什么", "resúmeme esta página") is
+read as its task, a question about a passage is not; after a quiz, only a request for the answers
+shows them; a student's answer unlike the book's is not "partly" right for its model's compressed
+cosines. And a Japanese page's definitions are made quiz questions, sentence by sentence."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from places import CORPORA
+from server.book.outline import Outline
+from server.course.other_languages import read_as_english
+from server.course.practice.check import NEAR_MEANING, cosine
+from server.course.practice.hints import Tutor
+from server.course.service import Course
+from server.course.understand import TaskReader
+from server.embedding.e5 import E5Embedder
+from server.ingest.outline import build_outline
+from server.ingest.pages import discover_pages
+from server.ingest.site import detect_site
+from server.text.sentences import split_sentences
+
+TYPE_ASSERTION = "reference/values-types-variables/type-assertion-as.md"
+
+
+@pytest.fixture(scope="module")
+def e5():
+    return E5Embedder(threads=1)
+
+
+@pytest.fixture(scope="module")
+def japanese() -> Outline:
+    site = detect_site(CORPORA / "survival-ts" / "docs")
+    return build_outline(site, discover_pages(site).pages, "survival-ts")
+
+
+@pytest.fixture(scope="module")
+def chinese() -> Outline:
+    site = detect_site(CORPORA / "python-codex-i18n" / "docs")
+    return build_outline(site, discover_pages(site).pages, "python-codex-i18n")
+
+
+def _read(reader: TaskReader, outline: Outline, question: str, page: str | None):
+    url = next(p.url for p in outline.pages if p.source_file == page) if page else ""
+    request = reader.read(question, reader.embedder.embed_query(question), outline, url)
+    return request.task if request else None
+
+
+# worded apart from the tasks' descriptions (course/other_languages.py), which they must not repeat
+@pytest.mark.parametrize("question, task", [
+    ("このページの要点をまとめてください", "summarize"),
+    ("このページの内容で問題を出して", "quiz"),
+    ("これの次はどのページを読めばいい？", "order"),
+    ("このページを読むと何ができるようになる？", "objectives"),
+    ("resúmeme esta página por favor", "summarize"),
+    ("ponme a prueba con preguntas de esta página", "quiz"),
+    ("terminé esta página, ¿qué leo ahora?", "order"),
+])
+def test_a_course_request_in_japanese_or_spanish_is_read_as_its_task(e5, japanese, question, task):
+    assert _read(TaskReader(e5), japanese, question, TYPE_ASSERTION) == task
+
+
+@pytest.mark.parametrize("question, task", [("帮我概括一下这一页", "summarize"), ("接下来应该看哪一页？", "order")])
+def test_a_course_request_in_chinese_is_read_as_its_task(e5, chinese, question, task):
+    assert _read(TaskReader(e5), chinese, question, "variable.md") == task
+
+
+@pytest.mark.parametrize("question", ["型アサーションってなに？", "asとキャストって何が違うの",
+                                      "次のコードはなぜエラーになるの？", "¿qué es una función pura?",
+                                      "what is a type assertion?"])
+def test_a_question_about_a_passage_stays_on_the_passage_path(e5, japanese, question):
+    assert _read(TaskReader(e5), japanese, question, TYPE_ASSERTION) is None
+
+
+def test_a_passage_question_in_chinese_stays_on_the_passage_path(e5, chinese):
+    # "每次" (every time) holds the character Japanese says "next" with
+    assert _read(TaskReader(e5), chinese, "能不能不改函数本身，就让它每次自动打印跑了多长时间？", "variable.md") is None
+
+
+def test_the_course_words_of_each_language_read_as_english_and_an_english_question_is_kept():
+    assert read_as_english("次は何を読めばいい？").startswith("next")
+    assert "this page" in read_as_english("总结一下这一页") and "chapter 3" in read_as_english("第3章は何について？")
+    assert "this chapter" in read_as_english("resume este capitulo")
+    for english in ("what is the anterior cingulate?", "which chapter covers lifetimes?"):
+        assert read_as_english(english) == english
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(max_size=80))
+def test_any_text_reads_as_english_course_words_without_failing(text):
+    assert isinstance(read_as_english(text), str)
+
+
+def test_after_a_quiz_only_a_request_for_the_answers_shows_them(e5):
+    course = Course(None, e5, None)
+    for asked in ("show the answers", "答えを見せて", "给我看答案", "muéstrame las respuestas"):
+        assert course.is_answers_request(e5.embed_query(asked)), asked
+    # every question scored above MiniLM's floor in e5's cosines: each was answered with the quiz's answers
+    for asked in ("型アサーションってなに？", "why is it not called a cast?", "what should I read next?", "B"):
+        assert not course.is_answers_request(e5.embed_query(asked)), asked
+
+
+def test_an_answer_unlike_the_books_is_not_near_it_and_a_paraphrase_is(e5):
+    similarity = cosine(e5)
+    book = "型アサーションは、実行時に影響しません。値の型変換はしないのです。"
+    assert similarity("型アサーションは実行時に値を変換しない", book) >= NEAR_MEANING
+    assert similarity("わかりません、たぶん配列です", book) < NEAR_MEANING
+
+
+def test_a_hint_follow_up_is_asked_for_and_a_short_reply_is_none(e5):
+    tutor = Tutor(None, e5)
+    assert tutor.follow_up("答えを教えて") == "reveal" and tutor.follow_up("もう一つヒント") == "another"
+    for reply in ("B", "はい", "型注釈"):
+        assert tutor.follow_up(reply) is None, reply
+
+
+def test_japanese_sentences_end_at_their_full_stops_and_a_definition_is_a_quiz_question(japanese):
+    text = "型アサーションは、他の言語のキャストに似ています。キャストとは、実行時にある値の型を別の型に変換することです。"
+    assert split_sentences(text) == ["型アサーションは、他の言語のキャストに似ています。",
+                                     "キャストとは、実行時にある値の型を別の型に変換することです。"]
+    page = next(p for p in japanese.pages if p.source_file == TYPE_ASSERTION)
+    asked = [q.question for b in page.blocks if b.kind == "built" for q in b.questions]
+    assert "キャストとは何ですか？" in asked
