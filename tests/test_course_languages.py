@@ -122,3 +122,44 @@ def test_japanese_sentences_end_at_their_full_stops_and_a_definition_is_a_quiz_q
     page = next(p for p in japanese.pages if p.source_file == TYPE_ASSERTION)
     asked = [q.question for b in page.blocks if b.kind == "built" for q in b.questions]
     assert "キャストとは何ですか？" in asked
+
+
+COURSE_BOOK = {  # a small Japanese course: a definition on each page, read in order
+    "01-joints.md": "# 関節\n\n関節とは、リンク同士をつなぎ、回転や直進の動きを可能にする部品です。"
+                    "回転関節はモーターで角度を変えます。\n\n## 直動関節\n\n直動関節とは、リンクをまっすぐ動かす関節です。\n",
+    "02-battery.md": "# バッテリー\n\nバッテリーとは、ロボットに電気を送る部品です。容量が大きいほど長く動けます。\n",
+}
+
+
+def test_a_japanese_reader_is_answered_about_the_course_in_japanese(tmp_path):
+    from click.testing import CliRunner
+
+    from places import MODELS_DIR
+    from server.cli import main
+    from server.composition import Components
+    from server.question import Page, Question
+    from apps import make_settings
+
+    docs = tmp_path / "book" / "docs"
+    docs.mkdir(parents=True)
+    for name, text in COURSE_BOOK.items():
+        (docs / name).write_text(text, encoding="utf-8")
+    env = {"TEXTBOOK_CHAT_DATA_DIR": str(tmp_path / "data"), "TEXTBOOK_CHAT_MODELS_DIR": str(MODELS_DIR),
+           "DATABASE_URL": "", "QDRANT_URL": "", "EMBEDDING_MODEL": "", "SIMILARITY_THRESHOLD": ""}
+    assert CliRunner().invoke(main, ["ingest", str(docs), "--book-id", "ja"], env=env).exit_code == 0
+    chat = Components.build(make_settings(tmp_path / "data"))
+    try:
+        joints = next(p for p in Outline.from_dict(chat.store.outline("ja")).pages if p.source_file == "01-joints.md")
+
+        def ask(text: str):
+            return chat.pipeline.answer(Question(text, max_chunks=5, similarity_threshold=chat.threshold,
+                                                 page=Page(url=joints.url, locale="ja")))
+        summary = ask("このページの要点をまとめてください")
+        assert summary.course["task"] == "summarize" and "節:" in summary.text and "Its sections" not in summary.text
+        quiz = ask("このページの内容で問題を出して")
+        assert quiz.course["task"] == "quiz" and "クイズ: 関節" in quiz.text, quiz.text
+        assert "関節とは何ですか？" in quiz.text and "直動関節とは何ですか？" in quiz.text and "What does" not in quiz.text
+        following = ask("次は何を読めばいい？")
+        assert following.course["task"] == "order" and "次: [バッテリー]" in following.text, following.text
+    finally:
+        chat.close()

@@ -12,6 +12,7 @@ from server.text.sentences import split_sentences
 from server.course.citing import CitablePages, Cites
 from server.course.resolve import named_sections, numbered_part, words
 from server.course.understand import CourseRequest
+from server.course.wording import Wording, wording
 
 MAX_SECTIONS = 14
 
@@ -84,8 +85,8 @@ def _key_points(page: OutlinePage, cite: Cites, limit: int = MAX_SECTIONS) -> li
     return lines
 
 
-def _about(page: OutlinePage, cite: Cites) -> str:
-    return f"{page.description}{cite(page)}" if page.description else f"See {link(page.name, page.url)}{cite(page)}."
+def _about(page: OutlinePage, cite: Cites, w: Wording) -> str:
+    return f"{page.description}{cite(page)}" if page.description else w.see.format(link(page.name, page.url) + cite(page))
 
 
 def _pages_list(outline: Outline, part: Part, cite: Cites, described: bool = True) -> list[str]:
@@ -97,20 +98,20 @@ def _pages_list(outline: Outline, part: Part, cite: Cites, described: bool = Tru
 
 
 def overview(req: CourseRequest, cite: Cites, pages: CitablePages, search) -> str:
-    outline = req.outline
+    outline, w = req.outline, wording(req.locale)
     if req.scope == "page" and req.page is not None:
         page = req.page
-        return "\n".join([f"**{page.name}** — {_about(page, cite)}", "", "Its sections:", *_key_points(page, cite)])
+        return "\n".join([f"**{page.name}** — {_about(page, cite, w)}", "", w.its_sections, *_key_points(page, cite)])
     if req.scope == "part" and req.part is not None:
         part, head = req.part, part_head(outline, req.part)
-        lines = [f"**{part.name}** — {_about(head, cite)}" if head else f"**{part.name}**", "",
-                 "Its pages, in order:", *_pages_list(outline, part, cite)]
+        lines = [f"**{part.name}** — {_about(head, cite, w)}" if head else f"**{part.name}**", "",
+                 w.its_pages, *_pages_list(outline, part, cite)]
         return "\n".join(lines)
     page = intro(outline)
-    lines = [f"**{outline.title}** — {_about(page, cite)}", "", *_key_points(page, cite)] if page else []
+    lines = [f"**{outline.title}** — {_about(page, cite, w)}", "", *_key_points(page, cite)] if page else []
     parts = outline.parts_in()
     if parts:
-        lines += ["", f"It has {len(parts)} parts: " + "; ".join(p.name for p in parts) + "."]
+        lines += ["", w.has_parts.format(len(parts), "; ".join(p.name for p in parts))]
     return "\n".join(lines)
 
 
@@ -124,16 +125,16 @@ def summarize(req: CourseRequest, cite: Cites, pages: CitablePages, search) -> s
 
 
 def contents(req: CourseRequest, cite: Cites, pages: CitablePages, search) -> str:
-    outline = req.outline
+    outline, w = req.outline, wording(req.locale)
     if req.scope == "page" and req.page is not None:
         page = req.page
-        lines = [f"**{page.name}**{cite(page)} covers:"]
+        lines = [w.covers.format(f"**{page.name}**{cite(page)}")]
         lines += [f"{'  ' * max(0, s.level - 2)}- {link(s.heading, s.url)}" for s in page.sections if s.level <= 4]
         return "\n".join(lines)
     if req.scope == "part" and req.part is not None:
         part = req.part
         head = part_head(outline, part)
-        lines = [f"**{part.name}**{cite(head)} has these pages:"]
+        lines = [w.has_pages.format(f"**{part.name}**{cite(head)}")]
         for page in outline.pages_of(part):
             indent = "  " * max(0, len(page.labels) - 2)
             lines.append(f"{indent}- {link(page_name(outline, page), page.url)}")
@@ -141,7 +142,7 @@ def contents(req: CourseRequest, cite: Cites, pages: CitablePages, search) -> st
                 lines += [f"{indent}  - {link(s.heading, s.url)}" for s in page.sections if s.level == 2][:6]
         return "\n".join(lines)
     start = intro(outline)
-    lines = [f"**{outline.title}**{cite(start)} is organised like this:"]
+    lines = [w.organised.format(f"**{outline.title}**{cite(start)}")]
     lines += [f"- {link(p.name, p.url)}" for p in outline.book_pages() if p.order < 10**9][:3]
     for part in outline.parts_in():
         head = part_head(outline, part)
@@ -151,7 +152,7 @@ def contents(req: CourseRequest, cite: Cites, pages: CitablePages, search) -> st
 
 
 def locate(req: CourseRequest, cite: Cites, pages: CitablePages, search) -> str:
-    outline = req.outline
+    outline, w = req.outline, wording(req.locale)
     found = search(req)
     named = named_sections(outline, req.text, req.page.locale if req.page else outline.default_locale)
     if not found and not named:
@@ -181,8 +182,8 @@ def locate(req: CourseRequest, cite: Cites, pages: CitablePages, search) -> str:
         (outline.part_of(outline.page(c.page_key or c.source_file)) for c in found
                  if outline.page(c.page_key or c.source_file) is not None), None)
     if best is not None and req.scope != "part":
-        lines += ["", f"{best.name} has these pages: " + "; ".join(p.name for p in part_pages(outline, best)) + "."]
-    return "\n".join(["The book covers it here, best match first:", *lines])
+        lines += ["", w.has_pages.format(best.name) + " " + "; ".join(p.name for p in part_pages(outline, best))]
+    return "\n".join([w.covered_here, *lines])
 
 
 def _mentions(outline: Outline, page: OutlinePage, pages: CitablePages, own: Part | None) -> list[str]:
@@ -203,49 +204,49 @@ def _mentions(outline: Outline, page: OutlinePage, pages: CitablePages, own: Par
 
 
 def order(req: CourseRequest, cite: Cites, pages: CitablePages, search) -> str:
-    outline = req.outline
+    outline, w = req.outline, wording(req.locale)
     lines: list[str] = []
     if req.scope == "page" and req.page is not None:
         page = req.page
         before, after = outline.page(page.prev), outline.page(page.next)
-        lines.append(f"You are on **{page.name}**{cite(page)}.")
+        lines.append(w.you_are_on.format(f"**{page.name}**{cite(page)}"))
         if after:
-            lines.append(f"- Next: {link(page_name(outline, after), after.url)}{cite(after)}")
+            lines.append("- " + w.next.format(link(page_name(outline, after), after.url) + cite(after)))
         if before:
-            lines.append(f"- Before it: {link(page_name(outline, before), before.url)}")
+            lines.append("- " + w.before_it.format(link(page_name(outline, before), before.url)))
         stated, own = page, outline.part_of(page)
     elif req.scope == "part" and req.part is not None:
         part = req.part
         parts = outline.parts_in()
         at = parts.index(part) if part in parts else -1
         head = part_head(outline, part)
-        lines.append(f"**{part.name}**{cite(head)} is part {part.position} of {len(parts)}.")
+        lines.append(w.part_of.format(f"**{part.name}**{cite(head)}", part.position, len(parts)))
         if at + 1 < len(parts) and at >= 0:
             nxt = parts[at + 1]
-            lines.append(f"- After it comes {link(nxt.name, part_head(outline, nxt).url)}{cite(part_head(outline, nxt))}")
+            lines.append("- " + w.after_comes.format(link(nxt.name, part_head(outline, nxt).url) + cite(part_head(outline, nxt))))
         if at > 0:
             prv = parts[at - 1]
-            lines.append(f"- Before it comes {link(prv.name, part_head(outline, prv).url)}: "
-                         + ", ".join(p.name for p in part_pages(outline, prv)))
+            lines.append("- " + w.before_comes.format(link(prv.name, part_head(outline, prv).url),
+                                                      ", ".join(p.name for p in part_pages(outline, prv))))
         stated, own = head, part
     else:
         start = intro(outline)
         parts = outline.parts_in()
-        lines.append(f"Start with {link(start.name, start.url)}{cite(start)}" if start else "")
+        lines.append(w.start_with.format(link(start.name, start.url) + cite(start)) if start else "")
         if parts:
-            lines.append("then read the parts in order: " + "; ".join(p.name for p in parts) + ".")
+            lines.append(w.then_parts.format("; ".join(p.name for p in parts)))
         stated, own = start, None
     if stated is not None:
         for block in stated.blocks_of("prerequisites")[:2]:
             lines += ["", f"**{block.heading}**{cite(stated, block.url)}", *(f"- {i}" for i in block.items[:8])]
         said = _mentions(outline, stated, pages, own)
         if said:
-            lines += ["", f"The book says{cite(stated)}: " + " ".join(said)]
+            lines += ["", w.book_says.format(cite(stated), " ".join(said))]
     return "\n".join(x for x in lines if x is not None)
 
 
 def objectives(req: CourseRequest, cite: Cites, pages: CitablePages, search) -> str:
-    outline = req.outline
+    outline, w = req.outline, wording(req.locale)
     if req.scope == "page" and req.page is not None:
         scope_pages = [req.page]
     elif req.scope == "part" and req.part is not None:
@@ -262,13 +263,13 @@ def objectives(req: CourseRequest, cite: Cites, pages: CitablePages, search) -> 
     # no objectives stated: what it covers, as the book words it
     if req.scope == "part" and req.part is not None:
         head = part_head(outline, req.part)
-        lines = [f"The book lists no objectives for **{req.part.name}**; it covers{cite(head)}:"]
+        lines = [w.no_objectives_part.format(f"**{req.part.name}**", cite(head))]
         if head is not None:
             lines += [f"- {head.description}", *_key_points(head, cite, 4)]
         lines += _pages_list(outline, req.part, cite)
         return "\n".join(lines)
     text = overview(req, cite, pages, search)
-    return "The book lists no objectives for it; what it covers:\n\n" + text
+    return w.no_objectives + "\n\n" + text
 
 
 ANSWERERS = {"overview": overview, "summarize": summarize, "contents": contents, "locate": locate,

@@ -14,12 +14,11 @@ from server.text.sentences import normalised
 from server.course.answers import link, part_pages
 from server.course.citing import Cites
 from server.course.understand import CourseRequest
+from server.course.wording import wording
 from server.text.lengths import spaced_length
 
 MAX_OWN = 20  # the book's own questions, in its order
 MAX_BUILT = 5
-ANSWERS_HINT = ("Ask “show the answers” when you are ready, or answer an item: its letter, or what you would "
-                "say in your own words.")
 
 
 def _companion_quiz(outline: Outline, page: OutlinePage) -> OutlinePage | None:
@@ -59,7 +58,7 @@ def questions_for(outline: Outline, pages: list[OutlinePage]) -> tuple[list[tupl
     built = [(item, page, item.tests or block.url) for page in pages for block in page.blocks_of("built")
              for item in block.questions]
     if not built:  # an outline of version 1: what each section says first
-        built = [(Item(question=f"What does the page say about **{s.heading}**?", answer=s.key_point, tests=s.url,
+        built = [(Item(question=wording(page.locale).said_about.format(f"**{s.heading}**"), answer=s.key_point, tests=s.url,
                        tests_heading=s.heading), page, s.url)
                  for page in pages for s in page.sections if s.key_point and s.level <= 3]
     return built[:MAX_BUILT], False
@@ -91,19 +90,20 @@ def _numbered(n: int, text: str) -> list[str]:
     return [f"{n}. {first}", *[f"   {line}" if line.strip() else "" for line in rest]]
 
 
-def quiz_text(quiz: Quiz, outline: Outline, cite: Cites) -> str:
+def quiz_text(quiz: Quiz, outline: Outline, cite: Cites, locale: str | None = None) -> str:
     """The quiz as the answer's text: each question with its choices, never its answer."""
     pages = by_path(outline.pages)
     first = page_at(pages, quiz.page)
-    origin = "the book's own questions" if quiz.own else "questions made from its definitions and explanations"
-    lines = [f"**Quiz: {quiz.title}**{cite(first)} ({origin})", ""]
+    w = wording(locale)
+    origin = w.own_questions if quiz.own else w.built_questions
+    lines = [f"**{w.quiz.format(quiz.title)}**{cite(first)} ({origin})", ""]
     for item in quiz.items:
         on = page_at(pages, item.source)
         numbered = _numbered(item.n, item.question)
         numbered[-1 if len(numbered) == 1 else 0] += cite(on, item.source) if on is not None and on != first else ""
         lines += numbered
         lines += [f"   - {chr(65 + n)}) {choice}" for n, choice in enumerate(item.choices)]
-    lines += ["", ANSWERS_HINT]
+    lines += ["", w.answers_hint]
     return "\n".join(lines)
 
 
@@ -127,12 +127,13 @@ def key_explanation(item: QuizItem) -> str:
     return said if spaced_length(said) >= 2 else ""
 
 
-def answers_text(quiz: Quiz, outline: Outline, cite: Cites) -> str:
+def answers_text(quiz: Quiz, outline: Outline, cite: Cites, locale: str | None = None) -> str:
     """Every item's answer, each cited where the book teaches it."""
-    lines = [f"**Answers: {quiz.title}**", ""]
+    w = wording(locale)
+    lines = [f"**{w.answers.format(quiz.title)}**", ""]
     for item in quiz.items:
         page, url = tested_page(outline, item)
-        where = link(item.tests_heading or (page.name if page else "the page"), url) if url else "the page"
+        where = link(item.tests_heading or (page.name if page else w.the_page), url) if url else w.the_page
         if item.kind == "choice" and item.key is not None:
             explained = key_explanation(item)
             given = f"**{item.expected}**" + (f" — {explained}" if explained else "")
@@ -143,6 +144,6 @@ def answers_text(quiz: Quiz, outline: Outline, cite: Cites) -> str:
         elif item.answer:
             given = "**" + " ".join(item.answer.split("\n\n")[0].split())[:400] + "**"
         else:
-            given = f"**The book gives no answer to this one**: read {where}"
+            given = w.no_answer.format(where)
         lines.append(f"{_numbered(item.n, item.question)[0]}\n   {given}{cite(page, url)}")
     return "\n".join(lines)

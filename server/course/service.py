@@ -13,7 +13,9 @@ from server.course.answers import ANSWERERS, CourseAnswer
 from server.course.citing import CitablePages, Cites
 from server.library.published import PublishedOutlines
 from server.course.quiz import answers_text, posed, quiz_text
+from server.course.resolve import resolve_page
 from server.course.understand import CourseRequest, TaskReader
+from server.course.wording import wording
 from server.question.practice import Practice, Quiz
 
 Quizzes = Callable[[str, str], "dict | None"]  # (message id, session id) → what that message practised
@@ -79,22 +81,23 @@ class Course:
         if on is None or not self.is_answers_request(vector):
             return None
         quiz_id, quiz = on
-        return CourseRequest("answers", "page", outline, None, None, quiz.page, 1.0, question.text, quiz, quiz_id)
+        reader_on = resolve_page(outline, question.page.url, question.page.title) if question.page.url else None
+        return CourseRequest("answers", "page", outline, reader_on, None, quiz.page, 1.0, question.text, quiz, quiz_id,
+                             question.page.locale)
 
     def answer(self, req: CourseRequest, threshold: float) -> CourseAnswer:
         book = self.outlines.book(req.outline.book_id)
         pages = book.view(CitablePages.of) if book else None
         if req.task == "answers" and req.quiz is not None and pages is not None:
             cite = Cites(pages, limit=MAX_CITED)
-            text = answers_text(req.quiz, req.outline, cite)
+            text = answers_text(req.quiz, req.outline, cite, req.locale)
             return CourseAnswer(text, tuple(cite.chunks), Practice(answered_quiz=req.quiz_id))
         if req.page_unknown and req.scope == "page" or pages is None:
-            return CourseAnswer(f"The page you are on ({req.page_url}) is not in this book's index, so I cannot "
-                                "answer about it. Ask about the book or one of its chapters instead.", ())
+            return CourseAnswer(wording(req.locale).not_indexed.format(req.page_url), ())
         cite = Cites(pages, limit=MAX_CITED if req.task == "quiz" else 10)
         if req.task == "quiz":
             quiz = posed(req)
-            text = quiz_text(quiz, req.outline, cite) if quiz else ""
+            text = quiz_text(quiz, req.outline, cite, req.locale) if quiz else ""
             return CourseAnswer(text, tuple(cite.chunks), Practice(quiz=quiz)) if text and cite.chunks \
                 else CourseAnswer("", ())
         if req.task not in ANSWERERS:

@@ -57,10 +57,16 @@ class CourseRequest:
     text: str = ""  # the question
     quiz: Quiz | None = None  # "answers": the quiz the conversation posed
     quiz_id: str = ""
+    asked_in: str | None = None  # the reader's page's locale, as sent
 
     def describe(self) -> dict:
         return {"task": self.task, "scope": self.scope, "page": self.page.url if self.page else None,
                 "part": self.part.name if self.part else None}
+
+    @property
+    def locale(self) -> str:
+        """The reader's page's locale as sent, else as indexed, else the book's: what answers speak."""
+        return self.asked_in or (self.page.locale if self.page is not None else self.outline.default_locale)
 
     @property
     def page_unknown(self) -> bool:
@@ -150,7 +156,8 @@ class TaskReader:
             part = outline.part_of(page)
             if part is None:
                 scope = "page"
-        return CourseRequest(task, scope, outline, page, part, page_url, round(scores[task], 4), text)
+        return CourseRequest(task, scope, outline, page, part, page_url, round(scores[task], 4), text,
+                             asked_in=locale)
 
     @staticmethod
     def _quiz_on(text: str, outline: Outline, page_url: str, locale: str | None) -> CourseRequest | None:
@@ -159,7 +166,7 @@ class TaskReader:
         page = titled_page(outline, asked.group(1), locale) if asked else None
         if page is None:
             return None
-        return CourseRequest("quiz", "page", outline, page, outline.part_of(page), page_url, 1.0, text)
+        return CourseRequest("quiz", "page", outline, page, outline.part_of(page), page_url, 1.0, text, asked_in=locale)
 
 
 def _points_at_nothing(cues: str, nouns: set[str], part: Part | None) -> bool:

@@ -22,10 +22,9 @@ from server.course.practice.check import Checked, check_choice, check_short, cos
 from server.course.practice.grading import GeminiGrader
 from server.course.quiz import key_explanation, tested_page
 from server.course.service import Course
+from server.course.wording import WORDING, Wording, wording
 
 MAX_EXPECTED = 600
-NO_QUIZ = ("That quiz is not in this conversation any more, so I cannot check the answer. Ask “quiz me on this "
-           "page” for a new one.")
 
 
 @dataclass(frozen=True)
@@ -43,20 +42,22 @@ def section_of(pages: CitablePages, outline: Outline, item: QuizItem) -> tuple[o
     return page, url, "\n\n".join(c.content for c in pieces), pieces
 
 
-def _feedback_text(item: QuizItem, checked: Checked, where: str, marker: str, said: str = "") -> str:
+def _feedback_text(item: QuizItem, checked: Checked, where: str, marker: str, said: str = "",
+                   w: Wording = WORDING["en"]) -> str:
     expected = checked.expected if len(checked.expected) <= MAX_EXPECTED else checked.expected[:MAX_EXPECTED] + "…"
-    read = f"The book teaches it in {where}{marker}." if where else ""
+    read = w.teaches_in.format(where + marker) if where else ""
     if item.kind == "choice":
         chosen = f"{chr(65 + checked.chosen)}) {item.choices[checked.chosen]}" if checked.chosen is not None else ""
         if checked.verdict == "correct":
-            return " ".join(x for x in (f"**Correct: {expected}.**", said, read) if x)
-        you = f"You chose {chosen}; " if chosen else "That is none of the choices; "
-        right = f"the book's answer is **{expected}**." if expected else "the book gives no key for this one."
-        return " ".join(x for x in (f"**Not quite.** {you}{right}", said, read.replace("teaches it in", "explains it in")) if x)
-    head = {"correct": "**Correct.**", "partly": "**Partly right.**", "incorrect": "**Not quite.**"}[checked.verdict]
-    missing = f" What is missing: {', '.join(checked.missing)}." if checked.missing and checked.verdict != "correct" else ""
-    said = said or (f"The book's answer: {expected}" if expected else "")
-    return " ".join(x for x in (head + missing, said, read) if x)
+            return " ".join(x for x in (f"**{w.correct_choice.format(expected)}**", said, read) if x)
+        you = w.you_chose.format(chosen) if chosen else w.none_of
+        right = w.key_is.format(expected) if expected else w.no_key
+        explains = w.explains_in.format(where + marker) if where else ""
+        return " ".join(x for x in (f"**{w.not_quite}** {you}{right}", said, explains) if x)
+    head = {"correct": w.correct, "partly": w.partly, "incorrect": w.not_quite}[checked.verdict]
+    missing = w.missing.format(", ".join(checked.missing)) if checked.missing and checked.verdict != "correct" else ""
+    said = said or (w.books_answer.format(expected) if expected else "")
+    return " ".join(x for x in (f"**{head}**{missing}", said, read) if x)
 
 
 class PracticeStage:
@@ -96,7 +97,8 @@ class PracticeStage:
         book = self.course.outlines.book(outline.book_id) if outline else None
         pages = book.view(CitablePages.of) if book else None
         if item is None or pages is None:
-            return Prepared(understood, Gathered(), PracticeJudgement((), QueryContext((), ()), text=NO_QUIZ))
+            return Prepared(understood, Gathered(), PracticeJudgement((), QueryContext((), ()),
+                                                                     text=wording(question.page.locale).no_quiz))
         page, url, section, _ = section_of(pages, outline, item)
         cite = Cites(pages)
         marker = cite(page, url) if page is not None else ""
@@ -113,7 +115,7 @@ class PracticeStage:
             if graded is not None:
                 checked = replace(checked, verdict=graded.verdict)
                 said, writer = graded.explanation, graded.model
-        text = _feedback_text(item, checked, where, marker, said)
+        text = _feedback_text(item, checked, where, marker, said, wording(question.page.locale))
         feedback = Feedback(found[0], item.n, checked.verdict, checked.expected, item.question, url,
                             item.tests_heading)
         sources = tuple(database_sources(cite.chunks))
