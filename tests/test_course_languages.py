@@ -11,6 +11,8 @@ from hypothesis import given, settings, strategies as st
 from places import CORPORA
 from server.book.outline import Outline
 from server.course.other_languages import read_as_english
+from server.course.resolve import part_by_title
+from server.ingest.blocks import block_kind
 from server.course.practice.check import NEAR_MEANING, cosine
 from server.course.practice.hints import Tutor
 from server.course.service import Course
@@ -37,7 +39,7 @@ def japanese() -> Outline:
 
 @pytest.fixture(scope="module")
 def chinese() -> Outline:
-    site = detect_site(CORPORA / "python-codex-i18n" / "docs")
+    site = detect_site(CORPORA / "python-codex-i18n")
     return build_outline(site, discover_pages(site).pages, "python-codex-i18n")
 
 
@@ -80,6 +82,9 @@ def test_a_passage_question_in_chinese_stays_on_the_passage_path(e5, chinese):
 
 def test_the_course_words_of_each_language_read_as_english_and_an_english_question_is_kept():
     assert read_as_english("次は何を読めばいい？").startswith("next")
+    # Japanese and Chinese ask "where" last; read as English asks it, first
+    assert read_as_english("enumの代わりって、この章のどこに書いてある？").startswith("where ")
+    assert read_as_english("装饰器在哪一章讲？").startswith("where ")
     assert "this page" in read_as_english("总结一下这一页") and "chapter 3" in read_as_english("第3章は何について？")
     assert "this chapter" in read_as_english("resume este capitulo")
     for english in ("what is the anterior cingulate?", "which chapter covers lifetimes?"):
@@ -90,6 +95,30 @@ def test_the_course_words_of_each_language_read_as_english_and_an_english_questi
 @given(st.text(max_size=80))
 def test_any_text_reads_as_english_course_words_without_failing(text):
     assert isinstance(read_as_english(text), str)
+
+
+def test_a_part_is_named_by_its_title_in_its_own_script(japanese, chinese):
+    named, _ = part_by_title(japanese, "「作って学ぶtypescript」の章、ざっくりまとめてほしい")
+    assert named is not None and named.label == "作って学ぶTypeScript"
+    # a Chinese title said in part ("面向对象" of "面向对象编程"), and said whole
+    for asked, title in (("面向对象那一块帮我总结一下重点", "面向对象编程"), ("函数式编程这一部分大概讲些什么？", "函数式编程")):
+        named, _ = part_by_title(chinese, asked, "zh-cn")
+        assert named is not None and named.label == title, asked
+    assert part_by_title(chinese, "什么是函数？", "zh-cn")[0] is None
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.text(max_size=60))
+def test_any_text_names_a_part_or_none_without_failing(text):
+    part_by_title(Outline("b", "B", (), ()), text)
+
+
+@pytest.mark.parametrize("heading, kind", [("本章で学べること", "objectives"), ("学习目标", "objectives"),
+                                           ("このチュートリアルに必要なもの", "prerequisites"), ("まとめ", "summary"),
+                                           ("Objetivos de aprendizaje", "objectives"), ("Resumen", "summary"),
+                                           ("練習問題", "exercises"), ("クイズアプリを作ろう", None)])
+def test_what_a_page_teaches_is_found_by_its_headings_in_the_pools_languages(heading, kind):
+    assert block_kind(heading) == kind
 
 
 def test_after_a_quiz_only_a_request_for_the_answers_shows_them(e5):

@@ -17,6 +17,7 @@ _CUES: dict[str, list[tuple[str, str]]] = {
         # "次は", "次に読む", "次のページ": the reading order's next; "次のコード" is the code below
         (r"(?<![\u4e00-\u9fff])次(?=\s*(?:は|に|なに|何|読|って|の(?:ページ|章|節|セクション|モジュール)|$|[?？、。]))", "next "),
         (r"前の(?=ページ|章|節|セクション|モジュール)", "previous "),
+        (r"どこから", "where to start"), (r"どこ(?:に|で|を)?", "where"),
         (r"ページ", "page"), (r"章", "chapter"), (r"セクション", "section"), (r"モジュール", "module"),
         (r"教科書|コース|講座", "book"),
     ],
@@ -27,6 +28,7 @@ _CUES: dict[str, list[tuple[str, str]]] = {
         (r"(?:这一?部分|这个部分|这一?块|那一?块)", "this part"), (r"(?:这个?模块|本模块)", "this module"),
         (r"(?:这本书|本书|这门课(?:程)?|本课程|这个教程|本教程)", "this book"),
         (r"(?:下一(?:步|个|页|章)?|接下来)", "next "), (r"上一(?:个|页|章)?", "previous "),
+        (r"从哪(?:里|儿)?(?:开始)?", "where to start"), (r"在哪(?:里|儿)?|哪里|哪儿", "where"),
         (r"章节|章", "chapter"), (r"小节", "section"), (r"页面|页", "page"), (r"模块", "module"), (r"课程|教程", "book"),
     ],
     "es": [
@@ -77,6 +79,8 @@ PROTOTYPES: dict[str, dict[str, list[str]]] = {
 }
 
 
+_ASKED_LAST = ("ja", "zh")  # languages that ask with a word at the end of the question, not its start
+_WHERE = re.compile(r"\bwhere(?: to start)?\b")
 _KANA = re.compile(r"[\u3040-\u30ff]")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 
@@ -84,15 +88,19 @@ _HAN = re.compile(r"[\u4e00-\u9fff]")
 _SPANISH = re.compile(r"(?i)[ñáéíóú¿¡]|\b(?:que|de|del|el|la|los|las|esta|este|esto|un|una|por|para|como|es|son|sobre)\b")
 
 
-def _language(text: str) -> str | None:
+def language_of_question(text: str) -> str | None:
     """Japanese writes kana among its characters, Chinese none; Spanish its letters or words."""
     return "ja" if _KANA.search(text) else "zh" if _HAN.search(text) else "es" if _SPANISH.search(text) else None
 
 
 def read_as_english(text: str) -> str:
     """`text` with the course's words and the reader's place in its language read as English."""
-    for pattern, english in _COMPILED.get(_language(text), ()):
+    language = language_of_question(text)
+    for pattern, english in _COMPILED.get(language, ()):
         text = pattern.sub(lambda m, e=english: f" {m.expand(e).strip()} ", text)
+    if language in _ASKED_LAST and (asked := _WHERE.search(text)):
+        # "この章のどこに書いてある？": where, as English asks it, first
+        text = asked.group(0) + " " + text[:asked.start()] + text[asked.end():]
     return " ".join(text.split())
 
 

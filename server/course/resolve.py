@@ -8,6 +8,7 @@ from collections import Counter
 
 from server.book.outline import Outline, OutlinePage, Part
 from server.book.page_urls import by_path, page_at, page_path
+from server.text.scripts import read_form
 
 _WORD = re.compile(r"[a-z0-9]+(?:[+#][a-z0-9+#]*)?")
 # words that name no part by themselves
@@ -152,3 +153,40 @@ def titled_part(outline: Outline, text: str, nouns: set[str], locale: str | None
     weight, part, shared = scored[0]
     named = " ".join(w for w in words(text) if _stem(w) in shared)
     return part, named
+
+
+_UNSPACED = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]+")
+MIN_UNSPACED = 4  # characters of a Chinese or Japanese title said in a question ("面向对象" of "面向对象编程")
+
+
+def part_by_title(outline: Outline, text: str, locale: str | None = None) -> tuple[Part | None, str]:
+    """A part named by its title in any language: the whole title said ("la unidad de colecciones",
+    "「作って学ぶTypeScript」の章"), or in Chinese and Japanese, whose titles run unspaced, at least
+    MIN_UNSPACED of its characters running on and half of its title ("面向对象那一块"). The longest
+    wins; None when two parts say as much."""
+    said = read_form(text)
+    scored = []
+    for part in outline.parts_in(locale):
+        title = read_form(part.label or part.name).strip()
+        if len(title) >= 4 and re.search(rf"(?<!\w){re.escape(title)}(?!\w)", said):
+            scored.append((len(title), part, title))
+            continue
+        run = _common_run(title, said)
+        if len(run) >= MIN_UNSPACED and 2 * len(run) >= len(title) and _UNSPACED.fullmatch(run[:2]):
+            scored.append((len(run), part, run))
+    scored.sort(key=lambda s: -s[0])
+    if not scored or len(scored) > 1 and scored[1][0] == scored[0][0] and scored[1][1] != scored[0][1]:
+        return None, ""
+    return scored[0][1], scored[0][2]
+
+
+def _common_run(title: str, text: str) -> str:
+    """The longest run of the title's unspaced (Chinese or Japanese) characters that the text says."""
+    best = ""
+    for run in _UNSPACED.findall(title):
+        for start in range(len(run)):
+            for end in range(len(run), start + len(best), -1):
+                if run[start:end] in text:
+                    best = run[start:end]
+                    break
+    return best

@@ -17,8 +17,9 @@ import numpy as np
 from server.book.outline import Outline, OutlinePage, Part
 from server.embedding.choice import MULTILINGUAL, on_gate_scale
 from server.question.practice import Quiz
-from server.course.resolve import NOUNS_OF_PARTS, named_heading, numbered_part, resolve_page, titled_page, titled_part
-from server.course.other_languages import described, read_as_english
+from server.course.resolve import (NOUNS_OF_PARTS, named_heading, numbered_part, part_by_title, resolve_page,
+                                   titled_page, titled_part)
+from server.course.other_languages import described, language_of_question, read_as_english
 from server.course.tasks import FACT, FACTS, PROTOTYPES, TASKS
 
 # calibrated on the four development books' course sets against every passage question of
@@ -128,6 +129,8 @@ class TaskReader:
         asked = {w[:-1] if w.endswith("s") and len(w) > 4 else w for w in re.findall(r"[a-z]+", cues)}
         numbered, said = numbered_part(outline, cues, locale)
         titled, named = titled_part(outline, cues, part_nouns, locale) if numbered is None else (None, "")
+        if numbered is None and titled is None and language_of_question(lowered):
+            titled, named = part_by_title(outline, lowered, locale)  # "「作って学ぶTypeScript」の章", "面向对象那一块"
         nouns = asked & (BOOK_NOUNS | PAGE_NOUNS | part_nouns)
         pointed = bool(_DEIXIS.search(cues) or numbered or titled)
         if not (nouns or pointed):
@@ -137,7 +140,10 @@ class TaskReader:
         where = bool(_WHERE.match(cues) and nouns)  # a locate by its shape, whatever the topic's words
         if not where and max(self.scores(vector).values()) < BARE_NOUN - 0.15:
             return None  # nowhere near any task: no need to look closer
-        reworded = lowered.replace(said or named or "\0", "this part") if (said or named) else lowered
+        # "module 2" is "this part" to the tasks' descriptions; not in another language, whose own
+        # descriptions the model reads it against
+        other = language_of_question(lowered)
+        reworded = lowered.replace(said or named or "\0", "this part") if (said or named) and not other else lowered
         scores = self.scores(self.embedder.embed_query(_canonical(reworded, ALL_NOUNS | part_nouns)))
         task = max(scores, key=scores.get)
         if where:

@@ -12,21 +12,31 @@ import re
 from server.text.sentences import strip_markdown
 from server.text.lengths import spaced_length
 
-# checked in this order: "Practice Questions" is a quiz, not an exercise
+# checked in this order: "Practice Questions" is a quiz, not an exercise. Each kind's words as a
+# heading's own words; then those found anywhere in a heading, in Chinese and Japanese whose words
+# run unspaced ("本章で学べること"; a quiz or exercise word stays a word of its own: "クイズアプリ"
+# is an app to build)
 _KINDS = (
     ("quiz", r"quiz(zes)?|self[- ]?checks?|check your understanding|test yourself|review questions|"
              r"practice questions|questions|cuestionario|preguntas( de repaso)?|autoevaluaci[oó]n|测验|小测|"
-             r"クイズ|確認問題"),
+             r"クイズ|確認問題", ""),
     ("objectives", r"(learning )?objectives?|learning goals?|goals|outcomes|what you('|’)?ll (learn|build)|"
-                   r"what you will (learn|build)|you will learn|by the end"),
-    ("prerequisites", r"prerequisites?|requirements|before you (begin|start)|what you need|you should know"),
-    ("key_terms", r"key terms|glossary|vocabulary|terminology|key concepts"),
-    ("summary", r"summary|key takeaways?|takeaways|conclusions?|recap|wrap[- ]?up|in short"),
+                   r"what you will (learn|build)|you will learn|by the end|objetivos?( de aprendizaje)?|"
+                   r"(lo )?que (vas a )?aprender[aá]s",
+     r"学べること|学ぶこと|学習目標|学习目标|本章目标|你将学到|学到什么"),
+    ("prerequisites", r"prerequisites?|requirements|before you (begin|start)|what you need|you should know|"
+                      r"requisitos( previos)?|conocimientos previos",
+     r"前提知識|前提条件|必要なもの|预备知识|前置知识|先决条件"),
+    ("key_terms", r"key terms|glossary|vocabulary|terminology|key concepts|glosario|t[eé]rminos clave",
+     r"用語集|术语"),
+    ("summary", r"summary|key takeaways?|takeaways|conclusions?|recap|wrap[- ]?up|in short|resumen|conclusi[oó]n",
+     r"まとめ|总结|小结"),
     # "… in Practice" is a topic applied, not practice for the reader
     ("exercises", r"exercises?|(?<!in )practice|try it( yourself)?|assignments|hands[- ]on|ejercicios?|"
-                  r"练习|习题|練習問題|練習|演習"),
+                  r"练习|习题|練習問題|練習|演習", ""),
 )
-_PATTERNS = [(kind, re.compile(rf"(^|\W)({words})(\W|$)", re.IGNORECASE)) for kind, words in _KINDS]
+_PATTERNS = [(kind, re.compile(rf"(^|\W)({words})(\W|$)" + (f"|{unspaced}" if unspaced else ""), re.IGNORECASE))
+             for kind, words, unspaced in _KINDS]
 _ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(.*)$")
 
 
