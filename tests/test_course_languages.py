@@ -192,3 +192,15 @@ def test_a_japanese_reader_is_answered_about_the_course_in_japanese(tmp_path):
         assert following.course["task"] == "order" and "次: [バッテリー]" in following.text, following.text
     finally:
         chat.close()
+
+
+def test_an_authors_coverage_gaps_are_told_apart_in_the_multilingual_models_cosines(e5):
+    from server.insights.gaps import GapQuestion, group_gaps
+    from server.sessions.recording import vector_bytes
+
+    asked = ["台風の日に学校は休みになりますか？", "おすすめのラーメン屋を教えて", "how do I bake sourdough bread?",
+             "台風の日は学校が休みになる？"]
+    gaps = group_gaps([GapQuestion(q, vector_bytes(e5.embed_query(q)), (), False) for q in asked],
+                      model=e5.model_name)
+    # every e5 cosine is above MiniLM's 0.5: the four were one "gap"
+    assert sorted(g.size for g in gaps) == [1, 1, 2], [(g.examples, g.size) for g in gaps]

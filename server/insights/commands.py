@@ -42,14 +42,15 @@ def insights(book_id: str | None, since: str, as_json: bool, csv_dir: str | None
     """What students ask: coverage gaps, questions per page, the passages highlighted most, the
     trend per day and the answers rated down."""
     from server.insights.report import SinceError, Window, parse_since, read_insights
+    from server.store import model_in_use
 
     try:
         window = Window(book_id, parse_since(since))
     except SinceError as exc:
         _fail(str(exc))
-    _, store = _store()
+    settings, store = _store()
     try:
-        report = read_insights(store, window)
+        report = read_insights(store, window, model=model_in_use(settings))
     except TextbookChatError as exc:
         _fail(exc.message)
     finally:

@@ -3,7 +3,8 @@ grouped by meaning with the embedding model's vectors kept when they were asked.
 
 Grouping: the same question asked again counts once more; then the question with the most
 askings like it (itself included) that is not yet in a group leads a new one, joined by every
-question not yet in a group at least GROUP_SIMILARITY alike to it (cosine). 0.5 is a property of the model, not of a book: across the four development books'
+question not yet in a group at least GROUP_SIMILARITY alike to it (cosine). 0.5 is a property of the model (MiniLM's;
+the multilingual model's cosines are put on its scale), not of a book: across the four development books'
 question sets, pairs of different questions are that alike in fewer than 1 % of cases
 (benchmarks/gap_grouping.py), so a group is one topic asked in several ways.
 """
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from server.embedding.choice import on_gate_scale
 from server.insights.pages import words_of
 
 GROUP_SIMILARITY = 0.5
@@ -39,8 +41,9 @@ class Gap:
     rated_down: int
 
 
-def group_gaps(questions: list[GapQuestion], limit: int = 20) -> list[Gap]:
-    """`questions`: most recent first. The largest `limit` groups, largest first."""
+def group_gaps(questions: list[GapQuestion], limit: int = 20, model: str = "") -> list[Gap]:
+    """`questions`: most recent first, embedded by `model` (GROUP_SIMILARITY is a MiniLM cosine;
+    another model's are put on its scale). The largest `limit` groups, largest first."""
     distinct: dict[str, list[GapQuestion]] = {}
     for q in questions:
         key = " ".join(words_of(q.question))
@@ -50,7 +53,7 @@ def group_gaps(questions: list[GapQuestion], limit: int = 20) -> list[Gap]:
     asked = list(distinct.values())
     vectors = np.stack([np.frombuffer(a[0].vector, dtype=np.float16).astype(np.float32) for a in asked])
     vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-9)
-    similar = (vectors @ vectors.T) >= GROUP_SIMILARITY
+    similar = on_gate_scale(model, two_questions=True)(vectors @ vectors.T) >= GROUP_SIMILARITY
     counts = np.array([len(a) for a in asked])
     leader_of = np.full(len(asked), -1)
     around = similar @ counts  # how often it, or something like it, was asked

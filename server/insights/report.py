@@ -92,11 +92,12 @@ def parse_since(text: str | None, now: datetime | None = None) -> datetime | Non
                          "a date (2025-01-31) or `all`") from None
 
 
-def read_insights(store: SessionStore, window: Window, now: datetime | None = None) -> Insights:
+def read_insights(store: SessionStore, window: Window, now: datetime | None = None, model: str = "") -> Insights:
+    """`model`: the embedding model the questions were embedded with (the index's)."""
     now = now or datetime.now(timezone.utc)
     read = store.questions_read(window, MAX_GROUPED)
     gaps = group_gaps([GapQuestion(r.question, r.gap_vector, tuple((n["section"], n["url"]) for n in r.nearest or ()),
-                                   bool(r.down)) for r in read.gap_rows], TOP)
+                                   bool(r.down)) for r in read.gap_rows], TOP, model)
     return Insights(window, sum(read.outcomes.values()), read.outcomes, read.ratings, gaps, read.pages,
                     read.passages, _trend(read.counts, window, now), read.rated_down,
                     practice_by_page(read.practised, {p.url: p.title for p in read.pages}))

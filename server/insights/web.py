@@ -102,7 +102,7 @@ def page():
             response.delete_cookie(COOKIE, path=None)
         return response
     window, since = _window()
-    report = read_insights(_parts().sessions, window)
+    report = read_insights(_parts().sessions, window, model=_parts().embedder.model_name)
     charts = {"questions": questions_chart(report.trend), "refusals": refusal_chart(report.trend)}
     sites = _parts().pages.sites()
     return render_template("insights.html", report=report, charts=charts, since=since, periods=PERIODS,
@@ -130,7 +130,7 @@ def data():
     problem = _check(_token(), cookie=False)
     if problem:
         _refuse(problem)
-    return jsonify(read_insights(_parts().sessions, _window()[0]).to_dict())
+    return jsonify(read_insights(_parts().sessions, _window()[0], model=_parts().embedder.model_name).to_dict())
 
 
 @bp.get("/insights/page")
