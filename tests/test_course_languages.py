@@ -180,9 +180,9 @@ def test_a_japanese_reader_is_answered_about_the_course_in_japanese(tmp_path):
     try:
         joints = next(p for p in Outline.from_dict(chat.store.outline("ja")).pages if p.source_file == "01-joints.md")
 
-        def ask(text: str):
+        def ask(text: str, session_id: str | None = None):
             return chat.pipeline.answer(Question(text, max_chunks=5, similarity_threshold=chat.threshold,
-                                                 page=Page(url=joints.url, locale="ja")))
+                                                 page=Page(url=joints.url, locale="ja"), session_id=session_id))
         summary = ask("このページの要点をまとめてください")
         assert summary.course["task"] == "summarize" and "節:" in summary.text and "Its sections" not in summary.text
         quiz = ask("このページの内容で問題を出して")
@@ -190,6 +190,13 @@ def test_a_japanese_reader_is_answered_about_the_course_in_japanese(tmp_path):
         assert "関節とは何ですか？" in quiz.text and "直動関節とは何ですか？" in quiz.text and "What does" not in quiz.text
         following = ask("次は何を読めばいい？")
         assert following.course["task"] == "order" and "次: [バッテリー]" in following.text, following.text
+        # in the quiz's conversation: a question is answered from the book, "答えを見せて" (short, so read
+        # as a follow-up of the question before it) shows the answers, in Japanese
+        quiz = ask("このページの内容で問題を出して")
+        topic = ask("回転関節ってなに？", quiz.session_id)
+        assert topic.course is None and "モーター" in topic.text, topic.text
+        shown = ask("答えを見せて", quiz.session_id)
+        assert shown.course and shown.course["task"] == "answers" and "解答: 関節" in shown.text, shown.text
     finally:
         chat.close()
 
@@ -204,3 +211,23 @@ def test_an_authors_coverage_gaps_are_told_apart_in_the_multilingual_models_cosi
                       model=e5.model_name)
     # every e5 cosine is above MiniLM's 0.5: the four were one "gap"
     assert sorted(g.size for g in gaps) == [1, 1, 2], [(g.examples, g.size) for g in gaps]
+
+
+def test_a_large_part_is_listed_by_its_groups_of_pages(japanese):
+    from server.course.answers import MAX_LISTED, groups_of
+    from server.course.wording import wording
+
+    part = next(p for p in japanese.parts if p.label == "読んで学ぶTypeScript")
+    assert len(japanese.pages_of(part)) > 100
+    listed = groups_of(japanese, part, wording("ja"))
+    # 197 pages and their sections were one list; now a line a group, with how many pages it holds
+    assert len(listed) <= MAX_LISTED and any(line.endswith("ページ)") for line in listed), listed
+
+
+def test_a_japanese_page_says_what_it_calls_a_thing_and_a_quiz_asks_it():
+    from server.ingest.practice.statements import _question
+
+    assert _question("関数の中で自分自身を呼び出すことを再帰と呼びます。", False) == "関数の中で自分自身を呼び出すことを何と言いますか？"
+    assert _question("その機能を型アサーション(type assertion)と言います。", False) is None  # "that feature": which?
+    # "…することは" holds no "とは"
+    assert _question("型に関することはできるだけ、コンパイラーの型推論に頼ったほうが安全です。", False) is None

@@ -15,6 +15,7 @@ from server.course.understand import CourseRequest
 from server.course.wording import Wording, wording
 
 MAX_SECTIONS = 14
+MAX_LISTED = 24  # a part's pages listed one by one, with their sections; a larger one lists its groups
 
 
 @dataclass(frozen=True)
@@ -135,6 +136,8 @@ def contents(req: CourseRequest, cite: Cites, pages: CitablePages, search) -> st
         part = req.part
         head = part_head(outline, part)
         lines = [w.has_pages.format(f"**{part.name}**{cite(head)}")]
+        if len(outline.pages_of(part)) > MAX_LISTED:
+            return "\n".join(lines + groups_of(outline, part, w))
         for page in outline.pages_of(part):
             indent = "  " * max(0, len(page.labels) - 2)
             lines.append(f"{indent}- {link(page_name(outline, page), page.url)}")
@@ -149,6 +152,22 @@ def contents(req: CourseRequest, cite: Cites, pages: CitablePages, search) -> st
         lines.append(f"- {link(part.name, head.url) if head else part.name}{cite(head)}")
         lines += [f"  - {link(p.name, p.url)}" for p in part_pages(outline, part) if p.key != part.index_page]
     return "\n".join(lines)
+
+
+def groups_of(outline: Outline, part: Part, w: Wording) -> list[str]:
+    """A large part as its own pages and its groups of pages (a sidebar category each), in order."""
+    depth = len(head.labels) if (head := part_head(outline, part)) else 1
+    lines, groups = [], {}
+    for page in outline.pages_of(part):
+        if len(page.labels) <= depth + 1:
+            lines.append(f"- {link(page_name(outline, page), page.url)}")
+            continue
+        group = page.labels[depth]
+        if group not in groups:
+            groups[group] = len(lines)
+            lines.append([group, page.url, 0])
+        lines[groups[group]][2] += 1
+    return [x if isinstance(x, str) else f"- {link(x[0], x[1])} ({w.pages.format(x[2])})" for x in lines]
 
 
 def locate(req: CourseRequest, cite: Cites, pages: CitablePages, search) -> str:

@@ -78,7 +78,8 @@ class Course:
     def _quiz_answers(self, question: Question, vector, history: Sequence[Message], outline: Outline) -> CourseRequest | None:
         """"show the answers" while a quiz is on: the answers to that quiz."""
         on = self.last_quiz(question, history)
-        if on is None or not self.is_answers_request(vector):
+        # as the student typed it: a short request ("答えを見せて") reads as a follow-up of the question before
+        if on is None or not self.is_answers_request(self.embedder.embed_query(question.text)):
             return None
         quiz_id, quiz = on
         reader_on = resolve_page(outline, question.page.url, question.page.title) if question.page.url else None

@@ -50,6 +50,7 @@ class Wording(NamedTuple):
     partly: str
     missing: str
     books_answer: str
+    pages: str  # how many pages a group holds
 
 
 WORDING = {
@@ -69,7 +70,7 @@ WORDING = {
         "for a new one.", "The book teaches it in {0}.", "The book explains it in {0}.", "Correct: {0}.",
         "Not quite.", "You chose {0}; ", "That is none of the choices; ", "the book's answer is **{0}**.",
         "the book gives no key for this one.", "Correct.", "Partly right.", " What is missing: {0}.",
-        "The book's answer: {0}"),
+        "The book's answer: {0}", "{0} pages"),
     "es": Wording(
         "Consulta {0}.", "Sus secciones:", "Sus páginas, en orden:", "Tiene {0} partes: {1}.", "{0} trata:",
         "{0} tiene estas páginas:", "{0} está organizado así:", "El libro lo trata aquí, primero lo más cercano:",
@@ -86,7 +87,7 @@ WORDING = {
         "«hazme un quiz de esta página» para uno nuevo.", "El libro lo enseña en {0}.", "El libro lo explica en {0}.",
         "Correcto: {0}.", "No del todo.", "Elegiste {0}; ", "Esa no es ninguna de las opciones; ",
         "la respuesta del libro es **{0}**.", "el libro no da la clave de esta.", "Correcto.", "Parcialmente correcto.",
-        " Falta: {0}.", "La respuesta del libro: {0}"),
+        " Falta: {0}.", "La respuesta del libro: {0}", "{0} páginas"),
     "ja": Wording(
         "{0}を参照してください。", "節:", "ページ(順番):", "{0}部構成です: {1}。", "{0}の内容:",
         "{0}のページ:", "{0}の構成:", "本書では次の箇所で扱っています(近い順):",
@@ -101,7 +102,7 @@ WORDING = {
         "そのクイズはこの会話にもうないため、答えを確認できません。「このページでクイズを出して」と送ってください。",
         "本書では{0}で説明しています。", "本書では{0}で説明しています。", "正解: {0}。", "惜しい。", "選んだのは{0}です。",
         "どの選択肢でもありません。", "本書の答えは**{0}**です。", "本書はこの問題の答えを示していません。", "正解。",
-        "一部正解。", " 足りないもの: {0}。", "本書の答え: {0}"),
+        "一部正解。", " 足りないもの: {0}。", "本書の答え: {0}", "{0}ページ"),
     "zh": Wording(
         "请参阅{0}。", "各节:", "各页(按顺序):", "共{0}个部分: {1}。", "{0}的内容:",
         "{0}包含以下页面:", "{0}的结构:", "书中讲到它的地方(最相关的在前):",
@@ -115,7 +116,7 @@ WORDING = {
         "你所在的页面({0})不在本书的索引中，所以无法回答。请询问整本书或其中的某一章。",
         "这个测验已不在本次对话中，无法检查答案。请发送“考考我这一页的内容”获取新的测验。", "书中在{0}讲到它。",
         "书中在{0}解释了它。", "正确: {0}。", "不太对。", "你选了{0}；", "这不是任何一个选项；", "书中的答案是**{0}**。",
-        "书中没有给出这题的答案。", "正确。", "部分正确。", " 缺少: {0}。", "书中的答案: {0}"),
+        "书中没有给出这题的答案。", "正确。", "部分正确。", " 缺少: {0}。", "书中的答案: {0}", "{0}页"),
     "ur": Wording(
         "{0} دیکھیں۔", "اس کے حصے:", "اس کے صفحات، ترتیب سے:", "اس کے {0} حصے ہیں: {1}۔", "{0} میں:",
         "{0} کے صفحات:", "{0} کی ترتیب:", "کتاب اسے یہاں بیان کرتی ہے، قریب ترین پہلے:",
@@ -131,7 +132,7 @@ WORDING = {
         "یہ کوئز اب اس گفتگو میں نہیں، اس لیے میں جواب جانچ نہیں سکتا۔ نیا کوئز مانگیں۔", "کتاب اسے {0} میں سکھاتی ہے۔",
         "کتاب اسے {0} میں سمجھاتی ہے۔", "درست: {0}۔", "پوری طرح نہیں۔", "آپ نے {0} چنا؛ ", "یہ کوئی بھی انتخاب نہیں؛ ",
         "کتاب کا جواب **{0}** ہے۔", "کتاب اس سوال کی کلید نہیں دیتی۔", "درست۔", "جزوی طور پر درست۔", " کیا رہ گیا: {0}۔",
-        "کتاب کا جواب: {0}"),
+        "کتاب کا جواب: {0}", "{0} صفحات"),
 }
 
 

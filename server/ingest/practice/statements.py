@@ -28,7 +28,11 @@ _QUANTIFIERS = re.compile(r"(?i)^(almost|nearly|two|three|four|five|several|many
                           r"case|key|trick|answer|question|issue)\b")
 _DEFINES_ES = re.compile(rf"^(?:(?:Un|Una|El|La|Los|Las)\s+)?{_TERM}\s+(?P<verb>se define como|es|son)\s+"
                          r"(?P<rest>(?:un|una|el|la|los|las)\s.+)$")
-_DEFINES_CJK = re.compile(r"^(?P<term>[^，。、：:\s]{2,16}?)(?:とは|是指|是一种|是一個|是一个|是)(?P<rest>.{6,})$")
+# "XとはYです" ("…することは" is no "とは"), "X是Y"
+_DEFINES_CJK = re.compile(r"^(?P<term>[^，。、：:\s]{2,16}?)(?:(?<!こ)とは|是指|是一种|是一個|是一个|是)(?P<rest>.{6,})$")
+# "YをXと言います": what is called X
+_CALLED_JA = re.compile(r"^(?P<what>[^、。]{4,60}?)を(?P<term>[^、。を]{2,30}?)と(?:言|い|呼)(?:います|びます|ばれます)。?$")
+_POINTING_JA = re.compile(r"^(?:この|その|あの|これ|それ|あれ|こう|そう)")
 _BECAUSE = re.compile(r"^(?P<clause>.{20,160}?)\s*,?\s+(?:because|since|porque|ya que)\s+(?P<why>.{10,})$", re.IGNORECASE)
 _LEADS = re.compile(r"^(?P<cause>.{6,80}?)\s+(?:causes|leads to|results in|provoca|produce)\s+(?P<effect>.{6,})$",
                     re.IGNORECASE)
@@ -92,6 +96,9 @@ def _question(sentence: str, spanish: bool) -> str | None:
             if verb in ("is", "are", "is defined as"):
                 return f"What {'are' if verb == 'are' else 'is'} {article}{shown}?"
             return f"What does {article}{shown} {'mean' if verb != 'stands for' else 'stand for'}?"
+    found = _CALLED_JA.match(sentence)
+    if found and not _POINTING_JA.match(found["what"]):
+        return f"{found['what']}を何と言いますか？"
     found = _DEFINES_CJK.match(sentence)
     if found and not re.search(r"[\d,，]", found["term"]):
         return f"{found['term']}とは何ですか？" if re.search(r"[\u3040-\u30ff]", sentence) else f"什么是{found['term']}？"
