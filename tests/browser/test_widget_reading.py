@@ -177,6 +177,25 @@ def test_an_urdu_page_gets_urdu_strings_right_to_left(page, live):
     assert page.errors == []
 
 
+def test_a_japanese_page_loads_its_language_part_and_shows_japanese_strings(page, live):
+    # widget-ja.js comes with the panel, as widget-ur.js does on an Urdu page
+    def in_japanese(html: str) -> str:
+        html = without_site_scripts(re.sub(r' data-title="[^"]*"', "", html))
+        html = re.sub(r'(name="?docusaurus_locale"? content=)"?en"?', r'\1"ja"', html)
+        return re.sub(r'<html lang="?en"?( dir="?ltr"?)?', '<html lang="ja"', html, count=1)
+    rewrite_page(page, live.page_url(), in_japanese)
+    open_demo(page, live)
+    bubble = page.locator("#tc-bubble")
+    expect(bubble).to_have_accessible_name("本書に質問")
+    with page.expect_request(lambda r: "/widget-ja.js" in r.url):
+        bubble.click()
+    expect(page.locator("#tc-input")).to_have_attribute("placeholder", "質問を入力…")
+    expect(page.locator("#tc-suggest button.chip").first).to_have_text("このページを要約")
+    ask(page, QUESTION)
+    expect(wait_done(page).locator(".actions .gen")).to_have_text("本書からの引用")
+    assert page.errors == []
+
+
 @pytest.fixture
 def foreign_site(live):
     """A book site on an origin the chat server does not allow (a second local server),

@@ -14,6 +14,7 @@ import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { LANGUAGE_PARTS } from '../src/i18n.js';
 
 const widget = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const PARTS = {
@@ -21,8 +22,18 @@ export const PARTS = {
   'widget-panel.js': 'src/panel-main.js',
   'widget-insights.js': 'src/insights-main.js', // the author's view, only with ?textbook-chat=insights
   'widget-quiz.js': 'src/quiz-main.js', // a quiz's cards, loaded by the panel the first time a quiz shows
-  'widget-ur.js': 'src/lang-ur-main.js', // the panel's words in Urdu, loaded with it on an Urdu page
+  // and one part a language (widget-ur.js, widget-ja.js, …): the panel's words in it (strings-<lang>.js),
+  // loaded with the panel on a page in that language
+  ...Object.fromEntries(LANGUAGE_PARTS.map((lang) => [`widget-${lang}.js`, { lang }])),
 };
+
+/** A language part's entry: its words, handed to the widget.js that asked (app.js). */
+const languagePart = (lang) => ({
+  contents: `import words from './strings-${lang}.js';\nconst api = window.textbookChat;\n` +
+    `if (api && api._lang) api._lang(${JSON.stringify(lang)}, words);\n`,
+  resolveDir: resolve(widget, 'src'),
+  sourcefile: `lang-${lang}.js`,
+});
 const { version } = JSON.parse(await readFile(resolve(widget, '../package.json'), 'utf8'));
 
 /** The content hash in a part's URL (server/api/widget_files.py computes the same). */
@@ -62,7 +73,7 @@ for (const name of loaderLast) {
   const entry = PARTS[name];
   const outfile = resolve(widget, 'dist', name);
   await build({
-    entryPoints: [resolve(widget, entry)],
+    ...(typeof entry === 'string' ? { entryPoints: [resolve(widget, entry)] } : { stdin: languagePart(entry.lang) }),
     outfile,
     bundle: true,
     minify: true,

@@ -21,9 +21,14 @@ const UR = {
   503: 'معاون اس وقت دستیاب نہیں۔',
 };
 
-const BUILT_IN = { en: EN, ur: UR };
-/** Languages whose panel words come as a part of their own (widget-<lang>.js, loaded with the panel). */
-export const LANGUAGE_PARTS = ['ur'];
+const ES = { title: 'Pregunta al libro', ask: 'Preguntar sobre esto', retry: 'Reintentar', 503: 'El asistente no está disponible ahora.' };
+const JA = { title: '本書に質問', ask: 'これについて質問', retry: '再試行', 503: 'アシスタントは現在利用できません。' };
+const ZH = { title: '向本书提问', ask: '就此提问', retry: '重试', 503: '助手暂时不可用。' };
+
+const BUILT_IN = { en: EN, ur: UR, es: ES, ja: JA, zh: ZH };
+/** Languages whose panel words come as a part of their own (widget-<lang>.js, loaded with the panel;
+ * the build makes one from each strings-<lang>.js). */
+export const LANGUAGE_PARTS = ['ur', 'es', 'ja', 'zh'];
 const RTL = /^(ar|arc|ckb|dv|fa|he|ks|ps|sd|ug|ur|yi)$/;
 
 /** "ur-PK" → "ur". */

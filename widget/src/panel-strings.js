@@ -1,7 +1,7 @@
 // The panel's words (widget-panel.js) in English: i18n.js's `strings` reads them with the loader's
 // own (chat-panel.js). Sites override them by the same keys (TextbookChatStrings). Other built-in
 // languages come as parts of their own, loaded with the panel on a page in that language
-// (strings-ur.js: widget-ur.js).
+// (strings-ur.js: widget-ur.js; strings-ja.js: widget-ja.js; …).
 import { ERROR_MESSAGES } from './errors.js';
 
 export const PANEL_STRINGS = {
