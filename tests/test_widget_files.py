@@ -79,3 +79,13 @@ def test_the_loader_asks_for_each_part_by_its_content_hash_which_is_kept_for_goo
         brotli = client.get(f"/widget-{part}.js?v={hashed}", headers={"Accept-Encoding": "br",
                                                                       "If-None-Match": current.headers["ETag"]})
         assert brotli.status_code == 200 and brotli.headers["Content-Encoding"] == "br"  # another body, another tag
+
+
+def test_every_part_the_build_makes_is_served(client):
+    from server.api.routes import WIDGET_PARTS
+
+    built = sorted(p.name[len("widget-"):-len(".js")] for p in STATIC.glob("widget-*.js"))
+    assert built == sorted(WIDGET_PARTS)  # widget-ja.js was built, asked for by a Japanese page, and not served
+    for part in built:
+        assert client.get(f"/widget-{part}.js").status_code == 200, part
+    assert client.get("/widget-fr.js").status_code == 404

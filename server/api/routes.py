@@ -250,7 +250,8 @@ def _rate_limits_counted() -> bool:
     return True
 
 
-WIDGET_PARTS = ("panel", "insights", "ur", "quiz")  # widget/scripts/build.mjs: widget-<part>.js, loaded by widget.js
+# widget/scripts/build.mjs: widget-<part>.js, loaded by widget.js; a language's words (i18n.js's LANGUAGE_PARTS)
+WIDGET_PARTS = ("panel", "insights", "quiz", "ur", "es", "ja", "zh")
 
 
 def _script(name: str) -> Response:
@@ -275,7 +276,8 @@ class WidgetPart(MethodView):
     @blp.doc(responses={200: {"description": "A part of the widget", "content": {"application/javascript": {}}}})
     def get(self, part: str):
         """A part of the widget that widget.js loads when it is first needed (`panel`: the chat panel;
-        `insights`: the author's view, with ?textbook-chat=insights; `ur`: the panel's words in Urdu)."""
+        `insights`: the author's view, with ?textbook-chat=insights; `quiz`: a quiz's cards; `ur`, `es`,
+        `ja`, `zh`: the panel's words in that language)."""
         if part not in WIDGET_PARTS:
             raise ApiError("NOT_FOUND", f"No widget part named {part!r}.")
         return _script(f"widget-{part}.js")
