@@ -231,3 +231,14 @@ def test_a_japanese_page_says_what_it_calls_a_thing_and_a_quiz_asks_it():
     assert _question("その機能を型アサーション(type assertion)と言います。", False) is None  # "that feature": which?
     # "…することは" holds no "とは"
     assert _question("型に関することはできるだけ、コンパイラーの型推論に頼ったほうが安全です。", False) is None
+
+
+def test_a_page_with_one_statement_to_ask_still_gets_a_quiz(japanese):
+    from server.course.quiz import questions_for
+
+    page = next(p for p in japanese.pages if p.source_file == TYPE_ASSERTION)
+    assert len([q for b in page.blocks if b.kind == "built" for q in b.questions]) == 1
+    asked, own = questions_for(japanese, [page])
+    # one made question is no quiz: "quiz me" was answered from passages of other pages
+    assert not own and len(asked) >= 2 and asked[0][0].question == "キャストとは何ですか？"
+    assert all("ページには何と書かれていますか" in item.question for item, _, _ in asked[1:])

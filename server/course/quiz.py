@@ -57,10 +57,11 @@ def questions_for(outline: Outline, pages: list[OutlinePage]) -> tuple[list[tupl
         return own[:MAX_OWN], True
     built = [(item, page, item.tests or block.url) for page in pages for block in page.blocks_of("built")
              for item in block.questions]
-    if not built:  # an outline of version 1: what each section says first
-        built = [(Item(question=wording(page.locale).said_about.format(f"**{s.heading}**"), answer=s.key_point, tests=s.url,
-                       tests_heading=s.heading), page, s.url)
-                 for page in pages for s in page.sections if s.key_point and s.level <= 3]
+    if len(built) < 2:  # too few to be a quiz (or an outline of version 1): what each section says first
+        asked = {url for _, _, url in built}
+        built += [(Item(question=wording(page.locale).said_about.format(f"**{s.heading}**"), answer=s.key_point,
+                        tests=s.url, tests_heading=s.heading), page, s.url)
+                  for page in pages for s in page.sections if s.key_point and s.level <= 3 and s.url not in asked]
     return built[:MAX_BUILT], False
 
 
