@@ -166,11 +166,14 @@ def test_a_japanese_reader_is_answered_about_the_course_in_japanese(tmp_path):
     from places import MODELS_DIR
     from server.cli import main
     from server.composition import Components
-    from server.question import Page, Question
+    from server.question import Page, Question, QuizAnswer
     from apps import make_settings
 
     docs = tmp_path / "book" / "docs"
     docs.mkdir(parents=True)
+    (docs.parent / "docusaurus.config.js").write_text(
+        "module.exports = { title: 'ロボット', url: 'https://robots.example', baseUrl: '/', "
+        "i18n: { defaultLocale: 'ja', locales: ['ja'] } };\n", encoding="utf-8")
     for name, text in COURSE_BOOK.items():
         (docs / name).write_text(text, encoding="utf-8")
     env = {"TEXTBOOK_CHAT_DATA_DIR": str(tmp_path / "data"), "TEXTBOOK_CHAT_MODELS_DIR": str(MODELS_DIR),
@@ -195,6 +198,11 @@ def test_a_japanese_reader_is_answered_about_the_course_in_japanese(tmp_path):
         quiz = ask("このページの内容で問題を出して")
         topic = ask("回転関節ってなに？", quiz.session_id)
         assert topic.course is None and "モーター" in topic.text, topic.text
+        # a quiz card's answer comes without the reader's page: its feedback speaks the tested page's language
+        card = chat.pipeline.answer(Question("リンク同士をつなぎ、動きを可能にする部品", max_chunks=5,
+                                             similarity_threshold=chat.threshold, session_id=quiz.session_id,
+                                             quiz_answer=QuizAnswer(quiz.assistant_message_id, 1)))
+        assert "本書" in card.text and "The book" not in card.text, card.text
         shown = ask("答えを見せて", quiz.session_id)
         assert shown.course and shown.course["task"] == "answers" and "解答: 関節" in shown.text, shown.text
     finally:

@@ -115,7 +115,9 @@ class PracticeStage:
             if graded is not None:
                 checked = replace(checked, verdict=graded.verdict)
                 said, writer = graded.explanation, graded.model
-        text = _feedback_text(item, checked, where, marker, said, wording(question.page.locale))
+        # a quiz card's answer comes without the reader's page: the language of the page it tests
+        locale = question.page.locale or (page.locale if page is not None else None)
+        text = _feedback_text(item, checked, where, marker, said, wording(locale))
         feedback = Feedback(found[0], item.n, checked.verdict, checked.expected, item.question, url,
                             item.tests_heading)
         sources = tuple(database_sources(cite.chunks))
