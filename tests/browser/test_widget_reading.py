@@ -152,14 +152,18 @@ def test_math_quoted_from_the_book_renders_as_mathml(page, live):
     assert page.errors == []
 
 
-def test_an_urdu_page_gets_urdu_strings_right_to_left(page, live):
-    # The page in Urdu (its direction left to the widget), and the widget's title left to it (no
-    # data-title); the site's scripts left out, which would set the page's language back
-    def in_urdu(html: str) -> str:
+def _in_language(lang: str):
+    """The page in `lang` (its direction left to the widget), and the widget's title left to it (no
+    data-title); the site's scripts left out, which would set the page's language back."""
+    def rewritten(html: str) -> str:
         html = without_site_scripts(re.sub(r' data-title="[^"]*"', "", html))
-        html = re.sub(r'(name="?docusaurus_locale"? content=)"?en"?', r'\1"ur"', html)
-        return re.sub(r'<html lang="?en"?( dir="?ltr"?)?', '<html lang="ur"', html, count=1)
-    rewrite_page(page, live.page_url(), in_urdu)
+        html = re.sub(r'(name="?docusaurus_locale"? content=)"?en"?', rf'\1"{lang}"', html)
+        return re.sub(r'<html lang="?en"?( dir="?ltr"?)?', f'<html lang="{lang}"', html, count=1)
+    return rewritten
+
+
+def test_an_urdu_page_gets_urdu_strings_right_to_left(page, live):
+    rewrite_page(page, live.page_url(), _in_language("ur"))
     open_demo(page, live)
     bubble = page.locator("#tc-bubble")
     expect(bubble).to_have_accessible_name("کتاب سے پوچھیں")
@@ -179,11 +183,7 @@ def test_an_urdu_page_gets_urdu_strings_right_to_left(page, live):
 
 def test_a_japanese_page_loads_its_language_part_and_shows_japanese_strings(page, live):
     # widget-ja.js comes with the panel, as widget-ur.js does on an Urdu page
-    def in_japanese(html: str) -> str:
-        html = without_site_scripts(re.sub(r' data-title="[^"]*"', "", html))
-        html = re.sub(r'(name="?docusaurus_locale"? content=)"?en"?', r'\1"ja"', html)
-        return re.sub(r'<html lang="?en"?( dir="?ltr"?)?', '<html lang="ja"', html, count=1)
-    rewrite_page(page, live.page_url(), in_japanese)
+    rewrite_page(page, live.page_url(), _in_language("ja"))
     open_demo(page, live)
     bubble = page.locator("#tc-bubble")
     expect(bubble).to_have_accessible_name("本書に質問")
