@@ -250,3 +250,20 @@ def test_a_page_with_one_statement_to_ask_still_gets_a_quiz(japanese):
     # one made question is no quiz: "quiz me" was answered from passages of other pages
     assert not own and len(asked) >= 2 and asked[0][0].question == "キャストとは何ですか？"
     assert all("ページには何と書かれていますか" in item.question for item, _, _ in asked[1:])
+
+
+@pytest.mark.parametrize("sentence, asked", [
+    ("装饰器是一种特殊的函数，它可以在不修改原函数代码的情况下增加功能。", "什么是装饰器？"),
+    ("闭包是指一个函数记住了它被创建时的环境。", "什么是闭包？"),
+    # Chinese says "是" of anything: a description, a pointer, a clause is no term
+    ("最简单的办法是给有可能运行慢的函数都添加一个计时。", None),
+    ("下面是实现这样一个装饰器的代码，请仔细阅读。", None),
+    ("我们看到这些属性其实是属于 wrapper() 函数的。", None),
+    ("链表可以认为是一种特殊的数据结构，用于存储。", None),
+    ("ここで言及している副作用とは、関数の外の状態を変えることです。", None),
+    ("指定は必ずしも必要ないとは限らないので注意してください。", None),
+])
+def test_a_chinese_or_japanese_quiz_question_asks_for_a_term_the_page_defines(sentence, asked):
+    from server.ingest.practice.statements import _question
+
+    assert _question(sentence, False) == asked

@@ -33,6 +33,16 @@ _DEFINES_CJK = re.compile(r"^(?P<term>[^，。、：:\s]{2,16}?)(?:(?<!こ)と�
 # "YをXと言います": what is called X
 _CALLED_JA = re.compile(r"^(?P<what>[^、。]{4,60}?)を(?P<term>[^、。を]{2,30}?)と(?:言|い|呼)(?:います|びます|ばれます)。?$")
 _POINTING_JA = re.compile(r"^(?:この|その|あの|これ|それ|あれ|こう|そう)")
+# Chinese says "是" of anything ("最简单的办法是…", "下面是…代码", "但是"): it defines a term with "是指",
+# "是一种", "是一个" ("装饰器是一种特殊的函数"), and the term is a name, not a description (的), a
+# pointer ("这", "我们", "下面") or a clause ("在理想情况下", "由于默认值", "…通常")
+# a Japanese "Xとは" whose X points ("ここで言及している…", "このように…"), says an adjective or a
+# negation ("詳しい", "必要ない") or a clause ("指定は…"): no term
+_NOT_A_TERM_JA = re.compile(r"^(?:この|その|あの|ここ|そこ|これ|それ|こう|そう|他の|・)|は|[いな]$|^「(?!.*」)")
+_DEFINES_ZH = ("是指", "是一种", "是一個", "是一个", "是一類", "是一类")
+_NOT_A_TERM_ZH = re.compile(r"的|[（(][^）)]*$|^(?:这|那|此|其|本|我|你|他|她|它|下面|上面|上文|下文|以下|以上|如下|但|而|如果|"
+                            r"虽然|因为|由于|无论|首先|其次|最后|然后|所以|因此|在|对于|关于|通过|使用|用|当|特别|另外|此外)|"
+                            r"(?:就|也|都|还|其实|才|只|便|即|总|中|时|后|可能|通常|一般|可以|认为|仅仅|应该|需要|会|能)$")
 _BECAUSE = re.compile(r"^(?P<clause>.{20,160}?)\s*,?\s+(?:because|since|porque|ya que)\s+(?P<why>.{10,})$", re.IGNORECASE)
 _LEADS = re.compile(r"^(?P<cause>.{6,80}?)\s+(?:causes|leads to|results in|provoca|produce)\s+(?P<effect>.{6,})$",
                     re.IGNORECASE)
@@ -97,10 +107,13 @@ def _question(sentence: str, spanish: bool) -> str | None:
                 return f"What {'are' if verb == 'are' else 'is'} {article}{shown}?"
             return f"What does {article}{shown} {'mean' if verb != 'stands for' else 'stand for'}?"
     found = _CALLED_JA.match(sentence)
-    if found and not _POINTING_JA.match(found["what"]):
+    if found and not _POINTING_JA.match(found["what"]) and not re.search(r"これ|それ|「[^」]*$", found["what"]):
         return f"{found['what']}を何と言いますか？"
     found = _DEFINES_CJK.match(sentence)
-    if found and not re.search(r"[\d,，]", found["term"]):
+    japanese = bool(re.search(r"[\u3040-\u30ff]", sentence))
+    if found and not re.search(r"[\d,，]", found["term"]) and (
+            not _NOT_A_TERM_JA.search(found["term"]) if japanese else
+            not _NOT_A_TERM_ZH.search(found["term"]) and sentence[len(found["term"]):].startswith(_DEFINES_ZH)):
         return f"{found['term']}とは何ですか？" if re.search(r"[\u3040-\u30ff]", sentence) else f"什么是{found['term']}？"
     found = _LEADS.match(sentence)
     if found and _term_ok(found["cause"]):
