@@ -157,17 +157,13 @@ def contents(req: CourseRequest, cite: Cites, pages: CitablePages, search) -> st
 def groups_of(outline: Outline, part: Part, w: Wording) -> list[str]:
     """A large part as its own pages and its groups of pages (a sidebar category each), in order."""
     depth = len(head.labels) if (head := part_head(outline, part)) else 1
-    lines, groups = [], {}
+    listed: dict[str, list] = {}  # a page (by its URL) or a group (by its label): [name, URL, pages in a group]
     for page in outline.pages_of(part):
         if len(page.labels) <= depth + 1:
-            lines.append(f"- {link(page_name(outline, page), page.url)}")
-            continue
-        group = page.labels[depth]
-        if group not in groups:
-            groups[group] = len(lines)
-            lines.append([group, page.url, 0])
-        lines[groups[group]][2] += 1
-    return [x if isinstance(x, str) else f"- {link(x[0], x[1])} ({w.pages.format(x[2])})" for x in lines]
+            listed[page.url] = [page_name(outline, page), page.url, 0]
+        else:
+            listed.setdefault(page.labels[depth], [page.labels[depth], page.url, 0])[2] += 1
+    return [f"- {link(name, url)}" + (f" ({w.pages.format(count)})" if count else "") for name, url, count in listed.values()]
 
 
 def locate(req: CourseRequest, cite: Cites, pages: CitablePages, search) -> str:

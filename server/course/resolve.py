@@ -8,6 +8,7 @@ from collections import Counter
 
 from server.book.outline import Outline, OutlinePage, Part
 from server.book.page_urls import by_path, page_at, page_path
+from server.text.lengths import CJK
 from server.text.scripts import read_form
 
 _WORD = re.compile(r"[a-z0-9]+(?:[+#][a-z0-9+#]*)?")
@@ -155,7 +156,7 @@ def titled_part(outline: Outline, text: str, nouns: set[str], locale: str | None
     return part, named
 
 
-_UNSPACED = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]+")
+_UNSPACED = re.compile(rf"[{CJK}]+")
 MIN_UNSPACED = 4  # characters of a Chinese or Japanese title said in a question ("面向对象" of "面向对象编程")
 
 
@@ -172,7 +173,7 @@ def part_by_title(outline: Outline, text: str, locale: str | None = None) -> tup
             scored.append((len(title), part, title))
             continue
         run = _common_run(title, said)
-        if len(run) >= MIN_UNSPACED and 2 * len(run) >= len(title) and _UNSPACED.fullmatch(run[:2]):
+        if len(run) >= MIN_UNSPACED and 2 * len(run) >= len(title):
             scored.append((len(run), part, run))
     scored.sort(key=lambda s: -s[0])
     if not scored or len(scored) > 1 and scored[1][0] == scored[0][0] and scored[1][1] != scored[0][1]:

@@ -124,12 +124,13 @@ class TaskReader:
         if heading := named_heading(outline, lowered, locale):
             cues = " ".join(lowered.replace(heading, " ").split())
         cues = read_as_english(cues)  # "このページ", "este capítulo": this page, this chapter
+        other = language_of_question(lowered)  # asked in Japanese, Chinese or Spanish
         part_nouns = NOUNS_OF_PARTS | {p.noun for p in outline.parts if p.noun}
         cues = _said_of_the_course(cues, ALL_NOUNS | part_nouns)
         asked = {w[:-1] if w.endswith("s") and len(w) > 4 else w for w in re.findall(r"[a-z]+", cues)}
         numbered, said = numbered_part(outline, cues, locale)
         titled, named = titled_part(outline, cues, part_nouns, locale) if numbered is None else (None, "")
-        if numbered is None and titled is None and language_of_question(lowered):
+        if numbered is None and titled is None and other:
             titled, named = part_by_title(outline, lowered, locale)  # "「作って学ぶTypeScript」の章", "面向对象那一块"
         nouns = asked & (BOOK_NOUNS | PAGE_NOUNS | part_nouns)
         pointed = bool(_DEIXIS.search(cues) or numbered or titled)
@@ -142,7 +143,6 @@ class TaskReader:
             return None  # nowhere near any task: no need to look closer
         # "module 2" is "this part" to the tasks' descriptions; not in another language, whose own
         # descriptions the model reads it against
-        other = language_of_question(lowered)
         reworded = lowered.replace(said or named or "\0", "this part") if (said or named) and not other else lowered
         scores = self.scores(self.embedder.embed_query(_canonical(reworded, ALL_NOUNS | part_nouns)))
         task = max(scores, key=scores.get)

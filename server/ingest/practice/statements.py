@@ -114,7 +114,7 @@ def _question(sentence: str, spanish: bool) -> str | None:
     if found and not re.search(r"[\d,，]", found["term"]) and (
             not _NOT_A_TERM_JA.search(found["term"]) if japanese else
             not _NOT_A_TERM_ZH.search(found["term"]) and sentence[len(found["term"]):].startswith(_DEFINES_ZH)):
-        return f"{found['term']}とは何ですか？" if re.search(r"[\u3040-\u30ff]", sentence) else f"什么是{found['term']}？"
+        return f"{found['term']}とは何ですか？" if japanese else f"什么是{found['term']}？"
     found = _LEADS.match(sentence)
     if found and _term_ok(found["cause"]):
         return f"¿Qué provoca {_lowered(found['cause'])}?" if spanish else f"What does {_lowered(found['cause'])} lead to?"
