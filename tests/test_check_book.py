@@ -146,7 +146,7 @@ def test_check_book_reports_every_check_on_a_book(tmp_path):
                              "quiz items", "own quizzes"]
     for name in ("typo fuzz", "highlight requests", "citations under their heading", "off-book refused", "quiz items"):
         assert by_name[name]["passed"], by_name[name]
-    assert "22 refused" in by_name["off-book refused"]["measure"]  # the everyday list and the file's two
+    assert "en 1.00 of 22" in by_name["off-book refused"]["measure"]  # the everyday list and the file's two
     assert report["passed"] == all(c["passed"] for c in report["checks"]) and (result.exit_code == 1) != report["passed"]
     assert all(len(c["failures"]) <= checks.MAX_EXAMPLES for c in report["checks"])
 

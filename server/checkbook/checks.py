@@ -17,6 +17,9 @@ PROSE_P50, PROSE_P90 = 100, 160  # words a reader reads (code and tables not cou
 MAX_CODE_LINES = 30
 MAX_SECTIONS = 3  # sections an answer cites: the one that answers, and two for what it does not say
 MIN_OFF_BOOK_REFUSED = 0.95
+# asked in the book's other languages: their word lists, and the cut of Chinese and Japanese into
+# words, are rougher than English's (BENCHMARKS.md: 0.80 to 1.00 over the pool's four languages)
+MIN_OFF_BOOK_REFUSED_IN_OTHER_LANGUAGES = 0.75
 _FENCED = re.compile(r"^\s*(```|~~~)[^\n]*\n(.*?)^\s*\1", re.M | re.S)
 _ASKS_FOR_CODE = re.compile(r"\b(?:code|example|snippet|implement|program|script|syntax|write)\b", re.I)
 _QUIZ_ITEM = re.compile(r"^\s*\d+\.\s+(.+)$", re.M)
@@ -49,6 +52,7 @@ class Book:
     sections: BookSections
     off_book: list[str] = field(default_factory=list)  # more questions it does not answer (other books' topics)
     languages: tuple[str, ...] = ("en",)  # of its pages ("es"; "zh", "en"): a highlight is asked of in each
+    locales: dict[str, str] = field(default_factory=dict)  # a locale of its pages for each language ("zh": "zh-cn")
 
 
 Ask = Callable[..., tuple[int, dict]]  # ask(question, **body) -> (status, JSON body)
@@ -162,15 +166,25 @@ def sections_quoted(answered: list[tuple[str, dict]]) -> Result:
 
 
 def off_book(ask: Ask, book: Book) -> Result:
-    questions = list(probes.EVERYDAY) + book.off_book
-    failures = []
-    for question in questions:
-        status, body = ask(question)
-        if status == 200 and body.get("status") != "refused":
-            failures.append(f"{question!r} answered: {' '.join(body['answer'].split())[:80]}")
-    refused = 1 - len(failures) / len(questions)
-    return Result("off-book refused", refused >= MIN_OFF_BOOK_REFUSED,
-                  f"{refused:.2f} of {len(questions)} refused (≥ {MIN_OFF_BOOK_REFUSED})", failures)
+    """Everyday questions no textbook answers are refused: in English, then in each other
+    language of the book's pages, asked from a page in it."""
+    asked = {"en": [(question, {}) for question in [*probes.EVERYDAY, *book.off_book]]}
+    for language, locale in book.locales.items():
+        if language in probes.EVERYDAY_IN:
+            asked[language] = [(question, {"metadata": {"locale": locale}}) for question in probes.EVERYDAY_IN[language]]
+    failures, shares, passed = [], [], True
+    for language, questions in asked.items():
+        answered = []
+        for question, body in questions:
+            status, reply = ask(question, **body)
+            if status == 200 and reply.get("status") != "refused":
+                answered.append(f"{question!r} answered: {' '.join(reply['answer'].split())[:80]}")
+        refused = 1 - len(answered) / len(questions)
+        line = MIN_OFF_BOOK_REFUSED if language == "en" else MIN_OFF_BOOK_REFUSED_IN_OTHER_LANGUAGES
+        passed = passed and refused >= line
+        shares.append(f"{language} {refused:.2f} of {len(questions)} (≥ {line})")
+        failures += answered
+    return Result("off-book refused", passed, "refused: " + ", ".join(shares), failures)
 
 
 def course_routing(ask: Ask, book: Book) -> Result:

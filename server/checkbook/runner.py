@@ -25,9 +25,9 @@ def book_of(book_id: str, chunks, outline: Outline | None, pages, off_book: list
                                   and (not english or c.locale.startswith("en"))))
     paragraphs = [(b.text, c.url) for c in chunks for b in split_blocks(c.content) if b.kind == "paragraph"]
     page_urls = [p.url for p in outline.pages] if outline else sorted({c.url.split("#")[0] for c in chunks})
-    languages = tuple(sorted({language_of(c.locale) for c in chunks}))
+    locales = {language_of(c.locale): c.locale for c in chunks}
     return checks.Book(book_id, [w for w, _ in counts.most_common(400)], headings, page_urls, paragraphs,
-                       BookSections(pages), off_book, languages)
+                       BookSections(pages), off_book, tuple(sorted(locales)), locales)
 
 
 def quiz_pages(outline: Outline | None) -> list[str]:

@@ -6,12 +6,11 @@ from __future__ import annotations
 import re
 from statistics import median
 
-from server.text.lengths import CJK, link_texts, reading_length
+from server.text.lengths import CJK_RUNS, link_texts, reading_length
 
 _FENCED = re.compile(r"^\s*(```|~~~).*?^\s*\1[^\n]*$", re.MULTILINE | re.DOTALL)
 _TABLE_ROW = re.compile(r"^\s*\|.*$", re.MULTILINE)
 _MARKER = re.compile(r"\[\d+(?:\s*[,;–-]\s*\d+)*\](?!\()")
-_CJK_RUNS = re.compile(rf"[{CJK}]+")
 
 
 def keyword_coverage(answer: str, keywords: list[str]) -> float:
@@ -26,8 +25,8 @@ def answer_words(answer: str) -> int:
     """Words a reader reads in the answer, code blocks and tables left out; Chinese and Japanese,
     unspaced, by their characters in twos (as the answer's reading length counts them)."""
     prose = link_texts(_MARKER.sub(" ", _TABLE_ROW.sub(" ", _FENCED.sub(" ", answer))))
-    spaced = len(re.findall(r"\w[\w'’-]*", _CJK_RUNS.sub(" ", prose)))
-    return spaced + sum(map(reading_length, _CJK_RUNS.findall(prose)))
+    spaced = len(re.findall(r"\w[\w'’-]*", CJK_RUNS.sub(" ", prose)))
+    return spaced + sum(map(reading_length, CJK_RUNS.findall(prose)))
 
 
 def _mean(values: list[float]) -> float | None:

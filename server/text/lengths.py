@@ -8,7 +8,7 @@ import re
 CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"  # kana and CJK ideographs
 WORD = re.compile(rf"[{CJK}]+|[^\W_{CJK}]+")
 CJK_RUN = re.compile(rf"[{CJK}]")
-_CJK_RUNS = re.compile(rf"[{CJK}]+")
+CJK_RUNS = re.compile(rf"[{CJK}]+")
 _CJK_PUNCTUATION = re.compile(r"[\u3000-\u303f\uff01-\uff0f\uff1a-\uff20]")  # "。", "、", "？": not words
 _LINK_TARGET = re.compile(r"\]\([^)\s]*\)")  # "[text](https://…)": the part a reader does not read
 
@@ -22,8 +22,8 @@ def reading_length(text: str) -> int:
 def spaced_length(text: str) -> int:
     """`len(text.split())` in any language: the words spaces part, and each run of Chinese or
     Japanese characters by its characters in twos ("constとletの違い": 5, not 1)."""
-    spaced = _CJK_RUNS.sub(" ", _CJK_PUNCTUATION.sub(" ", text))
-    return len(spaced.split()) + sum((len(run) + 1) // 2 for run in _CJK_RUNS.findall(text))
+    spaced = CJK_RUNS.sub(" ", _CJK_PUNCTUATION.sub(" ", text))
+    return len(spaced.split()) + sum((len(run) + 1) // 2 for run in CJK_RUNS.findall(text))
 
 
 def link_texts(text: str) -> str:

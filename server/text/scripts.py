@@ -52,10 +52,16 @@ def tex_names(text: str) -> str:
     return _TEX_SUBSCRIPT.sub(r"\1", text) if "_{" in text else text
 
 
+# Arabic script's short vowels and other optional marks, which a reader of Urdu mostly leaves out:
+# "بُنیں" is "بنیں", one word (as a mark, Python's words would end at it)
+_OPTIONAL_MARKS = re.compile("[\u064b-\u065f\u0670]")
+
+
 def read_form(text: str) -> str:
-    """The text as its words are read: lower-cased, without accents, a TeX name with its
-    subscript one word. A term is looked for in this form ("fst" in "When $F_{ST}$ is 0")."""
-    return unaccented(tex_names(text.lower()))
+    """The text as its words are read: lower-cased, without accents (or Arabic script's optional
+    vowel marks), a TeX name with its subscript one word. A term is looked for in this form
+    ("fst" in "When $F_{ST}$ is 0")."""
+    return _OPTIONAL_MARKS.sub("", unaccented(tex_names(text.lower())))
 
 
 def script_of(letter: str) -> str:

@@ -23,8 +23,9 @@ from typing import Callable, Mapping, Protocol, Sequence
 from wordfreq import word_frequency, zipf_frequency
 
 from server.book.chunk import Chunk
+from server.text import own_language
 from server.text.scripts import read_form, tex_names, unaccented
-from server.text.lengths import CJK_RUN, WORD
+from server.text.lengths import CJK_RUN, CJK_RUNS, WORD
 from server.text.spelling import English, Speller
 
 EXPECTED_USES = 1.5  # an English word the book never uses counts from this many uses expected of it
@@ -87,26 +88,32 @@ class BookVocabulary:
     """A book's words: how often each occurs, and (for lexical ranking) in how many chunks."""
 
     def __init__(self, counts: Counter, document_frequency: Counter | None = None, documents: int = 0,
-                 total_length: int = 0):
+                 total_length: int = 0, unspaced_text: str = ""):
         self.counts = counts
         self.vocabulary = counts.keys()
         self.speller = Speller(counts)
         self.document_frequency = document_frequency if document_frequency is not None else Counter()
         self.documents = documents
         self.total_length = total_length
+        self._lengths: dict[tuple[str, ...], float] = {}  # how many of its words are in a language (own_language.py)
+        # its Chinese and Japanese runs, where a word of those languages is looked for whole: the
+        # pairs of characters counted above are in カレント and ストレージ, カレー is not
+        self.unspaced_text = unspaced_text
 
     @classmethod
     def from_texts(cls, texts) -> "BookVocabulary":
         counts: Counter = Counter()
         document_frequency: Counter = Counter()
         documents = total_length = 0
+        runs: list[str] = []
         for text in texts:
             found = words(text)
             counts.update(found)
             document_frequency.update(set(found))
             documents += 1
             total_length += len(found)
-        return cls(counts, document_frequency, documents, total_length)
+            runs.extend(CJK_RUNS.findall(text))
+        return cls(counts, document_frequency, documents, total_length, "\n".join(runs))
 
     def knows(self, word: str) -> bool:
         if _variants(unaccented(word)) & self.vocabulary:
@@ -131,7 +138,7 @@ class BookVocabulary:
         corrections: dict[str, str] = {}
         unknown, unused = [], []
         if not in_english(question):
-            return Reading(question, unknown_terms=self._unknown_names(question))
+            return Reading(question, unknown_terms=self._unknown_names(question), unused=self._unused_in_own(question))
         for word in words(question, as_typed=True):
             if len(word) < 3 or word.isdigit() or word in unknown or word in corrections or word in unused \
                     or self.knows(word):
@@ -151,6 +158,23 @@ class BookVocabulary:
 
     def unknown_terms(self, question: str) -> list[str]:
         return self.read(question).unknown_terms
+
+    def _unused_in_own(self, question: str) -> list[str]:
+        """Of a question not in English, the everyday words of its language that a book of this
+        length in that language would be expected to use, but this one never does (own_language.py)."""
+        languages = own_language.question_language(question)
+        if languages is None:
+            return []
+        if languages not in self._lengths:
+            self._lengths[languages] = own_language.length_in(languages, self.counts)
+        length = self._lengths[languages]
+        return [w for w in dict.fromkeys(own_language.question_words(question, languages))
+                if not self._writes(w) and length * own_language.frequency(w, languages) >= EXPECTED_USES]
+
+    def _writes(self, word: str) -> bool:
+        if unspaced(word):
+            return word in self.unspaced_text
+        return self.knows(word)
 
     def _unknown_names(self, question: str) -> list[str]:
         """In a question not in English, the names: in one written in another script (Japanese,

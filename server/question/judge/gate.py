@@ -35,12 +35,15 @@ from typing import Callable
 from server.book.chunk import Chunk
 from server.text.asked import COMPARING, short_terms, uncommon_asked_words
 from server.text.definition import defined_term, defining
-from server.text.vocabulary import in_english, words
+from server.text import own_language
+from server.text.scripts import read_form, script_of, share_in
+from server.text.vocabulary import in_english, unspaced, words
 
 UNKNOWN_TERM_CEILING = 0.7  # a question naming a term the book never uses is refused below this
 CLEAR_EVIDENCE = 0.4  # a question leaning on an everyday word the book never uses is refused below this
 MODEL_FLOOR = 0.2  # with a model, passages from here up go to it when none reaches the threshold
 PASSAGE_WORDS = 60  # of a passage's opening, read for its language
+PASSAGE_SCRIPT_SHARE = 0.1  # of a passage's letters in a question's script other than Latin: the passage is in its language (its code is not)
 
 
 def admitted(question: str, candidates: list[Chunk], threshold: float, *, unknown_terms: list[str],
@@ -87,17 +90,29 @@ def _asked(question: str) -> set[str]:
 
 
 def same_language(question: str, passage: Chunk) -> bool:
-    """False for a question not in English whose passage is: a multilingual model finds an Urdu
-    question's passage in English, and their words cannot be compared. (An English question is
+    """False for a question not in English whose passage is in another language: a multilingual
+    model finds an Urdu question's passage in English, and their words cannot be compared. A
+    question in another script is in its passage's language when a good part of the passage's
+    letters are in that script (an Urdu page's commands and names are in Latin letters); one in
+    Latin letters when the passage's opening is not English either. (An English question is
     always held to its words: a passage of formulas full of Greek letters reads as not English.)"""
     if in_english(question):
         return True
-    return not in_english(" ".join((passage.embed_text or passage.content).split()[:PASSAGE_WORDS]))
+    text = passage.embed_text or passage.content
+    scripts = {script_of(ch) for ch in question if ch.isalpha() and not ch.isascii()} - {"LATIN"}
+    if scripts:
+        return share_in(text, scripts) >= PASSAGE_SCRIPT_SHARE
+    return not in_english(" ".join(text.split()[:PASSAGE_WORDS]))
 
 
 def names_any_asked(question: str, passages: list[Chunk]) -> bool:
-    """Does any passage name a word the question asks about (first five letters alike)? A
-    question that asks about nothing in particular ("how does it work?") is not judged by it."""
+    """Does any passage name a word the question asks about (first five letters alike; a word of
+    Chinese or Japanese whole, as the language's word list cuts the question)? A question that
+    asks about nothing in particular ("how does it work?") is not judged by it."""
+    topics = own_language.topic_words(question)
+    if topics is not None:  # with the words it writes in Latin letters ("functools.wraps 是干嘛的")
+        whole = topics | {w for w in _asked(question) if not unspaced(w)}
+        return not whole or any(w in read_form(c.embed_text or c.content) for c in passages for w in whole)
     asked = {w[:5] for w in _asked(question)}
     if not asked:
         return True

@@ -24,7 +24,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from server.text import own_language
 from server.text.asked import asked_words
+from server.text.vocabulary import in_english, unspaced
 
 if TYPE_CHECKING:
     from server.embedding.protocol import TextEmbedder
@@ -51,16 +53,31 @@ class Focus:
 
 def leaned_on(text: str, unused: list[str], embedder: TextEmbedder) -> tuple[str, ...]:
     """The words of `unused` that the question `text` leans on."""
-    # a short word the book never uses is no function word either (every book uses those): "sun"
-    said = set(re.findall(r"[a-z0-9]+", text.lower()))
-    asked = sorted(asked_words(text) | {w for w in unused if len(w) == 3 and w in said})
+    asked = _asked(text, unused)
     candidates = [w for w in unused if w in asked]
     if not candidates:
         return ()
-    without = [re.sub(rf"(?i)(?<![a-z0-9]){re.escape(w)}(?![a-z0-9])", " ", text) for w in asked]
+    without = [_without(text, w) for w in asked]
     vectors = embedder.embed_documents([text, *without])
     pull = dict(zip(asked, 1.0 - vectors[1:] @ vectors[0]))  # how far the meaning moves without the word
     weightiest = max(pull.values())
     if weightiest <= 0:
         return ()
     return tuple(w for w in candidates if pull[w] >= CARRIES * weightiest)
+
+
+def _asked(text: str, unused: list[str]) -> list[str]:
+    """The words whose pull is weighed: in a question in another language, its words in that
+    language (own_language.py); in English, the asked words and any three-letter word the book
+    never uses (every book uses the function words: "sun")."""
+    languages = None if in_english(text) else own_language.question_language(text)
+    if languages is not None:
+        return list(dict.fromkeys(own_language.question_words(text, languages)))
+    said = set(re.findall(r"[a-z0-9]+", text.lower()))
+    return sorted(asked_words(text) | {w for w in unused if len(w) == 3 and w in said})
+
+
+def _without(text: str, word: str) -> str:
+    if unspaced(word):  # no spaces part a Chinese or Japanese word from the next
+        return text.replace(word, " ")
+    return re.sub(rf"(?i)(?<!\w){re.escape(word)}(?!\w)", " ", text)
