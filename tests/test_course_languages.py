@@ -14,7 +14,8 @@ from server.course.other_languages import read_as_english
 from server.course.resolve import part_by_title
 from server.ingest.blocks import block_kind
 from server.course.practice.check import NEAR_MEANING, cosine
-from server.course.practice.hints import Tutor
+from server.course.practice.hint_wording import HINTS
+from server.course.practice.hints import Tutor, cloze, guiding_question
 from server.course.service import Course
 from server.course.understand import TaskReader
 from server.embedding.e5 import E5Embedder
@@ -205,8 +206,39 @@ def test_a_japanese_reader_is_answered_about_the_course_in_japanese(tmp_path):
         assert "本書" in card.text and "The book" not in card.text, card.text
         shown = ask("答えを見せて", quiz.session_id)
         assert shown.course and shown.course["task"] == "answers" and "解答: 関節" in shown.text, shown.text
+        # Hints first: where to read and a guiding question, then the answering sentence with its words left out
+        hint = chat.pipeline.answer(Question("バッテリーってなに？", max_chunks=5, similarity_threshold=chat.threshold,
+                                             page=Page(url=joints.url, locale="ja"), tutor=True))
+        assert hint.text.startswith("**ヒント:**") and "**バッテリー**が何か" in hint.text, hint.text
+        assert "Hint" not in hint.text and "電気を送る" not in hint.text, hint.text
+        narrower = ask("もう一つヒントをください", hint.session_id)
+        assert narrower.text.startswith("**もう一つのヒント:**") and "「バッテリーとは、" in narrower.text, narrower.text
+        assert "____" in narrower.text and "電気" not in narrower.text, narrower.text
     finally:
         chat.close()
+
+
+@pytest.mark.parametrize("question, language, guide", [
+    ("装饰器是什么？", "zh", "说明**装饰器**是什么"), ("为什么要用装饰器？", "zh", "给出了一个理由"),
+    ("带参数的装饰器怎么写？", "zh", "一步一步"), ("闭包和装饰器有什么关系？", "zh", "讲到了**闭包、装饰器**"),
+    ("anyとunknownってどう使い分けるの？", "ja", "順を追って"), ("型アサーションと型注釈の違いは？", "ja", "どこが違う"),
+    ("Promise.allって何？", "ja", "**Promise.all**が何か"), ("¿por qué usar un decorador?", "es", "da una razón"),
+    ("¿qué es un decorador?", "es", "qué es **decorador**"), ("ROS 2 میں نوڈ کیوں ضروری ہے؟", "ur", "وجہ بتاتا"),
+    ("what is aliasing?", "en", "what **aliasing** is")])
+def test_a_hints_guiding_question_is_asked_in_the_readers_language(question, language, guide):
+    words = HINTS[language]
+    asked = guiding_question(question, words)
+    assert guide in asked, asked
+    assert all(asked != getattr(HINTS["en"], kind) for kind in ("reason", "differ", "steps")) or language == "en"
+
+
+def test_a_chinese_or_japanese_sentence_is_left_with_blanks_for_the_words_the_question_does_not_say():
+    sentence = "装饰器是一个接受函数作为参数的函数，并返回一个新的函数。"
+    hidden = cloze(sentence, "装饰器是什么？", 2)
+    assert hidden.count("____") >= 2 and "装饰器" in hidden and "参数" not in hidden, hidden
+    assert cloze("バッテリーとは、ロボットに電気を送る部品です。", "バッテリーってなに？", 1).startswith("バッテリーとは")
+    assert cloze("Aliasing folds high frequencies onto low ones.", "what is aliasing?", 1) == \
+        "Aliasing ____ high frequencies onto low ones."  # as before: the first of its key terms
 
 
 def test_an_authors_coverage_gaps_are_told_apart_in_the_multilingual_models_cosines(e5):

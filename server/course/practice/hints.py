@@ -14,8 +14,10 @@ from server.book.outline import OutlinePage
 from server.course.practice.check import answering_sentences, key_terms
 from server.course.quiz import questions_for, tested_page
 from server.embedding.choice import on_gate_scale
+from server.course.practice.hint_wording import HINTS, HintWording, focus_in_words, kind_of
 from server.course.resolve import resolve_page
 from server.question.practice import Hint, Practice, QuizItem
+from server.text import own_language
 from server.text.terms import STOPWORDS, term_set
 from server.text.lengths import spaced_length
 
@@ -32,10 +34,10 @@ _SOLVE = re.compile(r"(?i)\b(solve|answer|do|help( me)? with|how (do|would|shoul
                     r"solution (to|for)|work out|resuelve|resolver|ayuda con)\b")
 _EXERCISE = re.compile(r"(?i)\b(exercise|question|problem|task|challenge|quiz item|ejercicio|pregunta|problema)\s*"
                        r"#?\s*(?P<n>\d{1,3})?\b")
-_WH = re.compile(r"(?i)^\W*(what|which|why|how|when|where|who|is|are|does|do|can|should|qu[eé]|por qu[eé]|c[oó]mo|cu[aá]l)\b")
 _FILLER = frozenset("""what which why how when where who is are does do can should i me my a an the of to in on for
 and or it this that there with use used using about between difference""".split())
 BLANK = "____"
+_FENCED = re.compile(r"^\s*(```|~~~)[^\n]*\n.*?^\s*\1[^\n]*$", re.M | re.S)
 
 
 def _focus(question: str) -> str:
@@ -44,28 +46,28 @@ def _focus(question: str) -> str:
     return " ".join(words[:4]).strip(" .")
 
 
-def guiding_question(question: str) -> str:
+def guiding_question(question: str, words: HintWording = HINTS["en"]) -> str:
     """One question that sends the student towards the answer without giving it."""
-    asked = question.strip().lower()
-    focus = _focus(question)
-    if re.match(r"^\W*(why|how come|por qu[eé])\b", asked):
-        return "The section gives a reason. What would go wrong if it were not so?"
-    if re.search(r"\b(differ|difference|compare|versus|vs\.?|better than)\b", asked):
-        return "Note what each one does according to the section: where do they part ways?"
-    if re.match(r"^\W*(how|c[oó]mo)\b", asked):
-        return "The section goes step by step: what comes first, and what does each step lead to?"
-    if re.match(r"^\W*(which|what should|when should|cu[aá]l)\b", asked) or re.search(r"\bshould i\b", asked):
-        return "The section describes a few options: which one fits what you describe, and what makes it fit?"
-    if re.match(r"^\W*(what (is|are|does)|define|qu[eé] (es|son))\b", asked):
-        return f"Find where the section says what **{focus}** is: what kind of thing is it, and what is it for?"
-    return f"Which sentence of that section speaks to **{focus}**? Try to say it in your own words first."
+    kind = kind_of(question)
+    if kind == "define" or kind is None:
+        focus = focus_in_words(question, words) or _focus(question)
+        return (words.define if kind else words.which_sentence).format(focus=focus)
+    return getattr(words, kind)
 
 
 def cloze(sentence: str, question: str, blanks: int) -> str:
-    """The answering sentence with its key words (those the question does not give) left out."""
+    """The answering sentence with its key words (those the question does not give) left out; in
+    Chinese or Japanese, the words of the sentence the question does not say, longest first."""
+    if own_language.topic_words(sentence) is not None:
+        said = set(own_language.question_words(question, ("zh",)) + own_language.question_words(question, ("ja",)))
+        kept = own_language.topic_words(sentence) - said
+        hidden = sorted(kept, key=lambda w: (-len(w), sentence.index(w)))[:blanks]
+        text = sentence
+        for word in hidden:
+            text = text.replace(word, BLANK)
+        return text if BLANK in text else ""
     hidden = key_terms(sentence, question)[:blanks]
-    words = sentence.split()
-    shown = [BLANK if any(re.sub(r"\W", "", w.lower()).startswith(t) for t in hidden) else w for w in words]
+    shown = [BLANK if any(re.sub(r"\W", "", w.lower()).startswith(t) for t in hidden) else w for w in sentence.split()]
     text = re.sub(rf"(?:{BLANK}\s+)+{BLANK}", BLANK, " ".join(shown))
     return text if BLANK in text else ""
 
@@ -137,7 +139,8 @@ class Tutor:
 
     def narrowed(self, hint: Hint, section_text: str) -> str:
         """The next hint: the answering sentence with its key words left out."""
-        sentence = answering_sentences(section_text, hint.question, limit=1)
+        # a sentence of its prose: a line of code is no sentence to complete
+        sentence = answering_sentences(_FENCED.sub(" ", section_text), hint.question, limit=1)
         if hint.answer and "```" not in hint.answer:
             sentence = hint.answer.split("\n\n")[0]
         blanks = 3 if hint.level <= 2 else 1

@@ -12,6 +12,7 @@ from server.book.page_urls import by_path, page_at
 from server.ingest.blocks import block_kind
 from server.course.answers import link
 from server.course.citing import CitablePages, Cites
+from server.course.practice.hint_wording import hint_wording
 from server.course.practice.hints import Tutor, guiding_question
 from server.question.compose import in_citation_order
 from server.question.context import QueryContext, database_sources
@@ -33,10 +34,6 @@ def _practice(outline, chunk) -> bool:
     titles = [page.title if page else "", *chunk.section_hierarchy[1:], chunk.heading]
     return any(block_kind(t or "") in ("quiz", "exercises") for t in titles) or bool(
         re.match(r"(?i)^\W*(question|exercise|problem|challenge)\s*#?\s*\d", chunk.heading or ""))
-
-
-MORE = "Ask for “another hint”, or “show me the answer” when you are ready."
-LAST = "Ask “show me the answer” when you want it."
 
 
 class Tutoring:
@@ -112,23 +109,25 @@ class Tutoring:
             return None
         cite = Cites(pages)
         marker = cite(page, hint.section)
+        words = hint_wording(understood.question.page.locale or page.locale)
         heading = hint.section_heading or page.name
         # a heading that says more than the question may be the answer ("1. robot_state_publisher"):
         # the link then names the page it is on
         told = _words(heading) <= _words(hint.question) or heading == page.name
-        where = link(heading if told else f"this section of {page.name}", hint.section)
-        on = f" (on {link(page.name, page.url)})" if told and page.name != heading else ""
+        where = link(heading if told else words.section_of.format(page.name), hint.section) + marker
+        on = words.on.format(link(page.name, page.url)) if told and page.name != heading else ""
+        guide = guiding_question(hint.question, words)
         if hint.level <= 1:
-            lead = "This is one of the book's own exercises, so here is a hint first. " if exercise else ""
-            text = f"**Hint:** {lead}read {where}{marker}{on}. {guiding_question(hint.question)}\n\n{MORE}"
+            text = words.first.format(lead=words.exercise if exercise else "", where=where, on=on, guide=guide)
+            text += f"\n\n{words.more}"
         else:
             section = "\n\n".join(c.content for c in pages.chunks(page) if c.url == hint.section)
             if len(section) < 200:  # a short section's answer may run on into the next
                 section = "\n\n".join(c.content for c in pages.chunks(page))
             narrowed = self.tutor.narrowed(hint, section)
-            look = (f"in {where}{marker}, look for the sentence that goes: “{narrowed}”" if narrowed else
-                    f"read {where}{marker} again, slowly. {guiding_question(hint.question)}")
-            text = f"**Another hint:** {look}\n\n{LAST if hint.level >= 3 else MORE}"
+            look = (words.look_for.format(where=where, sentence=narrowed) if narrowed else
+                    words.read_again.format(where=where, guide=guide))
+            text = words.another.format(look=look, next=words.last if hint.level >= 3 else words.more)
         sources = tuple(database_sources(cite.chunks))
         if not sources:
             return None
