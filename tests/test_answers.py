@@ -1164,3 +1164,18 @@ def test_a_title_set_in_bold_is_never_quoted_as_a_sentence():
     assert any(t.startswith("**Comandos:**") for t in units), units
     answer = block_answer("por que se desborda la pila con recursion profunda", [_source(page)])
     assert "**Recursión profunda con `DeepRecursiveFunction`** [" not in answer, answer
+
+
+def test_code_asked_for_comes_from_a_section_the_answer_quotes_not_a_fourth():
+    sections = [f"## Part {name}\n\nThe policy gradient method {name} updates the policy with clipped "
+                f"ratios of {name} probabilities and an advantage estimate for {name}.\n" for name in
+                ("alpha", "beta", "gamma")]
+    code = "## Tables\n\n```python\nvalue = table[state]\n```\n"  # no word asked: quoted only as the code asked for
+    asked = "show me the code: how do policy gradient methods update the policy with clipped ratios, alpha beta gamma?"
+    sources = [_source(text, 0.6 - i / 100, chunk_id=f"s{i}") for i, text in enumerate([*sections, code])]
+    answer = block_answer(asked, sources)
+    cited = {int(n) for n in re.findall(r"\[(\d+)\]", answer)}
+    assert cited == {1, 2, 3} and "```" not in answer, answer  # the only code stands in a fourth section
+    with_code = sections[0] + "\n```python\nratio = new_probability / old_probability\n```\n"
+    answer = block_answer(asked, [_source(with_code, 0.6, "s0"), *sources[1:]])
+    assert "ratio = new_probability" in answer and len({int(n) for n in re.findall(r"\[(\d+)\]", answer)}) <= 3

@@ -154,7 +154,9 @@ def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict
         said.update(candidate.covers)
         length, code, tables = length + more_length, code + more_code, tables + more_tables
     if wants_code and not any(u.kind == "code" or u.introduces == "code" for u in [*chosen.values(), *(opened or [])]):
-        code = next((s.unit for s in ranked if s.unit.kind == "code"), None)
+        # the best code whose section is quoted, or fits in the three sections an answer quotes
+        code = next((s.unit for s in ranked if s.unit.kind == "code" and (
+            len(quoted | {section(s.unit)}) <= MAX_SECTIONS or highlighted)), None)
         if code is not None:
             chosen[code.key] = code
     return sorted(chosen.values(), key=lambda u: u.key)
