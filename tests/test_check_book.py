@@ -109,6 +109,18 @@ def test_the_probes_are_one_edit_from_the_books_words_and_phrased_every_way():
         "what is interfaces?", "what does interfaces mean?"]
 
 
+def test_a_paragraph_in_chinese_japanese_or_urdu_is_highlighted_too():
+    # their sentences end at 。 ！ ？ ۔ with no space after: a book in them has highlights to ask of
+    paragraphs = [("型アサーションは、コンパイラに型の推論を上書きさせる構文です。コンパイラはそれを信じて、"
+                   "間違っていても警告を出しません。そのため、使いすぎには注意が必要です。", "https://b.example/ja"),
+                  ("装饰器是一个接受函数作为参数的函数，它在不修改原函数代码的情况下增加功能。它返回一个新的函数！"
+                   "这样我们就能在很多地方复用同一段逻辑。", "https://b.example/zh"),
+                  ("نوڈ ایک پروگرام ہے جو روبوٹ میں ایک خاص کام کرتا ہے۔ نوڈز ٹاپکس کے ذریعے ایک دوسرے کو پیغامات "
+                   "بھیجتے ہیں اور وصول کرتے ہیں۔ ہر نوڈ کا ایک الگ نام ہوتا ہے۔", "https://b.example/ur"),
+                  ("One sentence only, and no second one follows it here", "https://b.example/en")]
+    assert [p.url for p in probes.highlightable(paragraphs, 4)] == [url for _, url in paragraphs[:3]]
+
+
 def test_a_highlight_asked_what_its_words_mean_is_answered_in_both_modes():
     """"what is X?" on a highlight looked for the section named by X in the highlight, and the answer failed."""
     asked = []

@@ -120,7 +120,7 @@ def term_requests(passage: str) -> list[str]:
     return [question for word in named for question in (f"what is {word}?", f"what does {word} mean?")]
 
 
-_SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
+_SENTENCE_END = re.compile(r"[.!?](?:\s|$)|[。！？۔]")  # Chinese, Japanese and Urdu end theirs without a space
 
 
 def highlightable(paragraphs: list[tuple[str, str]], count: int) -> list[Passage]:
