@@ -98,6 +98,24 @@ def test_any_text_reads_as_english_course_words_without_failing(text):
     assert isinstance(read_as_english(text), str)
 
 
+@pytest.fixture(scope="module")
+def urdu() -> Outline:
+    site = detect_site(CORPORA / "physical-ai-i18n")
+    return build_outline(site, discover_pages(site).pages, "physical-ai-i18n")
+
+
+@pytest.mark.parametrize("question, task", [
+    ("اس صفحے کا خلاصہ بتائیں", "summarize"), ("اس صفحے پر مجھ سے کوئز لیں", "quiz"),
+    ("اب مجھے آگے کیا پڑھنا چاہیے؟", "order"), ("ROS 2 میں نوڈ کیا ہوتا ہے؟", None),
+    ("ٹاپک اور سروس میں کیا فرق ہے؟", None)])
+def test_a_course_request_in_urdu_is_read_by_an_english_books_model(embedder, urdu, question, task):
+    # the Urdu translation of an English book, whose course reader reads with MiniLM: the course's
+    # words in English ("this page کا summary بتائیں"), the passage questions left to the passages
+    page = next(p for p in urdu.pages if p.locale == "ur" and p.source_file.endswith("nodes-topics-services.mdx"))
+    request = TaskReader(embedder).read(question, embedder.embed_query(question), urdu, page.url, "ur")
+    assert (request.task if request else None) == task
+
+
 def test_a_part_is_named_by_its_title_in_its_own_script(japanese, chinese):
     named, _ = part_by_title(japanese, "「作って学ぶtypescript」の章、ざっくりまとめてほしい")
     assert named is not None and named.label == "作って学ぶTypeScript"

@@ -124,7 +124,13 @@ class TaskReader:
         if heading := named_heading(outline, lowered, locale):
             cues = " ".join(lowered.replace(heading, " ").split())
         cues = read_as_english(cues)  # "このページ", "este capítulo": this page, this chapter
-        other = language_of_question(lowered)  # asked in Japanese, Chinese or Spanish
+        other = language_of_question(lowered)  # asked in Japanese, Chinese, Spanish or Urdu
+        read = lowered
+        if other and not self.multilingual:
+            # a model that reads English only (an English book's translation asked from its page)
+            # reads the question with its course words in English: "this page کا summary بتائیں"
+            read = read_as_english(lowered)
+            vector = self.embedder.embed_query(_canonical(read, ALL_NOUNS))
         part_nouns = NOUNS_OF_PARTS | {p.noun for p in outline.parts if p.noun}
         cues = _said_of_the_course(cues, ALL_NOUNS | part_nouns)
         asked = {w[:-1] if w.endswith("s") and len(w) > 4 else w for w in re.findall(r"[a-z]+", cues)}
@@ -143,7 +149,7 @@ class TaskReader:
             return None  # nowhere near any task: no need to look closer
         # "module 2" is "this part" to the tasks' descriptions; not in another language, whose own
         # descriptions the model reads it against
-        reworded = lowered.replace(said or named or "\0", "this part") if (said or named) and not other else lowered
+        reworded = lowered.replace(said or named or "\0", "this part") if (said or named) and not other else read
         scores = self.scores(self.embedder.embed_query(_canonical(reworded, ALL_NOUNS | part_nouns)))
         task = max(scores, key=scores.get)
         if where:

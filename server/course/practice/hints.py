@@ -22,10 +22,11 @@ from server.text.terms import STOPWORDS, term_set
 from server.text.lengths import spaced_length
 
 ANOTHER = ["another hint", "give me another hint", "one more hint please", "a bit more help", "I'm still stuck",
-           "more of a hint", "otra pista", "dame otra pista", "もう一つヒントをください", "再给我一个提示"]
+           "more of a hint", "otra pista", "dame otra pista", "もう一つヒントをください", "再给我一个提示",
+           "ایک اور اشارہ"]
 REVEAL = ["show me the answer", "just tell me the answer", "what is the answer", "I give up, tell me",
           "reveal the answer", "show the solution", "muéstrame la respuesta", "dime la respuesta", "答えを教えて",
-          "告诉我答案"]
+          "告诉我答案", "جواب دکھائیں"]
 FLOOR = 0.62
 _ANOTHER = re.compile(r"(?i)^\W*(another|one more|more|a further|next|otra)\s+(hint|clue|pista)s?\b")
 _REVEAL = re.compile(r"(?i)^\W*(show|tell|give|reveal)\s+(me\s+)?(the\s+)?(answer|solution)\b|^\W*i give up\b|"
