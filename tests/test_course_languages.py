@@ -302,6 +302,22 @@ def test_a_page_with_one_statement_to_ask_still_gets_a_quiz(japanese):
     assert all("ページには何と書かれていますか" in item.question for item, _, _ in asked[1:])
 
 
+def test_two_sections_headed_alike_are_one_quiz_question():
+    from server.book.outline import Outline, OutlinePage, Section
+    from server.course.quiz import questions_for
+
+    # "استعمال کے کیسز" (use cases) heads a section on topics and one on services
+    url = "https://b.example/ur/docs/nodes"
+    headings = ["ٹاپکس کیا ہیں؟", "استعمال کے کیسز", "سروسز کیا ہیں؟", "استعمال کے کیسز", "ایکشنز کیا ہیں؟"]
+    sections = tuple(Section(h, f"{url}#{i}", 3, f"{h} کا پہلا جملہ۔") for i, h in enumerate(headings))
+    page = OutlinePage("nodes.md", "nodes.md", url, "Nodes", ("Nodes",), "Nodes", None, 1, 1, None, None, "",
+                       locale="ur", sections=sections)
+    asked, own = questions_for(Outline("b", "B", pages=(page,)), [page])
+    questions = [item.question for item, _, _ in asked]
+    assert not own and len(questions) == 4 and len(set(questions)) == 4, questions
+    assert [item.tests for item, _, _ in asked] == [f"{url}#{i}" for i in (0, 1, 2, 4)]  # in the page's order
+
+
 @pytest.mark.parametrize("sentence, asked", [
     ("装饰器是一种特殊的函数，它可以在不修改原函数代码的情况下增加功能。", "什么是装饰器？"),
     ("闭包是指一个函数记住了它被创建时的环境。", "什么是闭包？"),

@@ -59,9 +59,11 @@ def questions_for(outline: Outline, pages: list[OutlinePage]) -> tuple[list[tupl
              for item in block.questions]
     if len(built) < 2:  # too few to be a quiz (or an outline of version 1): what each section says first
         asked = {url for _, _, url in built}
-        built += [(Item(question=wording(page.locale).said_about.format(f"**{s.heading}**"), answer=s.key_point,
-                        tests=s.url, tests_heading=s.heading), page, s.url)
-                  for page in pages for s in page.sections if s.key_point and s.level <= 3 and s.url not in asked]
+        said = [(Item(question=wording(page.locale).said_about.format(f"**{s.heading}**"), answer=s.key_point,
+                      tests=s.url, tests_heading=s.heading), page, s.url)
+                for page in pages for s in page.sections if s.key_point and s.level <= 3 and s.url not in asked]
+        # two sections headed alike ("Use cases" of topics, and of services) are one question, asked once
+        built += [made for n, made in enumerate(said) if all(made[0].question != q.question for q, _, _ in said[:n])]
     return built[:MAX_BUILT], False
 
 
