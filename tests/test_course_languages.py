@@ -13,7 +13,7 @@ from server.book.outline import Outline
 from server.course.other_languages import read_as_english
 from server.course.resolve import part_by_title
 from server.ingest.blocks import block_kind
-from server.course.practice.check import NEAR_MEANING, cosine
+from server.course.practice.check import NEAR_MEANING, answering_sentences, cosine
 from server.course.practice.hint_wording import HINTS
 from server.course.practice.hints import Tutor, cloze, guiding_question
 from server.course.service import Course
@@ -163,6 +163,17 @@ def test_a_hint_follow_up_is_asked_for_and_a_short_reply_is_none(e5):
         assert tutor.follow_up(reply) is None, reply
 
 
+def test_after_a_hint_a_question_in_a_script_an_english_model_cannot_read_is_no_follow_up(embedder):
+    # MiniLM reads any two short Urdu (or Chinese) phrases as alike: "why are topics used?" after a
+    # hint was read as "show me the answer", and answered the hint's question
+    tutor = Tutor(None, embedder)
+    for asked in ("ٹاپک کیوں استعمال کرتے ہیں؟", "سروس کیا ہے؟", "为什么用装饰器？", "型注釈って何？"):
+        assert tutor.follow_up(asked) is None, asked
+    assert tutor.follow_up("ایک اور اشارہ") == "another" and tutor.follow_up("جواب دکھائیں") == "reveal"
+    assert tutor.follow_up("再给一个提示") == "another" and tutor.follow_up("答えを見せて") == "reveal"
+    assert tutor.follow_up("one more clue please") == "another"  # English: read by the model still
+
+
 def test_japanese_sentences_end_at_their_full_stops_and_a_definition_is_a_quiz_question(japanese):
     text = "型アサーションは、他の言語のキャストに似ています。キャストとは、実行時にある値の型を別の型に変換することです。"
     assert split_sentences(text) == ["型アサーションは、他の言語のキャストに似ています。",
@@ -255,6 +266,11 @@ def test_a_chinese_or_japanese_sentence_is_left_with_blanks_for_the_words_the_qu
     hidden = cloze(sentence, "装饰器是什么？", 2)
     assert hidden.count("____") >= 2 and "装饰器" in hidden and "参数" not in hidden, hidden
     assert cloze("バッテリーとは、ロボットに電気を送る部品です。", "バッテリーってなに？", 1).startswith("バッテリーとは")
+    # Urdu's words are terms too (not its commonest: "ہیں", "کا"): the sentence that answers is found and blanked
+    section = "ROS 2 نوڈز کو جوڑتا ہے۔ ٹاپکس نامزد بسیں ہیں جن پر نوڈز پیغامات کا تبادلہ کرتے ہیں۔ یہ تیز ہیں۔"
+    sentence = answering_sentences(section, "ٹاپکس کیا ہیں؟", limit=1)
+    assert sentence.startswith("ٹاپکس نامزد") and "____" in cloze(sentence, "ٹاپکس کیا ہیں؟", 2)
+    assert cloze(sentence, "ٹاپکس کیا ہیں؟", 2).startswith("ٹاپکس ")
     assert cloze("Aliasing folds high frequencies onto low ones.", "what is aliasing?", 1) == \
         "Aliasing ____ high frequencies onto low ones."  # as before: the first of its key terms
 

@@ -42,7 +42,7 @@ def asked_words(question: str) -> set[str]:
     not only kana or a question's frame."""
     return {w for w in words(question)
             if (not (_KANA.match(w) or w in _CJK_STOP) if unspaced(w) else
-                (len(w) > 3 or len(w) == 3 and unvowelled(w) and not _everyday_in_its_script(w)) and w not in _STOP)}
+                (len(w) > 3 or len(w) == 3 and unvowelled(w) and not everyday_in_its_script(w)) and w not in _STOP)}
 
 
 def uncommon_asked_words(question: str) -> set[str]:
@@ -51,11 +51,11 @@ def uncommon_asked_words(question: str) -> set[str]:
     طریقہ" asks about "بریانی" (biryani); "بنانے" (to make), "آسان" (easy) and "طریقہ" (way) would
     match any Urdu page. (A composer still reads them: "کس چیز کے ذریعے" (through what) asks for the
     sentence that says "… کے ذریعے".)"""
-    return {w for w in asked_words(question) if unspaced(w) or not _everyday_in_its_script(w)}
+    return {w for w in asked_words(question) if unspaced(w) or not everyday_in_its_script(w)}
 
 
 @functools.lru_cache(maxsize=4096)
-def _everyday_in_its_script(word: str) -> bool:
+def everyday_in_its_script(word: str) -> bool:
     return any(_zipf(word, language) >= EVERYDAY_ZIPF for language in languages_writing(script_of(word[0]))
                if language in _WORD_LISTS)
 

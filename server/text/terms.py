@@ -1,14 +1,19 @@
 """The terms a piece of text is about: its content words, each by its first five letters (so
 that "sampling", "sampled" and "samples" are one term), without the little words any text uses;
-in Chinese and Japanese, whose words are not spaced, pairs of characters. What an answer, a
-section or a question share is counted in these terms (practice: which section a question tests,
-whether a student's answer says what the book's does, how much of an answer a hint gives away)."""
+in Chinese and Japanese, whose words are not spaced, pairs of characters; in another script (Urdu),
+its words but the language's commonest. What an answer, a section or a question share is counted
+in these terms (practice: which section a question tests, whether a student's answer says what the
+book's does, how much of an answer a hint gives away)."""
 from __future__ import annotations
 
 import re
 
+from server.text.asked import everyday_in_its_script
+
 _LATIN = re.compile(r"[a-z0-9][a-z0-9_+#'’-]*[a-z0-9+#]|[a-z0-9]", re.IGNORECASE)
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+")
+# a word in another script than Latin (its accented letters included), Chinese, Japanese or Korean
+_OTHER = re.compile(r"[^\W\d_a-zA-Z\u00c0-\u024f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+")
 STEM = 5
 # English and Spanish words that say nothing of a topic
 STOPWORDS = frozenset("""
@@ -41,6 +46,9 @@ def terms(text: str) -> list[str]:
             found.append(_stem(word))
     for run in _CJK.findall(lowered):
         found.extend(run[i:i + 2] for i in range(max(1, len(run) - 1)))
+    for word in _OTHER.findall(lowered):  # Urdu, Russian, Hindi …: not the language's commonest words
+        if len(word) >= 3 and not everyday_in_its_script(word):
+            found.append(_stem(word))
     return found
 
 

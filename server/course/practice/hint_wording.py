@@ -98,7 +98,7 @@ KINDS = (
     ("options", re.compile(r"(?i)^\W*(which|what should|when should|cu[aá]l)\b|\bshould i\b|哪个|哪种|哪一|どれ|どっち|"
                            r"کون سا")),
     ("define", re.compile(r"(?i)^\W*(what (is|are|does)|define|qu[eé] (es|son))\b|什么是|是什么|是啥|とは|って何|ってなに|"
-                          r"کیا ہے|کیا ہیں")),
+                          r"کیا (?:ہوتا |ہوتی |ہوتے )?(?:ہے|ہیں)(?!\w)")),
 )
 
 

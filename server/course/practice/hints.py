@@ -13,24 +13,27 @@ import numpy as np
 from server.book.outline import OutlinePage
 from server.course.practice.check import answering_sentences, key_terms
 from server.course.quiz import questions_for, tested_page
-from server.embedding.choice import on_gate_scale
+from server.embedding.choice import MULTILINGUAL, on_gate_scale
 from server.course.practice.hint_wording import HINTS, HintWording, focus_in_words, kind_of
 from server.course.resolve import resolve_page
 from server.question.practice import Hint, Practice, QuizItem
 from server.text import own_language
+from server.text.asked import everyday_in_its_script
+from server.text.scripts import script_of
 from server.text.terms import STOPWORDS, term_set
 from server.text.lengths import spaced_length
 
 ANOTHER = ["another hint", "give me another hint", "one more hint please", "a bit more help", "I'm still stuck",
-           "more of a hint", "otra pista", "dame otra pista", "もう一つヒントをください", "再给我一个提示",
-           "ایک اور اشارہ"]
+           "more of a hint", "otra pista", "dame otra pista", "もう一つヒントをください", "再给我一个提示"]
 REVEAL = ["show me the answer", "just tell me the answer", "what is the answer", "I give up, tell me",
           "reveal the answer", "show the solution", "muéstrame la respuesta", "dime la respuesta", "答えを教えて",
-          "告诉我答案", "جواب دکھائیں"]
+          "告诉我答案"]
 FLOOR = 0.62
-_ANOTHER = re.compile(r"(?i)^\W*(another|one more|more|a further|next|otra)\s+(hint|clue|pista)s?\b")
+_ANOTHER = re.compile(r"(?i)^\W*(another|one more|more|a further|next|otra)\s+(hint|clue|pista)s?\b|"
+                      r"^\W*(もう一つ|もうひとつ|別の)ヒント|^\W*再给.{0,2}提示|^\W*ایک اور اشارہ")
 _REVEAL = re.compile(r"(?i)^\W*(show|tell|give|reveal)\s+(me\s+)?(the\s+)?(answer|solution)\b|^\W*i give up\b|"
-                     r"^\W*(mu[eé]strame|dime)\s+la\s+(respuesta|soluci[oó]n)")
+                     r"^\W*(mu[eé]strame|dime)\s+la\s+(respuesta|soluci[oó]n)|^\W*答えを(教えて|見せて)|"
+                     r"^\W*(告诉我|显示)答案|^\W*جواب\s+(دکھائیں|بتائیں)")
 _SOLVE = re.compile(r"(?i)\b(solve|answer|do|help( me)? with|how (do|would|should|can) i (solve|do|answer|approach|start)|"
                     r"solution (to|for)|work out|resuelve|resolver|ayuda con)\b")
 _EXERCISE = re.compile(r"(?i)\b(exercise|question|problem|task|challenge|quiz item|ejercicio|pregunta|problema)\s*"
@@ -42,8 +45,10 @@ _FENCED = re.compile(r"^\s*(```|~~~)[^\n]*\n.*?^\s*\1[^\n]*$", re.M | re.S)
 
 
 def _focus(question: str) -> str:
-    """The question's own words for its topic (what the student already said)."""
-    words = [w for w in re.findall(r"[\w'+#.-]+", question) if w.lower() not in _FILLER | STOPWORDS]
+    """The question's own words for its topic (what the student already said): not its frame, nor
+    in another script the language's commonest words ("سروس کیا ہوتی ہے؟": سروس)."""
+    words = [w for w in re.findall(r"[\w'+#.-]+", question) if w.lower() not in _FILLER | STOPWORDS
+             and not (script_of(w[0]) != "LATIN" and w[0].isalpha() and everyday_in_its_script(w))]
     return " ".join(words[:4]).strip(" .")
 
 
@@ -81,6 +86,11 @@ class Tutor:
         self.embedder = embedder
         self.scale = on_gate_scale(getattr(embedder, "model_name", ""))  # FLOOR is a MiniLM cosine
         self._phrases: tuple[np.ndarray, np.ndarray] | None = None
+        self.multilingual = getattr(embedder, "model_name", "") == MULTILINGUAL
+
+    def reads(self, text: str) -> bool:
+        """Does the model read the text's language: any, for the multilingual model; else Latin letters."""
+        return self.multilingual or not any(ch.isalpha() and script_of(ch) != "LATIN" for ch in text)
 
     def follow_up(self, text: str) -> str | None:
         """"another" or "reveal" when the student asks for another hint or for the answer."""
@@ -88,8 +98,8 @@ class Tutor:
             return "reveal"
         if _ANOTHER.search(text):
             return "another"
-        if spaced_length(text) > 8:
-            return None
+        if spaced_length(text) > 8 or not self.reads(text):
+            return None  # a model that reads English only finds any two Urdu or Chinese phrases alike
         if self._phrases is None:
             self._phrases = (self.embedder.embed_documents(ANOTHER), self.embedder.embed_documents(REVEAL))
         vector = self.embedder.embed_query(text)
