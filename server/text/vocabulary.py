@@ -133,8 +133,9 @@ class BookVocabulary:
     def read(self, question: str) -> Reading:
         """Corrections, unknown terms and unused English words, in question order. The dictionary
         and the word lists are looked up only for words the book lacks (a set lookup is much cheaper).
-        A question not in English (most of its words not English ones) is read as it is: the
-        checks know English words only."""
+        A question not in English (most of its words not English ones) is read as it is: its names
+        are checked, and its everyday words in its own language (own_language.py); spelling is
+        English's only."""
         corrections: dict[str, str] = {}
         unknown, unused = [], []
         if not in_english(question):

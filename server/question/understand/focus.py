@@ -5,8 +5,9 @@ chapter has a table of battery types: the passage names "battery", "long" and "l
 near enough in meaning to pass the threshold. But the question is about a phone, which the book
 never mentions. Three things together say the book lacks what is asked:
 
-- the book never uses the word, though English uses it so often that a book of this length would
-  be expected to (vocabulary.py, `Reading.unused`). Rare everyday words the book lacks ("laggy",
+- the book never uses the word, though English (or the question's own language, of a book written
+  in it: own_language.py) uses it so often that a book of this length would be expected to
+  (vocabulary.py, `Reading.unused`). Rare everyday words the book lacks ("laggy",
   "gizmo", "sluggish") say nothing: a book about the thing might well never use them;
 - the question leans on it: taking the word out of the question moves the question's meaning at
   least CARRIES as far as taking out its weightiest word does ("phone" 0.87 of "battery"). Words
