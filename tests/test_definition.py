@@ -43,7 +43,9 @@ def test_the_term_a_question_asks_the_meaning_of():
                            ("explicame una monada facil", "monada"), ("explícame qué es una mónada", "mónada"),
                            ("explain monads simply", "monads"), ("can you explain what a monad is?", "monad"),
                            ("what is a monad in simple terms?", "monad"), ("explain recursion like im five", "recursion"),
-                           ("whats a closure exactly?", "closure")):
+                           ("whats a closure exactly?", "closure"),
+                           # Urdu, the term after where it is asked about: "a node, in ROS 2"
+                           ("ROS 2 میں نوڈ کیا ہوتا ہے؟", "نوڈ"), ("ٹاپکس کیا ہیں؟", "ٹاپکس")):
         assert defined_term(question) == term, question
     for question in ("what is this?", "what's the difference between a trait and a struct?",
                      "how do i implement a trait?", "what is the best way to learn rust and python fast?",

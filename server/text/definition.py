@@ -31,7 +31,8 @@ _ASKS = [re.compile(pattern, re.IGNORECASE) for pattern in (
     r"^\s*什么是\s*(?P<term>[^\s?？，。]{1,20}?)\s*[?？]*\s*$",
     r"^\s*(?P<term>[^\s?？，。]{1,20}?)\s*是什么\s*[?？]*\s*$",
     # Urdu: "نوڈ کیا ہوتا ہے؟", "ٹاپکس کیا ہیں؟", "QoS کسے کہتے ہیں؟"
-    rf"^\s*{_TERM}\s+(?:کیا|کسے کہتے)\s+(?:ہوتا ہے|ہوتی ہے|ہوتے ہیں|ہے|ہیں)\s*[?？؟]*\s*$",
+    # ("ROS 2 میں نوڈ کیا ہے؟": a node, in ROS 2)
+    rf"^\s*(?:[^?？؟]{{1,40}}?\s+میں\s+)?{_TERM}\s+(?:کیا|کسے کہتے)\s+(?:ہوتا ہے|ہوتی ہے|ہوتے ہیں|ہے|ہیں)\s*[?？؟]*\s*$",
 )]
 # "what is this?", "what's the difference between …": no term of the book's
 _NOT_A_TERM = re.compile(r"\b(?:this|that|it|these|those|difference|between|best|way|point|purpose|reason|problem|"
