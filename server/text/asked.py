@@ -7,10 +7,10 @@ import re
 
 from wordfreq import available_languages, zipf_frequency
 
+from server.text.own_language import HIRAGANA_ONLY  # Japanese grammar (particles, endings), not a topic
 from server.text.scripts import languages_writing, script_of, unvowelled
 from server.text.vocabulary import in_english, unspaced, words
 
-_KANA = re.compile(r"^[\u3040-\u309f]+$")  # hiragana: Japanese grammar (particles, endings), not a topic
 _STOP = frozenset("""about after also and any are because been before being between both but can could did does doing
 down each few for from further had has have having here how into its just more most much not now off once only other
 our out over own same should some such than that the their them then there these they this those through too under
@@ -41,7 +41,7 @@ def asked_words(question: str) -> set[str]:
     words: "نوڈ" (node), not "کیا" (what)); in Chinese and Japanese, pairs of characters that are
     not only kana or a question's frame."""
     return {w for w in words(question)
-            if (not (_KANA.match(w) or w in _CJK_STOP) if unspaced(w) else
+            if (not (HIRAGANA_ONLY.match(w) or w in _CJK_STOP) if unspaced(w) else
                 (len(w) > 3 or len(w) == 3 and unvowelled(w) and not everyday_in_its_script(w)) and w not in _STOP)}
 
 

@@ -24,7 +24,7 @@ from typing import Mapping
 
 from wordfreq import available_languages, get_frequency_dict, top_n_list, zipf_frequency
 
-from server.text.lengths import CJK
+from server.text.lengths import CJK, CJK_RUNS
 from server.text.scripts import languages_writing, script_of, unaccented
 
 MARKERS = 100  # a language's commonest words, whose uses in a book measure how much of it is in that language
@@ -35,8 +35,7 @@ EVERYDAY = 1e-4  # a word used once in 10,000 frames a question rather than sayi
 OWN_ZIPF = 3.0  # a word this common in the language, and ten times more than in English, is that language's
 _KANA = re.compile(r"[\u3040-\u30ff]")
 _KATAKANA = re.compile(r"([\u30a0-\u30ff]+)")
-_HIRAGANA_ONLY = re.compile(r"^[\u3040-\u309f]+$")  # particles and endings, not a topic
-_CJK_RUN = re.compile(rf"[{CJK}]+")
+HIRAGANA_ONLY = re.compile(r"^[\u3040-\u309f]+$")  # particles and endings, not a topic
 _SPACED = re.compile(rf"[^\W\d_{CJK}]+")
 _LISTED = frozenset(available_languages())
 
@@ -45,7 +44,7 @@ def question_language(question: str) -> tuple[str, ...] | None:
     """The word lists a question not in English is written in: Japanese when it writes kana,
     Chinese for ideographs alone, every listed language of another script (Urdu's letters are
     Arabic's and Persian's too), or the Latin-script language most of its words belong to."""
-    if _CJK_RUN.search(question):
+    if CJK_RUNS.search(question):
         return ("ja",) if _KANA.search(question) else ("zh",)
     for letter in question:
         if letter.isalpha() and not letter.isascii() and script_of(letter) not in ("LATIN", "CJK"):
@@ -60,15 +59,15 @@ def question_words(question: str, languages: tuple[str, ...]) -> list[str]:
     """The question's words in its language, as typed (lower-cased): of Chinese and Japanese,
     the words of two characters or more that are not only kana grammar."""
     if languages[0] in ("ja", "zh"):
-        return [w for run in _CJK_RUN.findall(question) for w in segmented(run, languages[0])
-                if len(w) >= 2 and not _HIRAGANA_ONLY.match(w)]
+        return [w for run in CJK_RUNS.findall(question) for w in segmented(run, languages[0])
+                if len(w) >= 2 and not HIRAGANA_ONLY.match(w)]
     return [w for w in _SPACED.findall(question.lower()) if len(w) >= 3 and not w.isascii() or len(w) >= 4]
 
 
 def topic_words(question: str) -> frozenset[str] | None:
     """What a Chinese or Japanese question asks about: its words less the language's commonest,
     which frame it (怎么, 什么, 明天); None for a question in no such language."""
-    if not _CJK_RUN.search(question):
+    if not CJK_RUNS.search(question):
         return None
     languages = question_language(question)
     return frozenset(w for w in question_words(question, languages) if not frames(w, languages))
@@ -76,7 +75,7 @@ def topic_words(question: str) -> frozenset[str] | None:
 
 def frames(word: str, languages: tuple[str, ...]) -> bool:
     """A word the language uses so often that it frames a question (怎么, 什么, の) rather than says its topic."""
-    return bool(_HIRAGANA_ONLY.match(word)) or frequency(word, languages) >= EVERYDAY
+    return bool(HIRAGANA_ONLY.match(word)) or frequency(word, languages) >= EVERYDAY
 
 
 def segmented(run: str, language: str) -> list[str]:

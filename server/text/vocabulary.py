@@ -29,8 +29,6 @@ from server.text.lengths import CJK_RUN, CJK_RUNS, WORD
 from server.text.spelling import English, Speller
 
 EXPECTED_USES = 1.5  # an English word the book never uses counts from this many uses expected of it
-OTHER_LANGUAGES = ("es", "fr", "de", "pt")  # written in English's letters: told apart by their common words
-OTHER_LANGUAGE_ZIPF = 3.0  # a common word there (once in about 100,000 words)
 _SPLIT_DIGITS = re.compile(r"[a-z]+|[0-9]+")
 _LATIN_NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 _SENTENCES = re.compile(r"[.?!¿¡:;]+")
@@ -286,8 +284,8 @@ def in_english(question: str) -> bool:
         if unspaced(word) or not word.isascii():
             other += word.isalpha()
         elif len(word) >= 3 and not word.isdigit():
-            elsewhere = max(zipf_frequency(word, language, wordlist="small") for language in OTHER_LANGUAGES)
-            if elsewhere >= OTHER_LANGUAGE_ZIPF and elsewhere > zipf_frequency(word, "en", wordlist="small") + 1:
+            elsewhere = max(zipf_frequency(word, language, wordlist="small") for language in own_language.LATIN_LANGUAGES)
+            if elsewhere >= own_language.OWN_ZIPF and elsewhere > zipf_frequency(word, "en", wordlist="small") + 1:
                 other += 1  # "como", "una": far more common in another language
             elif English.knows(word):
                 english += 1

@@ -8,7 +8,7 @@ import re
 from typing import NamedTuple
 
 from server.text import own_language
-from server.text.lengths import CJK
+from server.text.lengths import CJK_RUNS
 from server.text.scripts import language_of
 
 
@@ -119,7 +119,7 @@ def focus_in_words(question: str, words: HintWording) -> str | None:
     if languages is None or languages[0] not in ("ja", "zh"):
         return None
     stretches = re.findall(r"[A-Za-z_][A-Za-z0-9_.]*", question)
-    for run in re.findall(rf"[{CJK}]+", question):
+    for run in CJK_RUNS.findall(question):
         stretch = ""
         for word in [*own_language.segmented(run, languages[0]), ""]:
             if word and not own_language.frames(word, languages):

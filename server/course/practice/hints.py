@@ -64,9 +64,10 @@ def guiding_question(question: str, words: HintWording = HINTS["en"]) -> str:
 def cloze(sentence: str, question: str, blanks: int) -> str:
     """The answering sentence with its key words (those the question does not give) left out; in
     Chinese or Japanese, the words of the sentence the question does not say, longest first."""
-    if own_language.topic_words(sentence) is not None:
+    topics = own_language.topic_words(sentence)
+    if topics is not None:
         said = set(own_language.question_words(question, ("zh",)) + own_language.question_words(question, ("ja",)))
-        kept = own_language.topic_words(sentence) - said
+        kept = topics - said
         hidden = sorted(kept, key=lambda w: (-len(w), sentence.index(w)))[:blanks]
         text = sentence
         for word in hidden:
