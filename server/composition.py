@@ -33,7 +33,7 @@ from server.question.route import Passages
 from server.question.gather.retrieval import Retriever
 from server.question import Question
 from server.question.understand import KnownBooks, Rewriter, Understand
-from server.question.compose.extractive.continuation import PageOrder
+from server.question.compose.extractive.page_order import PageOrder
 from server.text.vocabulary import StoreVocabulary
 from server.sessions import SessionStore, default_server_name
 from server.settings import Settings

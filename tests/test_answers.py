@@ -19,7 +19,8 @@ from server.text.asked import asked_words
 from server.text.vocabulary import words
 from server.question.compose.extractive.answer_units import points_above, units_of
 from server.question.context import HighlightedPassage, Source
-from server.question.compose.extractive.continuation import PageOrder, read_on
+from server.question.compose.extractive.continuation import read_on
+from server.question.compose.extractive.page_order import PageOrder
 from server.ingest.chunker import chunk_page
 from server.ingest.pages import discover_pages
 from server.ingest.site import detect_site

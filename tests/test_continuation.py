@@ -1,6 +1,8 @@
 """A passage read on into the chunk after it: the overlap the chunk opens with is read once."""
 from __future__ import annotations
 
+import re
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -24,3 +26,67 @@ def test_a_paragraph_cut_in_two_reads_back_whole_whatever_the_chunk_repeats(word
         assert read == " ".join(words)
     else:  # too short to be sure it is a repeat: kept, never lost
         assert read.startswith(first) and read.endswith(" ".join(words[cut:]))
+
+
+class _Published:
+    """A book's chunks as the index publishes them, enough for PageOrder."""
+
+    def __init__(self, chunks):
+        self.chunks = chunks
+
+    def view(self, build):
+        return build(self)
+
+
+def test_a_passage_never_ends_on_a_sentence_the_chunker_cut(embedder):
+    """The Rust book's page on RefCell: the chunker runs out of room inside sentences and list
+    items ("- Because `RefCell<T>` allows … you can"). A passage read on to such a chunk reads on
+    until the sentence is finished, and one that still stops inside a sentence ends where its last
+    sentence did: no passage of the page ends on half a sentence."""
+    from places import RUST_BOOK
+
+    from server.ingest.chunker import chunk_page
+    from server.ingest.pages import discover_pages
+    from server.ingest.site import detect_site
+    from server.question.compose.extractive.continuation import read_on
+    from server.question.compose.extractive.page_order import PageOrder
+
+    site = detect_site(RUST_BOOK)
+    page = next(p for p in discover_pages(site).pages if p.source_file.endswith("ch15-05-interior-mutability.md"))
+    chunks = chunk_page(page, book_id="rust", book_title=site.title, count_tokens=embedder.count_tokens)
+    order = PageOrder(lambda book_id: _Published(chunks), count=2)
+    ended = re.compile(r"[.!?:;)\]`|>]\s*$")
+    cut = [i for i, c in enumerate(chunks[2:-1], 2) if not ended.search(c.content)]
+    assert len(cut) >= 5
+    for i in cut:  # the passage whose last chunk read is cut goes on into the next
+        following = order.after(chunks[i - 2])
+        # only the sentence's end: the rest of the next chunk is the passage's that retrieved it
+        opening = following[-1]
+        assert opening.chunk_id != chunks[i + 1].chunk_id and chunks[i + 1].content.startswith(opening.content)
+        assert len(opening.content) < len(chunks[i + 1].content) or not ended.search(opening.content)
+        read = " ".join(read_on(chunks[i - 2], following).split())
+        assert " ".join(chunks[i].content.split()[-6:]) in read and ended.search(read), i
+    for i, chunk in enumerate(chunks[:-4]):
+        assert ended.search(read_on(chunk, order.after(chunk))), i
+
+
+def _chunk(text: str, n: int):
+    from server.book.chunk import Chunk
+
+    return Chunk(chunk_id=f"c{n}", book_id="b", book_title="B", content=text, content_hash="", source_file="f.md",
+                 url="", module="", chapter="", section="", heading="", section_hierarchy=[], page=0,
+                 source_location="", citation="", file_hash="", position=n)
+
+
+@given(st.lists(WORD, min_size=3, max_size=12), st.lists(WORD, min_size=1, max_size=8))
+def test_a_passage_read_on_ends_where_its_last_sentence_ends(done, cut):
+    """Read on as far as it may, a passage whose last chunk still stops inside a sentence ends
+    where the sentence before did; one read alone is left as it is."""
+    from server.question.compose.extractive.continuation import read_on
+
+    first = _chunk("The first paragraph ends here.", 0)
+    last = _chunk(" ".join(done).rstrip(".;") + ". and so " + " ".join(cut).rstrip(".,;`") + " then", 1)
+    read = read_on(first, [last])
+    assert not read.endswith(" then") and read.rstrip()[-1] in ".!?;`:", read
+    assert read.startswith("The first paragraph ends here.")
+    assert read_on(last, []) == last.content

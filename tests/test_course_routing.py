@@ -116,3 +116,18 @@ def test_a_heading_is_named_by_its_own_words_not_by_the_course_words_any_book_us
     assert named_heading(outline, "what is in this chapter?") == ""
     assert named_heading(outline, "what is extending this project?") == "extending this project"
     assert named_heading(outline, "give me a summary") == ""  # one word says too little
+
+
+@pytest.mark.parametrize("question", ["explain this page simply", "explain this page",
+                                      "can you explain this section in simple words?", "i don't understand this page"])
+def test_explain_this_page_asks_for_the_page_explained(chat, question):
+    # on the Rust book's RefCell page, "explain this page simply" was refused and "explain this page"
+    # answered from the crates.io chapter
+    assert _route(chat, question) in ("summarize", "overview")
+
+
+@pytest.mark.parametrize("question", ["explain how anti-aliasing filters work on this page",
+                                      "summarize what this chapter says about aliasing filters"])
+def test_a_topic_asked_of_this_page_is_answered_by_its_section(chat, question):
+    # "explain how borrow_mut works on this page" was answered with a list of pages
+    assert _route(chat, question) is None

@@ -83,3 +83,16 @@ def test_a_sentence_running_on_into_its_formula_is_quoted_with_it_and_a_formula_
     assert not any(u.kind == "formula" for u in units), units
     answer = block_answer("how is the loss of the model computed?", [_source(page)])
     assert "computed as\n\n$$" in answer, answer
+
+
+def test_a_formula_a_paragraph_runs_into_is_a_block_and_stays_with_its_lead_in():
+    """The genomics course's "… that paper's formula can be defined as:" has its formula on the next
+    line, no blank line between: it was one paragraph, and the answer quoted "defined as: $$"."""
+    page = (CORPORA / "whg-genomics" / "docs" / "statistical_modelling" / "regression_modelling"
+            / "interpreting_p_values.md").read_text(encoding="utf-8")
+    at = page.index("In our terminology")
+    text = clean_markdown(page[page.rindex("\n", 0, at):page.index("In other words", at)])
+    kinds = [(b.kind, b.text.split("\n")[0]) for b in split_blocks(text)]
+    assert kinds == [("paragraph", text.strip().split("\n")[0]), ("paragraph", "$$")]
+    answer = block_answer("how is the positive false discovery rate defined?", [_source(text)])
+    assert "can be defined as:\n\n$$\n\\text{pFDR}" in answer and "as: $$" not in answer

@@ -22,6 +22,9 @@ PROTOTYPES: dict[str, list[str]] = {
         "tl;dr",
         "the short version of this section",
         "a recap of the main takeaways of this lesson",
+        "explain this whole page to me simply",
+        "help me understand this chapter",
+        "walk me through this section",
     ],
     "contents": [
         "what chapters are in this book",

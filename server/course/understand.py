@@ -41,6 +41,7 @@ _QUANTITY = re.compile(r"^\W*(?:so\s+)?how\s+(?:many|much|long|often|old)\b\s*([
 _WHERE = re.compile(r"^\W*where\b(?!.*\b(?:start|begin|go|next|first|after|before)\b)")
 # "quiz me on generators", "test me about lifetimes": a quiz asked for by its topic alone
 _QUIZ_ON = re.compile(r"^\W*(?:please\s+|can you\s+|could you\s+)?(?:quiz|test)\s+me\s+(?:on|about|over)\s+(.+)")
+_ABOUT_THE_PAGE = ("summarize", "overview")  # tasks whose answer is the page's content, not its place
 _YES_NO = re.compile(r"^\W*(?:is|are|does|do|did|can|could|will|would|should|was|were|has|have)\b")
 # "the wrong part of my goal", "a section of the list": a word for a part said of something else
 _PART_OF = re.compile(r"\b([a-z]+?)s?\s+of\s+(?:(?:the|a|an|my|your|our|this|that|its|their|each|every)\s+)?([a-z]+)")
@@ -156,10 +157,12 @@ class TaskReader:
             task = "locate"
         elif task == FACT or scores[task] < (WITH_CUE if pointed else BARE_NOUN):
             return None  # a fact is looked up in the passages
-        elif (not pointed and task != "locate" or _points_at_nothing(cues, nouns, numbered or titled)) \
+        elif (not pointed and task != "locate" or _points_at_nothing(cues, nouns, numbered or titled)
+              or task in _ABOUT_THE_PAGE and not (numbered or titled)) \
                 and scores[task] < CLEAR_TASK and self.nearest_heading(outline, vector, locale) >= scores[task]:
             # "the difference between a namespace and a section", "explain sensor fusion like I'm new to
-            # this": a topic the book has a section on, a part named by no word for it
+            # this", "explain how borrow_mut works on this page": a topic the book has a section on,
+            # a part named by no word for it (or only by "this page")
             return None
         page = resolve_page(outline, page_url, page_title) if page_url else None
         part = numbered or titled

@@ -16,6 +16,7 @@ from typing import Callable
 from server.book.citation import ieee_citation, source_location
 from server.book.chunk import Chunk, chunk_uuid
 from server.ingest.page import Page
+from server.ingest.references import definitions, inlined
 from server.ingest.sections import Block, Section, reading_sections
 
 TokenCounter = Callable[[str], int]
@@ -224,14 +225,18 @@ def chunk_page(
         drafts.extend(_pack(page, section, options, counts))
     drafts = _merge_tiny(page, drafts, options, counts)
     now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    references = definitions(page.body)
     chunks: list[Chunk] = []
     positions: dict[tuple[str, ...], int] = {}
     for position, draft in enumerate(drafts):
         titles = draft.section.titles
         key = tuple(titles)
         positions[key] = positions.get(key, -1) + 1
-        content = "\n\n".join(t for t in draft.texts if t).strip()
-        embed_text = f"{_header(page, draft.section)}\n\n{content}"
+        written = "\n\n".join(t for t in draft.texts if t).strip()
+        embed_text = f"{_header(page, draft.section)}\n\n{written}"
+        # a reader sees a reference link as a link; the model reads it as the book wrote it (the
+        # page's path and file name, written out, pulled passages away from their questions)
+        content = inlined(written, references)
         anchor = draft.section.anchor
         url = f"{page.url}#{anchor}" if anchor else page.url
         heading = titles[-1] if titles else page.title

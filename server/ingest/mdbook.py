@@ -5,6 +5,7 @@ import posixpath
 import re
 from pathlib import Path
 
+from server.ingest.anchors import rendered_text
 from server.ingest.clean import clean_markdown
 from server.ingest.page import Discovery, Page, SkippedFile, file_hash
 from server.ingest.site import Site
@@ -26,7 +27,8 @@ def summary_items(root: Path) -> list[tuple[str, str, int]]:
         match = _SUMMARY_ITEM.match(line)
         if match and match["file"].strip():
             depth = len(match["indent"].expandtabs(4)) // 2 if line.lstrip().startswith(("-", "*")) else 0
-            items.append((match["title"].strip(), summary_path(match["file"]), depth))
+            # the title as the sidebar shows it: "The `match` Control Flow Construct" reads "The match …"
+            items.append((rendered_text(match["title"].strip()), summary_path(match["file"]), depth))
     return items
 
 

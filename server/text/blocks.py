@@ -6,7 +6,7 @@ objectives) so that an answer can quote whole blocks and leave the rest out unle
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
@@ -156,7 +156,20 @@ def split_blocks(markdown: str) -> list[Block]:
     if fence:  # code the passage leaves open (the book's own slip, or a passage cut inside it) is closed
         current.append(fence)
     close()
-    return _rejoin(blocks)
+    return [part for block in _rejoin(blocks) for part in _formula_apart(block)]
+
+
+def _formula_apart(block: Block) -> list[Block]:
+    """A paragraph that ends in a displayed formula ("… can be defined as:" and the formula on the
+    next lines, no blank line between) as its sentences and the formula, two blocks as on the page;
+    a formula the sentence goes on after ("we will have $$ … $$ and so on.") stays in it."""
+    lines = block.text.split("\n")
+    if block.kind != "paragraph" or len(lines) < 3 or lines[-1].strip() != "$$":
+        return [block]
+    opening = next((j for j in range(len(lines) - 2, 0, -1) if lines[j].strip() == "$$"), 0)
+    if not opening or not "".join(lines[:opening]).strip():
+        return [block]
+    return [replace(block, text="\n".join(lines[:opening])), replace(block, text="\n".join(lines[opening:]))]
 
 
 def _unquoted(lines: list[str]) -> list[str]:

@@ -22,10 +22,10 @@ if TYPE_CHECKING:
     from server.question.compose.extractive.answer_units import Unit
     from server.question.context import Source
 
-READ_ON = 3  # chunks read after a retrieved one (measured: BENCHMARKS.md, "Answers that contain the answer")
 MIN_OVERLAP = 12  # characters: a shorter opening ("1.", "}") that ends the chunk before is no overlap
 Following = Callable[[Chunk], list[Chunk]]
-_ENDED = re.compile(r"[.!?:;)\]\"”’*_`$|>。！？」』۔؟]\s*$")
+SENTENCE_END = re.compile(r"[.!?。！？۔؟][\"”’)]*(?=\s)")
+ENDED = re.compile(r"[.!?:;)\]\"”’*_`$|>。！？」』۔؟]\s*$")
 
 
 def _plain(text: str) -> str:
@@ -36,17 +36,23 @@ def joined(before: str, after: str) -> str:
     """`after` stitched to `before`: without the overlap it opens with (the end of `before`
     repeated), the paragraph cut between them going on where it was cut (a sentence cut at a
     line break is one sentence again)."""
-    repeated = _overlap(before, after)
-    if repeated:
-        rest = _after_flat(after, repeated)
+    if _overlap(before, after):
+        rest = going_on(before, after)
         gap = rest[:len(rest) - len(rest.lstrip())]
         if rest.strip() and "\n\n" not in gap:  # the paragraph goes on after what it repeats, on its line or the next
             joiner = "\n" if "\n" in gap else " "
             return f"{before.rstrip()}{joiner}{rest.lstrip()}"
         after = rest.lstrip("\n")
-    if not _ENDED.search(before) and _continues(after):
+    if not ENDED.search(before) and _continues(after):
         return f"{before.rstrip()} {after.lstrip()}"
     return f"{before.rstrip()}\n\n{after}"
+
+
+def going_on(before: str, after: str) -> str:
+    """`after` from where it goes on past the end of `before` it opens with (all of it when it
+    repeats none)."""
+    repeated = _overlap(before, after)
+    return _after_flat(after, repeated) if repeated else after
 
 
 def _overlap(before: str, after: str) -> int:
@@ -92,9 +98,20 @@ def read_on(chunk: Chunk, following: list[Chunk]) -> str:
     at a section the book sets apart (exercises, a quiz, a reading list): its pieces would stand
     under the passage's heading as if they explained it."""
     text = chunk.content
-    for after in read_with(chunk, following):
+    read = read_with(chunk, following)
+    for after in read:
         text = joined(text, after.content)
-    return text
+    return _finished(text) if read else text
+
+
+def _finished(text: str) -> str:
+    """A passage read on, up to where its last sentence or block ends: the rest of one the last
+    chunk read cuts is on a chunk not read, and half a sentence is no answer."""
+    if ENDED.search(text):
+        return text
+    ends = [m.end() for m in SENTENCE_END.finditer(text)] + [text.rfind("\n\n")]
+    end = max(ends)
+    return text[:end].rstrip() if end > 0 else text
 
 
 def read_with(chunk: Chunk, following: list[Chunk]) -> list[Chunk]:
@@ -247,29 +264,3 @@ def cited_where_read(units: list[Unit], sources: list[Source],
             found = holder(part.text, chunks)
             cited.append(part if found is None else replace(part, source=number(found, part.text)))
     return cited, extra
-
-
-class PageOrder:
-    """The chunks of each page in reading order, so that a passage can be read on into the chunks
-    after it. `book_of(book_id)` gives a book as the index publishes it (library/published.py): its
-    pages are put in order once per published book (`view`)."""
-
-    def __init__(self, book_of: Callable[[str], object], count: int = READ_ON):
-        self.book_of = book_of
-        self.count = count
-
-    def after(self, chunk: Chunk) -> list[Chunk]:
-        """The next chunks of the chunk's page (none for a chunk the index does not hold)."""
-        page, i = self.book_of(chunk.book_id).view(_places).get(chunk.chunk_id, ([], 0))
-        return page[i + 1:i + 1 + self.count]
-
-
-def _places(book) -> dict[str, tuple[list[Chunk], int]]:
-    pages: dict[str, list[Chunk]] = {}
-    for chunk in book.chunks:
-        pages.setdefault(chunk.page_key or chunk.source_file, []).append(chunk)
-    places = {}
-    for page in pages.values():
-        page.sort(key=lambda c: c.position)
-        places.update((c.chunk_id, (page, i)) for i, c in enumerate(page))
-    return places
