@@ -1180,3 +1180,38 @@ def test_code_asked_for_comes_from_a_section_the_answer_quotes_not_a_fourth():
     with_code = sections[0] + "\n```python\nratio = new_probability / old_probability\n```\n"
     answer = block_answer(asked, [_source(with_code, 0.6, "s0"), *sources[1:]])
     assert "ratio = new_probability" in answer and len({int(n) for n in re.findall(r"\[(\d+)\]", answer)}) <= 3
+
+
+def test_an_exercise_whose_answer_the_book_folds_away_is_not_an_answer():
+    """lhbg sets exercises as a numbered list, each with its solution in a collapsible
+    (`<summary>Solution</summary>`): "what's functional core, imperative shell?" was answered
+    with the solution's code and "2. Try implementing the "imperative shell" …"."""
+    from server.ingest.clean import clean_markdown
+    from server.question.compose.extractive.answer_units import units_of
+
+    page = (CORPORA / "lhbg" / "src" / "05-glue" / "02-io.md").read_text(encoding="utf-8")
+    text = clean_markdown(page[page.index("## Functional core"):page.index("## Do notation")])
+    materials = {u.text.strip()[:20]: u.material for u in units_of(text, 1)}
+    assert materials["2. Try implementing "] == "exercise" and materials["```hs\n   process :: "] == "exercise"
+    assert materials["We don't need to add"] != "exercise"  # the chapter's own code before the exercises is not one
+    answer = block_answer("what's functional core, imperative shell?", [_source(text, 0.6)])
+    assert "Try implementing" not in answer and "process title = " not in answer
+    assert "pushing it to the edge of the program" in answer
+
+
+def test_a_question_the_book_asks_with_a_pointer_after_it_is_no_answer():
+    """"why does the parser collect paragraph lines backwards?" was answered with lhbg's own
+    "3. Why do we reverse `currentParagraph`? (See point (6))", not with point 6."""
+    from server.ingest.clean import clean_markdown
+
+    page = (CORPORA / "lhbg" / "src" / "04-markup" / "02-parsing_01.md").read_text(encoding="utf-8")
+    text = clean_markdown(page[page.index("Things to note:"):page.index("This code above will group")])
+    answer = block_answer("why does the parser collect paragraph lines backwards and reverse them at the end?",
+                          [_source(text, 0.6)])
+    assert "Why do we reverse" not in answer
+    assert "singly-linked lists" in answer, answer
+    from server.question.compose.extractive.answer_units import units_of
+
+    items = text[text.index("1. We pass"):]  # a chunk that opens inside the list: its items, each a piece
+    asked = [u for u in units_of(items, 1) if "Why do we reverse" in u.text]
+    assert asked and all(u.asks for u in asked)

@@ -14,7 +14,8 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 
-from server.text.blocks import EXERCISE_LEAD, PRACTICE, PRACTICE_LEAD, THEMATIC_BREAK, Block, split_blocks
+from server.text.blocks import (EXERCISE_LEAD, FOLDED_ANSWER, PRACTICE, PRACTICE_LEAD, THEMATIC_BREAK, Block,
+                                 split_blocks)
 from server.text.sentences import OTHER_SCRIPTS, strip_markdown
 
 # a sentence ends at ".", "!" or "?" before one that does not open in lower case (in any script:
@@ -90,10 +91,13 @@ class Unit:
     @property
     def asks(self) -> bool:
         """A question (a quiz's, or the book asking the reader): it does not answer anything."""
-        said = self.text.rstrip(" *_")
+        said = _PARENTHESIS_AT_END.sub("", self.text.rstrip(" *_"))  # "Why do we reverse it? (See point (6))"
         # Japanese asks with a closing か as often as with a question mark ("…のでしょうか。")
         return self.kind in ("sentence", "item") and not self.introduces and (
             said.endswith(("?", "？", "؟")) or said.endswith(("か。", "か．")))
+
+
+_PARENTHESIS_AT_END = re.compile(r"\s*\((?:[^()]|\([^()]*\))*\)[.。]?$")
 
 
 # "The example above also makes it clear …", "In the previous example, …": said of a block it does not hold
@@ -246,7 +250,9 @@ def units_of(markdown: str, source: int, context: str = "prose") -> tuple[Unit, 
         practice = practice or (block.kind == "paragraph" and bool(PRACTICE_LEAD.match(block.text)))
         following = blocks[i + 1] if i + 1 < len(blocks) and blocks[i + 1].kind != "heading" else None
         material = _material(block, context)
-        set_inline = practice or block.kind == "paragraph" and bool(EXERCISE_LEAD.match(block.text))
+        folded = (block.kind == "paragraph" and bool(FOLDED_ANSWER.match(block.text))
+                  or following is not None and following.kind == "paragraph" and bool(FOLDED_ANSWER.match(following.text)))
+        set_inline = practice or folded or block.kind == "paragraph" and bool(EXERCISE_LEAD.match(block.text))
         if set_inline or (block.kind == "code" and exercise_before):
             material = "exercise"  # an exercise set inline, and its solution's code after it; all after a practice lead
         exercise_before = set_inline or (block.kind == "list" and bool(EXERCISE_LEAD.match(list_items(block.text)[-1])))
