@@ -1215,3 +1215,32 @@ def test_a_question_the_book_asks_with_a_pointer_after_it_is_no_answer():
     items = text[text.index("1. We pass"):]  # a chunk that opens inside the list: its items, each a piece
     asked = [u for u in units_of(items, 1) if "Why do we reverse" in u.text]
     assert asked and all(u.asks for u in asked)
+
+
+def test_a_section_the_question_names_whole_answers_it():
+    """"what's functional core, imperative shell?": lhbg's section of that name never says those
+    words in its text; the FAQ's one sentence naming them and the next section's code were quoted
+    instead."""
+    from server.ingest.clean import clean_markdown
+
+    src = CORPORA / "lhbg" / "src"
+    faq = (src / "12-faq.md").read_text(encoding="utf-8")
+    io = (src / "05-glue" / "02-io.md").read_text(encoding="utf-8")
+    structure = clean_markdown(faq[faq.index("### How to structure programs"):][:1500])
+    section = clean_markdown(io[io.index("## Functional core"):io.index("And the following imports")])
+    answer = block_answer("what's functional core, imperative shell?",
+                          [_source(structure, 0.47, "a"), _source(section, 0.51, "b")])
+    assert answer.lstrip().startswith("**Functional core, imperative shell**"), answer
+
+
+def test_a_sentence_ending_on_these_brings_the_sentence_that_says_what_they_are():
+    """"which tools can i use to trim adapters off my reads?": the genomics course names the tools
+    in a sentence none of the question's words are in, and the next one, naming adapters, ends
+    "… explore using these." Quoted alone, it named no tool."""
+    from server.ingest.clean import clean_markdown
+
+    page = (CORPORA / "whg-genomics" / "docs" / "sequence_data_analysis"
+            / "introduction_to_next_generation_sequencing_data_analysis" / "Read_trimming.md").read_text(encoding="utf-8")
+    answer = block_answer("which tools can i use to trim adapters off my reads?",
+                          [_source(clean_markdown(page.split("---", 2)[2]), 0.68)])
+    assert "[cutadapt](" in answer and answer.index("[cutadapt](") < answer.index("explore using these")

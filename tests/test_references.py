@@ -11,7 +11,7 @@ from server.ingest.chunker import chunk_page
 from server.ingest.mdbook import summary_items
 from server.ingest.pages import discover_pages
 from server.ingest.site import detect_site
-from server.ingest.references import definitions, inlined
+from server.text.references import definitions, inlined
 
 
 def test_the_rust_books_reference_links_read_as_links_to_their_definitions(embedder):

@@ -16,7 +16,7 @@ from typing import Callable
 from server.book.citation import ieee_citation, source_location
 from server.book.chunk import Chunk, chunk_uuid
 from server.ingest.page import Page
-from server.ingest.references import definitions, inlined
+from server.text.references import definitions, inlined
 from server.ingest.sections import Block, Section, reading_sections
 
 TokenCounter = Callable[[str], int]

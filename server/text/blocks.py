@@ -65,7 +65,7 @@ PRACTICE_LEAD = re.compile(r"^[\s*_]*(?:exercises?|ejercicios?|練習問題|练�
 # a bare label naming a solution, an answer or hints (a collapsible's summary: ingest/tag_labels.py):
 # what it follows is an exercise, and the code it opens is its solution
 FOLDED_ANSWER = re.compile(r"^\s*\*\*(?:solutions?|answers?|hints?|soluci[oó]n(?:es)?|respuestas?|pistas?|解答|答案|ヒント|提示)"
-                           r"\b[^*\n]{0,40}\*\*\s*:?\s*$", re.IGNORECASE)
+                           r"\b[^*\n]{0,40}\*\*\s*$", re.IGNORECASE)  # "**Solution**: …" is a troubleshooting entry's
 THEMATIC_BREAK = re.compile(r"^\s*(?:-{3,}|\*{3,}|_{3,})\s*$")
 PRACTICE = ("exercise", "quiz")  # material a student is set, quoted only when asked for
 

@@ -32,6 +32,7 @@ REFERS_BACK = re.compile(r"^[\s*_]*(?:(?:it|its|this|these|that|those|they|their
                          r"esto|esta|este|estos|estas|eso|esa|ese|ello|sin embargo|por (?:lo )?tanto|por eso|así|por otro lado|en cambio)\b|"
                          r"(?:これ|それ|この|その|こう|そう|そこで)(?!ぞれ|から)|"
                          r"这|那|它|此|另一方面|(?:یہ|اس|وہ|ان)\s)", re.IGNORECASE)
+_BACK_AT_END = re.compile(r"\b(?:these|those|them)\W*$", re.IGNORECASE)  # "… explore using these.": see the one before
 # a paragraph that is one bold title: not a sentence ("**Step 3**"), not a lead-in ("**Commands:**")
 _TITLE_ONLY = re.compile(r"^\s*(?:\*\*|__)[^*_\n]*[^*_\n.!?:。！？：۔؟](?:\*\*|__)\s*$")
 _ENDS = re.compile(r"[.!?:)\"”’*_`$。！？」』۔؟]$")
@@ -276,7 +277,8 @@ def units_of(markdown: str, source: int, context: str = "prose") -> tuple[Unit, 
                                       introduces=kind, refers_back=k > 0 and bool(REFERS_BACK.match(sentence))))
                 else:
                     units.append(Unit(source, i, k, "sentence", sentence, block.heading, material,
-                                      refers_back=k > head and bool(REFERS_BACK.match(sentence))))
+                                      refers_back=k > head and bool(REFERS_BACK.match(sentence)
+                                                                    or _BACK_AT_END.search(sentence))))
         elif block.kind == "paragraph":
             units.append(Unit(source, i, 0, "formula", block.text, block.heading, material))
         elif block.kind == "list":

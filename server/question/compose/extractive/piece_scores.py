@@ -237,8 +237,12 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
         named = NAMED_ASKED if unit.material in NAMED and ASKS[unit.material].search(question) else 0.0
         leads = given + named
         asked_for = max(CODE_ASKED if wants_code and has_code(unit) else 0.0, given) + named
-        if unit.kind != "code" and any(defines(unit.text, t) or (_names_its_section(unit, opens, t, on_term[t]) and (
-                unit.source, unit.heading) not in opened) for t in terms):
+        # a section the question names whole ("what's functional core, imperative shell?" of the section
+        # "Functional core, imperative shell", its words said nowhere in its text) is the one that answers
+        named_whole = not terms and bool(weights) and set(heading) == set(weights) and (
+            unit.source, unit.heading) not in opened
+        if unit.kind != "code" and (named_whole or any(defines(unit.text, t) or (_names_its_section(
+                unit, opens, t, on_term[t]) and (unit.source, unit.heading) not in opened) for t in terms)):
             context += DEFINES  # a stretch opening on it leads (answers.py _opening), as a section named by it does
         if unit.kind != "code":
             opened.add((unit.source, unit.heading))
