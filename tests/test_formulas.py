@@ -96,3 +96,29 @@ def test_a_formula_a_paragraph_runs_into_is_a_block_and_stays_with_its_lead_in()
     assert kinds == [("paragraph", text.strip().split("\n")[0]), ("paragraph", "$$")]
     answer = block_answer("how is the positive false discovery rate defined?", [_source(text)])
     assert "can be defined as:\n\n$$\n\\text{pFDR}" in answer and "as: $$" not in answer
+
+
+def test_an_indented_block_is_code_where_the_books_markdown_reads_it_so():
+    """The genomics course (Docusaurus 2, MDX 1) lists plink's output files as an indented block:
+    read as a paragraph, the files were dropped as a sentence cut off, and "what files does plink
+    --make-bed create?" was answered without them. MDX 2 and later (Docusaurus 3) read indented
+    lines as text: there they stay as written."""
+    from server.ingest.site import detect_site
+
+    page = (CORPORA / "whg-genomics" / "docs" / "genome_wide_association_studies" / "genome_wide_association_analysis"
+            / "gwas_quality_control.md").read_text(encoding="utf-8").split("---", 2)[2]
+    assert detect_site(CORPORA / "whg-genomics").indented_code and not detect_site(CORPORA / "dibs-es").indented_code
+    text = clean_markdown(page, indented_code=True)
+    assert "three new files:\n\n```\nchr19-example.bed\nchr19-example.bim\nchr19-example.fam\n```" in text
+    assert "```\nchr19-example.bed" not in clean_markdown(page)
+    answer = block_answer("what files does plink --make-bed create?", [_source(text[:text.index("We can tell")])])
+    assert "chr19-example.fam" in answer, answer
+
+
+@given(st.lists(st.sampled_from(["    ", "\t", "a", "b.", " ", "\n", "\n\n", "```", "- ", "$$"]), max_size=30).map("".join))
+def test_fencing_indented_code_keeps_every_word_in_its_order(text):
+    from server.ingest.clean import _indented_code_fenced
+
+    def words(t):
+        return [w for w in t.split() if w != "```"]
+    assert words(_indented_code_fenced(text)) == words(text)

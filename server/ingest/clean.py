@@ -12,8 +12,11 @@ from __future__ import annotations
 import re
 from typing import Mapping
 
+from markdown_it import MarkdownIt
+
 from server.ingest.tag_labels import mark_labels
 
+_COMMONMARK = MarkdownIt("commonmark")
 _MATH_FENCE = re.compile(r"^\s*\$\$\s*$")
 _FENCE = re.compile(r"^(?P<indent> {0,3})(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 _MDBOOK_DIRECTIVE = re.compile(r"\{\{#\w+[^}]*\}\}")
@@ -246,11 +249,27 @@ def _clean_prose(lines: list[str]) -> list[str]:
     return _display_math(_admonitions(lines))
 
 
-def clean_markdown(text: str, hidden_lines: Mapping[str, str] | None = None) -> str:
+def _indented_code_fenced(text: str) -> str:
+    """Each indented code block (four spaces in, after a blank line) written as a fenced one, so
+    that it reads as code wherever a block is read: "plink has created three new files:" and the
+    files, which a paragraph would have dropped as a sentence cut off."""
+    lines = text.split("\n")
+    blocks = [t.map for t in _COMMONMARK.parse(text) if t.type == "code_block" and t.level == 0 and t.map]
+    for start, end in reversed(blocks):
+        code = [re.sub(r"^(?: {4}|\t)", "", line) for line in lines[start:end]]
+        while code and not code[-1].strip():
+            code.pop()
+        lines[start:end] = ["```", *code, "```", ""]
+    return "\n".join(lines)
+
+
+def clean_markdown(text: str, hidden_lines: Mapping[str, str] | None = None, indented_code: bool = False) -> str:
     """The readable markdown of a page body (front matter already removed). `hidden_lines`: an
-    mdBook's prefix of hidden code lines by a fence's language."""
+    mdBook's prefix of hidden code lines by a fence's language; `indented_code`: whether the
+    book's markdown reads an indented block as code (site.py), then written fenced."""
     out: list[str] = []
-    for is_code, lines in split_fences(text.replace("\r\n", "\n")):
+    text = text.replace("\r\n", "\n")
+    for is_code, lines in split_fences(_indented_code_fenced(text) if indented_code else text):
         out.extend(_clean_code(lines, hidden_lines) if is_code else _clean_prose(lines))
     cleaned = "\n".join(out)
     return re.sub(r"\n{3,}", "\n\n", cleaned).strip() + "\n"

@@ -53,7 +53,7 @@ def mdbook_pages(site: Site) -> Discovery:
         raw = path.read_bytes()
         try:
             written = raw.decode("utf-8")
-            body = clean_markdown(written, dict(site.hidden_code_lines))
+            body = clean_markdown(written, dict(site.hidden_code_lines), indented_code=site.indented_code)
         except UnicodeDecodeError:
             found.skipped.append(SkippedFile(rel, "not UTF-8 text"))
             continue

@@ -29,6 +29,9 @@ class Site:
     build_dir: Path | None = None  # the rendered site to read instead of the sources, when there is one
     hidden_code_lines: tuple[tuple[str, str], ...] = ()  # an mdBook's (language, prefix) of code lines it hides
     sidebars_file: Path | None = None  # the sidebars the config names, when it names one
+    # an indented block is code: CommonMark's rule (mdBook) and MDX 1's (Docusaurus 1 and 2);
+    # MDX 2 and later (Docusaurus 3) read it as text
+    indented_code: bool = True
 
 
 _CONFIG_NAMES = ("docusaurus.config.js", "docusaurus.config.ts", "docusaurus.config.mjs")
@@ -157,7 +160,17 @@ def _docusaurus_site(root: Path, site_url: str | None, base_url: str | None, bui
         locales=locales,
         build_dir=build_dir,
         sidebars_file=_sidebars_file(config, source) if config else None,
+        indented_code=_docusaurus_major(site_dir) < 3,
     )
+
+
+def _docusaurus_major(site_dir: Path | None) -> int:
+    """The Docusaurus major version the site's package.json asks for (3, the current one, when
+    it says none)."""
+    package = site_dir / "package.json" if site_dir else None
+    text = package.read_text(encoding="utf-8") if package and package.is_file() else ""
+    found = re.search(r'"@docusaurus/core"\s*:\s*"[^"\d]*(\d+)', text)
+    return int(found.group(1)) if found else 3
 
 
 def _mdbook_site(root: Path, site_url: str | None) -> Site:

@@ -231,7 +231,7 @@ def docusaurus_source_pages(site: Site) -> Discovery:
                 categories=labels[:-1],
                 labels=labels,
                 order=len(found.pages) + 1,
-                body=clean_markdown(meta["__body__"]),
+                body=clean_markdown(meta["__body__"], indented_code=site.indented_code),
                 raw=meta["__body__"],
                 file_hash=file_hash(page_doc.path.read_bytes()),
                 anchor_style="docusaurus",
