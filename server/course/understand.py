@@ -158,11 +158,12 @@ class TaskReader:
         elif task == FACT or scores[task] < (WITH_CUE if pointed else BARE_NOUN):
             return None  # a fact is looked up in the passages
         elif (not pointed and task != "locate" or _points_at_nothing(cues, nouns, numbered or titled)
-              or task in _ABOUT_THE_PAGE and not (numbered or titled)) \
+              or task in _ABOUT_THE_PAGE and not (numbered or titled or other)) \
                 and scores[task] < CLEAR_TASK and self.nearest_heading(outline, vector, locale) >= scores[task]:
             # "the difference between a namespace and a section", "explain sensor fusion like I'm new to
             # this", "explain how borrow_mut works on this page": a topic the book has a section on,
-            # a part named by no word for it (or only by "this page")
+            # a part named by no word for it (or only by "this page", in English: a question in another
+            # language read by an English model is near no task, "this page کا summary" included)
             return None
         page = resolve_page(outline, page_url, page_title) if page_url else None
         part = numbered or titled
