@@ -48,7 +48,7 @@ export function inline(src) {
       // The label is kept as plain text; a link with a rejected URL becomes just its label.
       const href = safeUrl(m[5]);
       if (href) out.push({ tag: 'a', href, children: [m[4]] });
-      else text(out, m[4]);
+      else out.push(...inline(m[4])); // a book's own link ("[“Shared Access to `Mutex<T>`”](ch16-03.html)"): its label read
     } else if (m[6]) for (const n of m[6].split(',')) out.push({ tag: 'cite', n: +n });
     else if (m[7]) out.push({ tag: 'strong', children: inline(m[8]) });
     else if (m[9]) out.push({ tag: 'em', children: inline(m[9]) });

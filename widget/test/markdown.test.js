@@ -86,6 +86,9 @@ test('links: http(s) only, label kept as text', () => {
   ]);
   assert.deepEqual(inline('see https://example.org/page.'), ['see ', { tag: 'a', href: 'https://example.org/page', children: ['https://example.org/page'] }, '.']);
   assert.deepEqual(inline('[x](/relative)'), ['x']);
+  // a book's own link is its label, read as text is (its code as code): "as you saw in “Shared Access to `Mutex<T>`”"
+  assert.deepEqual(inline('[“Shared Access to `Mutex<T>`”](ch16-03.html#a)'), ['“Shared Access to ', { tag: 'code', children: ['Mutex<T>'] }, '”']);
+  assert.deepEqual(inline('[the `<b>` tag](https://a.b/)'), [{ tag: 'a', href: 'https://a.b/', children: ['the `<b>` tag'] }]);
 });
 
 test('safeUrl accepts only absolute http(s)', () => {
