@@ -90,3 +90,14 @@ def test_a_passage_read_on_ends_where_its_last_sentence_ends(done, cut):
     assert not read.endswith(" then") and read.rstrip()[-1] in ".!?;`:", read
     assert read.startswith("The first paragraph ends here.")
     assert read_on(last, []) == last.content
+
+
+def test_a_list_read_on_keeps_its_last_item_whole():
+    """aibook's reasons for humanoids end their list without a full stop ("- Hands = use human
+    tools"): the list is whole, not half a sentence, and "### 3. Versatility" keeps its items."""
+    from server.question.compose.extractive.continuation import read_on
+
+    first = _chunk("Why humanoids? Here are my reasons:\n\n### 1. Human-Designed World\n\n- Doors, stairs", 0)
+    last = _chunk("- Humans relate better to human-like forms\n\n### 3. Versatility\n\n- Two arms = manipulation\n"
+                  "- Hands = use human tools", 1)
+    assert read_on(first, [last]).endswith("- Two arms = manipulation\n- Hands = use human tools")

@@ -105,9 +105,11 @@ def read_on(chunk: Chunk, following: list[Chunk]) -> str:
 
 
 def _finished(text: str) -> str:
-    """A passage read on, up to where its last sentence or block ends: the rest of one the last
-    chunk read cuts is on a chunk not read, and half a sentence is no answer."""
-    if ENDED.search(text):
+    """A passage read on, up to where its last sentence ends: the rest of a paragraph the last
+    chunk read cuts is on a chunk not read, and half a sentence is no answer. A list's last item
+    is left as it is: items end without a full stop ("- Hands = use human tools")."""
+    blocks = split_blocks(text) if not ENDED.search(text) else []
+    if not blocks or blocks[-1].kind != "paragraph":
         return text
     ends = [m.end() for m in SENTENCE_END.finditer(text)] + [text.rfind("\n\n")]
     end = max(ends)
