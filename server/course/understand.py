@@ -38,7 +38,10 @@ _ORDER = re.compile(r"\b(?:next|previous)\b")  # deixis that is the reading orde
 _QUANTITY = re.compile(r"^\W*(?:so\s+)?how\s+(?:many|much|long|often|old)\b\s*([a-z]*)")
 # "where does the book cover X?", "where in the course is X explained?": where a topic is, not
 # where to start reading
-_WHERE = re.compile(r"^\W*where\b(?!.*\b(?:start|begin|go|next|first|after|before)\b)")
+_WHERE = re.compile(r"^\W*where\b(?!.*\b(?:start|begin|go|next|first|after|before)\b)"
+                    # "which page in this chapter explains the zero moment point?": a place asked for a topic
+                    r"|^\W*(?:in\s+)?which\s+(?:\w+\s+){0,4}?(?:explains?|covers?|talks?|describes?|discuss(?:es)?|"
+                    r"mentions?|teach(?:es)?|introduces?)\b")
 # "quiz me on generators", "test me about lifetimes": a quiz asked for by its topic alone
 _QUIZ_ON = re.compile(r"^\W*(?:please\s+|can you\s+|could you\s+)?(?:quiz|test)\s+me\s+(?:on|about|over)\s+(.+)")
 _ABOUT_THE_PAGE = ("summarize", "overview")  # tasks whose answer is the page's content, not its place
