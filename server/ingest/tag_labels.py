@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import re
 
+from server.text.blocks import SOLUTION_WORDS
+
 _TITLE = re.compile(r"""\btitle\s*=\s*(?:\{\s*)?(["'`])(.*?)\1""", re.DOTALL)
 # a summary that names a solution or a hint ("Solution for exercise #1", "Solución"), in the pool's languages
-_PRACTICE_WORDS = re.compile(r"^\W*(?:solutions?|hints?|soluci[oó]n(?:es)?|pistas?|解答|答案|ヒント|提示)\b",
-                             re.IGNORECASE)
+_PRACTICE_WORDS = re.compile(rf"^\W*(?:{SOLUTION_WORDS})\b", re.IGNORECASE)
 
 
 def _label(text: str, practice: bool) -> str:

@@ -64,7 +64,9 @@ PRACTICE_LEAD = re.compile(r"^[\s*_]*(?:exercises?|ejercicios?|練習問題|练�
                            r"(?:[^\n*]{0,80}(?:[:：][*_]*|\*\*)|[*_]*[:：][*_]*)\s*$", re.IGNORECASE)
 # a bare label naming a solution, an answer or hints (a collapsible's summary: ingest/tag_labels.py):
 # what it follows is an exercise, and the code it opens is its solution
-FOLDED_ANSWER = re.compile(r"^\s*\*\*(?:solutions?|answers?|hints?|soluci[oó]n(?:es)?|respuestas?|pistas?|解答|答案|ヒント|提示)"
+# the words a collapsible's summary names a solution or a hint with, in the pool's languages
+SOLUTION_WORDS = r"solutions?|hints?|soluci[oó]n(?:es)?|pistas?|解答|答案|ヒント|提示"
+FOLDED_ANSWER = re.compile(rf"^\s*\*\*(?:answers?|respuestas?|{SOLUTION_WORDS})"
                            r"\b[^*\n]{0,40}\*\*\s*$", re.IGNORECASE)  # "**Solution**: …" is a troubleshooting entry's
 THEMATIC_BREAK = re.compile(r"^\s*(?:-{3,}|\*{3,}|_{3,})\s*$")
 PRACTICE = ("exercise", "quiz")  # material a student is set, quoted only when asked for
