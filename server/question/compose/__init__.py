@@ -89,7 +89,7 @@ class Compose:
             selected_text=question.selected_text, intent=understood.intent,
             code_language=question.selection.language if question.selection else None,
             search=None if question.selection_only else self._book_search(question),
-            spelled=respelled(question.text, understood.corrections), language=_language(understood, judged))
+            spelled=respelled(understood.asked, understood.corrections), language=_language(understood, judged))
 
     def _book_search(self, question: Question):
         """The agent's search_textbook: the question's filters and threshold, optionally one module."""

@@ -53,17 +53,18 @@ class Gather:
     def __call__(self, understood: Understanding) -> Gathered:
         question, selected = understood.question, understood.question.selected_text
         pieces: tuple[Source, ...] = ()
-        if selected:
+        if selected and not understood.term:  # a term's pieces say nothing but its name
             pieces = tuple(selection_sources(selected, understood.vector, self.embedder, question.page.url,
                                              question.page.title, floor=0.0))
         if question.mode is not AnswerMode.SELECTION_EXCLUSIVE:
             # "explain this" says little on its own: in combined mode the passage steers retrieval
-            text = f"{understood.search_text}\n{selected[:600]}" if selected else understood.search_text
+            text = f"{understood.search_text}\n{selected[:600]}" if selected and not understood.term \
+                else understood.search_text
             candidates = self.retriever.retrieve(text, max_chunks=question.max_chunks, similarity_threshold=0.0,
                                                  filters=question.filters, prefer_locale=question.page.locale,
                                                  prefer_version=question.page.docs_version)
             comparison = None
-            if selected and understood.intent is Intent.QUESTION:
+            if selected and understood.intent is Intent.QUESTION and not understood.term:
                 # combined mode, a question: judged against the passage and against the book
                 # by the question's own words (the passage steered the candidates above)
                 comparison = self._compare(understood)

@@ -15,6 +15,7 @@ from server.sessions import Message
 from server.question.understand.focus import Focus
 from server.question.understand.followup import looks_like_follow_up, retrieval_query
 from server.question.understand.intent import Intent, detect
+from server.question.understand.term import about_term, highlighted_term
 from server.question import AnswerMode, Question
 from server.text.vocabulary import Lexicon
 
@@ -51,6 +52,13 @@ class Understanding:
     course: CourseTask | None = None  # a question about the book as a course; None for a passage question
     # the everyday words the question leans on that the book never uses (focus.py), when it may lean on one
     unused_focus: Focus | None = field(default=None, repr=False, compare=False)
+    # a highlighted term asked about with the book (term.py): the book answers, the term in place of "this"
+    term: str | None = None
+
+    @property
+    def asked(self) -> str:
+        """The question as the reader asked it, with a highlighted term in place of "this"."""
+        return about_term(self.question.text, self.term) if self.term else self.question.text
 
 
 class KnownBooks:
@@ -90,6 +98,10 @@ class Understand:
     def __call__(self, question: Question, history: History) -> Understanding:
         # a student's answer to a quiz item is checked as said, never rewritten as a follow-up
         text = question.text if question.quiz_answer is not None else self._stand_alone(question.text, history)
+        selected = question.selected_text
+        term = highlighted_term(selected) if question.mode is AnswerMode.SELECTION_COMBINED else None
+        if term:
+            text = about_term(text, term)
         corrections: Mapping[str, str] = {}
         reading = self.lexicon(question.filters.book_id).read(text)
         if question.mode is not AnswerMode.SELECTION_EXCLUSIVE:
@@ -97,12 +109,12 @@ class Understand:
             text, corrections = reading.text, dict(reading.corrections)
         # (of a highlighted passage, they only decide whether the whole book may be offered)
         unknown = tuple(reading.unknown_terms)
-        selected = question.selected_text
         vector = self.embedder.embed_query(text)
         course = self.course.read(question, vector, history) if self.course is not None else None
-        intent = detect(question.text, selected, code=bool(question.selection.language)) if selected else None
+        intent = Intent.QUESTION if term else \
+            detect(question.text, selected, code=bool(question.selection.language)) if selected else None
         focus = Focus(text, reading.unused, self.embedder) if reading.unused else None
-        return Understanding(question, history, text, vector, corrections, unknown, intent, course, focus)
+        return Understanding(question, history, text, vector, corrections, unknown, intent, course, focus, term)
 
     def _stand_alone(self, question: str, history: History) -> str:
         """A follow-up is rewritten into a stand-alone query by the rewriter when there is one;

@@ -31,8 +31,11 @@ _EXAMPLE_ASKED = re.compile(r"\b(?:an?|some|any|more|another|other|good|simple|c
                             r"\bexamples?\s+(?:of|for)\b|\b(?:give|show)\s+me\s+examples?\b|"
                             r"\bun\s+ejemplo\b|\bejemplos?\s+de\b|具体例|例を|举个例子|举例|例子|مثال", re.IGNORECASE)
 # a piece that is an example: "For example, …", "Consider …", "Here is an example:"
+# (an example met mid-sentence counts too: "… most when reducing bit depth, for example when a 24-bit …")
 _AN_EXAMPLE = re.compile(r"^[\s*_]*(?:for (?:example|instance)|e\.g\.|as an example|here(?: is|'s) an? (?:\w+ )?example|"
-                         r"consider\b|suppose\b|por ejemplo|例えば|たとえば|例如|比如|مثال کے طور پر)", re.IGNORECASE)
+                         r"consider\b|suppose\b|por ejemplo|例えば|たとえば|例如|比如|مثال کے طور پر)|"
+                         r"[,;(—]\s*(?:for (?:example|instance)\b|e\.g\.|por ejemplo\b)|[、，]\s*(?:例えば|たとえば|例如|比如)",
+                         re.IGNORECASE)
 
 
 def asks_for_example(question: str) -> bool:
@@ -45,7 +48,7 @@ def has_code(unit: Unit) -> bool:
 
 def is_example(unit: Unit) -> bool:
     """Code, or a sentence that gives an example."""
-    return has_code(unit) or bool(_AN_EXAMPLE.match(unit.text))
+    return has_code(unit) or bool(_AN_EXAMPLE.search(unit.text))
 
 
 ASKS = {"quiz": re.compile(r"\b(?:quiz|test (?:myself|yourself)|self-check|questions|cuestionario)\b|クイズ|测验",
