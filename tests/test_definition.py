@@ -45,7 +45,10 @@ def test_the_term_a_question_asks_the_meaning_of():
                            ("what is a monad in simple terms?", "monad"), ("explain recursion like im five", "recursion"),
                            ("whats a closure exactly?", "closure"),
                            # Urdu, the term after where it is asked about: "a node, in ROS 2"
-                           ("ROS 2 میں نوڈ کیا ہوتا ہے؟", "نوڈ"), ("ٹاپکس کیا ہیں؟", "ٹاپکس")):
+                           ("ROS 2 میں نوڈ کیا ہوتا ہے؟", "نوڈ"), ("ٹاپکس کیا ہیں؟", "ٹاپکس"),
+                           # where it is asked about, and what it is for, are no part of it either (tpil4)
+                           ("what does the universal quantifier mean in lean", "universal quantifier"),
+                           ("what is calc used for?", "calc"), ("what does a node do in ros 2?", "node")):
         assert defined_term(question) == term, question
     for question in ("what is this?", "what's the difference between a trait and a struct?",
                      "how do i implement a trait?", "what is the best way to learn rust and python fast?",

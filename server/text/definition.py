@@ -15,8 +15,12 @@ _TERM = r"(?P<term>[^?？؟.,;:!¿¡]{1,40}?)"
 _SIMPLY = (r"(?:\s+(?:simply|briefly|please|exactly|again|in (?:simple|plain|easy) (?:terms|words|english|language)|"
            r"like i'?m (?:five|5)|for (?:a )?beginners?|f[aá]cil(?:mente)?|sencill[oa]|simple|brevemente|por favor|"
            r"de (?:forma|manera) (?:sencilla|simple|f[aá]cil)|para principiantes))?")
+# "what is calc used for?": what it is for, asked of the term; "what does ∀ mean in lean?": the book's
+# subject named after the term is where it is asked, not part of it
+_FOR = r"(?:\s+(?:used|good|needed)\s+for)?"
+_SCOPE = r"(?:\s+in\s+[^?？؟.,;:!]{1,25}?)?"
 _ASKS = [re.compile(pattern, re.IGNORECASE) for pattern in (
-    rf"^\s*(?:what(?:'s|s| is| are)|whats)\s+(?:an?\s+|the\s+)?{_TERM}{_SIMPLY}\s*[?？]*\s*$",
+    rf"^\s*(?:what(?:'s|s| is| are)|whats)\s+(?:an?\s+|the\s+)?{_TERM}{_FOR}{_SCOPE}{_SIMPLY}\s*[?？]*\s*$",
     # "explain monads simply", "can you explain what a monad is?"
     rf"^\s*(?:(?:can|could) you\s+)?(?:please\s+)?explain\s+(?:to me\s+)?what\s+(?:an?\s+|the\s+)?{_TERM}"
     rf"\s+(?:is|are|means?){_SIMPLY}\s*[?？.!]*\s*$",
@@ -25,7 +29,7 @@ _ASKS = [re.compile(pattern, re.IGNORECASE) for pattern in (
     rf"^\s*¿?\s*(?:me\s+)?expl[ií]ca(?:me|nos)?\s+(?:qu[eé] (?:es|son)\s+)?(?:una?\s+|el\s+|la\s+|los\s+|las\s+)?"
     rf"{_TERM}{_SIMPLY}\s*[?？.!]*\s*$",
     rf"^\s*(?:define|definition of|meaning of)\s+(?:an?\s+|the\s+)?{_TERM}\s*[?？]*\s*$",
-    rf"^\s*what does\s+(?:an?\s+|the\s+)?{_TERM}\s+(?:mean|do)\s*[?？]*\s*$",
+    rf"^\s*what does\s+(?:an?\s+|the\s+)?{_TERM}\s+(?:mean|do){_SCOPE}\s*[?？]*\s*$",
     rf"^\s*¿?\s*qu[eé] (?:es|son)\s+(?:una?\s+|el\s+|la\s+|los\s+|las\s+)?{_TERM}{_SIMPLY}\s*[?？]*\s*$",
     r"^\s*(?P<term>[^\s?？、。]{1,20}?)\s*(?:とは|って)(?:何|なに|なん)?(?:ですか|でしょうか)?\s*[?？]*\s*$",
     r"^\s*什么是\s*(?P<term>[^\s?？，。]{1,20}?)\s*[?？]*\s*$",
