@@ -101,6 +101,21 @@ def test_lhbg_exercises_with_solutions_in_details():
     assert inline[0].question.startswith("what is the type of `withReaderT`") and "withReaderT" in inline[0].answer
 
 
+def test_the_code_an_exercise_introduces_is_part_of_it():
+    """tpil4: "1. Prove these equivalences:" then its Lean block, unindented (the book's Markdown ends the
+    list there): the quiz asked "Prove these equivalences:" and never said which. A paragraph after the
+    block is not the exercise's, and an exercise that introduces nothing keeps its own text."""
+    asked = _questions(CORPORA / "tpil4", "quantifiers_and_equality.md")
+    assert [q.question.split("\n")[0] for q in asked][:3] == [
+        "Prove these equivalences:", "It is often possible to bring a component of a formula outside a",
+        "Consider the \"barber paradox,\" that is, the claim that in a certain"]
+    first = asked[0].question
+    assert "```lean" in first and "example : (∀ x, p x ∧ q x) ↔ (∀ x, p x) ∧ (∀ x, q x) := sorry" in first
+    assert first.count("```") == 2 and "reverse implication" not in first
+    assert "def prime (n : Nat) : Prop" in asked[3].question  # "… below, and construct …"
+    assert "```" not in asked[4].question
+
+
 def test_dibs_exercise_components_and_whg_question_admonitions():
     option = _questions(CORPORA / "dibs-es", "fp/monads/examples/option/kt.mdx")
     assert option[0].question == "¿Son los tipos anulables en Kotlin mónadas? ¿Por qué?"

@@ -14,6 +14,8 @@ from server.ingest.blocks import is_prompt, plain
 from server.ingest.practice.marks import ANSWER, HINT_WORDS, QUESTION, mark_of
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
+_BELOW = re.compile(r"\b(?:below|the following)\b", re.IGNORECASE)  # "fill in the definitions … below"
+_FENCE_LINE = re.compile(r"^\s*(?:```|~~~)", re.MULTILINE)
 _NUMBERED = re.compile(r"^(?P<indent>\s{0,3})(?:\*\*|__)?(?:(?:Q|Question|Pregunta|Exercise|Ejercicio)\s*)?"
                        r"(?P<n>\d{1,3})(?:[.)]|\s*[:：])(?:\*\*|__)?\s+(?P<text>\S.*)$", re.IGNORECASE)
 _BULLET = re.compile(r"^(?P<indent>\s{0,3})[-*+]\s+(?P<text>\S.*)$")
@@ -41,7 +43,8 @@ class Read:
 
     @property
     def text(self) -> str:
-        return _joined(self.lines)[:MAX_QUESTION]
+        text = _joined(self.lines)[:MAX_QUESTION]
+        return text + "\n```" if len(_FENCE_LINE.findall(text)) % 2 else text  # cut inside its code: closed
 
     @property
     def answer_text(self) -> str:
@@ -83,7 +86,9 @@ class _Reader:
     def feed(self, line: str) -> None:
         blank, self.blank = self.blank, not line.strip()
         if self.listed and blank and line.strip() and not line.startswith((" ", "\t")) and not self.in_code \
-                and not self.depth:  # (inside a question's own block, its paragraphs are its text)
+                and not self.depth and not (_FENCE.match(line) and self._introduces()):
+            # (inside a question's own block, its paragraphs are its text; so is the code an item
+            # introduces, "1. Prove these equivalences:", though the book's Markdown ends the list there)
             self.closed = True  # unless the line opens an item, a choice or an answer (below)
         if _FENCE.match(line):
             self.in_code = not self.in_code
@@ -141,6 +146,12 @@ class _Reader:
             if item.choices and line.strip():
                 return  # after its choices, a question says no more
             item.lines.append(line)
+
+    def _introduces(self) -> bool:
+        """Does the open item's text end on a colon (what follows it is part of it)?"""
+        item = self.current
+        said = [line for line in item.lines if line.strip()] if item is not None and not self.closed else []
+        return bool(said) and (said[-1].rstrip().endswith((":", "：")) or any(_BELOW.search(line) for line in said))
 
     def _mark(self, kind: str, title: str) -> None:
         if kind == "end":
