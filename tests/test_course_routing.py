@@ -89,7 +89,8 @@ def test_a_heading_the_question_names_is_located_there(chat):
                                             # aibook's was read as "explain this page"
                                             ("which page in this chapter explains the sampling theorem thing?",
                                              "locate"),
-                                            ("which lesson talks about window functions?", "locate")])
+                                            ("which lesson talks about window functions?", "locate"),
+                                            ])
 def test_the_course_tasks_are_still_read(chat, question, task):
     assert _route(chat, question) == task
 
@@ -121,6 +122,17 @@ def test_a_heading_is_named_by_its_own_words_not_by_the_course_words_any_book_us
     assert named_heading(outline, "what is in this chapter?") == ""
     assert named_heading(outline, "what is extending this project?") == "extending this project"
     assert named_heading(outline, "give me a summary") == ""  # one word says too little
+
+
+@pytest.mark.parametrize("question", ["can you show me the exercises in this chapter?",
+                                      "are there exercises on this page?", "what exercises does this module have?"])
+def test_the_exercises_of_a_chapter_or_page_are_its_quiz_not_its_contents(chat, question):
+    # tpil4: "can you show me the exercises for this chapter" was answered with the chapter's pages
+    from server.question import Page
+
+    page = Page(url="http://127.0.0.1:8000/book/docs/foundations/quantization-and-bit-depth")
+    answer = chat.pipeline.answer(Question(question, max_chunks=5, similarity_threshold=0.3, page=page))
+    assert answer.course and answer.course["task"] == "quiz", answer.course
 
 
 @pytest.mark.parametrize("question", ["explain this page simply", "explain this page",

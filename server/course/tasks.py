@@ -70,6 +70,8 @@ PROTOTYPES: dict[str, list[str]] = {
         "ask me some questions to check my understanding",
         "give me practice questions",
         "make a short self-check quiz",
+        "show me the exercises for this chapter",
+        "are there any exercises on this page",
     ],
 }
 
