@@ -30,6 +30,7 @@ from server.question.judge import Judge
 from server.question.pipeline import ChatPipeline
 from server.question.record import Record
 from server.question.route import Passages
+from server.question.gather.openings import SectionOpenings
 from server.question.gather.retrieval import Retriever
 from server.question import Question
 from server.question.understand import KnownBooks, Rewriter, Understand
@@ -167,7 +168,7 @@ class BookSearch:
     def build(cls, index: Index, rewriter: Rewriter | None = None, *, course: bool = False) -> "BookSearch":
         """`course`: questions about the book, a part or the page are told apart too."""
         retriever = Retriever(index.store, index.embedder, lexicon=index.vocabulary,
-                              locale_embedders=index.locale_embedders)
+                              locale_embedders=index.locale_embedders, openings=SectionOpenings(index.book))
         book_course = Course(index.outlines, index.embedder, retriever) if course else None
         known = KnownBooks(index.store.count)
         index.on_follow(known.forget)  # a removed book is unknown from the next question on

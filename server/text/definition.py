@@ -164,6 +164,9 @@ def names_in_code(heading: str, name: str) -> bool:
     return bool(re.search(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])", heading, re.IGNORECASE))
 
 
+_ARTICLE_FIRST = re.compile(r"^(?:the|an?|el|la|los|las|una?)\s+(?=\S)")
+
+
 def headed_by(heading: str, term: str) -> bool:
     """Is the heading the term's name ("Pattern Matching" of "pattern matching", "Lifetimes" of "lifetime"),
     or the name it glosses ("ユニオン型 (union type)" of "ユニオン型" and of "union type"), or, for a
@@ -173,10 +176,11 @@ def headed_by(heading: str, term: str) -> bool:
     if (_CODE_NAME.fullmatch(named) or _is_operator(named)) and names_in_code(heading, named):
         return True
     name = _NUMBERED.sub("", " ".join(heading.strip(" `*_#").split()).lower()).strip(" `<>")  # "2. <joint>"
+    name = _ARTICLE_FIRST.sub("", name)  # "The Universal Quantifier" names "universal quantifier"
     glossed = _GLOSS.match(name)
     asked = defined_term(name)  # a heading that asks it: "What Are Topics?", "ٹاپکس کیا ہیں؟"
     names = [name, *((glossed["name"], glossed["gloss"]) if glossed else ()), *((asked,) if asked else ())]
-    return _singular(term.lower()) in {_singular(n.strip(" `*_")) for n in names}
+    return _singular(_ARTICLE_FIRST.sub("", term.strip().lower())) in {_singular(n.strip(" `*_")) for n in names}
 
 
 def _singular(term: str) -> str:
@@ -199,8 +203,11 @@ def defines(text: str, term: str) -> bool:
               rf"\b(?:call|calls|called|known as|referred to as)\s+(?:[^.!?\n]{{0,60}}?\s)?)"
               rf"(?<![\w*])(?:\*\*|__|\*|_){said}{plural}(?:\*\*|__|\*|_)(?![\w*])")
     # "A trait is …", "Rust’s closures are …", "$F_{ST}$ is …"
-    what_it_is = (rf"(?:^|(?<=[.!?]\s)|\n)\s*(?:(?:an?|the|\w+['’]s)\s+)?[`$]?{said}{plural}[`$]?\s+"
-                  rf"(?:(?:is|are)\s+(?!{_NOT_WHAT_IT_IS})|refers to|means|stands for|defines\b)")
+    # (its notation may stand beside it: "The universal quantifier, ``∀ x : α, p x`` is supposed to denote …")
+    what_it_is = (rf"(?:^|(?<=[.!?]\s)|\n)\s*(?:(?:an?|the|\w+['’]s)\s+)?[`$]?{said}{plural}[`$]?"
+                  rf"(?:\s*,?\s*(?:`+[^`\n]{{1,40}}`+|\$[^$\n]{{1,40}}\$|\([^)\n]{{1,40}}\)),?)?\s+"
+                  rf"(?:(?:is|are)\s+supposed\s+to\s+(?:denote|mean|represent|be)\b|"
+                  rf"(?:is|are)\s+(?!{_NOT_WHAT_IT_IS})|refers to|means|stands for|denotes|defines\b)")
     # what a book's code does, said with it as the subject: "The ``sorry`` identifier magically produces
     # a proof of anything", "`rfl` closes the target" (a name set in code is a term of the book's)
     does = (rf"(?:^|(?<=[.!?]\s)|\n)\s*(?:[-*]\s+)?(?:the\s+)?`+{said}`+\s+(?:(?:{_CODE_KINDS})\s+)?(?:\w+ly\s+)?"

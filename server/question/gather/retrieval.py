@@ -10,25 +10,30 @@ from server.embedding.choice import on_gate_scale
 from server.embedding.protocol import TextEmbedder
 from server.book.chunk import Chunk
 from server.question.gather.lexical import CANDIDATES, rerank
+from server.text.definition import defined_term
 from server.store import ChunkStore, Filters
 
 if TYPE_CHECKING:
+    from server.question.gather.openings import SectionOpenings
     from server.text.vocabulary import Lexicon
 
 
 class Retriever:
     def __init__(self, store: ChunkStore, embedder: TextEmbedder, *, candidate_factor: int = 2,
-                 lexicon: Lexicon | None = None, locale_embedders: Mapping[str, TextEmbedder] | None = None):
+                 lexicon: Lexicon | None = None, locale_embedders: Mapping[str, TextEmbedder] | None = None,
+                 openings: SectionOpenings | None = None):
         """`lexicon`, when given, is a book's vocabulary by book id (None: the whole index):
         the dense candidates are then re-ranked by the question's wording too (question/gather/lexical.py).
         `locale_embedders`: the locales whose chunks another model embedded (a translation read
         with the multilingual model), and that model: a reader of such a locale is searched
-        among its chunks alone, by that model, its cosines put on the index model's scale."""
+        among its chunks alone, by that model, its cosines put on the index model's scale.
+        `openings`: a section the asked term names is read from its first passage (openings.py)."""
         self.store = store
         self.embedder = embedder
         self.candidate_factor = candidate_factor
         self.lexicon = lexicon
         self.locale_embedders = dict(locale_embedders or {})
+        self.openings = openings
 
     def retrieve(
         self,
@@ -84,4 +89,5 @@ class Retriever:
         if self.lexicon is None:
             return self.store.search(vector, limit=limit, filters=filters)
         candidates = self.store.search(vector, limit=max(limit, CANDIDATES), filters=filters)
-        return rerank(question, candidates, self.lexicon(filters.book_id), scale=scale)
+        ranked = rerank(question, candidates, self.lexicon(filters.book_id), scale=scale)
+        return self.openings.lead_in(ranked, defined_term(question)) if self.openings is not None else ranked
