@@ -561,6 +561,21 @@ def test_an_answer_quotes_three_sections_at_most_and_code_only_when_it_is_the_an
     assert "```" not in answer  # the prose answers: the code another section holds is not quoted
 
 
+def test_another_section_is_quoted_only_for_an_asked_word_the_answer_does_not_say_yet():
+    """tpil4, "what is a tactic": its definition, then "You can structure your tactics using …" of
+    another section and "The cases tactic … discussed in greater detail" of a third, each only
+    repeating "tactic"."""
+    defines = ("## Tactics\n\nA proof term is a representation of a mathematical proof; tactics are commands, "
+               "or instructions, that describe how to build such a proof.\n")
+    repeats = ("## Entering Tactic Mode\n\nYou can structure your tactics using the notation case tag. "
+               "Tactics that may produce multiple subgoals often tag them.\n")
+    adds = "## Tactic Combinators\n\nTactic combinators are operations that form new tactics from old ones.\n"
+    answer = block_answer("what is a tactic?", [_source(defines, 0.6, "a"), _source(repeats, 0.59, "b")])
+    assert "tactics are commands" in answer and "structure your tactics" not in answer, answer
+    combined = block_answer("what is a tactic combinator?", [_source(defines, 0.6, "a"), _source(adds, 0.59, "b")])
+    assert "form new tactics from old ones" in combined, combined  # "combinator": a word the first does not say
+
+
 def test_a_blockquoted_note_is_quoted_as_prose_without_its_marks():
     page = "## Operators\n\n> Note: the dot operator composes two functions.\n> It applies the right one first.\n"
     answer = block_answer("what does the dot operator do?", [_source(page)])
