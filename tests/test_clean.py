@@ -58,6 +58,17 @@ def test_mdx_syntax_removed_prose_kept():
     assert "<Tabs>kept in code</Tabs>\nimport x from 'y';" in out
 
 
+def test_a_table_written_in_html_is_a_markdown_table():
+    """lhbg's table of `let` and `<-`, its cells one-line <pre> blocks: with its tags stripped, the
+    cell "=" under the cell `let greeting = "hello"` made that a heading the answers quoted under."""
+    page = (CORPORA / "lhbg" / "src" / "05-glue" / "02-io.md").read_text(encoding="utf-8")
+    cleaned = clean_markdown(page)
+    assert '| `let mygetline = getLine` | `=` | `IO String` | `IO String` | We just create a new name for `getLine` |' \
+        in cleaned
+    assert "| code | operator | type of the left side |" in cleaned and "<td>" not in cleaned
+    assert not any(line.strip() in ("=", "# let mygetline = getLine") for line in cleaned.splitlines())
+
+
 def test_mdbook_includes_dropped_cleanly():
     text = "Intro\n\n```rust\n{{#rustdoc_include ../listings/a/src/main.rs}}\n```\n\nMore {{#include x.txt}} text\n\n```rust\nfn main() {}\n```\n"
     out = clean_markdown(text)

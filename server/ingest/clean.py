@@ -14,6 +14,7 @@ from typing import Mapping
 
 from markdown_it import MarkdownIt
 
+from server.ingest.html_text import html_table
 from server.ingest.tag_labels import mark_labels
 
 _COMMONMARK = MarkdownIt("commonmark")
@@ -23,6 +24,7 @@ _MDBOOK_DIRECTIVE = re.compile(r"\{\{#\w+[^}]*\}\}")
 _ADMONITION_OPEN = re.compile(r"^\s*:::+\s*(?P<kind>[A-Za-z]+)(?:\[(?P<bracket>[^\]]*)\])?\s*(?P<title>.*?)\s*$")
 _ADMONITION_CLOSE = re.compile(r"^\s*:::+\s*$")
 _ESM = re.compile(r"^(import|export)\s")
+_HTML_TABLE = re.compile(r"^[ \t]*<table\b.*?</table>[ \t]*$", re.IGNORECASE | re.DOTALL | re.MULTILINE)
 _TAG_START = re.compile(r"</?[A-Za-z][\w.:-]*")
 _AUTOLINK = re.compile(r"<([a-zA-Z][a-zA-Z0-9+.-]{1,31}:[^\s<>]*|[^\s<>@]+@[^\s<>@]+)>")
 
@@ -200,6 +202,11 @@ def _strip_tags_and_comments(text: str) -> str:
     return "".join(out)
 
 
+def _html_tables(text: str) -> str:
+    """Each table written in HTML as a Markdown table (html_text.html_table)."""
+    return _HTML_TABLE.sub(lambda found: f"\n{html_table(found[0]) or found[0]}\n", text)
+
+
 def _admonitions(lines: list[str]) -> list[str]:
     out: list[str] = []
     for line in lines:
@@ -242,7 +249,7 @@ def _display_math(lines: list[str]) -> list[str]:
 def _clean_prose(lines: list[str]) -> list[str]:
     lines = [_MDBOOK_DIRECTIVE.sub("", line) for line in lines if not _MDBOOK_DIRECTIVE.fullmatch(line.strip())]
     lines = _drop_esm(lines)
-    text = _strip_tags_and_comments(mark_labels("\n".join(lines)))
+    text = _strip_tags_and_comments(_html_tables(mark_labels("\n".join(lines))))
     lines = [line.rstrip() if line.strip() else "" for line in text.split("\n")]
     # JSX children are often indented; markdown would read 4+ spaces as code.
     lines = [line.lstrip() if line.startswith("    ") and not line.lstrip().startswith(("-", "*", "+")) and not re.match(r"\s*\d+\.", line) else line for line in lines]

@@ -63,8 +63,8 @@ def _inline(el) -> str:
         if not _skipped(child):
             if child.tag == "br":
                 parts.append("\n")
-            elif child.tag == "code":
-                parts.append(f"`{child.text_content()}`")
+            elif child.tag == "code" or child.tag == "pre" and "\n" not in child.text_content().strip():
+                parts.append(f"`{child.text_content().strip()}`")  # (a one-line block in a cell: code too)
             else:
                 parts.append(_inline(child))
         parts.append(child.tail or "")
@@ -97,6 +97,17 @@ def _table(table) -> str:
         if len(rows) == 1:
             rows.append("|" + "---|" * len(cells))
     return "\n".join(rows)
+
+
+def html_table(markup: str) -> str | None:
+    """A table a page's Markdown writes in HTML, as the Markdown table a built page's is read into
+    (None for markup that is no table): its tags stripped, each cell would be a line of its own, and
+    a cell holding "=" under one holding code a heading."""
+    try:
+        table = lxml_html.fragment_fromstring(markup.strip())
+    except (ValueError, lxml_html.etree.ParserError):
+        return None
+    return _table(table) if table.tag == "table" else None
 
 
 def _list(el, depth: int = 0) -> list[str]:

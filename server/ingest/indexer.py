@@ -71,8 +71,9 @@ def default_book_id(site: Site) -> str:
 # 4: chunks know their position in the page; 5: and where merged-in sections start; 6: a table split
 # across chunks keeps its header in every part; 7: a paragraph cut across chunks runs on from its overlap;
 # 8: a twoslash code block as its page shows it; 9: a heading's inline code as written ("1. `<link>`");
-# 10: a reference link shown as a link ("[text][label]" read by the page's definitions)
-CHUNKER_VERSION = 10
+# 10: a reference link shown as a link ("[text][label]" read by the page's definitions); 11: a table written
+# in HTML read as a Markdown table
+CHUNKER_VERSION = 11
 
 
 def _fingerprint(page: Page, site: Site, options: ChunkingOptions, model_name: str) -> str:
