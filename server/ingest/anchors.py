@@ -34,7 +34,7 @@ def rendered_text(heading: str) -> str:
         return f"\x00{len(code) - 1}\x00"
     text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", heading)
     text = _CODE_SPAN.sub(kept, text)
-    text = re.sub(r"<[^>]+>", "", text)
+    text = re.sub(r"</?[A-Za-z][^>]*>", "", text)  # tags, not "<$>" (lhbg: "fmap and <$>")
     text = text.replace("`", "")
     text = re.sub(r"(\*\*|__)(.+?)\1", r"\2", text)
     text = re.sub(r"(?<![\w*])([*_])(?!\s)(.+?)(?<!\s)\1(?![\w*])", r"\2", text)
