@@ -48,12 +48,14 @@ def test_the_term_a_question_asks_the_meaning_of():
                            ("ROS 2 میں نوڈ کیا ہوتا ہے؟", "نوڈ"), ("ٹاپکس کیا ہیں؟", "ٹاپکس"),
                            # where it is asked about, and what it is for, are no part of it either (tpil4)
                            ("what does the universal quantifier mean in lean", "universal quantifier"),
-                           ("what is calc used for?", "calc"), ("what does a node do in ros 2?", "node")):
+                           ("what is calc used for?", "calc"), ("what does a node do in ros 2?", "node"),
+                           ("how does do notation work?", "do notation")):
         assert defined_term(question) == term, question
     for question in ("what is this?", "what's the difference between a trait and a struct?",
                      "how do i implement a trait?", "what is the best way to learn rust and python fast?",
                      "explain this", "explain how ros works", "explícame cómo funciona el trampolín",
-                     "explain the difference between a trait and a struct", "explain what this code does"):
+                     "explain the difference between a trait and a struct", "explain what this code does",
+                     "how does this work?"):
         assert defined_term(question) is None, question
 
 

@@ -30,6 +30,8 @@ _ASKS = [re.compile(pattern, re.IGNORECASE) for pattern in (
     rf"{_TERM}{_SIMPLY}\s*[?？.!]*\s*$",
     rf"^\s*(?:define|definition of|meaning of)\s+(?:an?\s+|the\s+)?{_TERM}\s*[?？]*\s*$",
     rf"^\s*what does\s+(?:an?\s+|the\s+)?{_TERM}\s+(?:mean|do){_SCOPE}\s*[?？]*\s*$",
+    # "how does do notation work?": what it is, read where the section named by it opens
+    rf"^\s*how\s+(?:does|do)\s+(?:an?\s+|the\s+)?{_TERM}\s+work{_SCOPE}\s*[?？]*\s*$",
     rf"^\s*¿?\s*qu[eé] (?:es|son)\s+(?:una?\s+|el\s+|la\s+|los\s+|las\s+)?{_TERM}{_SIMPLY}\s*[?？]*\s*$",
     r"^\s*(?P<term>[^\s?？、。]{1,20}?)\s*(?:とは|って)(?:何|なに|なん)?(?:ですか|でしょうか)?\s*[?？]*\s*$",
     r"^\s*什么是\s*(?P<term>[^\s?？，。]{1,20}?)\s*[?？]*\s*$",
