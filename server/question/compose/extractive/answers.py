@@ -134,8 +134,9 @@ def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict
         more_code, more_tables = sum(map(has_code, adding)), sum(map(_is_table, adding))
         if len(quoted | {section(u) for u in adding}) > MAX_SECTIONS and not highlighted:
             continue  # three sections at most: the one that answers and two for what it lacks
-        if opened and section(candidate.unit) not in quoted and not set(candidate.covers) - said:
-            continue  # another section only for an asked word the answer does not say yet
+        if opened and section(candidate.unit) not in quoted and not set(candidate.covers) - said \
+                and not candidate.titled:
+            continue  # another section only for an asked word the answer does not say yet, or the one it names
         if more_code and opened is not None and not wants_code and (code + more_code > 1 or (
                 not set(candidate.covers) - said and not (how_to and candidate.relevance > 0))):
             continue  # a second code block, or code that says nothing the prose has not

@@ -172,15 +172,16 @@ def _names_its_section(unit: Unit, opens: list, term: str, on_term: list[bool]) 
 
 
 class Scored:
-    __slots__ = ("unit", "relevance", "score", "covers", "context", "items", "leads")
+    __slots__ = ("unit", "relevance", "score", "covers", "context", "items", "leads", "titled")
 
     def __init__(self, unit: Unit, relevance: float, score: float, covers: dict[str, float], context: float,
-                 items: tuple[dict[str, float], ...] = (), leads: float = 0.0):
+                 items: tuple[dict[str, float], ...] = (), leads: float = 0.0, titled: bool = False):
         self.unit, self.relevance, self.score = unit, relevance, score  # relevance: by its words alone
         self.covers = covers  # the asked words it holds, each with its share of the question (rarer: more)
         self.context = context  # what its heading and its passage's nearness add
         self.items = items  # a lead-in's list: the asked words the lead-in holds, then each item
         self.leads = leads  # what it adds to a stretch it opens: the kind of piece asked for (exercises, an example)
+        self.titled = titled  # its heading is asked words alone ("SLAM", "2. <joint>")
 
 
 def score_pieces(question: str, sources: list[Source], book: BookVocabulary | None, *, everything: bool,
@@ -250,5 +251,6 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
         if unit.introduces == "list":
             items = tuple(_holds(strip_markdown(part), weights, full)
                           for part in [unit.text.partition("\n\n")[0], *unit.items])
-        scored.append(Scored(unit, relevance, relevance + context + asked_for, covers, context, items, leads))
+        scored.append(Scored(unit, relevance, relevance + context + asked_for, covers, context, items, leads,
+                             any(p in weights for p in heading) and all(p in weights or p.isdigit() for p in heading)))
     return scored
