@@ -576,6 +576,15 @@ def test_another_section_is_quoted_only_for_an_asked_word_the_answer_does_not_sa
     assert "form new tactics from old ones" in combined, combined  # "combinator": a word the first does not say
 
 
+def test_a_code_blocks_language_is_no_word_it_says():
+    """tpil4's "what does the universal quantifier mean in lean": a Lean block was quoted after the
+    definition for saying "lean", its fence's language."""
+    page = ("## The Universal Quantifier\n\nThe universal quantifier is supposed to denote the assertion that "
+            "the statement holds for every value.\n\n```lean\nexample (p : Nat → Prop) : ∀ y, p y := sorry\n```\n")
+    answer = block_answer("what does the universal quantifier mean in lean", [_source(page)])
+    assert "holds for every value" in answer and "```" not in answer, answer
+
+
 def test_a_blockquoted_note_is_quoted_as_prose_without_its_marks():
     page = "## Operators\n\n> Note: the dot operator composes two functions.\n> It applies the right one first.\n"
     answer = block_answer("what does the dot operator do?", [_source(page)])
