@@ -15,6 +15,7 @@ from server.ingest.practice.marks import ANSWER, HINT_WORDS, QUESTION, mark_of
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _BELOW = re.compile(r"\b(?:below|the following)\b", re.IGNORECASE)  # "fill in the definitions … below"
+_STARTS_BLOCK = re.compile(r"^\s*(?:[-*+]\s|\d{1,3}[.)]\s|[A-Ha-h][).]\s|\(?[A-Ha-h]\)\s|>|\||#|\[[ xX]\]|<)")
 _FENCE_LINE = re.compile(r"^\s*(?:```|~~~)", re.MULTILINE)
 _NUMBERED = re.compile(r"^(?P<indent>\s{0,3})(?:\*\*|__)?(?:(?:Q|Question|Pregunta|Exercise|Ejercicio)\s*)?"
                        r"(?P<n>\d{1,3})(?:[.)]|\s*[:：])(?:\*\*|__)?\s+(?P<text>\S.*)$", re.IGNORECASE)
@@ -52,8 +53,26 @@ class Read:
 
 
 def _joined(lines: list[str]) -> str:
-    text = "\n".join(line.rstrip() for line in lines)
+    text = "\n".join(_unwrapped([line.rstrip() for line in lines]))
     return re.sub(r"\n{3,}", "\n\n", text).strip()
+
+
+def _unwrapped(lines: list[str]) -> list[str]:
+    """A paragraph the book's source wraps at a width (mdBook's "Try proving these (one direction
+    of the second of these\n   requires classical logic):") as one line: a quiz card shows each line
+    as one. Code, list items and choices keep their lines."""
+    out: list[str] = []
+    code = False
+    for line in lines:
+        starts = _FENCE.match(line) or _STARTS_BLOCK.match(line)
+        if out and not code and not starts and line.strip() and out[-1].strip() and not _FENCE.match(out[-1]) \
+                and not out[-1].endswith("  "):
+            out[-1] = f"{out[-1]} {line.strip()}"
+        else:
+            out.append(line)
+        if _FENCE.match(line):
+            code = not code
+    return out
 
 
 def _letter_index(letter: str) -> int:
