@@ -23,6 +23,7 @@ from server.question.compose.extractive.code_lines import trimmed_code
 from server.question.compose.extractive.thought import carried_on, with_dependencies, with_rest_of_thought
 from server.book.chunk import Chunk
 from server.question.context import Source
+from server.text.definition import defined_term
 from server.question.compose.extractive.continuation import (Following, cited_where_read, holder, read_passages,
                                                               shown_under)
 from server.question.markers import cite_end, marker
@@ -68,7 +69,8 @@ def _length(units: list[Unit], headed: set[tuple[int, str]] = frozenset()) -> in
 
 
 def _choose(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict[int, int],
-            how_to: bool = False, sections: Callable[[Unit], Section | int] | None = None) -> list[Unit]:
+            how_to: bool = False, sections: Callable[[Unit], Section | int] | None = None,
+            defining: bool = False) -> list[Unit]:
     """The opening stretch, then what _more adds in what is left of the reading length; where a
     passage is highlighted, its own order leads instead."""
     if highlighted or not scored:
@@ -84,8 +86,13 @@ def _choose(scored: list[Scored], budget: int, wants_code: bool, highlighted: di
     if left >= MIN_MORE:
         rest = [s for s in scored if s.unit.key not in chosen]
         said = {word for s in scored if s.unit.key in chosen for word in s.covers}
+        # what a term is, once said, is not said again from elsewhere: another section comes for an asked
+        # word it does not say yet (measured: for any question, the dev books lost what they answered with)
+        spoken = {word for s in scored if s.unit.key in chosen and not has_code(s.unit) for word in s.covers} \
+            if defining else None
         chosen.update((u.key, u) for u in _more(rest, left, wants_code, {}, opened=list(chosen.values()),
-                                                whole=budget, said=said, how_to=how_to, sections=sections))
+                                                whole=budget, said=said, how_to=how_to, sections=sections,
+                                                spoken=spoken))
     shown = {(u.source, u.block) for u in chosen.values() if shows_a_block(u)}
     chosen = {key: u for key, u in chosen.items()  # "The example above …" only with an example above it
               if not points_above(u) or any(source == u.source and block < u.block for source, block in shown)}
@@ -98,7 +105,8 @@ def _choose(scored: list[Scored], budget: int, wants_code: bool, highlighted: di
 
 def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict[int, int],
           opened: list[Unit] | None = None, whole: int | None = None, said: set[str] = frozenset(),
-          how_to: bool = False, sections: Callable[[Unit], Section | int] | None = None) -> list[Unit]:
+          how_to: bool = False, sections: Callable[[Unit], Section | int] | None = None,
+          spoken: set[str] | None = None) -> list[Unit]:
     """The best piece, then every piece that says something asked, best first, whichever passage
     holds it; then the sentence or item right after each of those quoted (the rest of the
     thought); then the rest of the highlighted passage in its order (`highlighted`: its pieces'
@@ -134,9 +142,9 @@ def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict
         more_code, more_tables = sum(map(has_code, adding)), sum(map(_is_table, adding))
         if len(quoted | {section(u) for u in adding}) > MAX_SECTIONS and not highlighted:
             continue  # three sections at most: the one that answers and two for what it lacks
-        if opened and section(candidate.unit) not in quoted and not set(candidate.covers) - said \
-                and not candidate.titled:
-            continue  # another section only for an asked word the answer does not say yet, or the one it names
+        if opened and spoken is not None and not _within(section(candidate.unit), quoted) \
+                and not set(candidate.covers) - spoken and not candidate.titled:
+            continue  # another section only for an asked word the answer's prose does not say yet, or the one it names
         if more_code and opened is not None and not wants_code and (code + more_code > 1 or (
                 not set(candidate.covers) - said and not (how_to and candidate.relevance > 0))):
             continue  # a second code block, or code that says nothing the prose has not
@@ -155,6 +163,8 @@ def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict
         headed.update((u.source, u.heading) for u in adding)
         quoted.update(section(u) for u in adding)
         said.update(candidate.covers)
+        if spoken is not None and not has_code(candidate.unit):
+            spoken = spoken | set(candidate.covers)
         length, code, tables = length + more_length, code + more_code, tables + more_tables
     if wants_code and not any(u.kind == "code" or u.introduces == "code" for u in [*chosen.values(), *(opened or [])]):
         # the best code whose section is quoted, or fits in the three sections an answer quotes
@@ -163,6 +173,12 @@ def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict
         if code is not None:
             chosen[code.key] = code
     return sorted(chosen.values(), key=lambda u: u.key)
+
+
+def _within(section: Section | int, quoted: set) -> bool:
+    """Is the section one quoted, or one of their subsections ("1. Human-Designed World" of "Why Humanoids?")?"""
+    return section in quoted or isinstance(section, tuple) and any(
+        isinstance(q, tuple) and q[0] == section[0] and section[1].startswith(f"{q[1]} › ") for q in quoted)
 
 
 def _render(units: list[Unit], asked: set[str] | None = None) -> str:
@@ -224,7 +240,7 @@ def quoted_answer(question: str, sources: list[Source], answer_length: str = "no
                    if s.source_type == "selected_text"}
     how_to = bool(HOW_TO.search(question)) or example  # code that says something asked answers
     chosen = _choose(scored, WORDS_BY_LENGTH.get(answer_length, 70), wants_code, highlighted, how_to,
-                     piece_sections(sources, read))
+                     piece_sections(sources, read), defining=defined_term(question) is not None)
     units, extra = cited_where_read(chosen, sources, read)
     if not highlighted:
         units = in_book_order(units, sources, extra)
