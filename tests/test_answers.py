@@ -574,6 +574,10 @@ def test_another_section_is_quoted_only_for_an_asked_word_the_answer_does_not_sa
     assert "tactics are commands" in answer and "structure your tactics" not in answer, answer
     combined = block_answer("what is a tactic combinator?", [_source(defines, 0.6, "a"), _source(adds, 0.59, "b")])
     assert "form new tactics from old ones" in combined, combined  # "combinator": a word the first does not say
+    # a question that asks no term's meaning reads on: aibook's "why build robots shaped like humans at all?"
+    # opened on a chapter's introduction, and the section that answers only repeats its words
+    why = block_answer("why would i use tactics?", [_source(defines, 0.6, "a"), _source(repeats, 0.59, "b")])
+    assert "structure your tactics" in why, why
 
 
 def test_a_code_blocks_language_is_no_word_it_says():
