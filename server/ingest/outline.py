@@ -20,20 +20,7 @@ from server.text.lengths import spaced_length
 
 _NUMBERED = re.compile(r"^\s*(?P<noun>[A-Za-z]+)\s+(?P<number>\d+)\b")
 KEY_POINT_CHARS = 360
-_CODE_SPAN = re.compile(r"(`+[^`\n]+?`+)")
 ENOUGH_CHARS = 200  # a key point is the section's opening sentences up to about this long
-
-
-def _plain_keeping_code(text: str) -> str:
-    """The text as plain text, its inline code kept as code: a key point is shown as Markdown, where
-    lhbg's "*> and >> have the same type signature" lost its "*" to emphasis."""
-    parts = []
-    for n, part in enumerate(_CODE_SPAN.split(text)):
-        if n % 2:
-            parts.append(part)
-        elif part.strip():
-            parts.append(" " * part[:1].isspace() + plain(part) + " " * part[-1:].isspace())
-    return " ".join("".join(parts).split())
 
 
 def _first_sentence(texts: list[str]) -> str:
@@ -41,7 +28,7 @@ def _first_sentence(texts: list[str]) -> str:
     for text in texts:
         if text.lstrip().startswith(("```", "~~~", "|", "<", "import ", "export ", ">")):
             continue
-        for sentence in split_sentences(_plain_keeping_code(text)):
+        for sentence in split_sentences(plain(text)):
             if spaced_length(sentence) >= 4 and not sentence.endswith(":"):
                 taken.append(sentence)
             if taken and (sum(map(len, taken)) >= ENOUGH_CHARS or len(taken) == 3):
