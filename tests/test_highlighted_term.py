@@ -50,7 +50,12 @@ def test_a_highlighted_term_is_explained_by_the_book_with_it(chat_app):
         assert said in data["answer"] and "no example of its own" not in data["answer"], (question, data["answer"])
 
 
-def test_asked_of_the_term_alone_it_says_plainly_what_it_cannot_do(chat_app):
-    data = _ask(chat_app().test_client(), "give me an example", "exclusive")
-    assert data["status"] == "completed" and "no example of its own" in data["answer"], data["answer"]
-    assert all(s["source_type"] == "selected_text" for s in data["sources"])
+def test_asked_of_the_term_alone_it_says_plainly_what_it_cannot_do_and_where_to_ask(chat_app):
+    client = chat_app().test_client()
+    for question in ("give me an example", "explain this"):
+        data = _ask(client, question, "exclusive")
+        assert data["status"] == "completed" and "“This passage and the book”" in data["answer"], data["answer"]
+        assert all(s["source_type"] == "selected_text" for s in data["sources"])
+    response = client.post("/chat", json={"question": "explícame esto", "selected_text": "dither",
+                                          "selection_mode": "exclusive", "metadata": {"locale": "es"}})
+    assert "“Este pasaje y el libro”" in response.get_json()["answer"]

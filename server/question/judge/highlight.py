@@ -24,6 +24,7 @@ import re
 
 from server.question.context import Source
 from server.question.understand.intent import Intent
+from server.question.understand.term import highlighted_term
 from server.question.markers import cite_end
 from server.text.sentences import split_sentences
 from server.text.lengths import spaced_length
@@ -54,6 +55,16 @@ NO_EXAMPLE_NOTE = {
     "zh": "*所选段落本身没有例子，此处也未配置语言模型来据此编一个；以下是它的关键句。*",
     "ur": "*منتخب حصے میں اپنی کوئی مثال نہیں، اور یہاں کوئی لینگویج ماڈل ترتیب نہیں دیا گیا جو اس سے مثال بنا سکے؛ یہ اس کے اہم "
           "جملے ہیں۔*"}
+# a highlighted term asked about from itself alone: it has no sentence to quote; the book has (term.py)
+TERM_NOTE = {
+    "en": "*The selection is a term, and says nothing of it but its name: ask with “This passage and the book” "
+          "for what the book says of it.*",
+    "es": "*La selección es un término y no dice de él más que su nombre: pregunta con “Este pasaje y el libro” "
+          "para ver lo que el libro dice de él.*",
+    "ja": "*選択したのは用語で、その名前しか書かれていません。本書での説明は「この箇所と本書」で質問してください。*",
+    "zh": "*所选的是一个术语，除了名称之外没有别的内容：请用“这段内容和全书”提问，看看书中对它的说明。*",
+    "ur": "*منتخب حصہ ایک اصطلاح ہے جس میں اس کے نام کے سوا کچھ نہیں: کتاب اس کے بارے میں کیا کہتی ہے، یہ جاننے کے لیے "
+          "“یہ اقتباس اور کتاب” کے ساتھ پوچھیں۔*"}
 _EXAMPLE = re.compile(r"\b(?:for example|for instance|e\.g\.|such as|imagine|consider|like a|say you|por ejemplo|"
                       r"imagina|supongamos|considera)\b|例えば|たとえば|例如|比如|譬如|مثال کے طور پر", re.I)
 
@@ -130,6 +141,8 @@ def passage_answer(intent: Intent, question: str, sources: list[Source], answer_
     sentences = _numbered_sentences(sources)
     if not sentences:
         return ""
+    if len(sentences) == 1 and highlighted_term(sentences[0][1]):
+        return f"{_quote(sentences)}\n\n{_note(TERM_NOTE, language)}"
     limit = SENTENCES_BY_LENGTH.get(answer_length, 3)
     key = [sentences[i] for i in key_sentences([s for _, s in sentences], limit)]
     passage_terms = set().union(*(_content(s) for _, s in sentences))
