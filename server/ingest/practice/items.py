@@ -16,7 +16,6 @@ from server.ingest.practice.marks import ANSWER, HINT_WORDS, QUESTION, mark_of
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _BELOW = re.compile(r"\b(?:below|the following)\b", re.IGNORECASE)  # "fill in the definitions … below"
 _STARTS_BLOCK = re.compile(r"^\s*(?:[-*+]\s|\d{1,3}[.)]\s|[A-Ha-h][).]\s|\(?[A-Ha-h]\)\s|>|\||#|\[[ xX]\]|<)")
-_FENCE_LINE = re.compile(r"^\s*(?:```|~~~)", re.MULTILINE)
 _NUMBERED = re.compile(r"^(?P<indent>\s{0,3})(?:\*\*|__)?(?:(?:Q|Question|Pregunta|Exercise|Ejercicio)\s*)?"
                        r"(?P<n>\d{1,3})(?:[.)]|\s*[:：])(?:\*\*|__)?\s+(?P<text>\S.*)$", re.IGNORECASE)
 _BULLET = re.compile(r"^(?P<indent>\s{0,3})[-*+]\s+(?P<text>\S.*)$")
@@ -45,7 +44,7 @@ class Read:
     @property
     def text(self) -> str:
         text = _joined(self.lines)[:MAX_QUESTION]
-        return text + "\n```" if len(_FENCE_LINE.findall(text)) % 2 else text  # cut inside its code: closed
+        return text + "\n```" if sum(bool(_FENCE.match(line)) for line in text.split("\n")) % 2 else text  # closed
 
     @property
     def answer_text(self) -> str:

@@ -8,6 +8,7 @@ import re
 # Haskell quasi-quote, a template literal) or a quoted string of three words or more
 _HELD_TEXT = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|\[\w*\|[\s\S]*?\|\]|`[^`\n]*\n[^`]*`|"(?:[^"\\\n]|\\.)*"')
 _FENCED = re.compile(r"^([ \t]*(?:```|~~~)[^\n]*\n)([\s\S]*?)(^[ \t]*(?:```|~~~)[ \t]*$)", re.MULTILINE)
+_OPENER = re.compile(r"^([ \t]*(?:```|~~~))[^\n]*", re.MULTILINE)  # a fence's opening line, its language after it
 MAX_CODE_LINES = 30  # a longer code block is shown by the lines that name what was asked
 CODE_CONTEXT = 2  # lines kept either side of one that names an asked word
 
@@ -50,9 +51,10 @@ def _elisions(kept: list[int], length: int) -> int:
 def program_words(text: str) -> str:
     """`text` with the text its code blocks hold as data left out: a test's sample document or a
     message to print names what the program handles, not what it does ("how do I read a file?" is
-    not answered by a test whose sample says "Create a new Haskell source file")."""
+    not answered by a test whose sample says "Create a new Haskell source file"). Nor is a fence's
+    language a word it says ("```lean" says no "lean" asked)."""
     def without_held(code: str) -> str:
         return _HELD_TEXT.sub(lambda held: held[0] if len(held[0].split()) < 3 else " ", code)
     if not _FENCED.search(text):
-        return without_held(text) if text.lstrip().startswith(("```", "~~~")) else text
-    return _FENCED.sub(lambda block: block[1] + without_held(block[2]) + block[3], text)
+        return without_held(_OPENER.sub(r"\1", text, count=1)) if text.lstrip().startswith(("```", "~~~")) else text
+    return _FENCED.sub(lambda block: _OPENER.sub(r"\1", block[1]) + without_held(block[2]) + block[3], text)

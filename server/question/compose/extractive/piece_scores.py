@@ -34,7 +34,6 @@ from server.text.definition import (code_names, compared_terms, defined_term, de
 from server.text.vocabulary import BookVocabulary, words
 
 CODE_ASKED = 0.3
-_FENCE_LINE = re.compile(r"^[ \t]*(?:`{3,}|~{3,})[^\n]*$", re.MULTILINE)
 EXAMPLE_ASKED = 0.3  # the book's example of what is asked, over its other sentences on it
 NAMED_ASKED = 0.3  # an exercise, a quiz question or a reading when the question asks for them by name
 NAMED = ("exercise", "quiz", "references")
@@ -225,8 +224,7 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
         heading = [p for p in _prefixes(headings) if p not in alone or alone[p].search(written)]
         if not _eligible(unit, question, wants_code, everything, any(p in weights for p in heading)):
             continue
-        # a program's data is not what it names, nor its fence's language ("```lean" says no "lean" asked)
-        plain = _FENCE_LINE.sub("", program_words(unit.plain)) if has_code(unit) else unit.plain
+        plain = program_words(unit.plain) if has_code(unit) else unit.plain  # a program's data is not what it names
         written = read_form(plain) if alone else ""
         said = [p for p in _prefixes(plain) if p not in alone or alone[p].search(written)]
         said += [o for o in operators if says_operator(unit.text, o)]
