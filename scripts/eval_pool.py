@@ -57,12 +57,14 @@ def main() -> int:
     parser.add_argument("eval_dir", type=Path)
     parser.add_argument("names", nargs="*")
     parser.add_argument("--rows", type=Path, help="write each set's per-question rows here")
+    parser.add_argument("--asked-on", choices=["gold", "next"], help="ask each question on a page (textbook-chat eval --asked-on)")
     args = parser.parse_args()
     everything = sets(args.corpora.resolve(), args.eval_dir.resolve())
     table, failed = [], False
     for name in args.names or list(everything):
         questions, book, locale = everything[name]
         extra = (["--rows", str(args.rows / f"{name}.json")] if args.rows else []) + (["--locale", locale] if locale else [])
+        extra += ["--asked-on", args.asked_on] if args.asked_on else []
         if args.rows:
             args.rows.mkdir(parents=True, exist_ok=True)
         # this checkout's code, whichever the environment installed (`-m` runs it from its folder)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
@@ -31,6 +31,7 @@ from server.question.pipeline import ChatPipeline
 from server.question.record import Record
 from server.question.route import Passages
 from server.question.gather.openings import SectionOpenings
+from server.question.gather.reader_page import ReaderPages
 from server.question.gather.retrieval import Retriever
 from server.question import Question
 from server.question.understand import KnownBooks, Rewriter, Understand
@@ -121,11 +122,8 @@ def open_index(settings: Settings, *, store_check: bool = True, book: BookToInde
 
 @contextmanager
 def index_of(settings: Settings, *, store_check: bool = True, book: BookToIndex | None = None) -> Iterator[Index]:
-    index = open_index(settings, store_check=store_check, book=book)
-    try:
+    with closing(open_index(settings, store_check=store_check, book=book)) as index:
         yield index
-    finally:
-        index.close()
 
 
 @contextmanager
@@ -168,7 +166,8 @@ class BookSearch:
     def build(cls, index: Index, rewriter: Rewriter | None = None, *, course: bool = False) -> "BookSearch":
         """`course`: questions about the book, a part or the page are told apart too."""
         retriever = Retriever(index.store, index.embedder, lexicon=index.vocabulary,
-                              locale_embedders=index.locale_embedders, openings=SectionOpenings(index.book))
+                              locale_embedders=index.locale_embedders, openings=SectionOpenings(index.book),
+                              pages=ReaderPages(index.book))
         book_course = Course(index.outlines, index.embedder, retriever) if course else None
         known = KnownBooks(index.store.count)
         index.on_follow(known.forget)  # a removed book is unknown from the next question on

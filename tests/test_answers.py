@@ -312,16 +312,19 @@ def test_a_sentence_comes_with_the_next_when_that_says_how_it_is_done():
 def test_a_heading_naming_the_books_subject_is_no_reading_list_or_exercise():
     """"References and Borrowing" is Rust's subject, "Assignment Statements" Python's, "in
     practice" no practice set: their text answers questions. A heading that is all reading list
-    ("Other learning resources") or opens on an assignment still sets its text apart."""
+    ("Other learning resources") or opens on an assignment still sets its text apart. "Theory and
+    practice", "best practice" and "the practice of" are the subject in use, no practice set."""
     from server.text.blocks import heading_material
 
     for heading in ("Validating References with Lifetimes", "References and Borrowing", "Try-With-Resources en Java",
                     "Scope and Assignment", "Compound Assignment Operators", "Assignment Expressions (The Walrus Operator)",
-                    "Using Bayes in practice", "En la práctica"):
+                    "Using Bayes in practice", "En la práctica",
+                    "Appendix 1: Paired-end sequencing in theory and practice", "Best practice", "The practice of testing"):
         assert heading_material(heading) == "prose", heading
     for heading in ("Further Reading", "Other learning resources", "7. References", "Useful links"):
         assert heading_material(heading) == "references", heading
-    for heading in ("Assignment 2: build a node", "Practice Exercises", "Challenge 1: extract more attributes"):
+    for heading in ("Assignment 2: build a node", "Practice Exercises", "Challenge 1: extract more attributes",
+                    "Practice", "Let's practice"):
         assert heading_material(heading) == "exercise", heading
     src = RUST_BOOK / "src"
     intro = _section(src / "ch10-03-lifetime-syntax.md", "Validating References with Lifetimes")

@@ -151,3 +151,27 @@ def test_questions_made_from_a_pages_statements_ask_what_it_teaches():
     asked = [i.question for b in closures.blocks_of("built") for i in b.questions]
     assert "Explain why a closure that moves captured values" in " ".join(asked), asked
     assert not any("listing" in q.lower() or "**reason" in q for q in asked), asked
+
+
+def test_a_term_the_page_marks_where_it_names_it_is_asked_and_a_lead_in_is_not():
+    """whg-genomics's sequencing appendix (a page "in theory and practice", no practice set): it
+    names its terms in bold where it introduces them ("what is called a **read pair**", "called a
+    **cluster**", "known as **optical duplicates**"); "Well here are a few common issues:" announces
+    a list and was asked as "What are **Well here**?"."""
+    from server.ingest.practice.statements import built_questions
+
+    page = _pages(CORPORA / "whg-genomics")[
+        "sequence_data_analysis/introduction_to_next_generation_sequencing_data_analysis/Short_read_theory.md"]
+    assert not [b for b in practice_blocks(page, reading_sections(page)) if b.kind in ("quiz", "exercises")]
+    built = built_questions(page, reading_sections(page))
+    asked = {i.question: i for i in built.questions}
+    assert "What is a **read pair**?" in asked, list(asked)
+    assert asked["What is a **read pair**?"].answer.startswith("Read 1 and 2 form what is called a read pair")
+    assert asked["What is a **read pair**?"].tests.endswith("#what-paired-end-sequence-data-should-look-like")
+    assert "What are **optical duplicates**?" in asked or "What is a **cluster**?" in asked, list(asked)
+    assert not any("Well here" in q or "here**" in q for q in asked), list(asked)
+    from server.ingest.practice.statements import _question, _term_ok
+
+    assert not _term_ok("Well here") and not _term_ok("Over there")
+    assert _question("A pipeline is a sequence of steps that each read the output of the one before:", False) is None
+    assert _question("A pipeline is a sequence of steps that each read the output of the one before.", False)

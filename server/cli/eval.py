@@ -9,6 +9,7 @@ import click
 
 from server.cli.shared import fail as _fail, settings as _settings
 from server.course.evaluation import course_lines, course_options, evaluate_course, format_course_report
+from server.evaluation.asked_on import ASKED_ON, page_of_item
 from server.evaluation.tutor import evaluate_tutor, format_tutor
 
 
@@ -19,6 +20,8 @@ from server.evaluation.tutor import evaluate_tutor, format_tutor
 @click.option("--json", "as_json", is_flag=True, help="Print one summary object.")
 @click.option("--locale", "page_locale", help="The reader's page locale (default: the book's default locale): "
               "its pages are preferred, and the share of answers citing only them is reported.")
+@click.option("--asked-on", type=click.Choice(ASKED_ON), help="Ask each in-book question on a page: the one that "
+              "answers it (gold) or the one after it in reading order (next); by default on none.")
 @click.option("--rows", "rows_path", type=click.Path(dir_okay=False), help="Write the per-question table as JSON here.")
 @click.option("--min-hit-at-5", type=float, help="Exit 1 if hit@5 is lower.")
 @click.option("--min-mrr", type=float, help="Exit 1 if MRR is lower.")
@@ -43,7 +46,7 @@ from server.evaluation.tutor import evaluate_tutor, format_tutor
 @course_options
 @click.option("--max-tag-refusal", "tag_refusals", multiple=True, metavar="TAG=RATE",
               help="Exit 1 if the in-book items with TAG are refused more often (repeatable), e.g. typo=0.")
-def eval_command(questions, book_path, threshold, as_json, page_locale, rows_path, min_hit_at_5, min_mrr, min_oos_refusal,
+def eval_command(questions, book_path, threshold, as_json, page_locale, asked_on, rows_path, min_hit_at_5, min_mrr, min_oos_refusal,
                  max_in_book_refusal, max_leak_rate, min_selection_answered, min_off_topic_declined,
                  min_book_search_right, min_keyword_coverage, max_answer_words_p50, tutor, max_hint_coverage,
                  tag_refusals, **course_limits) -> None:
@@ -78,8 +81,9 @@ def eval_command(questions, book_path, threshold, as_json, page_locale, rows_pat
                    full=chat.index.choice.replaces is not None, locale_embedders=chat.index.locale_embedders)
         gate = chat.threshold
         items, course = evaluate_course(load_questions(questions), chat, book_id, gate)
-        result = evaluate(items, chat.pipeline, chat.store.all_chunks(book_id),
-                          threshold=gate, locale=page_locale or site.default_locale)
+        outline = chat.index.book(book_id).outline if asked_on else None
+        result = evaluate(items, chat.pipeline, chat.store.all_chunks(book_id), threshold=gate,
+                          locale=page_locale or site.default_locale, asked_on=page_of_item(outline, asked_on))
         tutored = evaluate_tutor(items, chat.pipeline, threshold=gate,
                                  locale=page_locale or site.default_locale) if tutor or max_hint_coverage is not None else None
         model = chat.index.locale_embedders.get(page_locale or "", chat.embedder).model_name  # the readers' model

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -132,9 +133,10 @@ def intent_summary(rows: list[dict]) -> dict:
 
 
 def evaluate(items: list[dict], pipeline: ChatPipeline, chunks: list[Chunk], *, threshold: float,
-             max_chunks: int = 5, locale: str | None = None) -> dict:
+             max_chunks: int = 5, locale: str | None = None, asked_on: Callable[[dict], str] | None = None) -> dict:
     """Run every question; return {summary, rows, calibration} for reporting. `locale`: the
-    reader's page locale (a book with translations is asked as from its default-locale pages)."""
+    reader's page locale (a book with translations is asked as from its default-locale pages).
+    `asked_on`: the URL of the page an in-book question is asked on (asked_on.py; none by default)."""
     ours_doc, ours_sec, bm25_doc, bm25_sec = Ranking(), Ranking(), Ranking(), Ranking()
     bm25 = Bm25Baseline(chunks)
     rows: list[dict] = []
@@ -148,7 +150,9 @@ def evaluate(items: list[dict], pipeline: ChatPipeline, chunks: list[Chunk], *, 
         counts[kind] += mode in (None, SelectionMode.EXCLUSIVE)
         selection = Selection(item["selected_text"], mode) if kind == "selection" else None
         answer = pipeline.answer(Question(item["question"], max_chunks=max_chunks, similarity_threshold=threshold,
-                                          selection=selection, page=Page(locale=locale)))
+                                          selection=selection, page=Page(
+                                              url=asked_on(item) if asked_on and kind == "in_book" else "",
+                                              locale=locale)))
         refused = answer.refused
         row = {"id": item["id"], "kind": kind, "question": item["question"], "status": answer.status,
                "retrieved": [f"{c.source_file} › {c.heading} ({c.score:.2f})" for c in answer.candidates[:max_chunks]],

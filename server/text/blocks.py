@@ -16,9 +16,10 @@ _TABLE_ROW = re.compile(r"^\s*\|")
 # quiz options ("A) …", "b. …", "- [ ] …") and question labels ("Question 3", "Q2:")
 _QUIZ = re.compile(r"^\s*(?:[-*]\s*)?(?:\(?[A-Da-d][).:]\s|\[[ xX]\]\s)|\b(?:quiz|question \d+|q\d+[:.])",
                    re.MULTILINE | re.IGNORECASE)
-# "in practice" and a programming language's "assignment" ("Scope and Assignment", "Compound
-# Assignment Operators") are no exercise: an assignment is one only as what a heading opens on
-_EXERCISE = re.compile(r"\b(?:exercises?|(?<!in )practice|try it|try this|try with|challenge|your turn|hands-on)\b|"
+# a subject in use ("in practice", "theory and practice", "best practice", "the practice of …") and a
+# programming language's "assignment" ("Scope and Assignment", "Compound Assignment Operators") are
+# no exercise: an assignment is one only as what a heading opens on
+_EXERCISE = re.compile(r"\b(?:exercises?|(?<!in )(?<!and )(?<!best )(?<!good )(?<!common )practice(?!\s+of\b)|try it|try this|try with|challenge|your turn|hands-on)\b|"
                        r"^\W*(?:\d+[.)]?\s*)?(?:homework\s+|lab\s+)?assignments?\b(?!\s+(?:statement|operator|expression))",
                        re.IGNORECASE)
 # a reading list's heading is all reading list ("Further Reading", "Other learning resources"):

@@ -46,6 +46,9 @@ _NOT_A_TERM_ZH = re.compile(r"的|[（(][^）)]*$|^(?:这|那|此|其|本|我|�
 _BECAUSE = re.compile(r"^(?P<clause>.{20,160}?)\s*,?\s+(?:because|since|porque|ya que)\s+(?P<why>.{10,})$", re.IGNORECASE)
 _LEADS = re.compile(r"^(?P<cause>.{6,80}?)\s+(?:causes|leads to|results in|provoca|produce)\s+(?P<effect>.{6,})$",
                     re.IGNORECASE)
+# a term the page marks where it names it: "Read 1 and 2 form what is called a **read pair**", "… duplicate
+# reads, known as **optical duplicates**"
+_MARKED = re.compile(r"\b(?:called|known as|referred to as)\s+(?P<article>an?\s+|the\s+)?\*\*(?P<term>[^*]{2,60})\*\*")
 _KEY_TERM = re.compile(r"^\s*(?:\*\*)?(?P<term>[^:*—–]{2,40}?)(?:\*\*)?\s*(?::|—|–| - )\s*(?P<meaning>.{12,})$")
 
 
@@ -72,6 +75,7 @@ def _term_ok(term: str) -> bool:
     words = re.sub(r"\([^)]*\)", "", term).split()
     # "The variable s refers to …": a name in an example is no term the page teaches
     return 0 < len(words) <= 4 and words[0].lower() not in _PRONOUNS | _CLAUSE_START \
+        and not any(w.lower() in ("here", "there") for w in words) \
         and not any(len(w) == 1 and w.isalpha() for w in words) and not term.strip().isdigit() \
         and not _QUANTIFIERS.match(term) and not _CLAUSE_WORDS.search(re.sub(r"\([^)]*\)", "", term)) \
         and not re.search(r"\b(can|will|should|must|may|would|could|was|were|has|have|had|do|does)\b", term, re.I)
@@ -81,6 +85,8 @@ def _question(sentence: str, spanish: bool) -> str | None:
     """The question a sentence that defines or explains answers, or None."""
     words = sentence.split()
     if len(words) < 7 and not re.search(r"[\u3040-\u30ff\u4e00-\u9fff]{12}", sentence):
+        return None
+    if sentence.rstrip().endswith((":", "：")):  # "Well here are a few common issues:" announces, defines nothing
         return None
     found = _BECAUSE.match(sentence)
     # "However, multiple immutable references are allowed because …": why they are allowed
@@ -121,6 +127,17 @@ def _question(sentence: str, spanish: bool) -> str | None:
     return None
 
 
+def _marked(written: str) -> str | None:
+    """"What is a **read pair**?" of a sentence that marks the term where it names it (as written,
+    its emphasis kept), or None."""
+    found = _MARKED.search(written)
+    if found is None or written.rstrip().endswith((":", "：")) or not _term_ok(found["term"]):
+        return None
+    article = found["article"] or ""
+    verb = "are" if found["term"].endswith("s") and not article else "is"
+    return f"What {verb} {article}**{found['term']}**?"
+
+
 def built_questions(page: Page, sections: list) -> Block | None:
     """Up to MAX_BUILT questions from the page's statements, one per section first."""
     spanish = page.locale.startswith("es") or bool(re.search(r"\b(el|la|los|las|que|una)\b.*\b(es|son)\b",
@@ -145,7 +162,7 @@ def built_questions(page: Page, sections: list) -> Block | None:
                 continue
             for said in split_sentences(text):
                 sentence = plain(said)
-                question = _question(sentence, spanish)
+                question = _question(sentence, spanish) or (None if spanish else _marked(said))
                 if question:
                     candidates.append((question, sentence))
         heading = section.titles[-1] if section.headings else page.title

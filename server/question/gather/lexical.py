@@ -54,10 +54,12 @@ def bm25_scores(query: str, chunks: list[Chunk], book: BookVocabulary) -> list[f
 
 
 def rerank(query: str, chunks: list[Chunk], book: BookVocabulary, weight: float = LEXICAL_WEIGHT,
-           scale: Callable[[float], float] = lambda score: score) -> list[Chunk]:
+           scale: Callable[[float], float] = lambda score: score,
+           boost: Callable[[Chunk], float] | None = None) -> list[Chunk]:
     """The chunks in the fused order, each keeping its own (dense) score. `scale` puts a model's
     cosines on MiniLM's, whose spread the weight was measured against (e5's are compressed: an
-    unscaled 0.1 of BM25 outweighs its whole range of cosines)."""
+    unscaled 0.1 of BM25 outweighs its whole range of cosines). `boost`: what else a chunk
+    weighs in the order (the reader's page, reader_page.py)."""
     if not chunks or weight <= 0:
         return chunks
     lexical = bm25_scores(query, chunks, book)
@@ -69,8 +71,9 @@ def rerank(query: str, chunks: list[Chunk], book: BookVocabulary, weight: float 
     operators = named_operators(query)
     writes = [sum(says_operator(c.content, o) for o in operators) / len(operators) if operators else 0.0
               for c in chunks]
-    order = sorted(range(len(chunks)), reverse=True,
-                   key=lambda i: scale(chunks[i].score) + weight * (lexical[i] / best + writes[i]) + defines[i])
+    boosts = [boost(c) for c in chunks] if boost is not None else [0.0] * len(chunks)
+    order = sorted(range(len(chunks)), reverse=True, key=lambda i: scale(chunks[i].score) + boosts[i]
+                   + weight * (lexical[i] / best + writes[i]) + defines[i])
     return [chunks[i] for i in order]
 
 

@@ -10,30 +10,35 @@ from server.embedding.choice import on_gate_scale
 from server.embedding.protocol import TextEmbedder
 from server.book.chunk import Chunk
 from server.question.gather.lexical import CANDIDATES, rerank
+from server.question.gather.reader_page import PAGE_CANDIDATES, PAGE_WEIGHT
 from server.text.definition import defined_term
 from server.store import ChunkStore, Filters
 
 if TYPE_CHECKING:
+    from server.book.outline import OutlinePage
     from server.question.gather.openings import SectionOpenings
+    from server.question.gather.reader_page import ReaderPages
     from server.text.vocabulary import Lexicon
 
 
 class Retriever:
     def __init__(self, store: ChunkStore, embedder: TextEmbedder, *, candidate_factor: int = 2,
                  lexicon: Lexicon | None = None, locale_embedders: Mapping[str, TextEmbedder] | None = None,
-                 openings: SectionOpenings | None = None):
+                 openings: SectionOpenings | None = None, pages: ReaderPages | None = None):
         """`lexicon`, when given, is a book's vocabulary by book id (None: the whole index):
         the dense candidates are then re-ranked by the question's wording too (question/gather/lexical.py).
         `locale_embedders`: the locales whose chunks another model embedded (a translation read
         with the multilingual model), and that model: a reader of such a locale is searched
         among its chunks alone, by that model, its cosines put on the index model's scale.
-        `openings`: a section the asked term names is read from its first passage (openings.py)."""
+        `openings`: a section the asked term names is read from its first passage (openings.py).
+        `pages`: the reader's page, found by its URL, weighs in the order (reader_page.py)."""
         self.store = store
         self.embedder = embedder
         self.candidate_factor = candidate_factor
         self.lexicon = lexicon
         self.locale_embedders = dict(locale_embedders or {})
         self.openings = openings
+        self.pages = pages
 
     def retrieve(
         self,
@@ -44,13 +49,15 @@ class Retriever:
         filters: Filters | None = None,
         prefer_locale: str | None = None,
         prefer_version: str | None = None,
+        page_url: str | None = None,
     ) -> list[Chunk]:
         """Best chunks first; cosine similarity clamped to [0, 1] (the order may also weigh the
         question's words, see question/gather/lexical.py); near-identical passages once.
 
         With a preferred locale and/or docs version (the reader's page), passages of that locale
         and version come first, and the others only fill the places left: a reader of a
-        translated page is cited translated pages whenever the book has them."""
+        translated page is cited translated pages whenever the book has them. `page_url`: the
+        page the question is asked on, whose passages weigh more (reader_page.py)."""
         limit = max_chunks * self.candidate_factor
         filters = filters or Filters()
         own = self.locale_embedders.get(filters.locale or prefer_locale or "")
@@ -64,10 +71,11 @@ class Retriever:
                                  version=filters.version or prefer_version))
         if own is None:  # the other locales' chunks only where the index's own model embedded them
             tiers.append(replace(filters, apart=tuple(self.locale_embedders)))
+        page = self.pages.page(filters.book_id, page_url) if self.pages is not None else None
         seen: set[str] = set()
         ranked: list[Chunk] = []
         for tier in tiers:
-            for chunk in self._candidates(question, vector, limit, tier, on_scale):
+            for chunk in self._candidates(question, vector, limit, tier, on_scale, page):
                 score = min(1.0, max(0.0, scale(chunk.score)))
                 if score < similarity_threshold:
                     continue
@@ -85,9 +93,17 @@ class Retriever:
         found = self.store.vectors([chunk.chunk_id]).get(chunk.chunk_id)
         return None if found is None else np.asarray(found, dtype=np.float32)
 
-    def _candidates(self, question: str, vector, limit: int, filters: Filters, scale) -> list[Chunk]:
+    def _candidates(self, question: str, vector, limit: int, filters: Filters, scale,
+                    page: OutlinePage | None = None) -> list[Chunk]:
         if self.lexicon is None:
             return self.store.search(vector, limit=limit, filters=filters)
         candidates = self.store.search(vector, limit=max(limit, CANDIDATES), filters=filters)
-        ranked = rerank(question, candidates, self.lexicon(filters.book_id), scale=scale)
+        boost = None
+        if page is not None and filters.locale in (None, page.locale):
+            known = {c.chunk_id for c in candidates}
+            on_page = replace(filters, source_file=page.source_file, locale=page.locale, version=page.version)
+            candidates += [c for c in self.store.search(vector, limit=PAGE_CANDIDATES, filters=on_page)
+                           if c.chunk_id not in known]
+            boost = lambda chunk: PAGE_WEIGHT if (chunk.page_key or chunk.source_file) == page.key else 0.0  # noqa: E731
+        ranked = rerank(question, candidates, self.lexicon(filters.book_id), scale=scale, boost=boost)
         return self.openings.lead_in(ranked, defined_term(question)) if self.openings is not None else ranked

@@ -1,0 +1,36 @@
+"""The reader's page weighs in. A question asked in the widget is asked on a page, and is most
+often about what that page says: "what is a read pair?" on the page that says "Read 1 and 2 form
+what is called a **read pair**", "what is the sample index for?" on the page that names it, not
+a sqlite table's index elsewhere. The page's own passages join the candidates (a word it uses
+in its own sense may be nearer another page's wording) and weigh PAGE_WEIGHT more in the order;
+a question about another part of the book still finds it, the weight being less than what a
+passage that answers stands above one that does not (BENCHMARKS.md, "The reader's page")."""
+from __future__ import annotations
+
+from typing import Callable
+
+from server.book.outline import OutlinePage
+from server.book.page_urls import by_path, page_at, page_path
+
+PAGE_WEIGHT = 0.08  # on MiniLM's cosine scale, as the lexical re-rank's weights are
+PAGE_CANDIDATES = 5  # the page's own passages nearest the question, searched apart
+
+
+class ReaderPages:
+    """`book_of(book_id)` gives a book as the index publishes it (library/published.py)."""
+
+    def __init__(self, book_of: Callable[[str | None], object]):
+        self.book_of = book_of
+
+    def page(self, book_id: str | None, url: str | None) -> OutlinePage | None:
+        """The indexed page the reader is on (page_urls.py: on any host and base path), or None."""
+        if not url or page_path(url) == "/":
+            return None
+        book = self.book_of(book_id)
+        if book is None or getattr(book, "outline", None) is None:
+            return None
+        return page_at(book.view(_pages_by_path), url)
+
+
+def _pages_by_path(book) -> dict[str, OutlinePage]:
+    return by_path(book.outline.pages)
