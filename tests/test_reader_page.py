@@ -28,6 +28,11 @@ PASSAGES = [  # (page, text)
     ("seq.md", "Reads from different samples run on the same lane are told apart by it, read in separate "
                "cycles."),
     ("qc.md", "Fastqc reports the quality of each base along the reads."),
+    ("qc.md", "Send the jobs to the cluster with qsub: what does the cluster do with them? It runs them in parallel."),
+    ("seq.md", "To generate enough intensity for imaging, the ligated fragments above undergo amplification on "
+               "the flowcell that generates multiple copies of each fragment - called a **cluster**. This process "
+               "keeps the fragments local (they stay within the imaging 'tile') so that they are imaged together, "
+               "generating the output sequence data."),
 ]
 
 
@@ -52,6 +57,7 @@ class _Outline:
 @dataclass
 class _Published:
     outline: _Outline
+    chunks: tuple = ()
     views: dict = field(default_factory=dict)
 
     def view(self, build):
@@ -66,7 +72,7 @@ def retriever(tmp_path_factory, embedder):
     store.upsert(chunks, embedder.embed_documents([c.embed_text for c in chunks]))
     store.publish()
     book = BookVocabulary.from_texts(text for _, text in PASSAGES)
-    published = _Published(_Outline([_page("db.md"), _page("seq.md"), _page("qc.md")]))
+    published = _Published(_Outline([_page("db.md"), _page("seq.md"), _page("qc.md")]), tuple(chunks))
     yield Retriever(store, embedder, lexicon=lambda _id: book, pages=ReaderPages(lambda _id: published))
     store.close()
 
@@ -89,6 +95,18 @@ def test_the_page_the_question_is_asked_on_comes_first_where_it_answers(retrieve
 def test_a_question_about_another_page_still_finds_that_page(retriever):
     found = retriever.retrieve("how do I look up a gene by its ID in sqlite?", max_chunks=3, page_url=f"{SITE}/seq/")
     assert _pages(found)[0] == "db.md", _pages(found)
+
+
+def test_a_term_the_readers_page_defines_is_answered_there_first(retriever):
+    """A highlighted "cluster" asked "what does this mean" on the sequencing page: the page's
+    cluster, though the compute cluster of another page lies nearer the question's wording."""
+    question = "what does cluster mean?"
+    assert _pages(retriever.retrieve(question, max_chunks=3))[0] == "qc.md"
+    found = retriever.retrieve(question, max_chunks=3, page_url=f"{SITE}/seq/")
+    assert "called a **cluster**" in found[0].content, _pages(found)
+    assert found[0].score == found[1].score  # in the first place, with the score of the passage it went before
+    # a page that does not define the term leads with nothing of its own
+    assert "called a **cluster**" not in retriever.retrieve(question, max_chunks=1, page_url=f"{SITE}/db/")[0].content
 
 
 def test_a_url_no_page_has_changes_nothing(retriever):

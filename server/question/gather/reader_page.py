@@ -4,13 +4,20 @@ what is called a **read pair**", "what is the sample index for?" on the page tha
 a sqlite table's index elsewhere. The page's own passages join the candidates (a word it uses
 in its own sense may be nearer another page's wording) and weigh PAGE_WEIGHT more in the order;
 a question about another part of the book still finds it, the weight being less than what a
-passage that answers stands above one that does not (BENCHMARKS.md, "The reader's page")."""
+passage that answers stands above one that does not (BENCHMARKS.md, "The reader's page").
+
+A term the reader's page defines ("… multiple copies of each fragment - called a **cluster**")
+is answered there first: a highlighted "cluster" asked "what does this mean" on that page means
+the page's cluster, not a compute cluster or a clustering method of another chapter, however
+much nearer their wording lies to the question."""
 from __future__ import annotations
 
 from typing import Callable
 
+from server.book.chunk import Chunk
 from server.book.outline import OutlinePage
 from server.book.page_urls import by_path, page_at, page_path
+from server.text.definition import defines
 
 PAGE_WEIGHT = 0.08  # on MiniLM's cosine scale, as the lexical re-rank's weights are
 PAGE_CANDIDATES = 5  # the page's own passages nearest the question, searched apart
@@ -31,6 +38,19 @@ class ReaderPages:
             return None
         return page_at(book.view(_pages_by_path), url)
 
+    def defining(self, book_id: str | None, page: OutlinePage, term: str) -> list[Chunk]:
+        """The page's passages that define the term, in the page's order."""
+        book = self.book_of(book_id)
+        on_page = book.view(_chunks_by_page).get(page.key, ()) if book is not None else ()
+        return [c for c in on_page if defines(c.content, term)]
+
 
 def _pages_by_path(book) -> dict[str, OutlinePage]:
     return by_path(book.outline.pages)
+
+
+def _chunks_by_page(book) -> dict[str, list[Chunk]]:
+    pages: dict[str, list[Chunk]] = {}
+    for chunk in sorted(book.chunks, key=lambda c: c.position):
+        pages.setdefault(chunk.page_key or chunk.source_file, []).append(chunk)
+    return pages

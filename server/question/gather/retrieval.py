@@ -106,4 +106,12 @@ class Retriever:
                            if c.chunk_id not in known]
             boost = lambda chunk: PAGE_WEIGHT if (chunk.page_key or chunk.source_file) == page.key else 0.0  # noqa: E731
         ranked = rerank(question, candidates, self.lexicon(filters.book_id), scale=scale, boost=boost)
-        return self.openings.lead_in(ranked, defined_term(question)) if self.openings is not None else ranked
+        term = defined_term(question)
+        if self.openings is not None:
+            ranked = self.openings.lead_in(ranked, term)
+        if page is not None and boost is not None and term is not None and ranked:
+            # the page's own definition of the asked term leads, in the first place and with its score
+            led = self.pages.defining(filters.book_id, page, term)
+            ids = {c.chunk_id for c in led}
+            ranked = [c.with_score(ranked[0].score) for c in led] + [c for c in ranked if c.chunk_id not in ids]
+        return ranked
