@@ -69,6 +69,19 @@ def test_reading_any_question_against_a_book_never_fails(text):
     assert isinstance(reading.text, str)
 
 
+@settings(max_examples=100, deadline=None)
+@given(letter=st.sampled_from("acgtzxqk"), times=st.integers(3, 12), upper=st.booleans())
+def test_a_run_of_one_letter_is_no_term_the_book_never_uses(letter, times, upper):
+    """"why are there loads of GGGGG at the end of some reads": a run of one letter is how a student
+    writes what the book calls "poly-G" or "G bases"; refused as a term the book never mentions, the
+    page that explains it was never quoted. A real unknown term beside it still is one."""
+    book = BookVocabulary.from_texts(["Read-through leads to long sequences of apparent G bases in the reads.",
+                                      "The reads end up with bits of overlapping sequence."])
+    run = (letter.upper() if upper else letter) * times
+    assert book.read(f"why are there loads of {run} at the end of some reads").unknown_terms == []
+    assert book.read(f"why does {run} show up in my kubernetes reads").unknown_terms == ["kubernetes"]
+
+
 QUESTIONS = st.one_of(st.text(min_size=1, max_size=120).filter(lambda t: t.strip() and "\x00" not in t),
                       st.just("spwan"), st.just("joitn"), st.just("modle"),
                       st.just("ᄀ10Q ᆴwip"))  # Korean letters: its word list wants a tokenizer not installed

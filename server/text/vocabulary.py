@@ -140,7 +140,7 @@ class BookVocabulary:
             return Reading(question, unknown_terms=self._unknown_names(question), unused=self._unused_in_own(question))
         for word in words(question, as_typed=True):
             if len(word) < 3 or word.isdigit() or word in unknown or word in corrections or word in unused \
-                    or self.knows(word):
+                    or self.knows(word) or len(set(word)) == 1:  # "GGGGG", "zzz": a run of one letter names no term
                 continue
             if English.knows(word):
                 if not English.lists(word) and self._a_typo(word):
