@@ -99,7 +99,8 @@ class Retriever:
             return self.store.search(vector, limit=limit, filters=filters)
         candidates = self.store.search(vector, limit=max(limit, CANDIDATES), filters=filters)
         boost = None
-        if page is not None and filters.locale in (None, page.locale):
+        page = page if page is not None and filters.locale in (None, page.locale) else None  # a tier of its locale
+        if page is not None:
             known = {c.chunk_id for c in candidates}
             on_page = replace(filters, source_file=page.source_file, locale=page.locale, version=page.version)
             candidates += [c for c in self.store.search(vector, limit=PAGE_CANDIDATES, filters=on_page)
@@ -109,7 +110,7 @@ class Retriever:
         term = defined_term(question)
         if self.openings is not None:
             ranked = self.openings.lead_in(ranked, term)
-        if page is not None and boost is not None and term is not None and ranked:
+        if page is not None and term is not None and ranked:
             # the page's own definition of the asked term leads, in the first place and with its score
             led = self.pages.defining(filters.book_id, page, term)
             ids = {c.chunk_id for c in led}
