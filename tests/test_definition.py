@@ -273,3 +273,22 @@ def test_an_operator_asked_about_by_name_is_answered_where_the_book_says_it():
     assert "`$` is right-associative" in answer, answer
     assert answer.index("`$`") < answer.find("When there are multiple operators") or \
         "When there are multiple operators" not in answer, answer
+
+
+def test_a_sentence_defining_the_term_outweighs_a_heading_that_shares_its_stem():
+    """A highlighted "cluster" asked "what does this mean" on whg-genomics's sequencing page: the
+    page's "… multiple copies of each fragment - called a **cluster**" was passed over for a heading
+    "Distance matrices and hierarchical clustering" (the stem "clust") and "Running it on the cluster"."""
+    page = _chunk("page", "To generate enough intensity for imaging, the ligated fragments above undergo "
+                  "*amplification on the flowcell* that generates multiple copies of each fragment - called a "
+                  "**cluster**. This process keeps the fragments local so that they are imaged together.", 0.45,
+                  heading="What paired-end data actually looks like")
+    clustering = _chunk("clustering", "Distances are not only useful for visualisation though: they enable us to "
+                        "cluster tissues into groups according to how far away they are from each other. The "
+                        "`hclust()` function performs hierarchical clustering on a distance matrix.", 0.43,
+                        heading="Distance matrices and hierarchical clustering")
+    compute = _chunk("compute", "The above sends off all those jobs to the cluster and keeps track of them for you.",
+                     0.37, heading="Running it on the cluster")
+    answer = block_answer("what does cluster mean?", [Source(c, "database") for c in (page, clustering, compute)])
+    assert answer.lstrip().startswith("**What paired-end data actually looks like**"), answer
+    assert "called a **cluster**" in answer.split("\n\n")[1], answer

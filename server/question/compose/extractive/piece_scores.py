@@ -37,7 +37,8 @@ CODE_ASKED = 0.3
 EXAMPLE_ASKED = 0.3  # the book's example of what is asked, over its other sentences on it
 NAMED_ASKED = 0.3  # an exercise, a quiz question or a reading when the question asks for them by name
 NAMED = ("exercise", "quiz", "references")
-DEFINES = 0.5  # "what's a trait?": the sentence that defines the term (text/definition.py) opens the answer
+DEFINES = 0.85  # "what's a trait?": the sentence that defines the term (text/definition.py) opens the answer,
+# over a heading that only shares a stem with it ("hierarchical clustering" of "what does cluster mean?")
 HEADING_WEIGHT = 0.75
 PASSAGE_WEIGHT = 1.5
 K1, B, AVERAGE_WORDS = 1.2, 0.75, 20  # BM25 over sentences (about twenty words each)
