@@ -96,3 +96,13 @@ class Chunk:
         scored.score = score
         return scored
 
+
+
+def pages_in_order(book) -> dict[str, list[Chunk]]:
+    """A published book's chunks (`book.chunks`), page by page (its key), each page in reading order."""
+    pages: dict[str, list[Chunk]] = {}
+    for chunk in book.chunks:
+        pages.setdefault(chunk.page_key or chunk.source_file, []).append(chunk)
+    for page in pages.values():
+        page.sort(key=lambda c: c.position)
+    return pages

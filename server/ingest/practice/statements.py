@@ -48,6 +48,7 @@ _LEADS = re.compile(r"^(?P<cause>.{6,80}?)\s+(?:causes|leads to|results in|provo
                     re.IGNORECASE)
 # a term the page marks where it names it: "Read 1 and 2 form what is called a **read pair**", "… duplicate
 # reads, known as **optical duplicates**"
+_ANNOUNCES = (":", "：")  # a sentence ending so announces what follows
 _MARKED = re.compile(r"\b(?:called|known as|referred to as)\s+(?P<article>an?\s+|the\s+)?\*\*(?P<term>[^*]{2,60})\*\*")
 _KEY_TERM = re.compile(r"^\s*(?:\*\*)?(?P<term>[^:*—–]{2,40}?)(?:\*\*)?\s*(?::|—|–| - )\s*(?P<meaning>.{12,})$")
 
@@ -86,7 +87,7 @@ def _question(sentence: str, spanish: bool) -> str | None:
     words = sentence.split()
     if len(words) < 7 and not re.search(r"[\u3040-\u30ff\u4e00-\u9fff]{12}", sentence):
         return None
-    if sentence.rstrip().endswith((":", "：")):  # "Well here are a few common issues:" announces, defines nothing
+    if sentence.rstrip().endswith(_ANNOUNCES):  # "Well here are a few common issues:" announces, defines nothing
         return None
     found = _BECAUSE.match(sentence)
     # "However, multiple immutable references are allowed because …": why they are allowed
@@ -131,7 +132,7 @@ def _marked(written: str) -> str | None:
     """"What is a **read pair**?" of a sentence that marks the term where it names it (as written,
     its emphasis kept), or None."""
     found = _MARKED.search(written)
-    if found is None or written.rstrip().endswith((":", "：")) or not _term_ok(found["term"]):
+    if found is None or written.rstrip().endswith(_ANNOUNCES) or not _term_ok(found["term"]):
         return None
     article = found["article"] or ""
     verb = "are" if found["term"].endswith("s") and not article else "is"

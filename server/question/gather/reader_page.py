@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from server.book.chunk import Chunk
+from server.book.chunk import Chunk, pages_in_order
 from server.book.outline import OutlinePage
 from server.book.page_urls import by_path, page_at, page_path
 from server.text.definition import defines
@@ -41,16 +41,9 @@ class ReaderPages:
     def defining(self, book_id: str | None, page: OutlinePage, term: str) -> list[Chunk]:
         """The page's passages that define the term, in the page's order."""
         book = self.book_of(book_id)
-        on_page = book.view(_chunks_by_page).get(page.key, ()) if book is not None else ()
+        on_page = book.view(pages_in_order).get(page.key, ()) if book is not None else ()
         return [c for c in on_page if defines(c.content, term)]
 
 
 def _pages_by_path(book) -> dict[str, OutlinePage]:
     return by_path(book.outline.pages)
-
-
-def _chunks_by_page(book) -> dict[str, list[Chunk]]:
-    pages: dict[str, list[Chunk]] = {}
-    for chunk in sorted(book.chunks, key=lambda c: c.position):
-        pages.setdefault(chunk.page_key or chunk.source_file, []).append(chunk)
-    return pages

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Callable
 
-from server.book.chunk import Chunk
+from server.book.chunk import Chunk, pages_in_order
 from server.question.compose.extractive.continuation import ENDED, SENTENCE_END, going_on
 
 READ_ON = 3  # chunks read after a retrieved one (measured: BENCHMARKS.md, "Answers that contain the answer")
@@ -52,11 +52,7 @@ def finishing(last: Chunk, more: list[Chunk]) -> list[Chunk]:
 
 
 def _places(book) -> dict[str, tuple[list[Chunk], int]]:
-    pages: dict[str, list[Chunk]] = {}
-    for chunk in book.chunks:
-        pages.setdefault(chunk.page_key or chunk.source_file, []).append(chunk)
     places = {}
-    for page in pages.values():
-        page.sort(key=lambda c: c.position)
+    for page in pages_in_order(book).values():
         places.update((c.chunk_id, (page, i)) for i, c in enumerate(page))
     return places
