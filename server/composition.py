@@ -171,7 +171,8 @@ class BookSearch:
         book_course = Course(index.outlines, index.embedder, retriever) if course else None
         known = KnownBooks(index.store.count)
         index.on_follow(known.forget)  # a removed book is unknown from the next question on
-        understand = Understand(index.embedder, index.vocabulary, known, rewriter=rewriter, course=book_course)
+        understand = Understand(index.embedder, index.vocabulary, known, rewriter=rewriter, course=book_course,
+                                pages=retriever.pages)
         return cls(retriever, understand, Gather(retriever, index.embedder), book_course)
 
     def passages(self, question: Question) -> list[Chunk]:

@@ -188,7 +188,11 @@ def test_the_terms_a_question_compares():
     assert compared_terms("¿cuál es la diferencia entre una clase y un objeto?") == ["clase", "objeto"]
     assert compared_terms("interfaceとtype aliasの違いは？") == ["interface", "type alias"]
     assert compared_terms("列表和元组有什么区别？") == ["列表", "元组"]
+    assert compared_terms("how do null and undefined differ?") == ["null", "undefined"]
+    assert compared_terms("nullとundefinedってどう違うの？") == ["null", "undefined"]  # as the "…の違い" asked
+    assert compared_terms("letとconstは何が違いますか") == ["let", "const"]
     assert compared_terms("what is the difference?") == [] and compared_terms("how do links work?") == []
+    assert compared_terms("how do links and joints work?") == []
 
 
 def test_a_comparison_is_answered_with_what_the_book_says_each_term_is():

@@ -147,3 +147,45 @@ def test_whatever_url_a_reader_sends_names_a_page_or_none(url):
     published = _Published(_Outline([_page("db.md"), _page("seq.md")]))
     found = ReaderPages(lambda _id: published).page(None, url)
     assert found is None or found.source_file in ("db.md", "seq.md")
+
+
+def test_a_question_pointing_back_first_points_at_the_page_it_is_asked_on(retriever, embedder):
+    """"結局どっちを使えばいいですか" (so which one should I use?), asked first on the page about
+    undefined and null, was answered about require and import: it names nothing, the page does."""
+    from datetime import datetime, timezone
+
+    from server.question import Page, Question
+    from server.question.understand import KnownBooks, Understand
+    from server.sessions import Message
+
+    book = BookVocabulary.from_texts(text for _, text in PASSAGES)
+    understand = Understand(embedder, lambda _id: book, KnownBooks(lambda _id: 1), pages=retriever.pages)
+
+    def searched(text: str, url: str = "", history=()) -> str:
+        question = Question(text, max_chunks=3, similarity_threshold=0.3, page=Page(url=url))
+        return understand(question, tuple(history)).search_text
+
+    pointing = "so which one identifies the sample?"
+    assert searched(pointing, f"{SITE}/seq/") == f"seq.md {pointing}"  # the page's title, then the question
+    assert searched(pointing) == pointing  # asked on no page
+    assert searched(pointing, f"{SITE}/qc/") == pointing  # a page that says none of its words points at nothing
+    assert searched("which one should i use?", f"{SITE}/seq/") == "which one should i use?"  # names nothing
+    assert searched("what identifies the sample in a read?", f"{SITE}/seq/") == "what identifies the sample in a read?"
+    earlier = [Message(id="m1", role="user", content="what is an adapter?", timestamp=datetime.now(timezone.utc))]
+    assert searched(pointing, f"{SITE}/seq/", earlier) == f"what is an adapter? {pointing}"  # the conversation first
+
+
+def test_the_readers_page_weighs_in_what_the_answer_quotes():
+    """Two passages saying the asked word alike, as near the question: the page's opens the answer."""
+    from server.question.compose.extractive.answers import quoted_answer
+    from server.question.context import Source
+
+    first = _chunk(0, "db.md", "An index in sqlite is kept in a table of its own.").with_score(0.5)
+    second = _chunk(2, "seq.md", "An index in an adapter is kept in a cycle of its own.").with_score(0.5)
+    sources = [Source(first, "database"), Source(second, "database")]
+
+    def before(text: str, a: str, b: str) -> bool:
+        return a in text and (b not in text or text.index(a) < text.index(b))
+
+    assert before(quoted_answer("what is the index kept in?", sources).text, "sqlite", "adapter")
+    assert before(quoted_answer("what is the index kept in?", sources, page="seq.md").text, "adapter", "sqlite")

@@ -80,6 +80,9 @@ def open_tail(text: str) -> int | None:
     return match.start() if match else None
 
 
+_CJK_END = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]$")
+
+
 def cite_end(sentence: str, number: int) -> str:
     """The sentence with `[n]` before its final punctuation: "It folds [2].", "as follows [2]:"
     (a lead-in cited apart from the block it introduces); in Chinese and Japanese with no space
@@ -87,6 +90,8 @@ def cite_end(sentence: str, number: int) -> str:
     unspaced = re.search(r"([。！？：])$", sentence)
     if unspaced:
         return f"{sentence[:-1]}{marker(number)}{unspaced.group(1)}"
+    if _CJK_END.search(sentence):  # a highlighted part of a sentence: "リテラルです[1]。", not "です [1]."
+        return f"{sentence}{marker(number)}。"
     return re.sub(r"([.!?:۔؟])?$", lambda m: f" {marker(number)}{m.group(1) or '.'}", sentence, count=1)
 
 

@@ -70,14 +70,18 @@ _ARTICLE = r"(?:(?:an?|the|el|la|los|las|una?)\s+)?"
 _SIDE = r"[^?？؟.,;:!¿¡、，。]{1,40}?"
 _END = r"\s*(?:[?？؟.,;:!]|$)"
 # "what's the difference between a link and a joint in urdf?", "Rc vs Arc", "compare X with Y",
-# "how is X different from Y?", "diferencia entre X y Y", "XとYの違い", "X和Y的区别"
+# "how is X different from Y?", "how do X and Y differ?", "diferencia entre X y Y", "XとYの違い", "XとYってどう違う",
+# "X和Y的区别"
 _COMPARES = [re.compile(pattern, re.IGNORECASE) for pattern in (
     rf"\bdiff(?:erence|erences)?\s+(?:is\s+there\s+)?between\s+{_ARTICLE}(?P<a>{_SIDE})\s+and\s+{_ARTICLE}(?P<b>{_SIDE}){_END}",
     rf"^\W*{_ARTICLE}(?P<a>{_SIDE})\s+(?:vs\.?|versus)\s+{_ARTICLE}(?P<b>{_SIDE}){_END}",
     rf"\bcompare\s+{_ARTICLE}(?P<a>{_SIDE})\s+(?:and|with|to)\s+{_ARTICLE}(?P<b>{_SIDE}){_END}",
     rf"\bhow\s+(?:is|are|does|do)\s+{_ARTICLE}(?P<a>{_SIDE})\s+differ(?:ent)?\s+from\s+{_ARTICLE}(?P<b>{_SIDE}){_END}",
     rf"\bdiferencias?\s+entre\s+{_ARTICLE}(?P<a>{_SIDE})\s+y\s+{_ARTICLE}(?P<b>{_SIDE}){_END}",
+    rf"\bhow\s+(?:do|does)\s+{_ARTICLE}(?P<a>{_SIDE})\s+and\s+{_ARTICLE}(?P<b>{_SIDE})\s+differ\b",
     r"(?P<a>[^\s、。？?とは]{1,20}?)\s*と\s*(?P<b>[^、。？?]{1,20}?)\s*の(?:違い|ちがい)",
+    # "nullとundefinedってどう違うの？", "XとYは何が違いますか"
+    r"(?P<a>[^\s、。？?とは]{1,20}?)\s*と\s*(?P<b>[^、。？?]{1,20}?)\s*(?:って|は)\s*(?:どう|何が|なにが)\s*(?:違|ちが)",
     r"(?P<a>[^\s，。？?]{1,20}?)\s*(?:和|与|跟)\s*(?P<b>[^\s，。？?]{1,20}?)\s*(?:的|有什么|有什麼)?(?:区别|區別|差别|不同)",
 )]
 # what follows the second side and is not part of it: "a joint in urdf", "a function like String::from"

@@ -8,7 +8,9 @@ from server.text.lengths import spaced_length
 # a full stop of Chinese or Japanese (no space need follow it; not inside a quotation's close) or
 # of Urdu: sentences end there in every splitter of the project
 OTHER_SCRIPTS = r"(?<=[。！？])(?![」』）)”])\s*(?=\S)|(?<=[。！？][」』）)”])\s*(?=[^\s\u3040-\u309f、。])|(?<=۔)\s+"
-_BOUNDARY = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[A-Z0-9\"'(`*\[])|" + OTHER_SCRIPTS)
+# after a full stop and the quotes or brackets that close on it ("… cluster.) This"), kept with their sentence
+_BOUNDARY = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][\"')\]])|(?<=[.!?][\"')\]]{2}))\s+(?=[A-Z0-9\"'(`*\[])|"
+                       + OTHER_SCRIPTS)
 _FENCE = re.compile(r"```.*?```|~~~.*?~~~", re.DOTALL)
 
 

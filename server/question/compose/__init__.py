@@ -89,7 +89,13 @@ class Compose:
             selected_text=question.selected_text, intent=understood.intent,
             code_language=question.selection.language if question.selection else None,
             search=None if question.selection_only else self._book_search(question),
-            spelled=respelled(understood.asked, understood.corrections), language=_language(understood, judged))
+            spelled=respelled(understood.asked, understood.corrections), language=_language(understood, judged),
+            page_key=self._page_key(question))
+
+    def _page_key(self, question: Question) -> str | None:
+        pages = self.retriever.pages
+        page = pages.page(question.filters.book_id, question.page.url) if pages is not None else None
+        return page.key if page is not None else None
 
     def _book_search(self, question: Question):
         """The agent's search_textbook: the question's filters and threshold, optionally one module."""

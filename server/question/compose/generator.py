@@ -41,6 +41,7 @@ class GenerationInput:
     # what the quoting composer reads its words from (a model reads the question as asked)
     spelled: str | None = None
     language: str | None = None  # the reader's (their page's locale, else the book's): what a note is written in
+    page_key: str | None = None  # the page the question is asked on (its key), whose passages weigh more
 
 
 @dataclass(frozen=True)

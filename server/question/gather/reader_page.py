@@ -38,11 +38,14 @@ class ReaderPages:
             return None
         return page_at(book.view(_pages_by_path), url)
 
+    def passages(self, book_id: str | None, page: OutlinePage) -> list[Chunk]:
+        """The page's passages in the page's order."""
+        book = self.book_of(book_id)
+        return list(book.view(pages_in_order).get(page.key, ())) if book is not None else []
+
     def defining(self, book_id: str | None, page: OutlinePage, term: str) -> list[Chunk]:
         """The page's passages that define the term, in the page's order."""
-        book = self.book_of(book_id)
-        on_page = book.view(pages_in_order).get(page.key, ()) if book is not None else ()
-        return [c for c in on_page if defines(c.content, term)]
+        return [c for c in self.passages(book_id, page) if defines(c.content, term)]
 
 
 def _pages_by_path(book) -> dict[str, OutlinePage]:

@@ -6,7 +6,9 @@ request about it, and whether it covers a question at all.
 - example: the passage's own examples ("for example", "such as", "e.g."), or, in combined mode,
   the book's; else its key sentences and a note that it gives none;
 - define, translate jargon: the passage's sentences that say what its terms are, and in combined
-  mode the book's definitions of them.
+  mode the book's definitions of them;
+- in combined mode, a passage of a sentence or two is followed by the book's next sentences
+  (goes_on.py): quoted back alone, it would explain nothing.
 
 A question the passage does not cover is declined: it is "covered" when the passage is about as
 close to the question as the best passage anywhere else in the book (a selection about ROS 2 in
@@ -23,6 +25,7 @@ from __future__ import annotations
 import re
 
 from server.question.context import Source
+from server.question.judge.goes_on import goes_on
 from server.question.understand.intent import Intent
 from server.question.understand.term import highlighted_term
 from server.question.markers import cite_end
@@ -55,6 +58,15 @@ NO_EXAMPLE_NOTE = {
     "zh": "*所选段落本身没有例子，此处也未配置语言模型来据此编一个；以下是它的关键句。*",
     "ur": "*منتخب حصے میں اپنی کوئی مثال نہیں، اور یہاں کوئی لینگویج ماڈل ترتیب نہیں دیا گیا جو اس سے مثال بنا سکے؛ یہ اس کے اہم "
           "جملے ہیں۔*"}
+GOES_ON_NOTE = {
+    "en": "*The passage, then what the book says right after it: no language model is configured here, so I can't "
+          "put it in other words.*",
+    "es": "*El pasaje y lo que el libro dice justo después: aquí no hay un modelo de lenguaje configurado, así que no "
+          "puedo decirlo con otras palabras.*",
+    "ja": "*選択した箇所と、本書でその直後に続く文です。ここでは言語モデルが設定されていないため、別の言葉で言い換えることはできません。*",
+    "zh": "*所选段落及书中紧随其后的句子：此处未配置语言模型，因此无法换一种说法。*",
+    "ur": "*منتخب حصہ، اور اس کے فوراً بعد کتاب جو کہتی ہے: یہاں کوئی لینگویج ماڈل ترتیب نہیں دیا گیا، اس لیے میں اسے دوسرے "
+          "الفاظ میں نہیں کہہ سکتا۔*"}
 # a highlighted term asked about from itself alone: it has no sentence to quote; the book has (term.py)
 TERM_NOTE = {
     "en": "*The selection is a term, and says nothing of it but its name: ask with “This passage and the book” "
@@ -152,13 +164,20 @@ def passage_answer(intent: Intent, question: str, sources: list[Source], answer_
         if own or book:
             return _quote((own + book)[: limit + 1])
         return f"{_quote(key)}\n\n{_note(NO_EXAMPLE_NOTE, language)}"
+    # a sentence or two highlighted: the book's next sentences say what it means
+    onward = goes_on(sources, [s for _, s in sentences], limit + 1 - len(sentences)) \
+        if intent is not Intent.SUMMARIZE else []
     if intent in (Intent.DEFINE, Intent.JARGON):
         asked = _content(question) & passage_terms
         terms = asked or passage_terms
         own = [s for s in sentences if _DEFINITION.search(s[1]) and _content(s[1]) & terms]
+        if onward and not asked:  # "what does this mean?" of a sentence: what the book goes on to say
+            return f"{_quote(key + onward)}\n\n{_note(GOES_ON_NOTE, language)}"
         book = _book_sentences(sources, _DEFINITION, terms)
         chosen = (own[:limit] + book[:limit]) or key
         return f"{_quote(chosen)}\n\n{_note(MODEL_NOTE, language)}"
+    if onward:
+        return f"{_quote(key + onward)}\n\n{_note(GOES_ON_NOTE, language)}"
     # explain, simplify, summarize; in combined mode the book's own definitions of the key terms follow
     key_terms = {w for w in set().union(*(_content(s) for _, s in key))
                  if sum(w in _content(s) for _, s in sentences) > 1} if intent is not Intent.SUMMARIZE else set()

@@ -17,10 +17,13 @@ from server.question.understand.followup import looks_like_follow_up, retrieval_
 from server.question.understand.intent import Intent, detect
 from server.question.understand.term import about_term, highlighted_term
 from server.question import AnswerMode, Question
-from server.text.vocabulary import Lexicon
+from server.text.asked import asked_words
+from server.text.vocabulary import Lexicon, words
 
 if TYPE_CHECKING:
     from server.embedding.protocol import TextEmbedder
+    from server.book.outline import OutlinePage
+    from server.question.gather.reader_page import ReaderPages
 
 log = logging.getLogger("textbook_chat.pipeline")
 Rewriter = Callable[[str, list], "str | None"]
@@ -82,10 +85,13 @@ class KnownBooks:
 
 class Understand:
     def __init__(self, embedder: TextEmbedder, lexicon: Lexicon, books: KnownBooks, *,
-                 rewriter: Rewriter | None = None, course: CourseReader | None = None):
+                 rewriter: Rewriter | None = None, course: CourseReader | None = None,
+                 pages: ReaderPages | None = None):
         """`lexicon`: a book's words, for its misspellings and the terms it never uses;
-        `course`, when given, reads questions about the book as a course (course/service.py)."""
+        `course`, when given, reads questions about the book as a course (course/service.py);
+        `pages`: the page a question is asked on (what a question pointing back first points at)."""
         self.course = course
+        self.pages = pages
         self.embedder = embedder
         self.lexicon = lexicon
         self.books = books
@@ -97,7 +103,7 @@ class Understand:
 
     def __call__(self, question: Question, history: History) -> Understanding:
         # a student's answer to a quiz item is checked as said, never rewritten as a follow-up
-        text = question.text if question.quiz_answer is not None else self._stand_alone(question.text, history)
+        text = question.text if question.quiz_answer is not None else self._stand_alone(question, history)
         selected = question.selected_text
         term = highlighted_term(selected) if question.mode is AnswerMode.SELECTION_COMBINED else None
         if term:
@@ -116,10 +122,29 @@ class Understand:
         focus = Focus(text, reading.unused, self.embedder) if reading.unused else None
         return Understanding(question, history, text, vector, corrections, unknown, intent, course, focus, term)
 
-    def _stand_alone(self, question: str, history: History) -> str:
+    def _pointed_at(self, asked: Question) -> "OutlinePage | None":
+        """The page a question pointing back with nothing before it points at: the one it is asked
+        on, where that page says one of its words ("which one should I use?" names nothing, and
+        "how do I fix it?" on a page that fixes nothing points at nothing)."""
+        if self.pages is None or asked.selected_text or not looks_like_follow_up(asked.text):
+            return None
+        page = self.pages.page(asked.filters.book_id, asked.page.url)
+        asked_for = asked_words(asked.text)
+        if page is None or not asked_for:
+            return None
+        said = {w for chunk in self.pages.passages(asked.filters.book_id, page) for w in words(chunk.content)}
+        return page if asked_for & said else None
+
+    def _stand_alone(self, asked: Question, history: History) -> str:
         """A follow-up is rewritten into a stand-alone query by the rewriter when there is one;
-        otherwise (or on any failure) the previous question is prepended."""
-        if self.rewriter is not None and any(m.role == "user" for m in history) and looks_like_follow_up(question):
+        otherwise (or on any failure) the previous question is prepended. Asked first in a
+        conversation, a question pointing back ("which one should I use?", "結局どっちを使えばいい？")
+        points at the page it is asked on: its title is searched with it."""
+        question = asked.text
+        if not any(m.role == "user" for m in history):
+            page = self._pointed_at(asked)
+            return f"{page.title} {question}" if page is not None and page.title else question
+        if self.rewriter is not None and looks_like_follow_up(question):
             try:
                 rewritten = self.rewriter(question, list(history))
             except Exception:

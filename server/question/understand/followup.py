@@ -12,9 +12,10 @@ from server.text.vocabulary import unspaced
 # "why" is no such start: "why do robots fall over?" asks on its own, "why?" and "why is that?" do not
 _FOLLOW_UP_START = re.compile(r"^(and|but|also|so|then|what about|how about|what if|how so|and how|or)\b", re.I)
 _PRONOUN = re.compile(r"\b(it|its|they|them|their|this|that|these|those|he|she|one|ones)\b", re.I)
-# the same in the pool's other languages: "¿y eso?", "それは何？", "那个呢？", "یہ کیا ہے؟"
+# the same in the pool's other languages: "¿y eso?", "それは何？", "どっちを使う？", "那个呢？", "یہ کیا ہے؟"
 _FOLLOW_UP_ELSEWHERE = re.compile(r"^¿?\s*(?:y|pero|entonces)\b|^(?:じゃあ|では|それで|那么|那|还有)|"
-                                  r"\b(?:eso|esto|ese|esa|یہ|وہ|اس)\b|それ|これ|あれ|その|この|它|这个|那个", re.I)
+                                  r"\b(?:eso|esto|ese|esa|یہ|وہ|اس)\b|それ|これ|あれ|その|この|どっち|どちら|它|这个|那个|哪个",
+                                  re.I)
 
 
 # what a short follow-up asks for more of ("an example?", "explain simpler"): no topic of its own

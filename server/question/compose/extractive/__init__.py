@@ -53,7 +53,7 @@ class ExtractiveGenerator:
             if text:
                 return Quoted(text)
         return quoted_answer(request.spelled or request.question, request.sources, length, self._book(request.sources),
-                             self.following)
+                             self.following, page=request.page_key)
 
     def generate(self, request: GenerationInput) -> Deltas:
         text, extra = self.quote(request)

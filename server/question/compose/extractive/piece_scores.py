@@ -6,7 +6,8 @@
   "what is Warp?" is the section headed "Warp");
 - by its passage's similarity to the question (the embedding model's judgement), relative to
   the best passage's, at 1.5 times (a paraphrase shares no word with the sentences that answer
-  it, but its passage is near it).
+  it, but its passage is near it); a passage of the page the question is asked on is nearer by
+  what that page weighs in retrieval's order (reader_page.py).
 Questions (a quiz's, or the book asking the reader) never answer; quizzes, exercises and
 reading lists only when the question asks for them. The weights were measured on all four
 development books (BENCHMARKS.md, "Answers that contain the answer").
@@ -22,6 +23,7 @@ from server.text.blocks import heading_material
 from server.book.chunk import Chunk
 from server.question.context import Source
 from server.question.gather.lexical import bm25, defining_chunks, inverse_document_frequency
+from server.question.gather.reader_page import PAGE_WEIGHT
 from server.text.scripts import loan_singular, read_form
 from server.text.sentences import strip_markdown
 from server.text.lengths import reading_length
@@ -164,6 +166,13 @@ def _holds(text: str, weights: dict[str, float], full: float) -> dict[str, float
     return {p: w / full for p, w in weights.items() if p in said}
 
 
+def _page_weight(source: Source, page: str | None) -> float:
+    """What the reader's page adds to a passage's nearness, as it does in the retrieval's order."""
+    chunk = source.chunk
+    on_page = page is not None and source.source_type == "database" and (chunk.page_key or chunk.source_file) == page
+    return PAGE_WEIGHT if on_page else 0.0
+
+
 def _names_its_section(unit: Unit, opens: list, term: str, on_term: list[bool]) -> bool:
     """Is the piece under a heading naming the term: its own, or that of the chunk its passage's
     text opens with (`opens`, each passage's), where that chunk opens the section (lexical.defining_chunks)?"""
@@ -186,7 +195,7 @@ class Scored:
 
 
 def score_pieces(question: str, sources: list[Source], book: BookVocabulary | None, *, everything: bool,
-                 read: list[tuple[str, list[Chunk]]]) -> list[Scored]:
+                 read: list[tuple[str, list[Chunk]]], page: str | None = None) -> list[Scored]:
     wants_code = everything or asks_for_code(question)
     example = asks_for_example(question)
     term = defined_term(question)
@@ -232,7 +241,7 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
         heading += [o for o in operators if says_operator(headings, o)]
         relevance = _bm25(said, weights) / full
         context = (HEADING_WEIGHT * sum(w for p, w in weights.items() if p in heading) / full
-                   + PASSAGE_WEIGHT * (source.score - best_passage))
+                   + PASSAGE_WEIGHT * (source.score - best_passage + _page_weight(source, page)))
         covers = {p: w / full for p, w in weights.items() if p in set(said)}
         given = EXAMPLE_ASKED if example and relevance > 0 and is_example(unit) else 0.0
         # "are there exercises on …?" is answered with them, not with prose naming them

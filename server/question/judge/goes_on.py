@@ -1,0 +1,44 @@
+"""What the book says right after a highlighted passage. Asked to explain a sentence or two it
+highlighted ("undefined is a variable and null a literal", "what does this mean?"), a reader
+without a model was given the sentence back; the book's next sentences are most often the ones
+that explain it ("null is a literal, so no variable can be named null; undefined is a
+variable …"). In combined mode the passage's own chunk is among the book's passages: the
+sentences after the passage in its paragraph, then the paragraphs after it under the same
+heading, up to a heading, code, a table, a list or a note's label."""
+from __future__ import annotations
+
+import re
+
+from server.question.context import Source
+from server.text.blocks import split_blocks
+from server.text.sentences import normalised, split_sentences
+
+TAIL = 40  # the passage's last letters, found in the book's sentence that ends it
+_LABEL = re.compile(r"^\s*(\*\*|__)[^*_\n]+\1\s*[:：]?\s*$")  # "**Tip: Note**": a note or an exercise starts
+
+
+def goes_on(sources: list[Source], passage: list[str], room: int) -> list[tuple[int, str]]:
+    """(source number, sentence) for up to `room` sentences that follow the passage (its
+    sentences, `passage`) in a book passage among `sources`; none where no book passage holds it."""
+    tail = normalised(passage[-1])[-TAIL:] if passage and room > 0 else ""
+    if not tail:
+        return []
+    for number, source in enumerate(sources, 1):
+        if source.source_type != "database":
+            continue
+        blocks = split_blocks(source.chunk.content)
+        for b, block in enumerate(blocks):
+            if block.kind != "paragraph":
+                continue
+            sentences = split_sentences(block.text)
+            ends = next((i for i, s in enumerate(sentences) if tail in normalised(s)), None)
+            if ends is None:
+                continue
+            found = sentences[ends + 1:]
+            for after in blocks[b + 1:]:
+                if len(found) >= room or after.kind != "paragraph" or after.heading != block.heading \
+                        or _LABEL.match(after.text):
+                    break
+                found += split_sentences(after.text)
+            return [(number, s) for s in found[:room]]
+    return []

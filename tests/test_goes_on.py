@@ -1,0 +1,85 @@
+"""A highlighted sentence asked "what does this mean?" without a model is followed by what the book
+says right after it (question/judge/goes_on.py). A student on a TypeScript page highlighted
+"undefined is a variable and null is a literal", asked what it meant, and was given the sentence
+back; the book's next two sentences say what it means."""
+from __future__ import annotations
+
+from hypothesis import given, settings, strategies as st
+
+from server.book.chunk import Chunk
+from server.question.context import HighlightedPassage, Source
+from server.question.judge.goes_on import goes_on
+from server.question.judge.highlight import passage_answer
+from server.question.markers import cite_end
+from server.question.understand.intent import Intent
+from server.text.sentences import split_sentences
+
+SELECTED = "undefined is a variable and null is a literal"
+SECTION = ("Both undefined and null are primitive values, but undefined is a variable and null is a literal. "
+           "Since null is a literal, no variable can be named null. Undefined is no literal but a variable, so a "
+           "variable named undefined can be made.\n\n"
+           "This is rarely useful.\n\n"
+           "**Tip: Note**\n\n"
+           "Older engines let a program assign to undefined.\n\n"
+           "## typeof\n\n"
+           "The typeof operator tells the two apart.")
+
+
+def _book(text: str) -> Source:
+    chunk = Chunk(chunk_id="c1", book_id="b", book_title="B", content=text, content_hash="", source_file="p.md",
+                  url="https://example.org/p/", module="", chapter="", section="", heading="undefined is a variable",
+                  section_hierarchy=["undefined is a variable"], page=0, source_location="", citation="",
+                  file_hash="", embed_text=text, page_key="p.md", position=0, path_prefixes=["p.md"], score=0.6)
+    return Source(chunk, "database")
+
+
+def _selected(text: str) -> Source:
+    return Source(HighlightedPassage(0, text, 0.7), "selected_text")
+
+
+def test_the_book_goes_on_from_the_highlighted_sentence_up_to_a_notes_label():
+    found = goes_on([_selected(SELECTED), _book(SECTION)], [SELECTED], 5)
+    assert [n for n, _ in found] == [2, 2, 2]
+    assert found[0][1].startswith("Since null is a literal") and found[-1][1] == "This is rarely useful."
+    assert goes_on([_selected(SELECTED), _book(SECTION)], [SELECTED], 1) == [(2, found[0][1])]
+
+
+def test_a_passage_no_book_passage_holds_or_no_room_goes_on_to_nothing():
+    assert goes_on([_selected("a sentence the book never wrote"), _book(SECTION)],
+                   ["a sentence the book never wrote"], 3) == []
+    assert goes_on([_selected(SELECTED), _book(SECTION)], [SELECTED], 0) == []
+    assert goes_on([_selected(SELECTED)], [SELECTED], 3) == []  # exclusive mode: the passage alone
+
+
+def test_what_does_this_mean_of_a_sentence_quotes_what_the_book_says_after_it():
+    sources = [_selected(SELECTED), _book(SECTION)]
+    for question, intent in (("what does this mean?", Intent.DEFINE), ("explain this", Intent.EXPLAIN),
+                             ("explain this in simpler words", Intent.SIMPLIFY)):
+        text = passage_answer(intent, question, sources)
+        assert text.startswith(SELECTED) and "no variable can be named null" in text, text
+        assert "[2]" in text and "what the book says right after it" in text, text
+    summary = passage_answer(Intent.SUMMARIZE, "summarize this", sources)
+    assert "no variable can be named null" not in summary  # a summary is the passage's own
+    alone = passage_answer(Intent.EXPLAIN, "explain this", [_selected(SELECTED)])
+    assert "[2]" not in alone and "key sentences" in alone
+
+
+def test_a_japanese_sentence_is_cited_before_its_full_stop():
+    assert cite_end("undefinedは変数でありnullはリテラルです", 1) == "undefinedは変数でありnullはリテラルです[1]。"
+    assert cite_end("It folds", 2) == "It folds [2]."
+
+
+def test_a_sentence_keeps_the_bracket_that_closes_on_its_full_stop():
+    assert split_sentences("Two clusters. (Another version is a cluster.) This has the effect. "
+                           "He said \"stop.\" Then he left.") == [
+        "Two clusters.", "(Another version is a cluster.)", "This has the effect.", "He said \"stop.\"",
+        "Then he left."]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(max_size=80), st.text(max_size=300), st.integers(min_value=0, max_value=6))
+def test_whatever_is_highlighted_the_book_goes_on_with_its_own_sentences_only(selected, section, room):
+    found = goes_on([_selected(selected), _book(section)], split_sentences(selected) or [selected], room)
+    assert len(found) <= room
+    book = split_sentences(section)
+    assert all(n == 2 and sentence in book for n, sentence in found)
