@@ -124,7 +124,9 @@ def test_the_eval_asks_a_question_on_its_gold_page_or_on_the_page_after_it():
     from server.evaluation.asked_on import page_of_item
 
     pages = [replace(_page("db.md"), next="seq.md"), replace(_page("seq.md"), prev="db.md", next="qc.md"),
-             replace(_page("qc.md"), prev="seq.md"), replace(_page("seq.md"), key="ja/seq.md", locale="ja")]
+             replace(_page("qc.md"), prev="seq.md"),
+             replace(_page("seq.md"), key="ja/seq.md", locale="ja", url=f"{SITE}/ja/seq/",
+                     source_file="i18n/ja/docusaurus-plugin-content-docs/current/seq.md")]
 
     @dataclass
     class Outline:
@@ -139,6 +141,7 @@ def test_the_eval_asks_a_question_on_its_gold_page_or_on_the_page_after_it():
     assert page_of_item(outline, "next")({"gold_docs": ["qc.md", "seq.md"]}) == ""  # never a page that answers
     assert page_of_item(outline, None)(item) == "" and page_of_item(None, "gold")(item) == ""
     assert page_of_item(outline, "gold")({"gold_docs": ["gone.md"]}) == ""
+    assert page_of_item(outline, "gold", "ja")(item) == f"{SITE}/ja/seq/"  # a translated set on its own pages
 
 
 @settings(max_examples=200, deadline=None)

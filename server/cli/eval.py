@@ -83,7 +83,7 @@ def eval_command(questions, book_path, threshold, as_json, page_locale, asked_on
         items, course = evaluate_course(load_questions(questions), chat, book_id, gate)
         outline = chat.index.book(book_id).outline if asked_on else None
         result = evaluate(items, chat.pipeline, chat.store.all_chunks(book_id), threshold=gate,
-                          locale=page_locale or site.default_locale, asked_on=page_of_item(outline, asked_on))
+                          locale=page_locale or site.default_locale, asked_on=page_of_item(outline, asked_on, page_locale))
         tutored = evaluate_tutor(items, chat.pipeline, threshold=gate,
                                  locale=page_locale or site.default_locale) if tutor or max_hint_coverage is not None else None
         model = chat.index.locale_embedders.get(page_locale or "", chat.embedder).model_name  # the readers' model

@@ -3,7 +3,6 @@ keyword coverage, refusals, and selection leaks — through the same pipeline as
 from __future__ import annotations
 
 import json
-import re
 from typing import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -11,6 +10,7 @@ from pathlib import Path
 from server.evaluation.measures import answer_summary, answer_words, keyword_coverage
 from server.ingest.anchors import rendered_text
 from server.book.chunk import Chunk
+from server.evaluation.asked_on import gold_path
 from server.question.gather.lexical import bm25_scores
 from server.question.pipeline import ChatPipeline
 from server.question import Page, Question, Selection, SelectionMode
@@ -28,12 +28,10 @@ def _norm(text: str) -> str:
     return " ".join(rendered_text(text).lower().split())
 
 
-# a translated page's source file, as gold_docs name it: relative to its locale's docs folder
-_TRANSLATION = re.compile(r"^i18n/[^/]+/docusaurus-plugin-content-docs/(?:current|version-[^/]+)/")
 
 
 def _gold_path(chunk: Chunk) -> str:
-    return _TRANSLATION.sub("", chunk.source_file)
+    return gold_path(chunk.source_file)
 
 
 def doc_hit(chunk: Chunk, item: dict) -> bool:
