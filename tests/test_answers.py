@@ -753,7 +753,7 @@ def test_a_sentence_pointing_back_is_quoted_with_what_it_points_at():
     page = (CORPORA / "survival-ts" / "docs" / "reference" / "asynchronous" / "README.md").read_text(encoding="utf-8")
     passage = page[page.index("## JavaScriptにおける非同期処理"):page.index("そしてそのPromise")]
     answer = " ".join(block_answer("非同期処理のエラーはどう書く？", [_source(passage)]).split())
-    assert "あとで別の方法で結果を伝えます。 この方法をコールバックと呼ぶ" in answer, answer
+    assert "あとで別の方法で結果を伝えます。この方法をコールバックと呼ぶ" in answer, answer
     english = ("Networks are slow compared with a processor, and a request to a server on another continent can "
                "take a large part of a second before its first byte arrives back. Disks are faster but still far "
                "slower than memory, and a program that reads a large file spends most of its time waiting for it. "

@@ -218,7 +218,11 @@ def defines(text: str, term: str) -> bool:
     # a proof of anything", "`rfl` closes the target" (a name set in code is a term of the book's)
     does = (rf"(?:^|(?<=[.!?]\s)|\n)\s*(?:[-*]\s+)?(?:the\s+)?`+{said}`+\s+(?:(?:{_CODE_KINDS})\s+)?(?:\w+ly\s+)?"
             rf"(?!is\b|was\b|has\b|does\b){_THIRD_PERSON}\b")
-    # "Promiseとは…", "Promiseは、…", and opening a sentence or an item, "Promiseは…" or "装饰器是…"
+    # "Promiseとは…", "Promiseは、…", and opening a sentence or an item, "Promiseは…" or "装饰器是…"; or
+    # the name the text gives it
     elsewhere = (rf"{said}\s*(?:とは|は、|是指|是一种|是一個|是一个|es una?\b|son\b)|"
-                 rf"(?:^|[。！？\n])\s*(?:[-*]\s+)?`?{said}`?\s*(?:は|是)")
+                 rf"(?:^|[。！？\n])\s*(?:[-*]\s+)?`?{said}`?\s*(?:は|是)|"
+                 # named by it: "…値のことをfalsyと呼びます", "这种写法称为切片", "se llama recursión"
+                 rf"を\s*`?{said}`?\s*と(?:呼|よば|よび|言|いい|いう)|のことを\s*`?{said}`?\s*と|(?:称为|称作|叫做|叫作)\s*`?{said}|"
+                 rf"\b(?:se\s+(?:llaman?|denominan?)|llamamos|denominamos)\s+`?{said}")
     return bool(re.search(f"{marked}|{what_it_is}|{does}|{elsewhere}", text, re.IGNORECASE))

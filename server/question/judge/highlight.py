@@ -130,7 +130,8 @@ def _quote(chosen: list[tuple[int, str]]) -> str:
     for k, (number, sentence) in enumerate(chosen):
         last_of_run = k + 1 == len(chosen) or chosen[k + 1][0] != number
         parts.append(cite_end(sentence, number) if last_of_run else sentence)
-    return " ".join(parts)
+    # no space after a Chinese or Japanese full stop ("できません[2]。一方で")
+    return "".join(p if not k or parts[k - 1].endswith(("。", "！", "？")) else f" {p}" for k, p in enumerate(parts))
 
 
 def _book_sentences(sources: list[Source], pattern: re.Pattern, terms: set[str]) -> list[tuple[int, str]]:

@@ -31,7 +31,8 @@ REFERS_BACK = re.compile(r"^[\s*_]*(?:(?:it|its|this|these|that|those|they|their
                          r"conversely|likewise|similarly|nevertheless|nonetheless|"
                          r"esto|esta|este|estos|estas|eso|esa|ese|ello|sin embargo|por (?:lo )?tanto|por eso|así|por otro lado|en cambio)\b|"
                          r"(?:これ|それ|この|その|こう|そう|そこで)(?!ぞれ|から)|"
-                         r"这|那|它|此|另一方面|(?:یہ|اس|وہ|ان)\s)", re.IGNORECASE)
+                         r"(?:というのは|つまり|したがって|ただし|しかし|一方|なので|なぜなら|ところが)|"
+                         r"这|那|它|此|另一方面|因此|所以|但是|然而|不过|也就是说|(?:یہ|اس|وہ|ان)\s)", re.IGNORECASE)
 _BACK_AT_END = re.compile(r"\b(?:these|those|them)\W*$", re.IGNORECASE)  # "… explore using these.": see the one before
 # a paragraph that is one bold title: not a sentence ("**Step 3**"), not a lead-in ("**Commands:**")
 _TITLE_ONLY = re.compile(r"^\s*(?:\*\*|__)[^*_\n]*[^*_\n.!?:。！？：۔؟](?:\*\*|__)\s*$")
@@ -171,10 +172,14 @@ def _introduces(block: Block | None) -> str:
 _MARKUP_START = re.compile(r"^[\s*_`\"'“‘(\[]*")
 
 
+_UNSPACED = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
+
+
 def _lowercase_start(sentence: str) -> bool:
     """A sentence opening in lowercase once its markup is set aside ("`cargo build` because …":
     a line of a wrapped paragraph that a passage starts on, not the start of its sentence)."""
-    return sentence[len(_MARKUP_START.match(sentence).group(0)):][:1].islower()
+    # in Japanese or Chinese a sentence may open on a name written in lowercase ("undefinedとnullは …")
+    return sentence[len(_MARKUP_START.match(sentence).group(0)):][:1].islower() and not _UNSPACED.search(sentence)
 
 
 def _mended(blocks: list[Block]) -> list[Block]:

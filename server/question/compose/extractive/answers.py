@@ -181,6 +181,12 @@ def _within(section: Section | int, quoted: set) -> bool:
         isinstance(q, tuple) and q[0] == section[0] and section[1].startswith(f"{q[1]} › ") for q in quoted)
 
 
+def _joint(before: str, kind: str) -> str:
+    """What goes between two pieces of one block: a list's items a line each; sentences a space,
+    none after a Chinese or Japanese full stop ("説明します。というのは")."""
+    return "\n" if kind != "sentence" else "" if before.endswith(("。", "！", "？")) else " "
+
+
 def _render(units: list[Unit], asked: set[str] | None = None) -> str:
     """Each passage's pieces in reading order under the heading they stand under, sentences of
     one paragraph run together, items of one list as one list, the passage cited at its end.
@@ -196,7 +202,7 @@ def _render(units: list[Unit], asked: set[str] | None = None) -> str:
             previous = parts[-1][0] if parts else None
             same_block = previous is not None and previous.block == unit.block and not previous.introduces
             if same_block and unit.kind in ("sentence", "item"):
-                parts[-1] = [unit, parts[-1][1] + (" " if unit.kind == "sentence" else "\n") + _shown(unit, asked)]
+                parts[-1] = [unit, parts[-1][1] + _joint(parts[-1][1], unit.kind) + _shown(unit, asked)]
             else:
                 parts.append([unit, _shown(unit, asked)])
         last, text = parts[-1]

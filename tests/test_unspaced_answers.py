@@ -1,0 +1,61 @@
+"""Answers quoted from a Japanese or Chinese book read as the book does. A student on the TypeScript
+book's truthy/falsy page asked "falsyな値ってなに？" and was answered from "というのは…" (so, …):
+the section's first sentence, "falsyな値から説明します。", opens on a name in lowercase and was taken
+for the tail of a sentence cut at the chunk's edge. Sentences were joined with a space after "。",
+a sentence opening on "というのは" or "つまり" was quoted without the one it points back at, and
+"…値のことをfalsyと呼びます" (what is called falsy) did not count as saying what falsy is."""
+from __future__ import annotations
+
+from hypothesis import given, settings, strategies as st
+
+from server.book.chunk import Chunk
+from server.question.compose.extractive.answer_units import units_of
+from server.question.compose.extractive.answers import quoted_answer
+from server.question.context import Source
+from server.question.judge.highlight import _quote
+from server.text.definition import defines
+
+SECTION = ("falsyな値から説明します。というのはfalsyな値というのは限られており、それ以外のすべての値がtruthyとなるので"
+           "これだけ覚えてしまえばいいということでもあります。")
+
+
+def _source(text: str, heading: str = "falsyな値") -> Source:
+    chunk = Chunk(chunk_id="c1", book_id="b", book_title="B", content=text, content_hash="", source_file="p.md",
+                  url="https://example.org/p/", module="", chapter="", section="", heading=heading,
+                  section_hierarchy=[heading], page=0, source_location="", citation="", file_hash="", embed_text=text,
+                  page_key="p.md", position=0, path_prefixes=["p.md"], locale="ja", score=0.6)
+    return Source(chunk, "database")
+
+
+def test_a_japanese_sentence_opening_on_a_lowercase_name_is_whole():
+    units = units_of(SECTION, 1, "prose")
+    assert units[0].text == "falsyな値から説明します。"
+    assert units[1].refers_back  # "というのは…" points back at it
+    # an English paragraph a passage starts inside still loses its cut-off start
+    assert [u.text for u in units_of("because it skips the build. Cargo checks it.", 1, "prose")] == ["Cargo checks it."]
+
+
+def test_sentences_of_a_japanese_paragraph_are_joined_without_a_space():
+    answer = quoted_answer("falsyな値ってなに？", [_source(SECTION)]).text
+    assert "falsyな値から説明します。というのは" in answer, answer
+    assert "。 " not in answer
+    quoted = _quote([(1, "undefinedは変数でありnullはリテラルです"), (2, "nullはリテラルです。"), (2, "一方で変数です。")])
+    assert quoted == "undefinedは変数でありnullはリテラルです[1]。nullはリテラルです。一方で変数です[2]。"
+
+
+def test_what_a_japanese_chinese_or_spanish_text_calls_a_term_defines_it():
+    called = "このようなとき、条件を満たすとされる値のことをtruthyと、また満たさないとされる値のことをfalsyと呼びます。"
+    assert defines(called, "falsy") and defines(called, "truthy")
+    assert defines("これをクロージャといいます。", "クロージャ") and defines("这种写法称为切片。", "切片")
+    assert defines("Una función que se llama a sí misma se llama recursión.", "recursión")
+    assert not defines("値をundefinedと比較します。", "undefined")
+    assert not defines("AやBをundefinedといった値として扱います。", "undefined")
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(alphabet="abcxyzあいうえお値説明。、は", max_size=60), st.text(alphabet="abc値。", max_size=30))
+def test_any_japanese_paragraph_keeps_every_sentence_that_ends(paragraph, more):
+    units = units_of(f"{paragraph}{more}", 1, "prose")
+    assert all(u.text.strip() for u in units)
+    assert "".join(u.text for u in units) in f"{paragraph}{more}".replace("\n", "")
+
