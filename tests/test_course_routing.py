@@ -59,6 +59,9 @@ def test_this_said_of_no_part_of_the_course_keeps_a_topic_on_the_passage_path(ch
     # welcome page and table of contents: its "this" points at no part, and a heading is nearer
     assert _route(chat, "explain quantization like im new to this") is None
     assert _route(chat, "ok i finished aliasing, what should i read next?") == "order"  # "next": the reading order
+    # a call named "next()" is code, not the reading order: "send() 之前为什么要先调用 next()" was answered
+    # with the page after the generators page
+    assert _route(chat, "why do i call next() before send()?") is None
     assert _route(chat, "what is this about?") == "overview"
     assert _route(chat, "summarize this") == "summarize"
 

@@ -46,6 +46,14 @@ def test_a_question_is_read_with_its_misspellings_corrected():
     assert reading.unknown_terms == []
 
 
+def test_a_misspelt_name_in_a_chinese_or_japanese_question_is_read_as_the_book_spells_it():
+    """"StopIterration 是什么时候出现的" was refused: only English questions were respelled."""
+    book = BookVocabulary.from_texts(["当生成器函数遇到 return 时，生成器会抛出 StopIteration 异常。"] * 3)
+    reading = book.read("StopIterration 是什么时候出现的")
+    assert reading.text == "stopiteration 是什么时候出现的" and reading.unknown_terms == []
+    assert book.read("Celery 是什么").unknown_terms == ["celery"]  # a name the book never uses stays unknown
+
+
 def test_an_everyday_word_is_not_unknown_but_a_specialist_term_is():
     assert BOOK.read("my gizmo is laggy, which battery?").unknown_terms == []
     assert BOOK.read("how do i wire ethercat drives with pwm?").unknown_terms == ["ethercat", "pwm"]

@@ -32,6 +32,7 @@ BOOK_NOUNS = frozenset({"book", "textbook", "course", "curriculum", "syllabus"})
 PAGE_NOUNS = frozenset({"page", "section", "lesson", "article", "tutorial", "project"})
 ALL_NOUNS = BOOK_NOUNS | PAGE_NOUNS | NOUNS_OF_PARTS
 _DEIXIS = re.compile(r"\b(this|these|here|current|next|previous)\b")
+_CODE = re.compile(r"`[^`\n]*`|[\w.]+\(\s*\)")  # `code`, a call: "next()"
 _ORDER = re.compile(r"\b(?:next|previous)\b")  # deixis that is the reading order's, whatever else is named
 # a question for a fact, not for the course's structure: a quantity of something other than its
 # parts ("how many weeks", "how long"), or a yes/no question ("is the course free?")
@@ -124,9 +125,11 @@ class TaskReader:
         if outline is None or not outline.pages:
             return None
         lowered = text.lower()
-        cues = lowered  # what says the course is asked about: not the course's nouns said inside a heading
+        # what says the course is asked about: not the course's nouns said inside a heading, nor code
+        # ("send() 之前为什么要先调用 next()" asks about a function, not for the next page)
+        cues = _CODE.sub(" ", lowered)
         if heading := named_heading(outline, lowered, locale):
-            cues = " ".join(lowered.replace(heading, " ").split())
+            cues = " ".join(cues.replace(heading, " ").split())
         cues = read_as_english(cues)  # "このページ", "este capítulo": this page, this chapter
         other = language_of_question(lowered)  # asked in Japanese, Chinese, Spanish or Urdu
         read = lowered

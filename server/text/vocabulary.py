@@ -137,7 +137,8 @@ class BookVocabulary:
         corrections: dict[str, str] = {}
         unknown, unused = [], []
         if not in_english(question):
-            return Reading(question, unknown_terms=self._unknown_names(question), unused=self._unused_in_own(question))
+            unknown, corrections = self._names(question)
+            return Reading(respelled(question, corrections), corrections, unknown, self._unused_in_own(question))
         for word in words(question, as_typed=True):
             if len(word) < 3 or word.isdigit() or word in unknown or word in corrections or word in unused \
                     or self.knows(word) or len(set(word)) == 1:  # "GGGGG", "zzz": a run of one letter names no term
@@ -175,24 +176,29 @@ class BookVocabulary:
             return word in self.unspaced_text
         return self.knows(word)
 
-    def _unknown_names(self, question: str) -> list[str]:
+    def _names(self, question: str) -> tuple[list[str], dict[str, str]]:
         """In a question not in English, the names: in one written in another script (Japanese,
         Chinese, Urdu) every word in Latin letters ("PrismaでDBの型を…", "用 Celery 做…"); in one
         in Latin letters (Spanish), the words capitalised inside a sentence or inside the word
         ("¿cómo creo mocks con MockK?"). A name the book never uses, and not a typo of a book
         word ("interfase", "lamda": one edit away, the first letter kept, as typos keep it;
-        "Cython" is not "python"), is a term it does not cover."""
+        "Cython" is not "python"), is a term it does not cover; a typo is searched for as the book
+        spells it ("StopIterration 是什么时候出现的")."""
         if any(ch.isalpha() and ord(ch) > _LATIN_LETTERS for ch in question):
             names = _LATIN_NAME.findall(question)
         else:
             names = _capitalised(question)
         unknown: list[str] = []
+        corrections: dict[str, str] = {}
         for word in names:
             for part in _SPLIT_DIGITS.findall(word.lower()):
-                if len(part) >= 3 and not part.isdigit() and part not in unknown and not self.knows(part) \
-                        and not self._a_typo(part):
+                if len(part) < 3 or part.isdigit() or part in unknown or self.knows(part):
+                    continue
+                if not self._a_typo(part):
                     unknown.append(part)
-        return unknown
+                elif part == word.lower():
+                    corrections[part] = self.speller.correct(part)
+        return unknown, corrections
 
     def _a_typo(self, word: str) -> bool:
         corrected = self.speller.correct(word)
