@@ -192,3 +192,16 @@ def test_the_readers_page_weighs_in_what_the_answer_quotes():
 
     assert before(quoted_answer("what is the index kept in?", sources).text, "sqlite", "adapter")
     assert before(quoted_answer("what is the index kept in?", sources, page="seq.md").text, "adapter", "sqlite")
+
+
+def test_a_short_question_naming_a_term_points_at_nothing_before_it(retriever, embedder):
+    """"生成器是什么？" (what is a generator?) asked first on the generators page: it names its term,
+    so the page's own definition answers it, not the page's title searched with it."""
+    from server.question import Page, Question
+    from server.question.understand import KnownBooks, Understand
+
+    book = BookVocabulary.from_texts(text for _, text in PASSAGES + [("seq.md", "生成器是一种高效的创建迭代器的方式。")])
+    understand = Understand(embedder, lambda _id: book, KnownBooks(lambda _id: 1), pages=retriever.pages)
+    for text in ("生成器是什么？", "what is a cluster?"):
+        question = Question(text, max_chunks=3, similarity_threshold=0.3, page=Page(url=f"{SITE}/seq/"))
+        assert understand(question, ()).search_text == text

@@ -13,11 +13,12 @@ import numpy as np
 from server.errors import UnknownBook
 from server.sessions import Message
 from server.question.understand.focus import Focus
-from server.question.understand.followup import looks_like_follow_up, retrieval_query
+from server.question.understand.followup import looks_like_follow_up, points_back, retrieval_query
 from server.question.understand.intent import Intent, detect
 from server.question.understand.term import about_term, highlighted_term
 from server.question import AnswerMode, Question
 from server.text.asked import asked_words
+from server.text.definition import defined_term
 from server.text.vocabulary import Lexicon, words
 
 if TYPE_CHECKING:
@@ -126,7 +127,8 @@ class Understand:
         """The page a question pointing back with nothing before it points at: the one it is asked
         on, where that page says one of its words ("which one should I use?" names nothing, and
         "how do I fix it?" on a page that fixes nothing points at nothing)."""
-        if self.pages is None or asked.selected_text or not looks_like_follow_up(asked.text):
+        if self.pages is None or asked.selected_text or not points_back(asked.text) \
+                or defined_term(asked.text) is not None:  # "生成器是什么？" names what it asks about
             return None
         page = self.pages.page(asked.filters.book_id, asked.page.url)
         asked_for = asked_words(asked.text)

@@ -28,9 +28,15 @@ def looks_like_follow_up(question: str) -> bool:
     """A question that starts as a follow-up does, or is short (in words a reader reads: Chinese
     and Japanese, unspaced, by their characters in twos) and names nothing of its own ("why?",
     "an example?", but not "what's a trait?"), or short and leaning on a pronoun."""
-    length = spaced_length(question)
-    pointing = length <= 8 and bool(_PRONOUN.search(question) or _FOLLOW_UP_ELSEWHERE.search(question.strip()))
-    return bool(_FOLLOW_UP_START.match(question.strip())) or pointing or (length <= 3 and not _names(question))
+    return points_back(question) or (spaced_length(question) <= 3 and not _names(question))
+
+
+def points_back(question: str) -> bool:
+    """Does the question start as a follow-up does, or is it short and leaning on a pronoun
+    ("why does that happen?", "どっちを使えばいい？")?"""
+    pointing = spaced_length(question) <= 8 and bool(
+        _PRONOUN.search(question) or _FOLLOW_UP_ELSEWHERE.search(question.strip()))
+    return bool(_FOLLOW_UP_START.match(question.strip())) or pointing
 
 
 def _names(question: str) -> bool:
