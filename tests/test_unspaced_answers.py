@@ -59,3 +59,14 @@ def test_any_japanese_paragraph_keeps_every_sentence_that_ends(paragraph, more):
     assert all(u.text.strip() for u in units)
     assert "".join(u.text for u in units) in f"{paragraph}{more}".replace("\n", "")
 
+
+
+def test_a_chinese_pages_key_points_and_a_highlighted_passage_read_without_spaces():
+    """The generators page's summary read "…迭代器。 生成器是…", a space after each full stop."""
+    from server.ingest.outline import _first_sentence
+    from server.text.sentences import joined, split_passage
+
+    text = "生成器是一种高效的创建迭代器的方式。创建生成器有两种主要的方法。"
+    assert _first_sentence([text]) == text
+    assert split_passage(text) == [text]
+    assert joined(["It folds.", "It is lazy."]) == "It folds. It is lazy."

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from server.book.outline import OUTLINE_VERSION, Block, Outline, OutlinePage, Part, Section
-from server.text.sentences import split_sentences
+from server.text.sentences import joined, split_sentences
 from server.ingest.blocks import block_kind, is_prompt, list_items, plain
 from server.ingest.sections import reading_sections
 from server.ingest.mdbook import summary_items, summary_path
@@ -32,10 +32,10 @@ def _first_sentence(texts: list[str]) -> str:
             if spaced_length(sentence) >= 4 and not sentence.endswith(":"):
                 taken.append(sentence)
             if taken and (sum(map(len, taken)) >= ENOUGH_CHARS or len(taken) == 3):
-                return " ".join(taken)[:KEY_POINT_CHARS]
+                return joined(taken)[:KEY_POINT_CHARS]
         if taken:
             break  # the opening paragraph only
-    return " ".join(taken)[:KEY_POINT_CHARS]
+    return joined(taken)[:KEY_POINT_CHARS]
 
 
 def _opening(texts: list[str]) -> str:

@@ -34,6 +34,15 @@ def split_sentences(text: str) -> list[str]:
     return sentences
 
 
+CJK_STOPS = ("。", "！", "？")
+
+
+def joined(sentences: list[str]) -> str:
+    """Sentences run together as in a paragraph: a space between them, none after a Chinese or
+    Japanese full stop ("…迭代器。生成器是…")."""
+    return "".join(s if not k or sentences[k - 1].endswith(CJK_STOPS) else f" {s}" for k, s in enumerate(sentences))
+
+
 def split_passage(text: str, max_words: int = 120) -> list[str]:
     """Group sentences of a highlighted passage into pieces of at most `max_words` words."""
     pieces: list[str] = []
@@ -42,12 +51,12 @@ def split_passage(text: str, max_words: int = 120) -> list[str]:
     for sentence in split_sentences(text):
         n = spaced_length(sentence)
         if current and words + n > max_words:
-            pieces.append(" ".join(current))
+            pieces.append(joined(current))
             current, words = [], 0
         current.append(sentence)
         words += n
     if current:
-        pieces.append(" ".join(current))
+        pieces.append(joined(current))
     return pieces
 
 

@@ -29,7 +29,7 @@ from server.question.judge.goes_on import goes_on
 from server.question.understand.intent import Intent
 from server.question.understand.term import highlighted_term
 from server.question.markers import cite_end
-from server.text.sentences import split_sentences
+from server.text.sentences import joined, split_sentences
 from server.text.lengths import spaced_length
 from server.text.scripts import language_of, unaccented
 
@@ -130,8 +130,7 @@ def _quote(chosen: list[tuple[int, str]]) -> str:
     for k, (number, sentence) in enumerate(chosen):
         last_of_run = k + 1 == len(chosen) or chosen[k + 1][0] != number
         parts.append(cite_end(sentence, number) if last_of_run else sentence)
-    # no space after a Chinese or Japanese full stop ("できません[2]。一方で")
-    return "".join(p if not k or parts[k - 1].endswith(("。", "！", "？")) else f" {p}" for k, p in enumerate(parts))
+    return joined(parts)  # no space after a Chinese or Japanese full stop ("できません[2]。一方で")
 
 
 def _book_sentences(sources: list[Source], pattern: re.Pattern, terms: set[str]) -> list[tuple[int, str]]:

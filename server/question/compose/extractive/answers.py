@@ -33,6 +33,7 @@ from server.question.compose.extractive.sections import Section, in_book_order, 
 from server.question.compose.extractive.asks_for import asks_for_code, asks_for_example, has_code
 from server.question.compose.extractive.piece_scores import HEADING_ID, Scored, reading_words, score_pieces
 from server.text.lengths import reading_length
+from server.text.sentences import CJK_STOPS
 from server.text.emphasis import as_rendered
 from server.text.vocabulary import BookVocabulary, words
 
@@ -184,7 +185,7 @@ def _within(section: Section | int, quoted: set) -> bool:
 def _joint(before: str, kind: str) -> str:
     """What goes between two pieces of one block: a list's items a line each; sentences a space,
     none after a Chinese or Japanese full stop ("説明します。というのは")."""
-    return "\n" if kind != "sentence" else "" if before.endswith(("。", "！", "？")) else " "
+    return "\n" if kind != "sentence" else "" if before.endswith(CJK_STOPS) else " "
 
 
 def _render(units: list[Unit], asked: set[str] | None = None) -> str:
