@@ -70,3 +70,20 @@ def test_a_chinese_pages_key_points_and_a_highlighted_passage_read_without_space
     assert _first_sentence([text]) == text
     assert split_passage(text) == [text]
     assert joined(["It folds.", "It is lazy."]) == "It folds. It is lazy."
+
+
+def test_a_definition_reads_on_in_its_own_section_not_in_one_it_let_in():
+    """"生成器是什么？" quoted the page's definition, then a sentence of another section standing under
+    the term's name, and then, that section let in, its every sentence naming generators: sending
+    data to one, nested ones. Another section gives what it says of the term, once."""
+    from dataclasses import replace
+
+    opening = _source("A generator is an efficient way to make an iterator, one value at a time. There are two "
+                      "ways to make generators.", "Generators")
+    text = ("A generator is lazy, it makes each value only when asked.\n\n### Sending data\n\n"
+            "You can send data into a generator with its send method.")
+    other = replace(opening.chunk, chunk_id="c2", source_file="more.md", page_key="more.md", content=text,
+                    embed_text=text, heading="Generator", chapter="Guide", section_hierarchy=["Guide", "Generator"],
+                    parts=[{"titles": ["Generator", "Sending data"], "at": text.index("### Sending"), "anchor": "sending-data"}], score=0.59)
+    answer = quoted_answer("what is a generator?", [opening, Source(other, "database")]).text
+    assert "efficient way to make an iterator" in answer and "send data into" not in answer, answer

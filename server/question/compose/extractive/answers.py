@@ -119,6 +119,7 @@ def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict
     ranked = sorted(scored, key=lambda s: s.score, reverse=True)
     section = sections or passage
     quoted = {section(u) for u in opened or []}
+    leading = frozenset(quoted)  # the opening's sections: read on in freely, where the others need a word of their own
     # after an opening, the best piece is no code nobody asked for, and says something asked (in its
     # text, or its heading: "SLAM" over the sentence saying what it is) unless it reads on in the
     # opening's section (a problem's "Solution:" list)
@@ -143,7 +144,7 @@ def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict
         more_code, more_tables = sum(map(has_code, adding)), sum(map(_is_table, adding))
         if len(quoted | {section(u) for u in adding}) > MAX_SECTIONS and not highlighted:
             continue  # three sections at most: the one that answers and two for what it lacks
-        if opened and spoken is not None and not _within(section(candidate.unit), quoted) \
+        if opened and spoken is not None and not _within(section(candidate.unit), leading) \
                 and not set(candidate.covers) - spoken and not candidate.titled:
             continue  # another section only for an asked word the answer's prose does not say yet, or the one it names
         if more_code and opened is not None and not wants_code and (code + more_code > 1 or (
