@@ -74,6 +74,10 @@ def test_a_sentence_keeps_the_bracket_that_closes_on_its_full_stop():
                            "He said \"stop.\" Then he left.") == [
         "Two clusters.", "(Another version is a cluster.)", "This has the effect.", "He said \"stop.\"",
         "Then he left."]
+    # and so does a piece of an answer
+    from server.question.compose.extractive.answer_units import units_of
+    assert [u.text for u in units_of("Two clusters. (Another version is a cluster.) **Note.** It helps.", 1)] == [
+        "Two clusters.", "(Another version is a cluster.)", "**Note.**", "It helps."]
 
 
 @settings(max_examples=150, deadline=None)

@@ -1,9 +1,7 @@
-"""The pieces an extractive answer is made of: a passage's sentences, list items (each with the
-items nested under it), tables and code blocks, each knowing where it stands in the passage and
-what it depends on.
+"""The pieces an extractive answer is made of: a passage's sentences, list items (each with the items
+nested under it), tables and code blocks, each knowing where it stands in the passage and what it depends on.
 
-- A sentence ending in ":" introduces the block after it (a formula, list, table or code
-  block): the two are one piece.
+- A sentence ending in ":" introduces the block after it (a formula, list, table or code block): one piece.
 - A list item carries the items nested under it, as written, so a quoted list keeps its nesting.
 - A sentence that opens by referring back ("It …", "This …") needs the sentence before it.
 """
@@ -16,22 +14,23 @@ from functools import cached_property
 
 from server.text.blocks import (EXERCISE_LEAD, FOLDED_ANSWER, PRACTICE, PRACTICE_LEAD, THEMATIC_BREAK, Block,
                                  split_blocks)
+from server.text.lengths import CJK_RUN
 from server.text.sentences import OTHER_SCRIPTS, strip_markdown
 
-# a sentence ends at ".", "!" or "?" before one that does not open in lower case (in any script:
-# Spanish "¿", Urdu's letters), or at the full stops of Chinese, Japanese and Urdu ("。", "۔"), after the
-# quote a full stop closes ("…か？」" ends a sentence, unless a particle goes on: "…か？」という視点で…")
-_BOUNDARY = re.compile(r"(?<=[.!?])(?<!\.\.\.)[\"')\]*_]*\s+(?=[^\sa-zà-öø-ÿ,;:)\]}.\-–—])|" + OTHER_SCRIPTS)
+# a sentence ends at ".", "!" or "?" (with the quotes, brackets or emphasis closing on it: "… cluster.)") before
+# one not opening in lower case (in any script: Spanish "¿", Urdu's letters), or at the full stops of Chinese,
+# Japanese and Urdu ("。", "۔"), after the quote one closes ("…か？」", unless a particle goes on: "…か？」という…")
+_BOUNDARY = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][\"')\]*_])|(?<=[.!?][\"')\]*_]{2}))(?<!\.\.\.)\s+"
+                       r"(?=[^\sa-zà-öø-ÿ,;:)\]}.\-–—])|" + OTHER_SCRIPTS)
 _ITEM = re.compile(r"^(\s*)(?:[-*+]|\d+[.)])\s+")
-# a sentence (or a list's item) that opens on what came before it: "This …", "However, …", "on the
-# other hand …"; in the pool's other languages "Esto …", "これを…" ("this", not "それぞれ", each),
-# "这…", "یہ …"
+# a sentence (or a list's item) that opens on what came before it: "This …", "However, …", "on the other
+# hand …"; in the pool's other languages "Esto …", "これを…" ("this", not "それぞれ", each), "这…", "یہ …"
 REFERS_BACK = re.compile(r"^[\s*_]*(?:(?:it|its|this|these|that|those|they|their|them|such|both|here|he|she|"
                          r"however|therefore|thus|instead|otherwise|on the other hand|in contrast|by contrast|"
                          r"conversely|likewise|similarly|nevertheless|nonetheless|"
                          r"esto|esta|este|estos|estas|eso|esa|ese|ello|sin embargo|por (?:lo )?tanto|por eso|así|por otro lado|en cambio)\b|"
-                         r"(?:これ|それ|この|その|こう|そう|そこで)(?!ぞれ|から)|"
-                         r"(?:というのは|つまり|したがって|ただし|しかし|一方|なので|なぜなら|ところが)|"
+                         r"(?:これ|それ|この|その|こう|そう|そこで)(?!ぞれ|から)|というのは|つまり|したがって|ただし|しかし|一方|なので|"
+                         r"なぜなら|ところが|"
                          r"这|那|它|此|另一方面|因此|所以|但是|然而|不过|也就是说|(?:یہ|اس|وہ|ان)\s)", re.IGNORECASE)
 _BACK_AT_END = re.compile(r"\b(?:these|those|them)\W*$", re.IGNORECASE)  # "… explore using these.": see the one before
 # a paragraph that is one bold title: not a sentence ("**Step 3**"), not a lead-in ("**Commands:**")
@@ -172,14 +171,10 @@ def _introduces(block: Block | None) -> str:
 _MARKUP_START = re.compile(r"^[\s*_`\"'“‘(\[]*")
 
 
-_UNSPACED = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
-
-
 def _lowercase_start(sentence: str) -> bool:
-    """A sentence opening in lowercase once its markup is set aside ("`cargo build` because …":
-    a line of a wrapped paragraph that a passage starts on, not the start of its sentence)."""
-    # in Japanese or Chinese a sentence may open on a name written in lowercase ("undefinedとnullは …")
-    return sentence[len(_MARKUP_START.match(sentence).group(0)):][:1].islower() and not _UNSPACED.search(sentence)
+    """A sentence opening in lowercase once its markup is set aside ("`cargo build` because …": a line
+    of a wrapped paragraph a passage starts on), not in Japanese or Chinese ("undefinedとnullは …")."""
+    return sentence[len(_MARKUP_START.match(sentence).group(0)):][:1].islower() and not CJK_RUN.search(sentence)
 
 
 def _mended(blocks: list[Block]) -> list[Block]:
