@@ -23,8 +23,8 @@ from server.text.vocabulary import Lexicon, words
 
 if TYPE_CHECKING:
     from server.embedding.protocol import TextEmbedder
+    from server.book.chunk import Chunk
     from server.book.outline import OutlinePage
-    from server.question.gather.reader_page import ReaderPages
 
 log = logging.getLogger("textbook_chat.pipeline")
 Rewriter = Callable[[str, list], "str | None"]
@@ -38,6 +38,14 @@ class CourseTask(Protocol):
     task: str
 
     def describe(self) -> dict: ...
+
+
+class PageReader(Protocol):
+    """The page a question is asked on and its passages (gather/reader_page.py's ReaderPages)."""
+
+    def page(self, book_id: str | None, url: str | None) -> "OutlinePage | None": ...
+
+    def passages(self, book_id: str | None, page: "OutlinePage") -> "list[Chunk]": ...
 
 
 class CourseReader(Protocol):
@@ -87,7 +95,7 @@ class KnownBooks:
 class Understand:
     def __init__(self, embedder: TextEmbedder, lexicon: Lexicon, books: KnownBooks, *,
                  rewriter: Rewriter | None = None, course: CourseReader | None = None,
-                 pages: ReaderPages | None = None):
+                 pages: PageReader | None = None):
         """`lexicon`: a book's words, for its misspellings and the terms it never uses;
         `course`, when given, reads questions about the book as a course (course/service.py);
         `pages`: the page a question is asked on (what a question pointing back first points at)."""
