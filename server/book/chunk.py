@@ -69,6 +69,11 @@ class Chunk:
         """Its heading, and those of the sections it runs on under."""
         return [self.heading, *(part["titles"][-1] for part in self.parts if part["titles"])]
 
+    @property
+    def page_id(self) -> str:
+        """The page it stands on: its key, or its source file where the index recorded no key."""
+        return self.page_key or self.source_file
+
     def sections(self) -> list["Chunk"]:
         """The chunk cut at the headings it runs on under, each piece labelled and linked as its
         own section; the chunk itself when it holds one section."""
@@ -102,7 +107,7 @@ def pages_in_order(book) -> dict[str, list[Chunk]]:
     """A published book's chunks (`book.chunks`), page by page (its key), each page in reading order."""
     pages: dict[str, list[Chunk]] = {}
     for chunk in book.chunks:
-        pages.setdefault(chunk.page_key or chunk.source_file, []).append(chunk)
+        pages.setdefault(chunk.page_id, []).append(chunk)
     for page in pages.values():
         page.sort(key=lambda c: c.position)
     return pages

@@ -183,7 +183,7 @@ def locate(req: CourseRequest, cite: Cites, pages: CitablePages, search) -> str:
         if len(lines) == 3:
             break
     for chunk in found:
-        page = outline.page(chunk.page_key or chunk.source_file)
+        page = outline.page(chunk.page_id)
         if page is None or page.key in seen:
             continue
         seen.add(page.key)
@@ -194,8 +194,8 @@ def locate(req: CourseRequest, cite: Cites, pages: CitablePages, search) -> str:
         if len(lines) == 3:
             break
     best = next((outline.part_of(page) for page, _ in named), None) or next(
-        (outline.part_of(outline.page(c.page_key or c.source_file)) for c in found
-                 if outline.page(c.page_key or c.source_file) is not None), None)
+        (outline.part_of(outline.page(c.page_id)) for c in found
+                 if outline.page(c.page_id) is not None), None)
     if best is not None and req.scope != "part":
         lines += ["", w.has_pages.format(best.name) + " " + "; ".join(p.name for p in part_pages(outline, best))]
     return "\n".join([w.covered_here, *lines])

@@ -21,7 +21,7 @@ class CitablePages:
         self.outline = outline
         self._by_page: dict[str, list[Chunk]] = {}
         for chunk in chunks:  # a chunk running on under further headings: each section its own piece
-            self._by_page.setdefault(chunk.page_key or chunk.source_file, []).extend(chunk.sections())
+            self._by_page.setdefault(chunk.page_id, []).extend(chunk.sections())
         for key, found in self._by_page.items():
             page = outline.page(key)
             order = {s.url: n for n, s in enumerate(page.sections)} if page else {}

@@ -20,7 +20,7 @@ def pages_report(chunks: list[Chunk], outline_of=lambda _book_id: None) -> list[
     description."""
     pages: dict[tuple[str, str], dict] = {}
     for chunk in sorted(chunks, key=lambda c: (c.book_id, c.page)):
-        key = (chunk.book_id, chunk.page_key or chunk.source_file)
+        key = (chunk.book_id, chunk.page_id)
         page_url = chunk.url.split("#", 1)[0]
         entry = pages.setdefault(key, {
             "book_id": chunk.book_id, "url": page_url, "title": chunk.chapter,

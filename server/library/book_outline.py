@@ -59,7 +59,7 @@ def outline_of(book_id: str, chunks: list[Chunk], recorded: dict | None = None) 
     at ingest, when there is one (its JSON form)."""
     by_page: dict[str, list[Chunk]] = {}
     for chunk in sorted(chunks, key=lambda c: (c.page, c.position)):
-        by_page.setdefault(chunk.page_key or chunk.source_file, []).append(chunk)
+        by_page.setdefault(chunk.page_id, []).append(chunk)
     grouped = _recorded_parts(Outline.from_dict(recorded), by_page) if recorded else []
     placed = {page.key for _, page in grouped}
     grouped += [((page.labels[0], page.locale, page.version), page)  # not in a recorded outline
@@ -115,7 +115,7 @@ def _page(passages: list[Chunk]) -> OutlinePage:
             sections[chunk.url] = Section(chunk.heading, chunk.url, level=len(chunk.section_hierarchy), key_point="")
     labels = tuple(first.labels) or (first.chapter,)
     return OutlinePage(
-        key=first.page_key or first.source_file, source_file=first.source_file, url=first.url.split("#", 1)[0],
+        key=first.page_id, source_file=first.source_file, url=first.url.split("#", 1)[0],
         title=first.chapter, labels=labels, name=labels[-1], part=None, order=0, position=0, prev=None, next=None,
         description=_first_words(passages, DESCRIPTION_CHARS, 1), locale=first.locale, version=first.version,
         sections=tuple(sections.values()))

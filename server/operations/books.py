@@ -22,7 +22,7 @@ def books_in(store: ChunkStore) -> list[Book]:
     for chunk in store.all_chunks():
         book = found.setdefault(chunk.book_id, {"title": chunk.book_title, "pages": set(), "chunks": 0,
                                                 "locales": set()})
-        book["pages"].add((chunk.locale, chunk.version, chunk.page_key or chunk.source_file))
+        book["pages"].add((chunk.locale, chunk.version, chunk.page_id))
         book["chunks"] += 1
         book["locales"].add(chunk.locale)
     return [Book(book_id, b["title"], len(b["pages"]), b["chunks"], tuple(sorted(b["locales"])))

@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from typing import Callable
 
+from server.text.lengths import CJK
+
 MARKER = re.compile(r"\[(\d+)\](?!\()")
 _SPACED_MARKER = re.compile(r"[ \t]*\[(\d+)\](?!\()")  # with the space before it
 _ANY_MARKER = re.compile(r"\s*\[\d+\]")
@@ -80,7 +82,7 @@ def open_tail(text: str) -> int | None:
     return match.start() if match else None
 
 
-_CJK_END = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]$")
+_CJK_END = re.compile(rf"[{CJK}]$")
 
 
 def cite_end(sentence: str, number: int) -> str:

@@ -30,7 +30,7 @@ def _words(text: str) -> set[str]:
 
 def _practice(outline, chunk) -> bool:
     """A passage of the book's practice: a quiz page, or a quiz or exercise section."""
-    page = outline.page(chunk.page_key or chunk.source_file) if outline else None
+    page = outline.page(chunk.page_id) if outline else None
     titles = [page.title if page else "", *chunk.section_hierarchy[1:], chunk.heading]
     return any(block_kind(t or "") in ("quiz", "exercises") for t in titles) or bool(
         re.match(r"(?i)^\W*(question|exercise|problem|challenge)\s*#?\s*\d", chunk.heading or ""))

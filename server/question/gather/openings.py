@@ -41,7 +41,7 @@ class SectionOpenings:
 
 
 def _section(chunk: Chunk) -> tuple[str, str | None, str]:
-    return chunk.page_key or chunk.source_file, chunk.locale, chunk.heading
+    return chunk.page_id, chunk.locale, chunk.heading
 
 
 def _firsts(book) -> dict[tuple[str, str | None, str], Chunk]:

@@ -105,7 +105,7 @@ class Retriever:
             on_page = replace(filters, source_file=page.source_file, locale=page.locale, version=page.version)
             candidates += [c for c in self.store.search(vector, limit=PAGE_CANDIDATES, filters=on_page)
                            if c.chunk_id not in known]
-            boost = lambda chunk: PAGE_WEIGHT if (chunk.page_key or chunk.source_file) == page.key else 0.0  # noqa: E731
+            boost = lambda chunk: PAGE_WEIGHT if chunk.page_id == page.key else 0.0  # noqa: E731
         ranked = rerank(question, candidates, self.lexicon(filters.book_id), scale=scale, boost=boost)
         term = defined_term(question)
         if self.openings is not None:

@@ -169,7 +169,7 @@ def _holds(text: str, weights: dict[str, float], full: float) -> dict[str, float
 def _page_weight(source: Source, page: str | None) -> float:
     """What the reader's page adds to a passage's nearness, as it does in the retrieval's order."""
     chunk = source.chunk
-    on_page = page is not None and source.source_type == "database" and (chunk.page_key or chunk.source_file) == page
+    on_page = page is not None and source.source_type == "database" and chunk.page_id == page
     return PAGE_WEIGHT if on_page else 0.0
 
 

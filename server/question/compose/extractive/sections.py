@@ -22,7 +22,7 @@ Section = tuple[str, str]  # a page and the heading path of the section on it
 
 def section_of(chunk: Chunk) -> Section:
     """A chunk's page and section; a chunk that names no section is one of its own."""
-    page = chunk.page_key or chunk.source_file
+    page = chunk.page_id
     return page, " › ".join(chunk.section_hierarchy) or chunk.heading or f"#{chunk.chunk_id}"
 
 
