@@ -26,6 +26,19 @@ def _run(tmp_path, *args: str, **env: str) -> subprocess.CompletedProcess:
                           cwd=tmp_path)
 
 
+def _run_here(tmp_path, *args: str, **env: str):
+    """The same command in this process (click's runner): a process start costs 2 to 5 s here, and
+    the tests that need a real process (a port, a server, a signal) start one."""
+    from click.testing import CliRunner
+
+    from server.cli import main
+
+    environment = {"TEXTBOOK_CHAT_DATA_DIR": str(tmp_path / "data"), "TEXTBOOK_CHAT_MODELS_DIR": str(MODELS_DIR), **env}
+    result = CliRunner().invoke(main, list(args), env=environment)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exc_info
+    return subprocess.CompletedProcess(args, result.exit_code, result.stdout, result.stderr)
+
+
 def _one_error_line(result: subprocess.CompletedProcess) -> str:
     assert result.returncode == 1, result.stderr
     assert "Traceback" not in result.stdout + result.stderr
@@ -45,12 +58,18 @@ def _one_error_line(result: subprocess.CompletedProcess) -> str:
 ])
 def test_a_setting_that_cannot_work_is_one_line(tmp_path, env, says):
     for command in (["serve", "--port", str(free_port())], ["ingest", str(SAMPLE_BOOK)]):
-        assert says in _one_error_line(_run(tmp_path, *command, **env))
+        assert says in _one_error_line(_run_here(tmp_path, *command, **env))
     assert not (tmp_path / "data").exists()  # nothing was created on the way
 
 
+def test_a_setting_that_cannot_work_stops_a_real_process_with_one_line(tmp_path):
+    line = _one_error_line(_run(tmp_path, "ingest", str(SAMPLE_BOOK), MAX_CHUNKS="50"))
+    assert line == "error: MAX_CHUNKS must be between 1 and 10, got 50"  # no traceback, exit status 1
+    assert not (tmp_path / "data").exists()
+
+
 def test_threads_must_be_one_or_more(tmp_path):
-    assert "--threads must be 1 or more" in _one_error_line(_run(tmp_path, "serve", "--threads", "0"))
+    assert "--threads must be 1 or more" in _one_error_line(_run_here(tmp_path, "serve", "--threads", "0"))
 
 
 def test_a_port_in_use_is_one_line_before_anything_loads(tmp_path):
