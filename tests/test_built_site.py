@@ -22,9 +22,11 @@ from apps import copy_index, open_copy
 from built_sites import SITES, built_site, expected_routes, path_of, reachable_routes
 from places import EVAL, MODELS_DIR
 from server.cli import main
+from server.course.understand import TaskReader
 from server.ingest.built import built_pages
 from server.ingest.html_text import Heading, markdown_root, parse_html
 from server.ingest.indexer import ingest
+from server.ingest.outline import build_outline
 from server.ingest.pages import discover_pages
 from server.ingest.site import detect_site
 from server.ingest.reach.unlisted import UNREACHABLE, readers_pages
@@ -125,6 +127,19 @@ def test_a_chapter_that_shows_urdu_readers_urdu_is_read_in_urdu_on_its_urdu_page
     assert any(s.is_code and "create_publisher(String, 'robot_status', 10)" in s.text
                for s in urdu.sections if not isinstance(s, Heading))
     assert urdu.file_hash != english.file_hash
+
+
+@pytest.mark.parametrize("question", ["اس صفحے کا خلاصہ کریں", "اس صفحے کی وضاحت کریں",
+                                      "یہ صفحہ سمجھ نہیں آیا، آسان الفاظ میں سمجھائیں"])
+def test_summarize_or_explain_this_page_in_urdu_on_the_built_site(embedder, question):
+    """On the built site's outline, "اس صفحے کا خلاصہ کریں" read by MiniLM is near every task alike
+    (0.42) and nearer a heading: English's rule for a topic asked of this page had sent it to the
+    passages, where it was refused."""
+    site = detect_site(built_site("physical-ai-i18n"))
+    outline = build_outline(site, discover_pages(site).pages, "physical-ai-i18n")
+    page = next(p for p in outline.pages if p.locale == "ur" and "nodes-topics-services" in p.url)
+    request = TaskReader(embedder).read(question, embedder.embed_query(question), outline, page.url, "ur")
+    assert request is not None and request.task == "summarize" and request.page == page
 
 
 def test_reading_order_follows_the_sidebar(built):

@@ -117,21 +117,6 @@ def test_a_course_request_in_urdu_is_read_by_an_english_books_model(embedder, ur
     assert (request.task if request else None) == task
 
 
-@pytest.mark.parametrize("question", ["اس صفحے کا خلاصہ کریں", "اس صفحے کی وضاحت کریں",
-                                      "یہ صفحہ سمجھ نہیں آیا، آسان الفاظ میں سمجھائیں"])
-def test_summarize_or_explain_this_page_in_urdu_on_the_built_site(embedder, question):
-    """On the built site's outline, "اس صفحے کا خلاصہ کریں" read by MiniLM is near every task alike
-    (0.42) and nearer a heading: English's rule for a topic asked of this page had sent it to the
-    passages, where it was refused."""
-    from built_sites import built_site
-
-    site = detect_site(built_site("physical-ai-i18n"))
-    outline = build_outline(site, discover_pages(site).pages, "physical-ai-i18n")
-    page = next(p for p in outline.pages if p.locale == "ur" and "nodes-topics-services" in p.url)
-    request = TaskReader(embedder).read(question, embedder.embed_query(question), outline, page.url, "ur")
-    assert request is not None and request.task == "summarize" and request.page == page
-
-
 def test_a_part_is_named_by_its_title_in_its_own_script(japanese, chinese):
     named, _ = part_by_title(japanese, "「作って学ぶtypescript」の章、ざっくりまとめてほしい")
     assert named is not None and named.label == "作って学ぶTypeScript"
