@@ -61,9 +61,10 @@ services: ## PostgreSQL, redis-server and nginx for the tests (Debian packages)
 	@(ls /usr/lib/postgresql/*/bin/initdb && command -v redis-server && (command -v nginx || ls /usr/sbin/nginx)) >/dev/null 2>&1 || \
 		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql redis-server nginx >/dev/null)
 
-# two test processes on two cores; a module's tests stay in one, so its module fixtures are made once
+# three test processes on two cores: a third fills the time the others wait on npm, a site's build or a
+# server (BENCHMARKS.md, "Test suite"); a module's tests stay in one, so its module fixtures are made once
 # (the fifteen slowest tests are listed: the suite has a ten-minute goal on a fresh clone)
-TEST_WORKERS ?= 2
+TEST_WORKERS ?= 3
 PYTEST := $(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile --durations=15
 
 test: install model widget chromium services ## everything CI runs

@@ -150,7 +150,7 @@ def test_check_book_reports_every_check_on_a_book(tmp_path):
     off_book.write_text("Borrowing and ownership rules\nLifetimes in function signatures\n")
     result = CliRunner().invoke(main, ["check-book", str(SAMPLE_BOOK), "--json", "--off-book", str(off_book)], env=env)
     assert result.exit_code in (0, 1), result.output
-    report = json.loads(result.output.strip().splitlines()[-1])
+    report = json.loads(result.stdout.strip().splitlines()[-1])
     by_name = {c["check"]: c for c in report["checks"]}
     assert list(by_name) == ["typo fuzz", "highlight requests", "citations under their heading",
                              "citations numbered in order", "answer length", "sections quoted", "off-book refused",

@@ -58,7 +58,7 @@ def test_pages_json_shows_part_position_neighbours_and_description(physical_ai, 
     monkeypatch.setenv("TEXTBOOK_CHAT_DATA_DIR", str(physical_ai.settings.data_dir))
     result = CliRunner().invoke(main, ["pages", "--json"])
     assert result.exit_code == 0, result.output
-    pages = {p["source_file"]: p for p in json.loads(result.output)}
+    pages = {p["source_file"]: p for p in json.loads(result.stdout)}
     nodes = pages["01-module-ros/02-nodes-topics-services.md"]
     assert nodes["part"] == "Module 1: The Robotic Nervous System (ROS 2)" and nodes["position"] == 2
     assert nodes["prev"] == pages["01-module-ros/01-intro-to-ros2.md"]["url"]
