@@ -16,6 +16,8 @@ from places import SAMPLE_BOOK
 from server.ingest.indexer import ingest
 from server.ingest.site import detect_site
 
+pytestmark = pytest.mark.needs_build  # a Docusaurus build, made ahead (tests/builds_ahead.py)
+
 BOOK_A = "physical-ai-textbook-Hackathon-1"  # physical-ai-i18n's projectName
 URDU = "/physical-ai-textbook-Hackathon-1/ur/"
 

@@ -32,6 +32,8 @@ from server.ingest.site import detect_site
 from server.ingest.reach.unlisted import UNREACHABLE, readers_pages
 from server.store import open_store
 
+pytestmark = pytest.mark.needs_build  # a Docusaurus build, made ahead (tests/builds_ahead.py)
+
 # each corpora site's `url` (docusaurus.config): a page's URL is this host and the build's route
 HOSTS = {"aibook": "https://aibook-physical-ai.vercel.app", "physical-ai-i18n": "https://tahir-yamin.github.io"}
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 import json
 import socket
 import subprocess
@@ -27,6 +28,8 @@ from server.store import open_store
 
 SERVER = REPO / "server"
 WEB_LAYER = {"api", "app.py", "serving", "cli", "insights/web.py", "library/web.py", "mcp_server/web.py"}
+
+pytest_plugins = ["pytester"]  # a pytest run of its own: the collection order
 
 
 def _closed_port() -> int:
@@ -189,7 +192,7 @@ def test_the_question_path_is_built_in_one_place(tmp_path):
 TESTS = REPO / "tests"
 # modules of tests/ that hold no tests, each with one job
 TEST_SUPPORT = {"places", "apps", "sse", "processes", "fakes", "fake_gemini", "built_sites", "backing_services", "readers",
-                "widget_pages", "sample_site", "axe_audit"}
+                "widget_pages", "sample_site", "docusaurus_site", "builds_ahead", "axe_audit"}
 BROWSER_ONLY = {"playwright", "widget_pages", "axe_audit"}
 
 
@@ -366,3 +369,24 @@ def test_a_newer_ingest_reaches_the_books_words_and_pages(tmp_path, embedder):
         for chat in closing:
             chat.close()
         store.close()
+
+
+def test_every_module_that_waits_on_a_build_runs_after_the_others():
+    """A module that calls a build (or a browser module that uses the sample site's) is marked, so the
+    whole suite runs it last, after the build was made ahead (tests/builds_ahead.py)."""
+    from builds_ahead import BUILD_FIXTURES
+
+    calls = re.compile(r"\b(?:built_site|sample_site|install_packages)\(")
+    uses = re.compile(r"\b(?:%s)\b" % "|".join(BUILD_FIXTURES))
+    for path in sorted(TESTS.rglob("test_*.py")):
+        text = path.read_text(encoding="utf-8")
+        if calls.search(text) and not uses.search(text):
+            assert "pytestmark = pytest.mark.needs_build" in text, f"{path.relative_to(REPO)} builds a site unmarked"
+
+
+def test_the_marked_modules_are_collected_last(pytester):
+    pytester.makepyfile(test_a="import pytest\npytestmark = pytest.mark.needs_build\ndef test_one(): pass\n",
+                        test_b="def test_two(): pass\n")
+    result = pytester.runpytest_inprocess("-p", "builds_ahead", "--collect-only", "-q", "-p", "no:cacheprovider")
+    collected = [line for line in result.outlines if "::" in line]
+    assert collected == ["test_b.py::test_two", "test_a.py::test_one"]

@@ -39,12 +39,15 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
+import pytest
 import yaml
 
 from built_sites import built_site
 from fake_gemini import gemini_subprocess_env
 from places import MODELS_DIR, REPO
 from processes import free_port, wait_until
+
+pytestmark = pytest.mark.needs_build  # a Docusaurus build, made ahead (tests/builds_ahead.py)
 
 INSIGHTS_TOKEN = "the-authors-token"
 

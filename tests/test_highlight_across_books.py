@@ -15,6 +15,8 @@ from apps import make_settings, open_copy
 from built_sites import built_site
 from places import EVAL
 
+pytestmark = pytest.mark.needs_build  # a Docusaurus build, made ahead (tests/builds_ahead.py)
+
 SETS = ("physical-ai-book", "rust-book", "aibook", "physical-ai-i18n")
 from server.question import Page, Question, Selection, SelectionMode
 from server.question.compose.refusal import selection_refusal

@@ -30,6 +30,8 @@ from server.ingest.pages import discover_pages
 from server.ingest.site import detect_site
 from server.ingest.report import pages_report
 
+pytestmark = pytest.mark.needs_build  # a Docusaurus build, made ahead (tests/builds_ahead.py)
+
 BOOKS = {"physical-ai-book": lambda: PHYSICAL_AI, "rust-book": lambda: RUST_BOOK,
          "aibook": lambda: built_site("aibook"), "physical-ai-i18n": lambda: built_site("physical-ai-i18n")}
 _LINK = re.compile(r"^- \[(?P<name>(?:\\.|[^\]\\])+)\]\((?P<url>[^\s()]+)\)(?:: (?P<description>\S.*))?$")

@@ -28,6 +28,8 @@ from sample_site import API, LOADER, PLUGIN, SITE_URL, STATIC, StaticSite, pack_
 from server.ingest.pages import discover_pages
 from server.ingest.site import detect_site
 
+pytestmark = pytest.mark.needs_build  # a Docusaurus build, made ahead (tests/builds_ahead.py)
+
 BOOK_ID = "sample-book"  # docusaurus.config.mjs projectName, the plugin's default bookId
 WIDGET_SCRIPTS = {"widget.js", "widget-panel.js", "widget-insights.js"}
 

@@ -23,6 +23,8 @@ from server.ingest.reach.placeholders import is_placeholder
 from server.ingest.site import detect_site
 from server.ingest.reach.unlisted import readers_pages
 
+pytestmark = pytest.mark.needs_build  # a Docusaurus build, made ahead (tests/builds_ahead.py)
+
 SMALL_SITE = REPO / "tests" / "docusaurus-site"
 REAL_TEXT = ("<p>Servo motors hold a joint at a commanded angle by comparing the shaft position from an encoder "
              "with the target and driving the motor with the difference. Gear reduction trades speed for torque.</p>"

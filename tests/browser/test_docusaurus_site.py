@@ -4,7 +4,7 @@ The site is tests/docusaurus-site (Docusaurus 3: core, the classic theme, the do
 Docusaurus Faster; exact versions in its package-lock.json). The module:
 
 1. runs `npm ci` there when node_modules is missing or does not match package-lock.json
-   (a stamp in node_modules holds the hash of the lock file it was installed from),
+   (tests/docusaurus_site.py),
 2. starts a static file server for the build and the real chat server (sample book, extractive
    answers, CORS open to the static server's origin),
 3. builds the site with TEXTBOOK_CHAT_API pointing at the chat server, so the plugin's script tag (data-api)
@@ -18,10 +18,8 @@ from __future__ import annotations
 
 import functools
 import json
-import hashlib
 import os
 import re
-import shutil
 import subprocess
 import threading
 from dataclasses import dataclass
@@ -33,11 +31,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from apps import index_book, make_app
+from docusaurus_site import SITE, install_packages
 from server.serving.wsgi import make_server
 
-SITE = Path(__file__).resolve().parents[1] / "docusaurus-site"
-LOCK = SITE / "package-lock.json"
-STAMP = SITE / "node_modules" / ".textbook-chat-lock.sha256"
 BOOK_ID = "sample-book"  # docusaurus.config.js
 QUESTION = "What is the Nyquist rate?"
 INSIGHTS_TOKEN = "the-author-of-this-site"
@@ -63,13 +59,8 @@ def _node_env(**extra: str) -> dict:
 
 @pytest.fixture(scope="module")
 def site_packages() -> None:
-    """node_modules matching package-lock.json (`npm ci` only when it changed)."""
-    assert shutil.which("npm"), "npm is needed to build the Docusaurus site (make test installs the Node tooling)"
-    lock_hash = hashlib.sha256(LOCK.read_bytes()).hexdigest()
-    if STAMP.is_file() and STAMP.read_text().strip() == lock_hash:
-        return
-    _run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], timeout_s=900, env=_node_env())
-    STAMP.write_text(lock_hash + "\n")
+    """node_modules matching package-lock.json (made ahead while other tests run: tests/builds_ahead.py)."""
+    install_packages()
 
 
 class _QuietHandler(SimpleHTTPRequestHandler):
