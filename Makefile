@@ -10,6 +10,8 @@ PORT ?= 8000
 SAMPLE_BOOK := sample-book
 CORPORA ?= ../shared/corpora
 EVAL ?= ../shared/eval
+# the embedding model is built once per machine, not once per checkout (a fresh clone finds it)
+export TEXTBOOK_CHAT_MODELS_DIR ?= $(HOME)/.cache/textbook-chat/models
 
 .PHONY: sample-site check-books check-books-ci screenshot screenshots test-qdrant-server eval-ci run install model ingest-sample serve test test-python test-widget widget chromium services eval bench clean
 

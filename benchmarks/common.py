@@ -18,7 +18,7 @@ REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 CORPORA = SHARED / "corpora"
 EVAL = SHARED / "eval"
-MODELS_DIR = REPO / "data" / "models"
+MODELS_DIR = Path(os.environ.get("TEXTBOOK_CHAT_MODELS_DIR") or Path.home() / ".cache" / "textbook-chat" / "models")  # as the Makefile
 OUT = REPO / "benchmarks" / "out"
 
 

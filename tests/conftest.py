@@ -1,4 +1,4 @@
-"""Shared fixtures: the real embedding model (provisioned once per machine under data/models),
+"""Shared fixtures: the real embedding model (provisioned once per machine under ~/.cache/textbook-chat/models),
 real local Qdrant folders and SQLite files in temporary directories, books indexed once per
 session, and the product's app over one of them (`chat_app`).
 

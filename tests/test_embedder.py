@@ -1,4 +1,4 @@
-"""The Embedder with the real all-MiniLM-L6-v2, provisioned once into <repo>/data/models."""
+"""The Embedder with the real all-MiniLM-L6-v2, provisioned once per machine (tests/places.py MODELS_DIR)."""
 from __future__ import annotations
 
 from pathlib import Path

@@ -1,5 +1,5 @@
 """Model provisioning with the real model: built (or downloaded) once per machine into
-<repo>/data/models, then reused. The hub is forced unreachable wherever a test needs it."""
+the machine's model folder (tests/places.py MODELS_DIR), then reused. The hub is forced unreachable wherever a test needs it."""
 from __future__ import annotations
 
 import json

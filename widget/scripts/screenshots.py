@@ -37,7 +37,7 @@ def free_port() -> int:
 
 
 def start_server(data: Path, port: int) -> subprocess.Popen:
-    env = {**os.environ, "TEXTBOOK_CHAT_DATA_DIR": str(data), "TEXTBOOK_CHAT_MODELS_DIR": str(REPO / "data" / "models"),
+    env = {**os.environ, "TEXTBOOK_CHAT_DATA_DIR": str(data), "TEXTBOOK_CHAT_MODELS_DIR": os.environ.get("TEXTBOOK_CHAT_MODELS_DIR") or str(Path.home() / ".cache" / "textbook-chat" / "models"),
            "RATE_LIMIT": "1000 per minute"}
     env.pop("GEMINI_API_KEY", None), env.pop("GOOGLE_API_KEY", None)
     subprocess.run([str(CLI), "ingest", str(BOOK), "--site-url", f"http://127.0.0.1:{port}"], env=env, check=True,
