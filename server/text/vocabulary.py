@@ -24,6 +24,7 @@ from wordfreq import word_frequency, zipf_frequency
 
 from server.book.chunk import Chunk
 from server.text import own_language
+from server.text.abbreviations import book_abbreviations, defined_in
 from server.text.scripts import read_form, tex_names, unaccented
 from server.text.lengths import CJK_RUN, CJK_RUNS, WORD
 from server.text.spelling import English, Speller
@@ -86,8 +87,9 @@ class BookVocabulary:
     """A book's words: how often each occurs, and (for lexical ranking) in how many chunks."""
 
     def __init__(self, counts: Counter, document_frequency: Counter | None = None, documents: int = 0,
-                 total_length: int = 0, unspaced_text: str = ""):
+                 total_length: int = 0, unspaced_text: str = "", abbreviations: dict[str, str] | None = None):
         self.counts = counts
+        self.abbreviations = abbreviations or {}  # short form → long form, as the book defines them
         self.vocabulary = counts.keys()
         self.speller = Speller(counts)
         self.document_frequency = document_frequency if document_frequency is not None else Counter()
@@ -104,6 +106,7 @@ class BookVocabulary:
         document_frequency: Counter = Counter()
         documents = total_length = 0
         runs: list[str] = []
+        definitions: list[tuple[str, str]] = []
         for text in texts:
             found = words(text)
             counts.update(found)
@@ -111,7 +114,8 @@ class BookVocabulary:
             documents += 1
             total_length += len(found)
             runs.extend(CJK_RUNS.findall(text))
-        return cls(counts, document_frequency, documents, total_length, "\n".join(runs))
+            definitions.extend(defined_in(text))
+        return cls(counts, document_frequency, documents, total_length, "\n".join(runs), book_abbreviations(definitions))
 
     def knows(self, word: str) -> bool:
         if _variants(unaccented(word)) & self.vocabulary:
@@ -283,8 +287,6 @@ def in_english(question: str) -> bool:
     """Is the question in English: no more of its words in another language (another script,
     letters English does not write, or a word far more common in another European language)
     than English words? A misspelt word is neither ("waht is kinematiks" is English)."""
-    from server.text.spelling import English
-
     english = other = 0
     for word in words(question, as_typed=True):
         if unspaced(word) or not word.isascii():

@@ -17,6 +17,7 @@ from server.question.understand.followup import looks_like_follow_up, points_bac
 from server.question.understand.intent import Intent, detect
 from server.question.understand.term import about_term, highlighted_term
 from server.question import AnswerMode, Question
+from server.text.abbreviations import spelt_out
 from server.text.asked import asked_words
 from server.text.definition import defined_term
 from server.text.vocabulary import Lexicon, words
@@ -118,10 +119,12 @@ class Understand:
         if term:
             text = about_term(text, term)
         corrections: Mapping[str, str] = {}
-        reading = self.lexicon(question.filters.book_id).read(text)
+        vocabulary = self.lexicon(question.filters.book_id)
+        reading = vocabulary.read(text)
         if question.mode is not AnswerMode.SELECTION_EXCLUSIVE:
-            # misspelt book words are searched for as the book spells them
-            text, corrections = reading.text, dict(reading.corrections)
+            # misspelt book words are searched for as the book spells them, its abbreviations with
+            # their long forms ("MAF (minor allele frequency)": what the embedding model can read)
+            text, corrections = spelt_out(reading.text, vocabulary.abbreviations), dict(reading.corrections)
         # (of a highlighted passage, they only decide whether the whole book may be offered)
         unknown = tuple(reading.unknown_terms)
         vector = self.embedder.embed_query(text)

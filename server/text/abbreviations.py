@@ -1,0 +1,77 @@
+"""The abbreviations a book defines ("minor allele frequency (MAF)"), and a question's spelt out.
+
+A student asks "whats MAF?" of a book that wrote "minor allele frequency (MAF)" once and "MAF"
+after: a small embedding model reads "MAF" as nothing, and the passage is not found. The book's
+own definitions are found as Schwartz and Hearst find them ("A simple algorithm for identifying
+abbreviation definitions in biomedical text", 2003): a short form in brackets after the words it
+abbreviates, each of its letters found in them from the end backwards, its first letter opening a
+word. The question is then searched with the long form beside the short one.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from typing import Iterable
+
+from server.text.spelling import English
+
+_DEFINED = re.compile(r"\(([A-Za-z][A-Za-z0-9\-]{1,9})\)")
+_CLAUSE_END = re.compile(r"[.!?;:\n(\[]")
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9\-]*")
+
+
+def _long_form(short: str, before: str) -> str | None:
+    """The words of `before` that `short` abbreviates (Schwartz and Hearst's best long form)."""
+    s, l = len(short) - 1, len(before) - 1
+    while s >= 0:
+        c = short[s].lower()
+        if not c.isalnum():
+            s -= 1
+            continue
+        while l >= 0 and (before[l].lower() != c or (s == 0 and l > 0 and before[l - 1].isalnum())):
+            l -= 1
+        if l < 0:
+            return None
+        l -= 1
+        s -= 1
+    return before[before.rfind(" ", 0, l + 1) + 1:].strip()
+
+
+def defined_in(text: str) -> Iterable[tuple[str, str]]:
+    """(short form, long form) for each abbreviation `text` defines, the short form lowercased."""
+    for match in _DEFINED.finditer(text):
+        short = match.group(1)
+        if sum(ch.isupper() for ch in short) < 2:  # "(e.g)", "(see)", "(x)": not an abbreviation
+            continue
+        clause = _CLAUSE_END.split(text[max(0, match.start() - 200):match.start()])[-1]
+        words = _WORD.findall(clause)[-min(len(short) + 5, 2 * len(short)):]
+        long = _long_form(short, " ".join(words)) if words else None
+        if long and len(long.split()) >= 2 and short.lower() not in long.lower():
+            yield short.lower(), long
+
+
+def book_abbreviations(definitions: Iterable[tuple[str, str]]) -> dict[str, str]:
+    """Each short form's long form, the one the book writes most often where it has two."""
+    seen: dict[str, Counter] = defaultdict(Counter)
+    for short, long in definitions:
+        seen[short][long] += 1
+    return {short: forms.most_common(1)[0][0] for short, forms in seen.items()}
+
+
+def spelt_out(question: str, abbreviations: dict[str, str]) -> str:
+    """The question with the long form of each abbreviation it names in brackets after it: "whats
+    MAF" → "whats MAF (minor allele frequency)". Typed in lower case, a short form is taken for an
+    abbreviation only when it is no English word ("or" is not "odds ratio") and has three letters."""
+    if not abbreviations:
+        return question
+
+    def spell(match: re.Match) -> str:
+        typed = match.group(0)
+        long = abbreviations.get(typed.lower())
+        if long is None or long.lower() in question.lower():
+            return typed
+        if typed.islower() and (len(typed) < 3 or English.knows(typed)):
+            return typed
+        return f"{typed} ({long})"
+
+    return _WORD.sub(spell, question)

@@ -1,0 +1,68 @@
+"""A book's own abbreviations: found where it defines them ("minor allele frequency (MAF)"), and a
+question naming one searched with its long form, so "whats MAF" finds the book's passage."""
+from __future__ import annotations
+
+import shutil
+
+from hypothesis import given, strategies as st
+
+from apps import index_book, make_app
+from places import CORPORA
+from server.text.abbreviations import book_abbreviations, defined_in, spelt_out
+from server.text.vocabulary import BookVocabulary
+
+PCA_PAGE = ("leaving SNPs with minor allele frequency (MAF) at least 1%, and with no pairs remaining. We compute "
+            "principal components analysis (PCA) on single nucleotide polymorphisms (SNPs). Report the odds ratio (OR).")
+
+
+def test_a_short_form_in_brackets_is_found_with_the_words_it_abbreviates():
+    assert dict(defined_in(PCA_PAGE)) == {"maf": "minor allele frequency", "pca": "principal components analysis",
+                                          "snps": "single nucleotide polymorphisms", "or": "odds ratio"}
+    # brackets that abbreviate nothing: a letter, an aside, words whose letters do not spell it
+    assert list(defined_in("a value (x) and the other (see above) or a robot arm (ZMP)")) == []
+
+
+def test_the_long_form_the_book_writes_most_often_is_kept():
+    found = [("ld", "linkage disequilibrium"), ("ld", "linkage disequilibrium"), ("ld", "local distance")]
+    assert book_abbreviations(found) == {"ld": "linkage disequilibrium"}
+
+
+def test_a_question_naming_an_abbreviation_is_spelt_out():
+    known = BookVocabulary.from_texts([PCA_PAGE]).abbreviations
+    assert spelt_out("whats MAF", known) == "whats MAF (minor allele frequency)"
+    assert spelt_out("what is maf?", known) == "what is maf (minor allele frequency)?"
+    assert spelt_out("is the OR big?", known) == "is the OR (odds ratio) big?"
+    # typed in lower case, an English word is that word; and a long form already asked is not repeated
+    assert spelt_out("pca or tsne?", known) == "pca (principal components analysis) or tsne?"
+    assert spelt_out("what does minor allele frequency (MAF) mean", known) == "what does minor allele frequency (MAF) mean"
+
+
+@given(st.text(max_size=300))
+def test_any_text_is_read_for_abbreviations_without_failing(text):
+    definitions = list(defined_in(text))
+    assert all(short == short.lower() and len(long.split()) >= 2 for short, long in definitions)
+
+
+@given(st.text(max_size=200))
+def test_a_spelt_out_question_keeps_every_character_it_had(text):
+    out = spelt_out(text, {"maf": "minor allele frequency", "ld": "linkage disequilibrium"})
+    assert out.replace(" (minor allele frequency)", "").replace(" (linkage disequilibrium)", "") == text
+
+
+def test_whats_maf_is_answered_from_the_page_that_defines_it(tmp_path, embedder):
+    """On a genomics book's LD-pruning page and two others, "whats MAF" was refused: MiniLM reads
+    "MAF" as nothing near the page that defines it."""
+    docs = tmp_path / "book" / "docs"
+    docs.mkdir(parents=True)
+    pca = CORPORA / "whg-genomics" / "docs" / "population_genetics" / "principal_components_analysis"
+    for name in ("ld_pruning.md", "overview.md", "relatedness_pruning.md"):
+        shutil.copy(pca / name, docs / name)
+    book = index_book(tmp_path / "data", embedder, docs)
+    try:
+        client = make_app(book, tmp_path / "app").test_client()
+        response = client.post("/chat", json={"question": "whats MAF"}).get_json()
+        assert response["status"] == "completed", response["answer"]
+        assert response["sources"][0]["source_file"] == "ld_pruning.md", response["sources"]
+        assert "leaving SNPs with minor allele frequency (MAF) at least 1%" in " ".join(response["answer"].split())
+    finally:
+        book.index.close()
