@@ -21,6 +21,7 @@ from server.question.compose.extractive.answer_units import points_above, units_
 from server.question.context import HighlightedPassage, Source
 from server.question.compose.extractive.continuation import read_on
 from server.question.compose.extractive.page_order import PageOrder
+from server.ingest.clean import clean_markdown
 from server.ingest.chunker import chunk_page
 from server.ingest.pages import discover_pages
 from server.ingest.site import detect_site
@@ -1275,3 +1276,18 @@ def test_a_sentence_ending_on_these_brings_the_sentence_that_says_what_they_are(
     answer = block_answer("which tools can i use to trim adapters off my reads?",
                           [_source(clean_markdown(page.split("---", 2)[2]), 0.68)])
     assert "[cutadapt](" in answer and answer.index("[cutadapt](") < answer.index("explore using these")
+
+
+def test_an_admonition_set_as_a_question_is_the_students_work_not_the_answer():
+    """whg-genomics's `:::tip Question` ("Look at the screen output from the above plink command.",
+    then the questions) was quoted as the answer to "what does --indep-pairwise 50 5 0.2 mean?";
+    the prose after the admonition is still the book's answer."""
+    page = (CORPORA / "whg-genomics" / "docs" / "population_genetics" / "principal_components_analysis"
+            / "ld_pruning.md").read_text(encoding="utf-8")
+    passage = clean_markdown(page[page.index("The above command tells plink"):page.index("## Relatedness")])
+    units = units_of(passage, 1)
+    assert [u.material for u in units if "Look at the screen output" in u.text] == ["exercise"]
+    assert [u.material for u in units if "prune.in" in u.text] == ["prose"]
+    answer = block_answer("what is the prune.in file for?", [_source(passage)])
+    assert "Look at the screen output" not in answer and "prune.in" in answer
+    assert "Look at the screen output" in block_answer("are there questions to try on ld pruning?", [_source(passage)])

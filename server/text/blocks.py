@@ -54,9 +54,11 @@ _TEMPLATE = re.compile(r"\bTODO\b|\bFIXME\b|\bto be implemented\b|\byour code (?
 
 
 # an exercise set inline, under a heading that is not one: "**Exercise**: …", "1. Exercise: …",
-# "Exercises:" before a list of them
-EXERCISE_LEAD = re.compile(r"^[\s*_>]*(?:\d+[.)]\s*)?[*_]*(?:exercises?|ejercicios?|練習問題|练习)[*_]*\s*\d*[*_]*\s*[:：]",
-                           re.IGNORECASE)
+# "Exercises:" before a list of them; or an admonition titled as one, as ingest/clean.py labels it
+# ("**Tip: Question** Look at the screen output …", a `:::tip Question` block)
+EXERCISE_LEAD = re.compile(r"^[\s*_>]*(?:\d+[.)]\s*)?[*_]*(?:exercises?|ejercicios?|練習問題|练习)[*_]*\s*\d*[*_]*\s*[:：]"
+                           r"|^\s*\*\*[A-Za-z]+:\s*(?:questions?|exercises?|quiz(?:zes)?|challenges?|tasks?|"
+                           r"ejercicios?|preguntas?|練習問題|问题|問題|练习)\b[^*\n]{0,60}\*\*", re.IGNORECASE)
 # a line that only names the exercise after it ("**Exercise: Identificar funciones puras**", an
 # `<Exercise title="…">`'s label: ingest/tag_labels.py); what follows is practice, its solution
 # included, up to a heading or a thematic break. "Solution:" alone starts none: it is also a
