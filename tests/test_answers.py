@@ -618,6 +618,13 @@ def test_navigation_lines_and_contents_entries_are_never_the_answer():
                                                         _source(prose, 0.5, "p")])
     assert "Up to the table" not in answer and "Forward to" not in answer and "FINEMAP" not in answer
     assert "The simplest way to perform meta-analysis" in answer
+    # a few words sending the reader on (whg-genomics ends its pages so): the way on, no answer
+    sent_on = ("## Relatedness pruning\n\nWhen you're ready, [go to the next page to identify and remove close "
+               "relationships](relatedness_pruning.md).\n")
+    answer = block_answer("how do i remove close relationships?", [_source(sent_on, 0.6, "s"), _source(prose, 0.5, "p")])
+    assert "go to the next page" not in answer
+    said = "## Pruning\n\nSee [the relatedness page](relatedness_pruning.md) for how plink estimates relationships between samples.\n"
+    assert "plink estimates relationships" in block_answer("how are relationships estimated?", [_source(said, 0.6, "r")])
 
 
 def test_a_short_sentence_that_answers_brings_the_sentence_that_carries_its_thought_on():

@@ -46,6 +46,8 @@ PASSAGE_WEIGHT = 1.5
 K1, B, AVERAGE_WORDS = 1.2, 0.75, 20  # BM25 over sentences (about twenty words each)
 _LINK = re.compile(r"\[[^\]]*\]\([^)]*\)")
 _LINK_TARGET = re.compile(r"\[[^\]]*\]\(([^)]*)\)")
+# a link's words that send the reader on to another page ("go here", "go to the next page", "continue to …")
+_SENDS_ON = re.compile(r"\b(?:go|continue|proceed|move on|next|back|forward|previous|here)\b", re.IGNORECASE)
 _EXTERNAL = re.compile(r"\s*(?:[a-z][a-z0-9+.-]*:|//)", re.IGNORECASE)  # https:, mailto:, //host
 _TAG_ONLY = re.compile(r"^\s*</?[A-Za-z][^>]*>\s*$")  # "<Listing number=…>": a page's markup, not its words
 _NAME_NUMBER = re.compile(r"^([a-z]+)([0-9]+)$")
@@ -133,10 +135,15 @@ def _link_only(unit: Unit) -> bool:
 
 def _navigation(unit: Unit) -> bool:
     """Links only, to the book's own pages ("[Up to the table of contents](README.md) / [Back to
-    the Introduction](…)", a contents list's entry): the way to another page, not something the
-    book says. Never an answer, not even when its link's words are the only ones naming what is
-    asked. Links out of the book are a reading list, quoted when asked for."""
-    return _link_only(unit) and not any(_EXTERNAL.match(target) for target in _LINK_TARGET.findall(unit.text))
+    the Introduction](…)", a contents list's entry), or a few words sending the reader on ("When
+    you're ready, [go to the next page to identify …](relatedness_pruning.md)"): the way to another
+    page, not something the book says. Never an answer, not even when its link's words are the
+    only ones naming what is asked. Links out of the book are a reading list, quoted when asked for."""
+    if unit.kind not in ("sentence", "item") or unit.introduces or not _LINK.search(unit.text) \
+            or any(_EXTERNAL.match(target) for target in _LINK_TARGET.findall(unit.text)):
+        return False
+    outside = len(words(_LINK.sub(" ", unit.text)))
+    return outside <= 3 or (outside <= 6 and bool(_SENDS_ON.search(" ".join(_LINK.findall(unit.text)))))
 
 
 def _eligible(unit: Unit, question: str, wants_code: bool, everything: bool, names_its_heading: bool) -> bool:
