@@ -14,11 +14,6 @@ from server.question.gather.reader_page import PAGE_CANDIDATES, PAGE_WEIGHT
 from server.text.definition import defined_term
 from server.store import ChunkStore, Filters
 
-# passages of one page among the first places; its others wait until every other passage found had
-# its turn (one page's five chunks had kept the page that answers out of the first five). The
-# answer reads on from a passage into the chunks after it on its page (compose/extractive/continuation.py)
-PER_PAGE = 2
-
 if TYPE_CHECKING:
     from server.book.outline import OutlinePage
     from server.question.gather.openings import SectionOpenings
@@ -80,7 +75,6 @@ class Retriever:
         seen: set[str] = set()
         ranked: list[Chunk] = []
         for tier in tiers:
-            waiting: list[Chunk] = []
             for chunk in self._candidates(question, vector, limit, tier, on_scale, page):
                 score = min(1.0, max(0.0, scale(chunk.score)))
                 if score < similarity_threshold:
@@ -89,15 +83,9 @@ class Retriever:
                 if key in seen:
                     continue
                 seen.add(key)
-                if sum(c.page_id == chunk.page_id for c in ranked) >= PER_PAGE:
-                    waiting.append(chunk.with_score(score))
-                    continue
                 ranked.append(chunk.with_score(score))
                 if len(ranked) == max_chunks:
                     return ranked
-            ranked += waiting[: max_chunks - len(ranked)]  # a tier's own before the next tier's
-            if len(ranked) == max_chunks:
-                return ranked
         return ranked
 
     def stored_vector(self, chunk: Chunk) -> np.ndarray | None:
