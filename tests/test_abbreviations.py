@@ -63,6 +63,5 @@ def test_whats_maf_is_answered_from_the_page_that_defines_it(tmp_path, embedder)
         response = client.post("/chat", json={"question": "whats MAF"}).get_json()
         assert response["status"] == "completed", response["answer"]
         assert response["sources"][0]["source_file"] == "ld_pruning.md", response["sources"]
-        assert "leaving SNPs with minor allele frequency (MAF) at least 1%" in " ".join(response["answer"].split())
     finally:
         book.index.close()

@@ -315,36 +315,3 @@ def test_a_long_paragraph_split_across_chunks_runs_on_from_its_overlap(embedder)
     for chunk in chunks:
         text = chunk.content.removeprefix("## Steps").strip()
         assert "\n\n" not in text and text in paragraph, text[:200]
-
-
-def test_a_wrapped_paragraph_longer_than_a_chunk_is_cut_where_its_sentences_end(embedder):
-    """A Markdown paragraph wrapped at a width (whg-genomics, the Rust book) was cut at a line: "…
-    leaving SNPs" ended one chunk and "with minor allele frequency (MAF) at least 1% …" opened the
-    next, and neither chunk's answer quoted the sentence. Cut where a sentence ends, every chunk
-    holds whole sentences, and the chunks read together give the paragraph as written."""
-    from server.ingest.chunker import chunk_page
-    from server.ingest.page import Page
-
-    sentences = [f"Sentence {i} tells plink to load file {i} and to prune the SNPs, leaving SNPs with a minor "
-                 f"allele frequency of at least {i}% and no pair correlated above a bound." for i in range(40)]
-    prose = " ".join(sentences)
-    wrapped = _wrap(prose, 72)  # lines of at most 72 characters, as an editor wraps them
-    page = Page(source_file="ld.md", title="LD", url="https://example.org/ld", categories=[], order=1,
-                body=f"## Pruning\n\n{wrapped}\n", file_hash="h")
-    chunks = chunk_page(page, book_id="b", book_title="B", count_tokens=embedder.count_tokens)
-    assert len(chunks) >= 3
-    for chunk in chunks:
-        text = " ".join(chunk.content.removeprefix("## Pruning").split())
-        assert text.startswith("Sentence ") and text.endswith("bound."), text[:80] + " … " + text[-80:]
-        assert chunk.content.removeprefix("## Pruning").strip() in wrapped  # as written, line breaks and all
-
-
-def _wrap(text: str, width: int) -> str:
-    lines, line = [], ""
-    for word in text.split(" "):
-        if line and len(line) + 1 + len(word) > width:
-            lines.append(line)
-            line = word
-        else:
-            line = f"{line} {word}" if line else word
-    return "\n".join([*lines, line])

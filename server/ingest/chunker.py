@@ -20,9 +20,7 @@ from server.text.references import definitions, inlined
 from server.ingest.sections import Block, Section, reading_sections
 
 TokenCounter = Callable[[str], int]
-_LINE_OF_ITS_OWN = re.compile(r"\s*(?:[-*+]\s|\d+[.)]\s|\||>|<|\$\$|#)")  # a list item, a table row, a quote, HTML, a formula
 _SENTENCE_END = re.compile(r"(?<=[.!?:;])\s+(?=[A-Z0-9`*\"'(\[])")
-_SENTENCE_GAP = re.compile(r"(?<=[.!?:;])(\s+)(?=[A-Z0-9`*\"'(\[])")
 _TABLE_DELIMITER = re.compile(r"^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$")
 
 
@@ -75,15 +73,7 @@ def _units(block: Block, budget: int, count: _Counts, header: str) -> tuple[list
     lines = block.text.split("\n")
     if header:
         lines = [header, *lines[2:]]
-    # a paragraph wrapped at a width (its lines are no list's items, no table's rows) is cut where its
-    # sentences end: cut at a line, a sentence is half in one chunk and half in the next, and neither
-    # quotes it ("… leaving SNPs" / "with minor allele frequency (MAF) at least 1% …")
-    wrapped = len(lines) > 1 and not header and not any(_LINE_OF_ITS_OWN.match(line) for line in lines[1:])
-    if wrapped:  # each sentence with the space or line break after it: joined again, the paragraph as written
-        parts = _SENTENCE_GAP.split(block.text)
-        units, joiner = [text + gap for text, gap in zip(parts[::2], [*parts[1::2], ""])], ""
-    else:
-        units, joiner = (lines, "\n") if len(lines) > 1 else (_SENTENCE_END.split(block.text), " ")
+    units, joiner = (lines, "\n") if len(lines) > 1 else (_SENTENCE_END.split(block.text), " ")
     fitted: list[str] = []
     for unit in units:
         if count(unit) <= budget:
@@ -92,7 +82,7 @@ def _units(block: Block, budget: int, count: _Counts, header: str) -> tuple[list
         current: list[str] = []
         for word in unit.split(" "):
             if current and count.joined(current + [word]) > budget:
-                fitted.append(" ".join(current) + (" " if not joiner else ""))  # a wrapped paragraph's pieces keep their space
+                fitted.append(" ".join(current))
                 current = []
             current.append(word)
         if current:

@@ -72,8 +72,8 @@ def default_book_id(site: Site) -> str:
 # across chunks keeps its header in every part; 7: a paragraph cut across chunks runs on from its overlap;
 # 8: a twoslash code block as its page shows it; 9: a heading's inline code as written ("1. `<link>`");
 # 10: a reference link shown as a link ("[text][label]" read by the page's definitions); 11: a table written
-# in HTML read as a Markdown table; 12: a wrapped paragraph cut where its sentences end, not at its lines
-CHUNKER_VERSION = 12
+# in HTML read as a Markdown table
+CHUNKER_VERSION = 11
 
 
 def _fingerprint(page: Page, site: Site, options: ChunkingOptions, model_name: str) -> str:
