@@ -65,3 +65,27 @@ def test_whats_maf_is_answered_from_the_page_that_defines_it(tmp_path, embedder)
         assert response["sources"][0]["source_file"] == "ld_pruning.md", response["sources"]
     finally:
         book.index.close()
+
+
+def test_a_highlighted_passage_is_judged_on_the_abbreviation_as_asked(tmp_path, embedder):
+    """A Spanish course names its technique in English ("Property-Based Testing (PBT)"); a highlighted
+    paragraph that says "PBT" alone answers "¿entonces cuándo me conviene más usar PBT?". Spelt out,
+    the question asked English words the paragraph does not say, and it was declined."""
+    docs = tmp_path / "book" / "docs"
+    docs.mkdir(parents=True)
+    choosing = ("Al final, elegir entre DDT o PBT depende de las necesidades del proyecto. Si bien DDT es útil para "
+                "pruebas controladas y específicas, PBT ofrece una ventaja considerable para pruebas exhaustivas y "
+                "automatizadas, especialmente en funciones complejas o con muchas combinaciones de entradas posibles.")
+    (docs / "pbt.md").write_text("# Pruebas basadas en propiedades\n\nEl Property-Based Testing (PBT) genera las entradas "
+                                 "de una prueba a partir de una propiedad que debe cumplirse para todas ellas. El "
+                                 "Data-Driven Testing (DDT) ejecuta una prueba sobre una tabla de entradas escrita a "
+                                 "mano.\n\n## Cómo elegir\n\n" + choosing + "\n", encoding="utf-8")
+    book = index_book(tmp_path / "data", embedder, docs)
+    try:
+        client = make_app(book, tmp_path / "app").test_client()
+        for mode in ("exclusive", "combined"):
+            response = client.post("/chat", json={"question": "¿entonces cuándo me conviene más usar PBT?",
+                                                  "selected_text": choosing, "selection_mode": mode}).get_json()
+            assert response["status"] == "completed", (mode, response["answer"])
+    finally:
+        book.index.close()

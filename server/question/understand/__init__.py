@@ -124,7 +124,10 @@ class Understand:
         if question.mode is not AnswerMode.SELECTION_EXCLUSIVE:
             # misspelt book words are searched for as the book spells them, its abbreviations with
             # their long forms ("MAF (minor allele frequency)": what the embedding model can read)
-            text, corrections = spelt_out(reading.text, vocabulary.abbreviations), dict(reading.corrections)
+            # (not of a highlighted passage: it is judged on the words the reader asked, "PBT", which it
+            # may say without its long form)
+            text, corrections = reading.text, dict(reading.corrections)
+            text = text if selected else spelt_out(text, vocabulary.abbreviations)
         # (of a highlighted passage, they only decide whether the whole book may be offered)
         unknown = tuple(reading.unknown_terms)
         vector = self.embedder.embed_query(text)
