@@ -22,19 +22,20 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z0-9\-]*")
 
 def _long_form(short: str, before: str) -> str | None:
     """The words of `before` that `short` abbreviates (Schwartz and Hearst's best long form)."""
-    s, l = len(short) - 1, len(before) - 1
-    while s >= 0:
-        c = short[s].lower()
-        if not c.isalnum():
-            s -= 1
+    at, i = len(short) - 1, len(before) - 1  # the short form's letter looked for, and where in `before`
+    while at >= 0:
+        letter = short[at].lower()
+        if not letter.isalnum():
+            at -= 1
             continue
-        while l >= 0 and (before[l].lower() != c or (s == 0 and l > 0 and before[l - 1].isalnum())):
-            l -= 1
-        if l < 0:
+        # from the end backwards; the short form's first letter must open a word
+        while i >= 0 and (before[i].lower() != letter or (at == 0 and i > 0 and before[i - 1].isalnum())):
+            i -= 1
+        if i < 0:
             return None
-        l -= 1
-        s -= 1
-    return before[before.rfind(" ", 0, l + 1) + 1:].strip()
+        i -= 1
+        at -= 1
+    return before[before.rfind(" ", 0, i + 1) + 1:].strip()
 
 
 def defined_in(text: str) -> Iterable[tuple[str, str]]:

@@ -122,10 +122,9 @@ class Understand:
         vocabulary = self.lexicon(question.filters.book_id)
         reading = vocabulary.read(text)
         if question.mode is not AnswerMode.SELECTION_EXCLUSIVE:
-            # misspelt book words are searched for as the book spells them, its abbreviations with
-            # their long forms ("MAF (minor allele frequency)": what the embedding model can read)
-            # (not of a highlighted passage: it is judged on the words the reader asked, "PBT", which it
-            # may say without its long form)
+            # misspelt book words are searched for as the book spells them, and the book's abbreviations
+            # with their long forms ("MAF (minor allele frequency)": what the embedding model can read),
+            # but not of a highlighted passage, judged on the words as asked ("PBT", its long form unsaid)
             text, corrections = reading.text, dict(reading.corrections)
             text = text if selected else spelt_out(text, vocabulary.abbreviations)
         # (of a highlighted passage, they only decide whether the whole book may be offered)
