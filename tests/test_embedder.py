@@ -1,16 +1,15 @@
 """The Embedder with the real all-MiniLM-L6-v2, provisioned once per machine (tests/places.py MODELS_DIR)."""
 from __future__ import annotations
 
-from pathlib import Path
 
 import numpy as np
 import pytest
 
+from places import MODELS_DIR, REPO
 from server.embedding.embedder import Embedder, load_embedder
 from server.settings import Settings
 
-REPO = Path(__file__).resolve().parents[1]
-SETTINGS = Settings(data_dir=REPO / "data")
+SETTINGS = Settings(data_dir=REPO / "data", models_dir=MODELS_DIR)  # the machine's model, as every other test
 
 LONG_TEXT = " ".join(
     f"Paragraph {i}: a robot arm with {i + 2} joints needs inverse kinematics to place its gripper."

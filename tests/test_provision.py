@@ -25,10 +25,10 @@ from server.embedding.provision import (
     safe_name,
 )
 from server.embedding.provision.verify import verify_against_reference
-from places import REPO
+from places import MODELS_DIR, REPO
 from server.settings import Settings
 
-SETTINGS = Settings(data_dir=REPO / "data")
+SETTINGS = Settings(data_dir=REPO / "data", models_dir=MODELS_DIR)  # the machine's model, as every other test
 MODEL = "sentence-transformers/all-MiniLM-L6-v2"  # the English model, what `textbook-chat model` fetches
 UNREACHABLE = "http://127.0.0.1:9"  # the discard port: nothing listens, refused at once
 
