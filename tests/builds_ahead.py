@@ -51,9 +51,9 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     from built_sites import CACHE
 
     CACHE.mkdir(parents=True, exist_ok=True)
-    log = open(CACHE / "builds-ahead.log", "w")
-    config._builds_ahead = subprocess.Popen([sys.executable, __file__], cwd=HERE, stdout=log,
-                                            stderr=subprocess.STDOUT, start_new_session=True)
+    with open(CACHE / "builds-ahead.log", "w") as log:  # the child writes to its own copy of it
+        config._builds_ahead = subprocess.Popen([sys.executable, __file__], cwd=HERE, stdout=log,
+                                                stderr=subprocess.STDOUT, start_new_session=True)
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

@@ -125,12 +125,18 @@ def _page_material(source: Source) -> str:
     return "prose"
 
 
+def _words_beside_links(unit: Unit) -> int | None:
+    """How many words a sentence or item with a link says outside its links (None: no such unit)."""
+    if unit.kind not in ("sentence", "item") or unit.introduces or not _LINK.search(unit.text):
+        return None
+    return len(words(_LINK.sub(" ", unit.text)))
+
+
 def _link_only(unit: Unit) -> bool:
     """A sentence or item that is a link and a word or two ("**Next:** [Inverse Kinematics →](…)",
     "[The Cargo Book](https://…)")."""
-    if unit.kind not in ("sentence", "item") or unit.introduces or not _LINK.search(unit.text):
-        return False
-    return len(words(_LINK.sub(" ", unit.text))) <= 3
+    beside = _words_beside_links(unit)
+    return beside is not None and beside <= 3
 
 
 def _navigation(unit: Unit) -> bool:
@@ -139,11 +145,10 @@ def _navigation(unit: Unit) -> bool:
     you're ready, [go to the next page to identify …](relatedness_pruning.md)"): the way to another
     page, not something the book says. Never an answer, not even when its link's words are the
     only ones naming what is asked. Links out of the book are a reading list, quoted when asked for."""
-    if unit.kind not in ("sentence", "item") or unit.introduces or not _LINK.search(unit.text) \
-            or any(_EXTERNAL.match(target) for target in _LINK_TARGET.findall(unit.text)):
+    beside = _words_beside_links(unit)
+    if beside is None or any(_EXTERNAL.match(target) for target in _LINK_TARGET.findall(unit.text)):
         return False
-    outside = len(words(_LINK.sub(" ", unit.text)))
-    return outside <= 3 or (outside <= 6 and bool(_SENDS_ON.search(" ".join(_LINK.findall(unit.text)))))
+    return beside <= 3 or (beside <= 6 and bool(_SENDS_ON.search(" ".join(_LINK.findall(unit.text)))))
 
 
 def _eligible(unit: Unit, question: str, wants_code: bool, everything: bool, names_its_heading: bool) -> bool:
