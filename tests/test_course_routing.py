@@ -66,6 +66,15 @@ def test_this_said_of_no_part_of_the_course_keeps_a_topic_on_the_passage_path(ch
     assert _route(chat, "summarize this") == "summarize"
 
 
+def test_next_said_of_something_else_keeps_the_passage_path(chat):
+    # "how do i get the next value out of a generator?" on a Python book was answered "You are on
+    # Generators. Next: Higher-Order Functions": the next value, not the next page
+    assert _route(chat, "how do i get the next value out of the filter?") is None
+    assert _route(chat, "how is the next sample computed from the previous samples?") is None
+    assert _route(chat, "which chapter should i read next?") == "order"
+    assert _route(chat, "what's the next chapter after aliasing?") == "order"
+
+
 def test_a_word_for_a_part_said_of_something_else_keeps_the_passage_path(chat):
     # tpil4's "the wrong part of my goal" is a part of a proof's goal, not of the course: it was
     # answered with the book's objectives

@@ -49,6 +49,11 @@ _ABOUT_THE_PAGE = ("summarize", "overview")  # tasks whose answer is the page's 
 _YES_NO = re.compile(r"^\W*(?:is|are|does|do|did|can|could|will|would|should|was|were|has|have)\b")
 # "the wrong part of my goal", "a section of the list": a word for a part said of something else
 _PART_OF = re.compile(r"\b([a-z]+?)s?\s+of\s+(?:(?:the|a|an|my|your|our|this|that|its|their|each|every)\s+)?([a-z]+)")
+# "the next value of a generator", "the previous element": the reading order's word said of something else
+_ORDER_OF = re.compile(r"\b(?:next|previous)\s+([a-z]+)")
+# what follows "next" when it is the reader's next step: a word for a part, or a few of its own
+_NEXT_IN_ORDER = frozenset({"one", "ones", "step", "steps", "thing", "things", "topic", "topics", "lab", "labs",
+                            "in", "on", "after", "then", "and", "or", "i", "we", "to", "up", "for", "time"})
 
 
 @dataclass(frozen=True)
@@ -211,12 +216,17 @@ def _asks_a_fact(text: str, parts_named: set[str], part_nouns: set[str]) -> bool
 
 def _said_of_the_course(text: str, nouns) -> str:
     """The text without a word for a part that is said of something no part of the course ("the
-    wrong part of my goal" is a part of a proof goal; "a part of the book" stays)."""
+    wrong part of my goal" is a part of a proof goal; "a part of the book" stays), nor a "next"
+    said of one ("how do i get the next value out of a generator?"; "the next chapter" stays)."""
     def drop(match: re.Match) -> str:
         noun, whole = match.group(1), match.group(2)
         whole = whole[:-1] if whole.endswith("s") and len(whole) > 4 else whole
         return match.group(0) if noun not in nouns or whole in nouns or whole.isdigit() else " " + whole
-    return _PART_OF.sub(drop, text)
+    def other_order(match: re.Match) -> str:
+        said = match.group(1)
+        said = said[:-1] if said.endswith("s") and len(said) > 4 else said
+        return match.group(0) if said in nouns or said in _NEXT_IN_ORDER else " " + match.group(1)
+    return _ORDER_OF.sub(other_order, _PART_OF.sub(drop, text))
 
 
 def _canonical(text: str, nouns) -> str:
