@@ -58,6 +58,15 @@ def test_mdx_syntax_removed_prose_kept():
     assert "<Tabs>kept in code</Tabs>\nimport x from 'y';" in out
 
 
+def test_a_github_alert_is_labelled_as_an_admonition_is():
+    # "> [!TIP]" was quoted as "[!TIP] If you are struggling …" on a Python book
+    out = clean_markdown("Text.\n\n> [!TIP]\n> Write it with print() first.\n\n> [!important] Prime it first.\n")
+    assert "[!" not in out
+    assert "> **Tip:**\n> Write it with print() first." in out
+    assert "> **Important:** Prime it first." in out
+    assert "> [!TIP]" in clean_markdown("```md\n> [!TIP]\n```\n")  # code stays as written
+
+
 def test_a_table_written_in_html_is_a_markdown_table():
     """lhbg's table of `let` and `<-`, its cells one-line <pre> blocks: with its tags stripped, the
     cell "=" under the cell `let greeting = "hello"` made that a heading the answers quoted under."""

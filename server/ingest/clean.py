@@ -2,7 +2,7 @@
 
 Removed: MDX `import`/`export` statements, JSX component and HTML tags (their inner prose
 stays), MDX and HTML comments, mdBook `{{#include}}`-style directives. Admonitions
-(`:::tip Title`) become a readable label line, as do a collapsible part's summary and a practice
+(`:::tip Title`, GitHub's `> [!TIP]`) become a readable label line, as do a collapsible part's summary and a practice
 component (`<Exercise title="…">`, `<Solution>`: tag_labels.py). Fenced code is kept verbatim, except an mdBook's
 hidden lines (the lines a reader never sees: `# ` lines in Rust, or a language's prefix in
 book.toml), which are left out.
@@ -23,6 +23,9 @@ _FENCE = re.compile(r"^(?P<indent> {0,3})(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 _MDBOOK_DIRECTIVE = re.compile(r"\{\{#\w+[^}]*\}\}")
 _ADMONITION_OPEN = re.compile(r"^\s*:::+\s*(?P<kind>[A-Za-z]+)(?:\[(?P<bracket>[^\]]*)\])?\s*(?P<title>.*?)\s*$")
 _ADMONITION_CLOSE = re.compile(r"^\s*:::+\s*$")
+# GitHub's alert in a quote ("> [!TIP]"): its kind is the label an admonition's is
+_ALERT = re.compile(r"^(?P<quote>\s*(?:>\s*)+)\[!(?P<kind>note|tip|important|warning|caution)\]\s*(?P<rest>.*)$",
+                    re.IGNORECASE)
 _ESM = re.compile(r"^(import|export)\s")
 _HTML_TABLE = re.compile(r"^[ \t]*<table\b.*?</table>[ \t]*$", re.IGNORECASE | re.DOTALL | re.MULTILINE)
 _TAG_START = re.compile(r"</?[A-Za-z][\w.:-]*")
@@ -218,6 +221,9 @@ def _admonitions(lines: list[str]) -> list[str]:
             label = match["kind"].capitalize()
             out.append(f"**{label}: {title}**" if title else f"**{label}:**")
             continue
+        alert = _ALERT.match(line)
+        if alert:
+            line = f"{alert['quote']}**{alert['kind'].capitalize()}:** {alert['rest']}".rstrip()
         out.append(line)
     return out
 

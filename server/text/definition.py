@@ -15,9 +15,9 @@ _TERM = r"(?P<term>[^?？؟.,;:!¿¡]{1,40}?)"
 _SIMPLY = (r"(?:\s+(?:simply|briefly|please|exactly|again|in (?:simple|plain|easy) (?:terms|words|english|language)|"
            r"like i'?m (?:five|5)|for (?:a )?beginners?|f[aá]cil(?:mente)?|sencill[oa]|simple|brevemente|por favor|"
            r"de (?:forma|manera) (?:sencilla|simple|f[aá]cil)|para principiantes))?")
-# "what is calc used for?": what it is for, asked of the term; "what does ∀ mean in lean?": the book's
+# "what is calc used for?", "what is yield from for?": what it is for, asked of the term; "what does ∀ mean in lean?": the book's
 # subject named after the term is where it is asked, not part of it
-_FOR = r"(?:\s+(?:used|good|needed)\s+for)?"
+_FOR = r"(?:\s+(?:(?:used|good|needed)\s+)?for)?"
 _SCOPE = r"(?:\s+in\s+[^?？؟.,;:!]{1,25}?)?"
 _ASKS = [re.compile(pattern, re.IGNORECASE) for pattern in (
     rf"^\s*(?:what(?:'s|s| is| are)|whats)\s+(?:an?\s+|the\s+)?{_TERM}{_FOR}{_SCOPE}{_SIMPLY}\s*[?？]*\s*$",

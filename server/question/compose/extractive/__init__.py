@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from server.embedding.choice import on_gate_scale
 from server.question.compose.extractive.answers import Lexicon, Quoted, quoted_answer
 from server.question.context import database_sources
 from server.question.compose.extractive.code_passage import code_answer
@@ -32,7 +33,7 @@ class ExtractiveGenerator:
 
     def __init__(self, embedder: "TextEmbedder | None" = None, lexicon: "Lexicon | None" = None,
                  following: "Following | None" = None):
-        self.embedder = embedder  # not needed to answer; kept so callers build it as any generator
+        self.embedder = embedder  # nothing is embedded to answer: its model puts the passages' scores on one scale
         self.lexicon = lexicon  # a book's vocabulary by book id: how rare each asked word is in it
         self.following = following  # the chunks after a passage on its page, read on into
 
@@ -53,7 +54,8 @@ class ExtractiveGenerator:
             if text:
                 return Quoted(text)
         return quoted_answer(request.spelled or request.question, request.sources, length, self._book(request.sources),
-                             self.following, page=request.page_key)
+                             self.following, page=request.page_key,
+                             scale=on_gate_scale(getattr(self.embedder, "model_name", "")))
 
     def generate(self, request: GenerationInput) -> Deltas:
         text, extra = self.quote(request)

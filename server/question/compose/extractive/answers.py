@@ -223,17 +223,18 @@ class Quoted(NamedTuple):
 
 def quoted_answer(question: str, sources: list[Source], answer_length: str = "normal",
                   book: BookVocabulary | None = None, following: Following | None = None, *,
-                  page: str | None = None) -> Quoted:
+                  page: str | None = None, scale: Callable[[float], float] = lambda score: score) -> Quoted:
     """The answer quoted from `sources` (best first). `book`: the book's vocabulary, for how
     rare each asked word is (else the passages'); `following`: the chunks after a book passage
     on its page, read with it (continuation.py), a piece from them cited where it is; `page`:
-    the key of the page the question is asked on, whose passages weigh more."""
+    the key of the page the question is asked on, whose passages weigh more; `scale`: the
+    passages' scores on MiniLM's scale (piece_scores.py)."""
     example = asks_for_example(question)
     wants_code = asks_for_code(question) and not example  # "show me an example": one, not the page's listings
     read = read_passages(sources, following)
-    scored = score_pieces(question, sources, book, everything=False, read=read, page=page)
+    scored = score_pieces(question, sources, book, everything=False, read=read, page=page, scale=scale)
     if not any(s.relevance > 0 for s in scored):  # nothing asked in the prose: quizzes, exercises too
-        everything = score_pieces(question, sources, book, everything=True, read=read, page=page)
+        everything = score_pieces(question, sources, book, everything=True, read=read, page=page, scale=scale)
         if not scored or any(s.relevance > 0 for s in everything):
             scored = everything
     if not scored:

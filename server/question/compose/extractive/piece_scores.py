@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 import weakref
 from collections import Counter
+from typing import Callable
 
 from server.question.compose.extractive.answer_units import Unit, units_of
 from server.text.blocks import heading_material
@@ -110,6 +111,17 @@ def _weights(asked: list[str], units: list[Unit], book: BookVocabulary | None) -
             else frequency[p]
         found[p] = inverse_document_frequency(documents, min(count, documents))
     return found
+
+
+def _holds_unasked(term: str, weights: dict[str, float]) -> bool:
+    """A term of several words, one of which is no asked word ("from" of "yield from")."""
+    said = words(term)
+    return len(said) >= 2 and any(loan_singular(w)[:5] not in weights for w in said)
+
+
+def _says_whole(text: str, term: str) -> bool:
+    """Does the text write the term's words in a row ("`yield from`", "Yield From")?"""
+    return bool(re.search(r"(?<!\w)" + r"\W{1,3}".join(map(re.escape, words(term))) + r"(?!\w)", text.lower()))
 
 
 def _bm25(prefixes: list[str], weights: dict[str, float]) -> float:
@@ -207,7 +219,10 @@ class Scored:
 
 
 def score_pieces(question: str, sources: list[Source], book: BookVocabulary | None, *, everything: bool,
-                 read: list[tuple[str, list[Chunk]]], page: str | None = None) -> list[Scored]:
+                 read: list[tuple[str, list[Chunk]]], page: str | None = None,
+                 scale: Callable[[float], float] = lambda score: score) -> list[Scored]:
+    """`scale`: the index's model's cosine on MiniLM's scale, where the weights were measured (e5's
+    passages of a page lie within a few hundredths of each other: their nearness counted for little)."""
     wants_code = everything or asks_for_code(question)
     example = asks_for_example(question)
     term = defined_term(question)
@@ -227,10 +242,15 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
     operators = [o for o in named_operators(question) if o not in weights]
     for operator in operators:
         weights[operator] = max(weights.values(), default=1.0)
+    # a term that holds a word the question's words leave out ("yield from", "if let") is asked as a
+    # word is, said where a piece writes it whole: it weighs as the rarest asked word does
+    phrases = [t.lower() for t in terms if _holds_unasked(t, weights)]
+    for phrase in phrases:
+        weights[phrase] = max(weights.values(), default=1.0)
     # a short term is said where it stands alone: "&str" is not the "str" of `push_str`
     alone = {w: re.compile(rf"(?<!\w){w}(?!\w)", re.IGNORECASE) for w in short_terms(question) if w in weights}
     full = sum(weights.values()) or 1.0
-    best_passage = max((s.score for s in sources), default=0.0)
+    best_passage = scale(max((s.score for s in sources), default=0.0))
     scored = []
     opened: set[tuple[int, str]] = set()  # the headings whose first piece has been read
     # the chunk each passage's text opens with: not its own where a passage before it read that one
@@ -251,9 +271,11 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
         said = [p for p in _prefixes(plain) if p not in alone or alone[p].search(written)]
         said += [o for o in operators if says_operator(unit.text, o)]
         heading += [o for o in operators if says_operator(headings, o)]
+        said += [t for t in phrases if _says_whole(unit.plain, t)]
+        heading += [t for t in phrases if _says_whole(headings, t)]
         relevance = _bm25(said, weights) / full
         context = (HEADING_WEIGHT * sum(w for p, w in weights.items() if p in heading) / full
-                   + PASSAGE_WEIGHT * (source.score - best_passage + _page_weight(source, page)))
+                   + PASSAGE_WEIGHT * (scale(source.score) - best_passage + _page_weight(source, page)))
         covers = {p: w / full for p, w in weights.items() if p in set(said)}
         given = EXAMPLE_ASKED if example and relevance > 0 and is_example(unit) else 0.0
         # "are there exercises on …?" is answered with them, not with prose naming them
