@@ -54,7 +54,6 @@ def opening_stretch(scored: list[Scored], budget: int, wants_code: bool, how_to:
             covers: dict[str, float] = {}
             length = code = 0
             taken = []
-            quoted: set = set()
             for piece in pieces[i:]:
                 more, more_code = reading_words(piece.unit), has_code(piece.unit)
                 if more_code and not (wants_code or set(piece.covers) - said_in_prose
@@ -65,9 +64,8 @@ def opening_stretch(scored: list[Scored], budget: int, wants_code: bool, how_to:
                 if taken and entry_asked(pieces[i]) and names_its_own(piece.unit) and not (
                         set(piece.covers) - set(covers)):
                     break  # the entry asked about by name, not the next ones of its list ("- `done` fails if …")
-                if len(quoted | {section(piece.unit)}) > MAX_SECTIONS:
-                    break  # a stretch read through the book's sections quotes three at most, as an answer does
-                quoted.add(section(piece.unit))
+                if taken and section(piece.unit) != section(first.unit):
+                    break  # the section that answers, read straight through: not on into the next one
                 covers.update(piece.covers)
                 length, code = length + more, code + more_code
                 taken.append(piece.unit)
