@@ -1355,3 +1355,21 @@ def test_a_passages_nearness_counts_on_the_scale_the_weights_were_measured_in(mo
     monkeypatch.setattr(extractive, "quoted_answer", lambda *a, **k: seen.update(k) or original(*a, **k))
     extractive.ExtractiveGenerator(E5()).quote(GenerationInput(question="what is yield from for?", sources=sources))
     assert seen["scale"](0.880) - seen["scale"](0.864) == pytest.approx(4.7 * 0.016)
+
+
+def test_a_section_setting_the_two_compared_terms_side_by_side_answers_the_comparison():
+    """"why would i use a generator instead of a list?" was answered from "Generator Expressions"
+    ("they look identical to list comprehensions"): "instead of" compares, and "Generators vs. Lists"
+    is the book's section on the two."""
+    from server.text.definition import compared_terms, compares
+
+    assert compared_terms("why would i use a generator instead of a list?") == ["generator", "list"]
+    assert compared_terms("should i pick a tuple over a list for this?") == ["tuple", "list"]
+    assert compares("Generators vs. Lists", ["generator", "list"]) and compares("Lists and Tuples", ["tuple", "list"])
+    assert not compares("Generators", ["generator", "list"]) and not compares("Lists and Sets", ["tuple", "list"])
+    page = _generators_page()
+    expressions = page[page.index("## Generator Expressions"):page.index("## Generators vs. Lists")]
+    side_by_side = page[page.index("## Generators vs. Lists"):page.index("#### 2. Late Binding")]
+    answer = block_answer("why would i use a generator instead of a list?",
+                          [_source(expressions, 0.6, "a"), _source(side_by_side, 0.58, "b")])
+    assert answer.startswith("**Generators vs. Lists**\n\nA list is like ordering food"), answer

@@ -70,7 +70,7 @@ _ARTICLE = r"(?:(?:an?|the|el|la|los|las|una?)\s+)?"
 _SIDE = r"[^?？؟.,;:!¿¡、，。]{1,40}?"
 _END = r"\s*(?:[?？؟.,;:!]|$)"
 # "what's the difference between a link and a joint in urdf?", "Rc vs Arc", "compare X with Y",
-# "how is X different from Y?", "how do X and Y differ?", "diferencia entre X y Y", "XとYの違い", "XとYってどう違う",
+# "how is X different from Y?", "how do X and Y differ?", "use X instead of Y", "diferencia entre X y Y", "XとYの違い", "XとYってどう違う",
 # "X和Y的区别"
 _COMPARES = [re.compile(pattern, re.IGNORECASE) for pattern in (
     rf"\bdiff(?:erence|erences)?\s+(?:is\s+there\s+)?between\s+{_ARTICLE}(?P<a>{_SIDE})\s+and\s+{_ARTICLE}(?P<b>{_SIDE}){_END}",
@@ -79,6 +79,9 @@ _COMPARES = [re.compile(pattern, re.IGNORECASE) for pattern in (
     rf"\bhow\s+(?:is|are|does|do)\s+{_ARTICLE}(?P<a>{_SIDE})\s+differ(?:ent)?\s+from\s+{_ARTICLE}(?P<b>{_SIDE}){_END}",
     rf"\bdiferencias?\s+entre\s+{_ARTICLE}(?P<a>{_SIDE})\s+y\s+{_ARTICLE}(?P<b>{_SIDE}){_END}",
     rf"\bhow\s+(?:do|does)\s+{_ARTICLE}(?P<a>{_SIDE})\s+and\s+{_ARTICLE}(?P<b>{_SIDE})\s+differ\b",
+    # "why would i use a generator instead of a list?", "should i pick a tuple over a list?"
+    rf"\b(?:use|using|choose|choosing|pick|prefer|want)\s+{_ARTICLE}(?P<a>{_SIDE})\s+(?:instead\s+of|rather\s+than|over)"
+    rf"\s+{_ARTICLE}(?P<b>{_SIDE}){_END}",
     r"(?P<a>[^\s、。？?とは]{1,20}?)\s*と\s*(?P<b>[^、。？?]{1,20}?)\s*の(?:違い|ちがい)",
     # "nullとundefinedってどう違うの？", "XとYは何が違いますか"
     r"(?P<a>[^\s、。？?とは]{1,20}?)\s*と\s*(?P<b>[^、。？?]{1,20}?)\s*(?:って|は)\s*(?:どう|何が|なにが)\s*(?:違|ちが)",
@@ -105,6 +108,18 @@ def compared_terms(question: str) -> list[str]:
         if all(term and len(term.split()) <= MAX_WORDS and not _NOT_A_TERM.search(term) for term in terms):
             return terms
     return []
+
+
+_SIDES = re.compile(r"\s+(?:vs\.?|versus|and|or|&|compared\s+(?:to|with))\s+", re.IGNORECASE)
+
+
+def compares(heading: str, terms: list[str]) -> bool:
+    """Is the heading the two compared terms' names, set side by side ("Generators vs. Lists" of a
+    generator and a list, in either order)?"""
+    sides = _SIDES.split(heading)
+    return len(terms) == 2 and len(sides) == 2 and (
+        headed_by(sides[0], terms[0]) and headed_by(sides[1], terms[1])
+        or headed_by(sides[0], terms[1]) and headed_by(sides[1], terms[0]))
 
 
 def defining(headings: list[str], text: str, term: str) -> bool:

@@ -32,8 +32,8 @@ from server.question.compose.extractive.code_lines import program_words
 from server.text.asked import asked_words, short_terms
 from server.question.compose.extractive.asks_for import (ASKS, NEGATED, ONLY_ASKED, asks_for_code,
                                                          asks_for_example, has_code, is_example)
-from server.text.definition import (code_names, compared_terms, defined_term, defines, headed_by, named_operators,
-                                     says_operator)
+from server.text.definition import (code_names, compared_terms, compares, defined_term, defines, headed_by,
+                                     named_operators, says_operator)
 from server.text.vocabulary import BookVocabulary, words
 
 CODE_ASKED = 0.3
@@ -226,7 +226,8 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
     wants_code = everything or asks_for_code(question)
     example = asks_for_example(question)
     term = defined_term(question)
-    terms = [term] if term is not None else compared_terms(question)  # "what's X?"; "difference between X and Y?"
+    compared = compared_terms(question) if term is None else []
+    terms = [term] if term is not None else list(compared)  # "what's X?"; "difference between X and Y?"
     terms += [name for name in code_names(question) if name not in terms]  # "DateのgetMonth()って…"
     units, seen = [], set()
     for number, (source, (text, _)) in enumerate(zip(sources, read), 1):
@@ -286,9 +287,12 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
         # "Functional core, imperative shell", its words said nowhere in its text) is the one that answers
         named_whole = not terms and bool(weights) and set(heading) == set(weights) and (
             unit.source, unit.heading) not in opened
+        first = (unit.source, unit.heading) not in opened
         if unit.kind != "code" and (named_whole or any(defines(unit.text, t) or (_names_its_section(
-                unit, opens, t, on_term[t]) and (unit.source, unit.heading) not in opened) for t in terms)):
-            context += DEFINES  # a stretch opening on it leads (answers.py _opening), as a section named by it does
+                unit, opens, t, on_term[t]) and first) for t in terms) or (first and compares(headings, compared))):
+            # a stretch opening on it leads (answers.py _opening), as a section named by the term, or by
+            # the two compared ("Generators vs. Lists"), does
+            context += DEFINES
         if unit.kind != "code":
             opened.add((unit.source, unit.heading))
         items = ()
