@@ -141,8 +141,8 @@ def make_generator(settings: Settings, index: Index) -> tuple[Generator, Rewrite
     Also the follow-up rewriter, which shares Gemini's client (and so its view of the key)."""
     from server.question.compose.extractive import ExtractiveGenerator
 
-    extractive = ExtractiveGenerator(index.embedder, index.vocabulary,
-                                     PageOrder(index.book).after)
+    order = PageOrder(index.book)
+    extractive = ExtractiveGenerator(index.embedder, index.vocabulary, order.after, order.before)
     if not settings.gemini_api_key:
         return extractive, None
     from server.question.compose.fallback import WithFallback

@@ -101,3 +101,47 @@ def test_a_list_read_on_keeps_its_last_item_whole():
     last = _chunk("- Humans relate better to human-like forms\n\n### 3. Versatility\n\n- Two arms = manipulation\n"
                   "- Hands = use human tools", 1)
     assert read_on(first, [last]).endswith("- Two arms = manipulation\n- Hands = use human tools")
+
+
+def test_a_passage_that_opens_inside_a_sentence_is_read_from_where_the_sentence_begins(embedder):
+    """whg-genomics's LD-pruning page: the chunker cut the wrapped sentence "The above command tells
+    plink to … leaving SNPs / with minor allele frequency (MAF) at least 1%, and with no pairs
+    remaining with pairwise r2>0.2." at a line. "what does --indep-pairwise 50 5 0.2 mean?" found the
+    second chunk, whose first sentence is no sentence, and was answered with R's "5^2"."""
+    from places import CORPORA
+
+    from server.ingest.chunker import chunk_page
+    from server.ingest.pages import discover_pages
+    from server.ingest.site import detect_site
+    from server.question.compose.extractive.answers import quoted_answer
+    from server.question.compose.extractive.page_order import PageOrder
+    from server.question.context import Source
+
+    site = detect_site(CORPORA / "whg-genomics")
+    page = next(p for p in discover_pages(site).pages if p.source_file.endswith("ld_pruning.md"))
+    chunks = chunk_page(page, book_id="whg", book_title=site.title, count_tokens=embedder.count_tokens)
+    order = PageOrder(lambda book_id: _Published(chunks))
+    inside = next(c for c in chunks if c.content.startswith("with minor allele frequency"))
+    begun = order.before(inside)
+    assert begun.content.startswith("The above command tells plink") and begun.chunk_id.endswith(":begun")
+    assert all(order.before(c) is None for c in chunks if c.content[:1].isupper())
+    answer = quoted_answer("what does --indep-pairwise 50 5 0.2 mean?", [Source(inside.with_score(0.35), "database")],
+                           following=order.after, preceding=order.before)
+    assert "The above command tells plink to load the file" in answer.text, answer.text
+    assert "leaving SNPs with minor allele frequency (MAF) at least 1%" in " ".join(answer.text.split())
+    assert [c.chunk_id for c in answer.extra_sources] == [begun.chunk_id]  # cited where it begins
+
+
+@given(st.lists(WORD, min_size=2, max_size=12), st.lists(WORD, min_size=1, max_size=8),
+       st.lists(WORD, min_size=1, max_size=8))
+def test_only_the_sentence_a_chunk_opens_inside_of_is_read_back(before, begins, rest):
+    """What is read back is the end of the chunk before from where its last sentence begins; a
+    chunk that opens on a capital, or follows a chunk ending its sentence, reads nothing back."""
+    from server.question.compose.extractive.continuation import begun
+
+    sentence = "Then " + " ".join(begins).strip(".;`").replace(". ", " ")
+    last = _chunk(" ".join(before).rstrip(".") + ". " + sentence, 0)
+    found = begun(last, _chunk("and so " + " ".join(rest), 1))
+    assert found is not None and found.content == sentence.strip(), (last.content, found)
+    assert begun(last, _chunk("And so " + " ".join(rest), 1)) is None
+    assert begun(_chunk(last.content + ".", 0), _chunk("and so " + " ".join(rest), 1)) is None

@@ -20,7 +20,7 @@ from server.question.compose.generator import Deltas, GenerationInput, Outcome
 
 if TYPE_CHECKING:
     from server.embedding.protocol import TextEmbedder
-    from server.question.compose.extractive.continuation import Following
+    from server.question.compose.extractive.continuation import Following, Preceding
     from server.text.vocabulary import BookVocabulary
 
 
@@ -32,10 +32,11 @@ class ExtractiveGenerator:
     name = "extractive"
 
     def __init__(self, embedder: "TextEmbedder | None" = None, lexicon: "Lexicon | None" = None,
-                 following: "Following | None" = None):
+                 following: "Following | None" = None, preceding: "Preceding | None" = None):
         self.embedder = embedder  # nothing is embedded to answer: its model puts the passages' scores on one scale
         self.lexicon = lexicon  # a book's vocabulary by book id: how rare each asked word is in it
         self.following = following  # the chunks after a passage on its page, read on into
+        self.preceding = preceding  # the beginning of the sentence a passage opens inside of
 
     def _book(self, sources) -> "BookVocabulary | None":
         book_id = next((s.chunk.book_id for s in sources if s.source_type == "database"), None)
@@ -55,7 +56,7 @@ class ExtractiveGenerator:
                 return Quoted(text)
         return quoted_answer(request.spelled or request.question, request.sources, length, self._book(request.sources),
                              self.following, page=request.page_key,
-                             scale=on_gate_scale(getattr(self.embedder, "model_name", "")))
+                             scale=on_gate_scale(getattr(self.embedder, "model_name", "")), preceding=self.preceding)
 
     def generate(self, request: GenerationInput) -> Deltas:
         text, extra = self.quote(request)

@@ -24,8 +24,8 @@ from server.question.compose.extractive.thought import carried_on, with_dependen
 from server.book.chunk import Chunk
 from server.question.context import Source
 from server.text.definition import defined_term
-from server.question.compose.extractive.continuation import (Following, cited_where_read, holder, read_passages,
-                                                              shown_under)
+from server.question.compose.extractive.continuation import (Following, Preceding, cited_where_read, holder,
+                                                              read_passages, shown_under)
 from server.question.markers import cite_end, marker
 from server.question.compose.extractive.lists import cut_list
 from server.question.compose.extractive.opening import MAX_SECTIONS, code_blocks, opening_stretch, passage
@@ -223,15 +223,17 @@ class Quoted(NamedTuple):
 
 def quoted_answer(question: str, sources: list[Source], answer_length: str = "normal",
                   book: BookVocabulary | None = None, following: Following | None = None, *,
-                  page: str | None = None, scale: Callable[[float], float] = lambda score: score) -> Quoted:
+                  page: str | None = None, scale: Callable[[float], float] = lambda score: score,
+                  preceding: Preceding | None = None) -> Quoted:
     """The answer quoted from `sources` (best first). `book`: the book's vocabulary, for how
     rare each asked word is (else the passages'); `following`: the chunks after a book passage
-    on its page, read with it (continuation.py), a piece from them cited where it is; `page`:
+    on its page, read with it (continuation.py), a piece from them cited where it is, and
+    `preceding` the beginning of the sentence a passage opens inside of; `page`:
     the key of the page the question is asked on, whose passages weigh more; `scale`: the
     passages' scores on MiniLM's scale (piece_scores.py)."""
     example = asks_for_example(question)
     wants_code = asks_for_code(question) and not example  # "show me an example": one, not the page's listings
-    read = read_passages(sources, following)
+    read = read_passages(sources, following, preceding)
     scored = score_pieces(question, sources, book, everything=False, read=read, page=page, scale=scale)
     if not any(s.relevance > 0 for s in scored):  # nothing asked in the prose: quizzes, exercises too
         everything = score_pieces(question, sources, book, everything=True, read=read, page=page, scale=scale)

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
 MIN_OVERLAP = 12  # characters: a shorter opening ("1.", "}") that ends the chunk before is no overlap
 Following = Callable[[Chunk], list[Chunk]]
+Preceding = Callable[[Chunk], "Chunk | None"]
 SENTENCE_END = re.compile(r"[.!?。！？۔؟][\"”’)]*(?=\s)")
 ENDED = re.compile(r"[.!?:;)\]\"”’*_`$|>。！？」』۔؟]\s*$")
 
@@ -88,6 +89,21 @@ def _after_flat(text: str, count: int) -> str:
 def _continues(text: str) -> bool:
     """Does the text open mid-sentence: in lower case, or with inline code ("`compose` much more …")?"""
     return text[:1].islower() or (text[:1] == "`" and not text.startswith("```"))
+
+
+def begun(before: Chunk, chunk: Chunk) -> Chunk | None:
+    """Where a chunk opens inside a sentence (the chunker cut a wrapped paragraph at a line: "with
+    minor allele frequency (MAF) at least 1% …"), the sentence's beginning at the end of the chunk
+    before it ("This tells plink to … leaving SNPs"), as a chunk of its own; None where it opens on
+    a sentence of its own, or the chunk before ends one."""
+    text = before.content.rstrip()
+    if not _continues(chunk.content.lstrip()) or ENDED.search(text) or _overlap(text, chunk.content):
+        return None
+    start = max([m.end() for m in SENTENCE_END.finditer(text)] + [text.rfind("\n\n") + 2])
+    begins = text[start:].strip()
+    if not begins or "```" in begins or begins.startswith("#"):
+        return None
+    return replace(before, chunk_id=f"{before.chunk_id}:begun", content=begins)
 
 
 def read_on(chunk: Chunk, following: list[Chunk]) -> str:
@@ -201,9 +217,11 @@ def shown_under(units: list[Unit], read: list[tuple[str, list[Chunk]]]) -> list[
     return found
 
 
-def read_passages(sources: list[Source], following: Following | None) -> list[tuple[str, list[Chunk]]]:
+def read_passages(sources: list[Source], following: Following | None,
+                  preceding: Preceding | None = None) -> list[tuple[str, list[Chunk]]]:
     """Each passage's text and the chunks it was read from: a book passage read on into the
-    chunks after it on its page; a chunk that a passage before it has read is left out
+    chunks after it on its page, and read from the beginning of the sentence it opens inside of
+    (`preceding`, continuation.begun); a chunk that a passage before it has read is left out
     (retrieved passages are often neighbours)."""
     read: set[str] = set()
     texts = []
@@ -211,7 +229,9 @@ def read_passages(sources: list[Source], following: Following | None) -> list[tu
         if following is None or source.source_type != "database":
             texts.append((source.chunk.content, []))
             continue
-        unread = [c for c in [source.chunk, *read_with(source.chunk, following(source.chunk))] if c.chunk_id not in read]
+        opening = preceding(source.chunk) if preceding is not None and source.chunk.chunk_id not in read else None
+        unread = [c for c in [*([opening] if opening is not None else []), source.chunk,
+                              *read_with(source.chunk, following(source.chunk))] if c.chunk_id not in read]
         read.update(c.chunk_id for c in unread)
         texts.append((read_on(unread[0], unread[1:]) if unread else "", unread))
     return texts

@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Callable
 
 from server.book.chunk import Chunk, pages_in_order
-from server.question.compose.extractive.continuation import ENDED, SENTENCE_END, going_on
+from server.question.compose.extractive.continuation import ENDED, SENTENCE_END, begun, going_on
 
 READ_ON = 3  # chunks read after a retrieved one (measured: BENCHMARKS.md, "Answers that contain the answer")
 FINISH = 2  # chunks, at most, whose opening finishes a sentence the last one read cuts
@@ -30,6 +30,13 @@ class PageOrder:
         if not taken:
             return taken
         return taken + finishing(taken[-1], page[i + 1 + self.count:i + 1 + self.count + FINISH])
+
+
+    def before(self, chunk: Chunk) -> Chunk | None:
+        """The beginning of the sentence the chunk opens inside of, at the end of the chunk before
+        it on its page (continuation.begun); None for a chunk opening on a sentence of its own."""
+        page, i = self.book_of(chunk.book_id).view(_places).get(chunk.chunk_id, ([], 0))
+        return begun(page[i - 1], chunk) if i > 0 else None
 
 
 def finishing(last: Chunk, more: list[Chunk]) -> list[Chunk]:

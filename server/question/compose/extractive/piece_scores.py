@@ -53,6 +53,7 @@ _EXTERNAL = re.compile(r"\s*(?:[a-z][a-z0-9+.-]*:|//)", re.IGNORECASE)  # https:
 _TAG_ONLY = re.compile(r"^\s*</?[A-Za-z][^>]*>\s*$")  # "<Listing number=…>": a page's markup, not its words
 _NAME_NUMBER = re.compile(r"^([a-z]+)([0-9]+)$")
 _VALUE = re.compile(r"(?<!\S)(\d+)(?=[\s?!,;:]|[.?!]?$)")  # a number standing as a word of its own
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*\.?")
 HEADING_ID = re.compile(r"\{#[^}]*\}\s*$")
 _PREFIX_FREQUENCY: "weakref.WeakKeyDictionary[BookVocabulary, tuple[Counter, int]]" = weakref.WeakKeyDictionary()
 
@@ -80,9 +81,18 @@ def _asked(question: str, book: BookVocabulary | None) -> list[str]:
     short = {w for w in short_terms(question) if book is None or book.document_frequency[w]}
     content = asked_words(question)
     # a value asked about ("an fst of 0"), not a name's number ("ROS 2", "python 3", "exit code 127")
-    standing = set(_VALUE.findall(question))  # nor a figure in an expression ("0.1 + 0.2")
+    standing = set(_VALUE.findall(question)) - _in_a_run(question)  # nor a figure in an expression ("0.1 + 0.2")
     values = {w for before, w in zip(["", *found], found) if w in standing and before not in content | short}
     return list(dict.fromkeys(loan_singular(w)[:5] for w in [*sorted(content), *sorted(named | joined | short | values)]))
+
+
+def _in_a_run(question: str) -> set[str]:
+    """Numbers written beside another number: a command's arguments ("--indep-pairwise 50 5 0.2"),
+    not a value asked about."""
+    tokens = [t.strip("?!,;:()") for t in question.split()]
+    numeric = [bool(_NUMBER.fullmatch(t)) for t in tokens]
+    return {t for n, t in enumerate(tokens) if numeric[n] and (n and numeric[n - 1] or n + 1 < len(tokens)
+                                                                 and numeric[n + 1])}
 
 
 def _book_frequency(book: BookVocabulary) -> tuple[Counter, int]:
