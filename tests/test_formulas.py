@@ -73,6 +73,9 @@ def test_a_number_asked_about_is_a_word_of_the_question_and_a_names_number_is_no
     answer = block_answer("what does a mapping quality of 0 mean?", [_source(page)])
     assert "Its mapping quality is then 0" in answer, answer
     assert "Repeats" not in block_answer("what does mapping quality mean for python 3?", [_source(page)])
+    # numbers written beside numbers are a command's arguments: "what does --indep-pairwise 50 5 0.2
+    # mean?" was answered from an R page's "> 5^2", the "5" read as a value asked about
+    assert "Repeats" not in block_answer("what does a mapping quality filter of 20 30 0 mean?", [_source(page)])
 
 
 def test_a_sentence_running_on_into_its_formula_is_quoted_with_it_and_a_formula_never_alone():
