@@ -1367,6 +1367,8 @@ def test_a_section_setting_the_two_compared_terms_side_by_side_answers_the_compa
     assert compared_terms("should i pick a tuple over a list for this?") == ["tuple", "list"]
     assert compares("Generators vs. Lists", ["generator", "list"]) and compares("Lists and Tuples", ["tuple", "list"])
     assert not compares("Generators", ["generator", "list"]) and not compares("Lists and Sets", ["tuple", "list"])
+    # a heading that asks the comparison itself: survival-ts's page "undefinedとnullの違い"
+    assert compares("undefinedとnullの違い", ["null", "undefined"]) and not compares("nullの違い", ["null", "undefined"])
     page = _generators_page()
     expressions = page[page.index("## Generator Expressions"):page.index("## Generators vs. Lists")]
     side_by_side = page[page.index("## Generators vs. Lists"):page.index("#### 2. Late Binding")]

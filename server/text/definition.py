@@ -115,8 +115,8 @@ _SIDES = re.compile(r"\s+(?:vs\.?|versus|and|or|&|compared\s+(?:to|with))\s+", r
 
 def compares(heading: str, terms: list[str]) -> bool:
     """Is the heading the two compared terms' names, set side by side ("Generators vs. Lists" of a
-    generator and a list, in either order)?"""
-    sides = _SIDES.split(heading)
+    generator and a list, in either order), or the comparison asked ("undefinedとnullの違い")?"""
+    sides = compared_terms(heading) or _SIDES.split(heading)
     return len(terms) == 2 and len(sides) == 2 and (
         headed_by(sides[0], terms[0]) and headed_by(sides[1], terms[1])
         or headed_by(sides[0], terms[1]) and headed_by(sides[1], terms[0]))
