@@ -884,7 +884,8 @@ def test_a_question_asking_for_an_example_is_answered_with_the_books_example_of_
 
 
 def test_the_word_example_frames_a_request_for_one_and_an_example_given_scores_over_the_same_words():
-    from server.question.compose.extractive.piece_scores import _asked, score_pieces
+    from server.question.compose.extractive.piece_scores import score_pieces
+    from server.question.compose.extractive.question_words import asked as _asked
 
     assert "examp" not in _asked("give me an example of pattern matching", None)
     assert "examp" not in _asked("can you show me some examples for borrowing?", None)

@@ -20,6 +20,8 @@ como cómo para cual cuál cuales cuáles donde dónde cuando cuándo esta este 
 tienen puede pueden hace hacer porque pero también más menos todo todos toda todas otro otra otros otras cada
 desde hasta según aunque están
 whats thats hows whos wheres dont doesnt didnt isnt arent wasnt cant wont shouldnt couldnt wouldnt youre theyre""".split())
+# a request's frame ("give me an example of …", "show us how …"): what it asks about follows it
+_REQUEST = re.compile(r"\b(?:give|show|walk|teach|help)\s+(?=(?:me|us)\b)", re.IGNORECASE)
 # a comparison's frame ("what's the difference between Rc and Arc?"): what it asks about is the two names
 COMPARING = frozenset("difference differences different differ compare compared comparison versus similar".split())
 # "use", "get", "run", "set": a short word this common is an everyday word more often than a term
@@ -40,7 +42,7 @@ def asked_words(question: str) -> set[str]:
     (in Urdu letters, which leave short vowels out, three letters but not the language's commonest
     words: "نوڈ" (node), not "کیا" (what)); in Chinese and Japanese, pairs of characters that are
     not only kana or a question's frame."""
-    return {w for w in words(question)
+    return {w for w in words(_REQUEST.sub(" ", question))
             if (not (HIRAGANA_ONLY.match(w) or w in _CJK_STOP) if unspaced(w) else
                 (len(w) > 3 or len(w) == 3 and unvowelled(w) and not everyday_in_its_script(w)) and w not in _STOP)}
 

@@ -25,16 +25,17 @@ from server.book.chunk import Chunk
 from server.question.context import Source
 from server.question.gather.lexical import bm25, defining_chunks, inverse_document_frequency
 from server.question.gather.reader_page import PAGE_WEIGHT
-from server.text.scripts import loan_singular, read_form
+from server.text.scripts import read_form
 from server.text.sentences import strip_markdown
 from server.text.lengths import reading_length
 from server.question.compose.extractive.code_lines import program_words
-from server.text.asked import asked_words, short_terms
+from server.text.asked import short_terms
 from server.question.compose.extractive.asks_for import (ASKS, NEGATED, ONLY_ASKED, asks_for_code,
                                                          asks_for_example, has_code, is_example)
 from server.text.definition import (code_names, compared_terms, compares, defined_term, defines, headed_by,
                                      named_operators, says_operator)
 from server.text.vocabulary import BookVocabulary, words
+from server.question.compose.extractive.question_words import asked, holds_unasked, prefixes, says_whole
 
 CODE_ASKED = 0.3
 EXAMPLE_ASKED = 0.3  # the book's example of what is asked, over its other sentences on it
@@ -52,47 +53,8 @@ _SENDS_ON = re.compile(r"\b(?:go|continue|proceed|move on|next|back|forward|prev
 _EXTERNAL = re.compile(r"\s*(?:[a-z][a-z0-9+.-]*:|//)", re.IGNORECASE)  # https:, mailto:, //host
 _TAG_ONLY = re.compile(r"^\s*</?[A-Za-z][^>]*>\s*$")  # "<Listing number=…>": a page's markup, not its words
 _NAME_NUMBER = re.compile(r"^([a-z]+)([0-9]+)$")
-_VALUE = re.compile(r"(?<!\S)(\d+)(?=[\s?!,;:]|[.?!]?$)")  # a number standing as a word of its own
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)*\.?")
 HEADING_ID = re.compile(r"\{#[^}]*\}\s*$")
 _PREFIX_FREQUENCY: "weakref.WeakKeyDictionary[BookVocabulary, tuple[Counter, int]]" = weakref.WeakKeyDictionary()
-
-
-def _terms(text: str) -> list[str]:
-    """The text's words; a name followed by its number also as one word ("ROS 2" is "ros2")."""
-    found = words(text)
-    return found + [a + b for a, b in zip(found, found[1:]) if a.isalpha() and b.isdigit()]
-
-
-def _prefixes(text: str) -> list[str]:
-    return [loan_singular(w)[:5] for w in _terms(text)]
-
-
-def _asked(question: str, book: BookVocabulary | None) -> list[str]:
-    """The question's content words; short names with a digit too ("s1", "x86": identifiers,
-    as specific as any long word), short terms the book uses ("when should I use Box?"), and a
-    number asked about ("what does a mapping quality of 0 mean?")."""
-    found = words(question)
-    if asks_for_example(question):  # "example" frames the question: the example is what is asked for
-        question = " ".join(w for w in re.findall(r"\S+", question) if not re.match(r"\W*examples?\W*$", w, re.I))
-        found = words(question)
-    named = {w for w in found if len(w) >= 2 and not w.isalpha() and not w.isdigit()}
-    joined = {w for w in _terms(question)[len(found):] if len(w) > 2}
-    short = {w for w in short_terms(question) if book is None or book.document_frequency[w]}
-    content = asked_words(question)
-    # a value asked about ("an fst of 0"), not a name's number ("ROS 2", "python 3", "exit code 127")
-    standing = set(_VALUE.findall(question)) - _in_a_run(question)  # nor a figure in an expression ("0.1 + 0.2")
-    values = {w for before, w in zip(["", *found], found) if w in standing and before not in content | short}
-    return list(dict.fromkeys(loan_singular(w)[:5] for w in [*sorted(content), *sorted(named | joined | short | values)]))
-
-
-def _in_a_run(question: str) -> set[str]:
-    """Numbers written beside another number: a command's arguments ("--indep-pairwise 50 5 0.2"),
-    not a value asked about."""
-    tokens = [t.strip("?!,;:()") for t in question.split()]
-    numeric = [bool(_NUMBER.fullmatch(t)) for t in tokens]
-    return {t for n, t in enumerate(tokens) if numeric[n] and (n and numeric[n - 1] or n + 1 < len(tokens)
-                                                                 and numeric[n + 1])}
 
 
 def _book_frequency(book: BookVocabulary) -> tuple[Counter, int]:
@@ -111,7 +73,7 @@ def _weights(asked: list[str], units: list[Unit], book: BookVocabulary | None) -
     if book is not None and book.documents:
         frequency, documents = _book_frequency(book)
     else:
-        frequency = Counter(p for u in units for p in set(_prefixes(u.plain)))
+        frequency = Counter(p for u in units for p in set(prefixes(u.plain)))
         documents = len(units)
     found = {}
     for p in asked:
@@ -121,17 +83,6 @@ def _weights(asked: list[str], units: list[Unit], book: BookVocabulary | None) -
             else frequency[p]
         found[p] = inverse_document_frequency(documents, min(count, documents))
     return found
-
-
-def _holds_unasked(term: str, weights: dict[str, float]) -> bool:
-    """A term of several words, one of which is no asked word ("from" of "yield from")."""
-    said = words(term)
-    return len(said) >= 2 and any(loan_singular(w)[:5] not in weights for w in said)
-
-
-def _says_whole(text: str, term: str) -> bool:
-    """Does the text write the term's words in a row ("`yield from`", "Yield From")?"""
-    return bool(re.search(r"(?<!\w)" + r"\W{1,3}".join(map(re.escape, words(term))) + r"(?!\w)", text.lower()))
 
 
 def _bm25(prefixes: list[str], weights: dict[str, float]) -> float:
@@ -196,7 +147,7 @@ def reading_words(unit: Unit) -> int:
 
 def _holds(text: str, weights: dict[str, float], full: float) -> dict[str, float]:
     """The asked words a text holds, each with its share of the question."""
-    said = set(_prefixes(text))
+    said = set(prefixes(text))
     return {p: w / full for p, w in weights.items() if p in said}
 
 
@@ -247,7 +198,7 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
                 continue
             seen.add(said)
             units.append(unit)
-    weights = _weights(_asked(question, book), units, book)
+    weights = _weights(asked(question, book), units, book)
     # an operator asked about by name ("what does the $ operator do?") is asked as a word is, said
     # where a piece writes it: rare among the passages, it weighs as their rarest word does
     operators = [o for o in named_operators(question) if o not in weights]
@@ -255,7 +206,7 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
         weights[operator] = max(weights.values(), default=1.0)
     # a term that holds a word the question's words leave out ("yield from", "if let") is asked as a
     # word is, said where a piece writes it whole: it weighs as the rarest asked word does
-    phrases = [t.lower() for t in terms if _holds_unasked(t, weights)]
+    phrases = [t.lower() for t in terms if holds_unasked(t, weights)]
     for phrase in phrases:
         weights[phrase] = max(weights.values(), default=1.0)
     # a short term is said where it stands alone: "&str" is not the "str" of `push_str`
@@ -274,16 +225,16 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
         # "getMonth()" heads the first of them, not the "getDay()" section after it
         headings = unit.heading or getattr(opens[unit.source - 1], "heading", "")
         written = read_form(headings) if alone else ""  # once, not for each of its words; only for a short term
-        heading = [p for p in _prefixes(headings) if p not in alone or alone[p].search(written)]
+        heading = [p for p in prefixes(headings) if p not in alone or alone[p].search(written)]
         if not _eligible(unit, question, wants_code, everything, any(p in weights for p in heading)):
             continue
         plain = program_words(unit.plain) if has_code(unit) else unit.plain  # a program's data is not what it names
         written = read_form(plain) if alone else ""
-        said = [p for p in _prefixes(plain) if p not in alone or alone[p].search(written)]
+        said = [p for p in prefixes(plain) if p not in alone or alone[p].search(written)]
         said += [o for o in operators if says_operator(unit.text, o)]
         heading += [o for o in operators if says_operator(headings, o)]
-        said += [t for t in phrases if _says_whole(unit.plain, t)]
-        heading += [t for t in phrases if _says_whole(headings, t)]
+        said += [t for t in phrases if says_whole(unit.plain, t)]
+        heading += [t for t in phrases if says_whole(headings, t)]
         relevance = _bm25(said, weights) / full
         context = (HEADING_WEIGHT * sum(w for p, w in weights.items() if p in heading) / full
                    + PASSAGE_WEIGHT * (scale(source.score) - best_passage + _page_weight(source, page)))

@@ -1,0 +1,57 @@
+"""The words of a question the extractive composer weighs (piece_scores.py), as five-letter
+prefixes: its content words, names with a digit, short terms the book uses, a number asked
+about; and a term of several words said whole ("yield from")."""
+from __future__ import annotations
+
+import re
+
+from server.question.compose.extractive.asks_for import asks_for_example
+from server.text.asked import asked_words, short_terms
+from server.text.scripts import loan_singular
+from server.text.vocabulary import BookVocabulary, words
+
+_VALUE = re.compile(r"(?<!\S)(\d+)(?=[\s?!,;:]|[.?!]?$)")  # a number standing as a word of its own
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*\.?")
+
+
+def terms(text: str) -> list[str]:
+    """The text's words; a name followed by its number also as one word ("ROS 2" is "ros2")."""
+    found = words(text)
+    return found + [a + b for a, b in zip(found, found[1:]) if a.isalpha() and b.isdigit()]
+
+def prefixes(text: str) -> list[str]:
+    return [loan_singular(w)[:5] for w in terms(text)]
+
+def asked(question: str, book: BookVocabulary | None) -> list[str]:
+    """The question's content words; short names with a digit too ("s1", "x86": identifiers,
+    as specific as any long word), short terms the book uses ("when should I use Box?"), and a
+    number asked about ("what does a mapping quality of 0 mean?")."""
+    found = words(question)
+    if asks_for_example(question):  # "example" frames the question: the example is what is asked for
+        question = " ".join(w for w in re.findall(r"\S+", question) if not re.match(r"\W*examples?\W*$", w, re.I))
+        found = words(question)
+    named = {w for w in found if len(w) >= 2 and not w.isalpha() and not w.isdigit()}
+    joined = {w for w in terms(question)[len(found):] if len(w) > 2}
+    short = {w for w in short_terms(question) if book is None or book.document_frequency[w]}
+    content = asked_words(question)
+    # a value asked about ("an fst of 0"), not a name's number ("ROS 2", "python 3", "exit code 127")
+    standing = set(_VALUE.findall(question)) - _in_a_run(question)  # nor a figure in an expression ("0.1 + 0.2")
+    values = {w for before, w in zip(["", *found], found) if w in standing and before not in content | short}
+    return list(dict.fromkeys(loan_singular(w)[:5] for w in [*sorted(content), *sorted(named | joined | short | values)]))
+
+def _in_a_run(question: str) -> set[str]:
+    """Numbers written beside another number: a command's arguments ("--indep-pairwise 50 5 0.2"),
+    not a value asked about."""
+    tokens = [t.strip("?!,;:()") for t in question.split()]
+    numeric = [bool(_NUMBER.fullmatch(t)) for t in tokens]
+    return {t for n, t in enumerate(tokens) if numeric[n] and (n and numeric[n - 1] or n + 1 < len(tokens)
+                                                                 and numeric[n + 1])}
+
+def holds_unasked(term: str, weights: dict[str, float]) -> bool:
+    """A term of several words, one of which is no asked word ("from" of "yield from")."""
+    said = words(term)
+    return len(said) >= 2 and any(loan_singular(w)[:5] not in weights for w in said)
+
+def says_whole(text: str, term: str) -> bool:
+    """Does the text write the term's words in a row ("`yield from`", "Yield From")?"""
+    return bool(re.search(r"(?<!\w)" + r"\W{1,3}".join(map(re.escape, words(term))) + r"(?!\w)", text.lower()))
