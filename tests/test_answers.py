@@ -1376,3 +1376,11 @@ def test_a_section_setting_the_two_compared_terms_side_by_side_answers_the_compa
     answer = block_answer("why would i use a generator instead of a list?",
                           [_source(expressions, 0.6, "a"), _source(side_by_side, 0.58, "b")])
     assert answer.startswith("**Generators vs. Lists**\n\nA list is like ordering food"), answer
+
+
+def test_a_requests_frame_is_no_asked_word():
+    """"give me an example of a generator" weighed "give" at three quarters of the question: no
+    passage says it, and every piece saying "generator" counted for a quarter."""
+    assert "give" not in asked_words("give me an example of a generator")
+    assert "show" not in asked_words("can you show us how to write a loop?")
+    assert {"give", "function"} <= asked_words("what does the give function return?")
