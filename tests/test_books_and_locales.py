@@ -131,3 +131,34 @@ def test_a_config_split_into_modules_names_its_title_in_the_one_it_imports(tmp_p
     (tmp_path / "docusaurus.config.ts").write_text(
         "import createSiteConfig from './config/site';\nexport default { title: 'Own', ...createSiteConfig() };\n")
     assert detect_site(tmp_path).title == "Own"
+
+
+def test_a_translation_is_labelled_with_the_sidebars_translated_labels(tmp_path):
+    """python-codex-i18n's English pages: the page a category links to ("编程基础" → its doc `ide`)
+    and a doc labelled in the sidebar ("前言") kept their Chinese labels on the English pages."""
+    from server.ingest.pages import discover_pages
+
+    (tmp_path / "docs").mkdir()
+    for name, text in (("README.md", "# 关于本书\n\n这是前言。\n"), ("ide.md", "# Python 编程基础\n\n编程从这里开始。\n"),
+                       ("hello.md", "# 你好\n\n第一个程序。\n")):
+        (tmp_path / "docs" / name).write_text(text, encoding="utf-8")
+    english = tmp_path / "i18n" / "en" / "docusaurus-plugin-content-docs"
+    (english / "current").mkdir(parents=True)
+    for name, text in (("README.md", "# About this book\n\nThis is the prologue.\n"),
+                       ("ide.md", "# Python Programming Basics\n\nProgramming starts here.\n"),
+                       ("hello.md", "# Hello\n\nThe first program.\n")):
+        (english / "current" / name).write_text(text, encoding="utf-8")
+    (english / "current.json").write_text(
+        '{"sidebar.tutorialSidebar.doc.前言": {"message": "Prologue"},'
+        ' "sidebar.tutorialSidebar.category.编程基础": {"message": "Programming Basics"}}', encoding="utf-8")
+    (tmp_path / "sidebars.js").write_text(
+        "const sidebars = { tutorialSidebar: [ { type: 'doc', label: '前言', id: 'README' },"
+        " { type: 'category', label: '编程基础', link: { type: 'doc', id: 'ide' }, items: ['hello'] } ] };\n"
+        "module.exports = sidebars;\n", encoding="utf-8")
+    (tmp_path / "docusaurus.config.js").write_text(
+        "module.exports = { title: 'T', url: 'https://t.example', baseUrl: '/',"
+        " i18n: { defaultLocale: 'zh-cn', locales: ['zh-cn', 'en'] } };\n", encoding="utf-8")
+    labels = {(p.locale, p.doc_id): p.labels for p in discover_pages(detect_site(tmp_path)).pages}
+    assert labels[("en", "README")] == ["Prologue"] and labels[("en", "ide")] == ["Programming Basics"]
+    assert labels[("en", "hello")] == ["Programming Basics", "Hello"]
+    assert labels[("zh-cn", "ide")] == ["编程基础"] and labels[("zh-cn", "README")] == ["前言"]

@@ -173,7 +173,8 @@ def _name_doc(doc: _Doc) -> None:
 
 
 def _translated_labels(site_dir: Path, locale: str) -> dict[str, str]:
-    """Category labels translated in i18n/<locale>/…/current.json ("sidebar.X.category.Label")."""
+    """Sidebar labels translated in i18n/<locale>/…/current.json: a category's ("sidebar.X.category.Label")
+    and a doc's set in the sidebar ("sidebar.X.doc.Label")."""
     path = site_dir / "i18n" / locale / "docusaurus-plugin-content-docs" / "current.json"
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -181,7 +182,7 @@ def _translated_labels(site_dir: Path, locale: str) -> dict[str, str]:
         return {}
     out = {}
     for key, value in data.items():
-        match = re.match(r"^sidebar\.[^.]+\.category\.(.+)$", key)
+        match = re.match(r"^sidebar\.[^.]+\.(?:category|doc)\.(.+)$", key)
         if match and isinstance(value, dict) and value.get("message"):
             out[match.group(1)] = value["message"]
     return out
@@ -219,7 +220,7 @@ def docusaurus_source_pages(site: Site) -> Discovery:
             labels = [renamed.get(label, label) for label in place.labels[:-1]] + [page_doc.label] if place \
                 else [page_doc.title]
             if place and place.labels and labels_of[doc.doc_id] != place.labels[-1]:
-                labels[-1] = place.labels[-1]  # a label set in the sidebar (or the category's own)
+                labels[-1] = renamed.get(place.labels[-1], place.labels[-1])  # a label set in the sidebar (or the category's own)
             meta = page_doc.meta
             slug = doc_slug(doc.rel, str(meta["id"]) if meta.get("id") is not None else None,
                             str(meta["slug"]) if meta.get("slug") is not None else None)
