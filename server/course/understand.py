@@ -145,7 +145,7 @@ class TaskReader:
             vector = self.embedder.embed_query(_canonical(read, ALL_NOUNS))
         part_nouns = NOUNS_OF_PARTS | {p.noun for p in outline.parts if p.noun}
         cues = _said_of_the_course(cues, ALL_NOUNS | part_nouns)
-        asked = {w[:-1] if w.endswith("s") and len(w) > 4 else w for w in re.findall(r"[a-z]+", cues)}
+        asked = {_one(w) for w in re.findall(r"[a-z]+", cues)}
         numbered, said = numbered_part(outline, cues, locale)
         titled, named = titled_part(outline, cues, part_nouns, locale) if numbered is None else (None, "")
         if numbered is None and titled is None and other:
@@ -209,9 +209,14 @@ def _asks_a_fact(text: str, parts_named: set[str], part_nouns: set[str]) -> bool
     quantity = _QUANTITY.match(text)
     if quantity:
         counted = quantity.group(1)
-        counted = counted[:-1] if counted.endswith("s") and len(counted) > 4 else counted
+        counted = _one(counted)
         return counted not in PAGE_NOUNS | part_nouns
     return bool(_YES_NO.match(text)) and not parts_named
+
+
+def _one(word: str) -> str:
+    """A word for a part as one of them ("chapters" is "chapter"; "class" stays)."""
+    return word[:-1] if word.endswith("s") and len(word) > 4 else word
 
 
 def _said_of_the_course(text: str, nouns) -> str:
@@ -220,11 +225,10 @@ def _said_of_the_course(text: str, nouns) -> str:
     said of one ("how do i get the next value out of a generator?"; "the next chapter" stays)."""
     def drop(match: re.Match) -> str:
         noun, whole = match.group(1), match.group(2)
-        whole = whole[:-1] if whole.endswith("s") and len(whole) > 4 else whole
+        whole = _one(whole)
         return match.group(0) if noun not in nouns or whole in nouns or whole.isdigit() else " " + whole
     def other_order(match: re.Match) -> str:
-        said = match.group(1)
-        said = said[:-1] if said.endswith("s") and len(said) > 4 else said
+        said = _one(match.group(1))
         return match.group(0) if said in nouns or said in _NEXT_IN_ORDER else " " + match.group(1)
     return _ORDER_OF.sub(other_order, _PART_OF.sub(drop, text))
 

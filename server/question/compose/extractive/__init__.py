@@ -33,7 +33,8 @@ class ExtractiveGenerator:
 
     def __init__(self, embedder: "TextEmbedder | None" = None, lexicon: "Lexicon | None" = None,
                  following: "Following | None" = None, preceding: "Preceding | None" = None):
-        self.embedder = embedder  # nothing is embedded to answer: its model puts the passages' scores on one scale
+        self.embedder = embedder  # nothing is embedded to answer
+        self.scale = on_gate_scale(getattr(embedder, "model_name", ""))  # its passages' scores on MiniLM's scale
         self.lexicon = lexicon  # a book's vocabulary by book id: how rare each asked word is in it
         self.following = following  # the chunks after a passage on its page, read on into
         self.preceding = preceding  # the beginning of the sentence a passage opens inside of
@@ -56,7 +57,7 @@ class ExtractiveGenerator:
                 return Quoted(text)
         return quoted_answer(request.spelled or request.question, request.sources, length, self._book(request.sources),
                              self.following, page=request.page_key,
-                             scale=on_gate_scale(getattr(self.embedder, "model_name", "")), preceding=self.preceding)
+                             scale=self.scale, preceding=self.preceding)
 
     def generate(self, request: GenerationInput) -> Deltas:
         text, extra = self.quote(request)

@@ -25,18 +25,21 @@ class PageOrder:
         """The next `count` chunks of the chunk's page (none for a chunk the index does not hold),
         then, when the last of them ends mid-sentence, the opening of the next up to the sentence's
         end."""
-        page, i = self.book_of(chunk.book_id).view(_places).get(chunk.chunk_id, ([], 0))
+        page, i = self._place(chunk)
         taken = page[i + 1:i + 1 + self.count]
         if not taken:
             return taken
         return taken + finishing(taken[-1], page[i + 1 + self.count:i + 1 + self.count + FINISH])
 
-
     def before(self, chunk: Chunk) -> Chunk | None:
         """The beginning of the sentence the chunk opens inside of, at the end of the chunk before
         it on its page (continuation.begun); None for a chunk opening on a sentence of its own."""
-        page, i = self.book_of(chunk.book_id).view(_places).get(chunk.chunk_id, ([], 0))
+        page, i = self._place(chunk)
         return begun(page[i - 1], chunk) if i > 0 else None
+
+    def _place(self, chunk: Chunk) -> tuple[list[Chunk], int]:
+        """The chunk's page in reading order and where the chunk is on it (no page: not in the index)."""
+        return self.book_of(chunk.book_id).view(_places).get(chunk.chunk_id, ([], 0))
 
 
 def finishing(last: Chunk, more: list[Chunk]) -> list[Chunk]:

@@ -246,9 +246,8 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
         asked_for = max(CODE_ASKED if wants_code and has_code(unit) else 0.0, given) + named
         # a section the question names whole ("what's functional core, imperative shell?" of the section
         # "Functional core, imperative shell", its words said nowhere in its text) is the one that answers
-        named_whole = not terms and bool(weights) and set(heading) == set(weights) and (
-            unit.source, unit.heading) not in opened
         first = (unit.source, unit.heading) not in opened
+        named_whole = not terms and bool(weights) and set(heading) == set(weights) and first
         if unit.kind != "code" and (named_whole or any(defines(unit.text, t) or (_names_its_section(
                 unit, opens, t, on_term[t]) and first) for t in terms) or (first and compares(headings, compared))):
             # a stretch opening on it leads (answers.py _opening), as a section named by the term, or by

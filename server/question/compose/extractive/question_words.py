@@ -19,8 +19,10 @@ def terms(text: str) -> list[str]:
     found = words(text)
     return found + [a + b for a, b in zip(found, found[1:]) if a.isalpha() and b.isdigit()]
 
+
 def prefixes(text: str) -> list[str]:
     return [loan_singular(w)[:5] for w in terms(text)]
+
 
 def asked(question: str, book: BookVocabulary | None) -> list[str]:
     """The question's content words; short names with a digit too ("s1", "x86": identifiers,
@@ -39,18 +41,20 @@ def asked(question: str, book: BookVocabulary | None) -> list[str]:
     values = {w for before, w in zip(["", *found], found) if w in standing and before not in content | short}
     return list(dict.fromkeys(loan_singular(w)[:5] for w in [*sorted(content), *sorted(named | joined | short | values)]))
 
+
 def _in_a_run(question: str) -> set[str]:
     """Numbers written beside another number: a command's arguments ("--indep-pairwise 50 5 0.2"),
     not a value asked about."""
-    tokens = [t.strip("?!,;:()") for t in question.split()]
+    tokens = ["", *(t.strip("?!,;:()") for t in question.split()), ""]
     numeric = [bool(_NUMBER.fullmatch(t)) for t in tokens]
-    return {t for n, t in enumerate(tokens) if numeric[n] and (n and numeric[n - 1] or n + 1 < len(tokens)
-                                                                 and numeric[n + 1])}
+    return {t for n, t in enumerate(tokens[1:-1], 1) if numeric[n] and (numeric[n - 1] or numeric[n + 1])}
+
 
 def holds_unasked(term: str, weights: dict[str, float]) -> bool:
     """A term of several words, one of which is no asked word ("from" of "yield from")."""
     said = words(term)
     return len(said) >= 2 and any(loan_singular(w)[:5] not in weights for w in said)
+
 
 def says_whole(text: str, term: str) -> bool:
     """Does the text write the term's words in a row ("`yield from`", "Yield From")?"""
