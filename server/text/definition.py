@@ -53,6 +53,10 @@ _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 # "Cargo is designed so that …", "Closures are typically short": something said of the term, not what it is
 _NOT_WHAT_IT_IS = (r"(?:\w+ed|\w+ly|not|also|just|still|only|very|too|more|less|now|then|being|so|different|"
                    r"similar|like|important|useful|available|possible|able|here|there)\b")
+# "is just a …", "are simply a …": what it is, said plainly ("is just as fast" is not)
+_PLAINLY = r"(?:(?:just|simply|basically|really)\s+(?=(?:an?|the)\s))?"
+_ITEM = r"(?:>\s*)*(?:(?:[-*+]|\d+[.)])\s+)?"  # a line of a note or a list's item
+_ASIDE = r"\s*,\s*(?:as|like)\s+[^,.!?\n]{1,40}?,?"  # "Guards, as seen in `sayDiv2` are …"
 
 
 def defined_term(question: str) -> str | None:
@@ -223,12 +227,13 @@ def defines(text: str, term: str) -> bool:
     marked = (rf"(?:(?:^|(?<=[.!?]\s)|\n)\s*(?:(?:an?|the)\s+)?(?:term\s+)?|"
               rf"\b(?:call|calls|called|known as|referred to as)\s+(?:[^.!?\n]{{0,60}}?\s)?)"
               rf"(?<![\w*])(?:\*\*|__|\*|_){said}{plural}(?:\*\*|__|\*|_)(?![\w*])")
-    # "A trait is …", "Rust’s closures are …", "$F_{ST}$ is …"
+    # "A trait is …", "Rust’s closures are …", "$F_{ST}$ is …", an item of a note ("> 1. Guards, as seen
+    # in `sayDiv2` are just a nicer syntax around …")
     # (its notation may stand beside it: "The universal quantifier, ``∀ x : α, p x`` is supposed to denote …")
-    what_it_is = (rf"(?:^|(?<=[.!?]\s)|\n)\s*(?:(?:an?|the|\w+['’]s)\s+)?[`$]?{said}{plural}[`$]?"
-                  rf"(?:\s*,?\s*(?:`+[^`\n]{{1,40}}`+|\$[^$\n]{{1,40}}\$|\([^)\n]{{1,40}}\)),?)?\s+"
+    what_it_is = (rf"(?:^|(?<=[.!?]\s)|\n)\s*{_ITEM}(?:(?:an?|the|\w+['’]s)\s+)?[`$]?{said}{plural}[`$]?"
+                  rf"(?:\s*,?\s*(?:`+[^`\n]{{1,40}}`+|\$[^$\n]{{1,40}}\$|\([^)\n]{{1,40}}\)),?|{_ASIDE})?\s+"
                   rf"(?:(?:is|are)\s+supposed\s+to\s+(?:denote|mean|represent|be)\b|"
-                  rf"(?:is|are)\s+(?!{_NOT_WHAT_IT_IS})|refers to|means|stands for|denotes|defines\b)")
+                  rf"(?:is|are)\s+{_PLAINLY}(?!{_NOT_WHAT_IT_IS})|refers to|means|stands for|denotes|defines\b)")
     # what a book's code does, said with it as the subject: "The ``sorry`` identifier magically produces
     # a proof of anything", "`rfl` closes the target" (a name set in code is a term of the book's)
     does = (rf"(?:^|(?<=[.!?]\s)|\n)\s*(?:[-*]\s+)?(?:the\s+)?`+{said}`+\s+(?:(?:{_CODE_KINDS})\s+)?(?:\w+ly\s+)?"

@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { LANGUAGE_PARTS } from '../src/i18n.js';
 
-const BUDGET = { 'widget.js': 8.5 * 1024, 'widget-panel.js': 14 * 1024, 'widget-insights.js': 3 * 1024, 'widget-quiz.js': 3 * 1024,
+const BUDGET = { 'widget.js': 8.5 * 1024, 'widget-panel.js': 14.25 * 1024, // 14 KiB until a citation linked to the words it quotes (BENCHMARKS.md)
+  'widget-insights.js': 3 * 1024, 'widget-quiz.js': 3 * 1024,
   ...Object.fromEntries(LANGUAGE_PARTS.map((lang) => [`widget-${lang}.js`, 2 * 1024])) };
 const dist = resolve(dirname(fileURLToPath(import.meta.url)), '../dist');
 const kb = (n) => `${(n / 1024).toFixed(2)} KB`;

@@ -54,7 +54,9 @@ export function botEl(m, act, t) {
     const typing =
       m.status === 'streaming' &&
       h('span', { class: 'typing' }, h('i', null), h('i', null), h('i', null), h('span', null, t('typing')));
-    answer.replaceChildren(...(text ? [toDom(parse(text), m.sources, act.link)] : typing ? [typing] : []));
+    answer.replaceChildren(
+      ...(text ? [toDom(parse(text), m.sources, act.link, m.generator === 'extractive')] : typing ? [typing] : [])
+    );
   }
 
   function paint() {

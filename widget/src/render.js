@@ -2,6 +2,7 @@
 import { h } from './dom.js';
 import { safeUrl } from './markdown.js';
 import { texToMathML } from './math.js';
+import { fragmentUrl } from './fragment.js';
 
 const MATHML = 'http://www.w3.org/1998/Math/MathML';
 
@@ -21,37 +22,43 @@ const TAGS = new Set(['p', 'br', 'strong', 'em', 'code', 'pre', 'ul', 'ol', 'li'
  * the sources list (same tab, so the conversation and panel come back on the cited page),
  * or stays plain text if there is no such source. Links from the answer open in a new tab.
  * Unknown tags are dropped with their text kept; links are re-validated here, after `link` (the
- * same page on the reader's site, site-url.js).
+ * same page on the reader's site, site-url.js). `quoted`: the answer quotes the book (the
+ * extractive generator), so a citation links to the words it ends, not to its passage's
+ * first paragraph: a passage holds several, and the quote is often not the first.
  */
-export function toDom(nodes, sources = [], link = (u) => u) {
-  const frag = document.createDocumentFragment();
-  for (const n of nodes) frag.append(node(n, sources, link));
-  return frag;
+export function toDom(nodes, sources = [], link = (u) => u, quoted = false) {
+  const all = (list) => {
+    const frag = document.createDocumentFragment();
+    let before = ''; // the paragraph's words since its last citation: what the next one cites
+    for (const c of list) frag.append(node(c, before)), (before = c.tag === 'cite' ? '' : before + textOf(c));
+    return frag;
+  };
+  function node(n, said) {
+    if (typeof n === 'string') return document.createTextNode(n);
+    if (n.tag === 'math') {
+      const m = mathDom(texToMathML(n.tex, n.display));
+      m.setAttribute('alttext', n.tex); // what a screen reader without MathML support reads
+      return m;
+    }
+    if (n.tag === 'cite') {
+      const s = sources[n.n - 1];
+      // a quote's words before it in its paragraph, else its passage's first paragraph
+      const href = s && safeUrl(quoted && s.url && said.trim() ? fragmentUrl(s.url, said) : s.href);
+      if (!href) return document.createTextNode(`[${n.n}]`);
+      return h('a', { class: 'cite', href, title: s.full || s.label, 'aria-label': `[${n.n}] ${s.label}` }, String(n.n));
+    }
+    const href = n.tag === 'a' && safeUrl(link(n.href));
+    if (!TAGS.has(n.tag) || (n.tag === 'a' && !href)) return all(n.children || []);
+    const start = n.tag === 'ol' && n.start > 0 && String(n.start | 0);
+    return h(
+      n.tag,
+      href ? { href, target: '_blank', rel: 'noopener noreferrer nofollow' } : { start },
+      all(n.children || []),
+      n.nested && node(n.nested, '') // a list inside a list item
+    );
+  }
+  return all(nodes);
 }
 
-function node(n, sources, link) {
-  if (typeof n === 'string') return document.createTextNode(n);
-  if (n.tag === 'math') {
-    const m = mathDom(texToMathML(n.tex, n.display));
-    m.setAttribute('alttext', n.tex); // what a screen reader without MathML support reads
-    return m;
-  }
-  if (n.tag === 'cite') {
-    const s = sources[n.n - 1];
-    const href = s && safeUrl(s.href);
-    if (!href) return document.createTextNode(`[${n.n}]`);
-    return h('a', { class: 'cite', href, title: s.full || s.label, 'aria-label': `[${n.n}] ${s.label}` }, String(n.n));
-  }
-  const href = n.tag === 'a' && safeUrl(link(n.href));
-  if (!TAGS.has(n.tag) || (n.tag === 'a' && !href)) return toDom(n.children || [], sources, link);
-  const el = document.createElement(n.tag);
-  if (href) {
-    el.setAttribute('href', href);
-    el.setAttribute('target', '_blank');
-    el.setAttribute('rel', 'noopener noreferrer nofollow');
-  }
-  if (n.tag === 'ol' && n.start > 0) el.setAttribute('start', String(n.start | 0));
-  for (const c of n.children || []) el.append(node(c, sources, link));
-  if (n.nested) el.append(node(n.nested, sources, link)); // a list inside a list item
-  return el;
-}
+/** The text a tree shows (math as nothing: its words are not the page's). */
+const textOf = (n) => (typeof n === 'string' ? n : (n.children || []).map(textOf).join(''));

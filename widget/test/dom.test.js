@@ -90,6 +90,31 @@ test('citations link to their source; unknown or unsafe sources stay text', () =
   assert.ok(nodes.some((n) => n.text === '[9]'));
 });
 
+test('a quoted answer cites the words it quotes, not its passage\'s first paragraph', () => {
+  // the Haskell book's "We could guess …" sentence is its chunk's second: the link had marked "Some
+  // functions' documentation include this", the chunk's first paragraph, on the cited page
+  const sources = [
+    {
+      label: 'Exceptions',
+      url: 'https://book.example/exceptions.html',
+      href: 'https://book.example/exceptions.html#:~:text=Some%20functions\'%20documentation',
+    },
+  ];
+  const text = 'We could guess from the [list of instances](https://x.example) the `Exception` type class has [1].\n\n- a **bold** start of an item [1]';
+  const cites = (quoted) =>
+    walk(toDom(parse(text), sources, (u) => u, quoted))
+      .filter((n) => n.attributes?.class === 'cite')
+      .map((n) => n.attributes.href);
+  assert.deepEqual(cites(true), [
+    'https://book.example/exceptions.html#:~:text=We%20could%20guess%20from%20the%20list%20of%20instances%20the%20Exception',
+    'https://book.example/exceptions.html#:~:text=a%20bold%20start%20of%20an%20item',
+  ]);
+  // a model's words are not the book's: its citations keep the passage's own fragment
+  assert.deepEqual(cites(false), [sources[0].href, sources[0].href]);
+  // a citation with no words before it in its paragraph ("[1]" after code) keeps it too
+  assert.deepEqual(walk(toDom(parse('[1]'), sources, (u) => u, true)).find((n) => n.tag === 'a').attributes.href, sources[0].href);
+});
+
 test('answer links open in a new tab without opener or referrer', () => {
   const [a] = walk(toDom(parse('[docs](https://docs.ros.org)'))).filter((n) => n.tag === 'a');
   assert.deepEqual(a.attributes, { href: 'https://docs.ros.org/', target: '_blank', rel: 'noopener noreferrer nofollow' });

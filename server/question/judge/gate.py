@@ -42,6 +42,9 @@ from server.text.vocabulary import in_english, unspaced, words
 UNKNOWN_TERM_CEILING = 0.7  # a question naming a term the book never uses is refused below this
 CLEAR_EVIDENCE = 0.4  # a question leaning on an everyday word the book never uses is refused below this
 MODEL_FLOOR = 0.2  # with a model, passages from here up go to it when none reaches the threshold
+# a passage that defines the term asked about, from here up: a definition inside a note on three
+# things ("1. Guards, as seen in `sayDiv2` are …") is far in meaning from "what are guards"
+DEFINING_FLOOR = 0.1
 PASSAGE_WORDS = 60  # of a passage's opening, read for its language
 PASSAGE_SCRIPT_SHARE = 0.1  # of a passage's letters in a question's script other than Latin: the passage is in its language (its code is not)
 
@@ -69,7 +72,7 @@ def admitted(question: str, candidates: list[Chunk], threshold: float, *, unknow
     term = defined_term(question)
     # "what is shadowing?", "what are lifetimes?": the book's passage on the term, though its cosine is low
     passing = [c for c in candidates if c.score >= threshold or (
-        term is not None and scale(c.score) >= MODEL_FLOOR and defining(c.headings(), c.content, term))]
+        term is not None and scale(c.score) >= DEFINING_FLOOR and defining(c.headings(), c.content, term))]
     if passing:
         if not (model_judges or about_a_passage) and top < UNKNOWN_TERM_CEILING and \
                 same_language(question, passing[0]) and not names_any_asked(question, passing):

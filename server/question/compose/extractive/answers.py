@@ -15,6 +15,7 @@ embedded here, so an answer takes a few milliseconds.
 from __future__ import annotations
 
 import re
+from itertools import groupby
 from dataclasses import replace
 from typing import Callable, NamedTuple
 
@@ -83,6 +84,7 @@ def _choose(scored: list[Scored], budget: int, wants_code: bool, highlighted: di
     carried = carried_on(opening[-1], by_key) if opening else None
     if carried is not None and carried.key not in chosen and _length([*chosen.values(), carried]) <= budget:
         chosen[carried.key] = carried
+    leading = set(chosen)
     left = budget - _length(list(chosen.values()))
     if left >= MIN_MORE:
         rest = [s for s in scored if s.unit.key not in chosen]
@@ -97,11 +99,27 @@ def _choose(scored: list[Scored], budget: int, wants_code: bool, highlighted: di
     shown = {(u.source, u.block) for u in chosen.values() if shows_a_block(u)}
     chosen = {key: u for key, u in chosen.items()  # "The example above …" only with an example above it
               if not points_above(u) or any(source == u.source and block < u.block for source, block in shown)}
-    # the heading the answer opens under first, then the rest of its section, then the others, each in
-    # the book's order (a passage can hold the sections before the one that answers)
+    # the opening first (with the pieces quoted in a row before it), then the rest of its heading, of its
+    # section, then the others, each in the book's order (a passage can hold the sections before the one
+    # that answers; another passage of the section, pieces before the opening)
+    leading = _read_with(leading & chosen.keys(), chosen, by_key)
     section = sections or passage
     under, lead = {(u.source, u.heading) for u in opening}, {section(u) for u in opening}
-    return sorted(chosen.values(), key=lambda u: ((u.source, u.heading) not in under, section(u) not in lead, u.key))
+    return sorted(chosen.values(), key=lambda u: (u.key not in leading, (u.source, u.heading) not in under,
+                                                  section(u) not in lead, u.key))
+
+
+def _read_with(leading: set[tuple], chosen: dict[tuple, Unit], by_key: dict[tuple, Unit]) -> set[tuple]:
+    """The opening's pieces and those quoted in a row just before it in its passage (its paragraph's
+    sentences before it, the list that introduces its code): read with it, in the book's order."""
+    if not leading:
+        return leading
+    first = min(leading)
+    before = sorted(key for key in by_key if key[0] == first[0] and key < first)
+    taken = set(leading)
+    while before and before[-1] in chosen:
+        taken.add(before.pop())
+    return taken
 
 
 def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict[int, int],
@@ -191,13 +209,14 @@ def _joint(before: str, kind: str) -> str:
 
 def _render(units: list[Unit], asked: set[str] | None = None) -> str:
     """Each passage's pieces in reading order under the heading they stand under, sentences of
-    one paragraph run together, items of one list as one list, the passage cited at its end.
+    one paragraph run together, items of one list as one list, the passage cited at the end of its
+    pieces in a row (twice where the answer comes back to it).
     `asked`: the question's words (long code is cut to the lines naming them)."""
     out: list[str] = []
     heading = ""  # a heading is not repeated over the next passage quoted under it
-    for number in dict.fromkeys(u.source for u in units):
+    for number, run in groupby(units, key=lambda u: u.source):
         parts: list[list] = []  # [unit or None for a heading, text]
-        for unit in (u for u in units if u.source == number):
+        for unit in run:
             if unit.heading and unit.heading != heading:
                 parts.append([None, f"**{HEADING_ID.sub('', unit.heading).strip()}**"])
             heading = unit.heading or heading
@@ -256,7 +275,7 @@ def quoted_answer(question: str, sources: list[Source], answer_length: str = "no
                      piece_sections(sources, read), defining=defined_term(question) is not None)
     units, extra = cited_where_read(chosen, sources, read)
     if not highlighted:
-        units = in_book_order(units, sources, extra)
+        units = in_book_order(units, sources, extra, opened=True)
     return Quoted(_render(units, {w for w in words(question) if len(w) >= 3} - _QUESTION_WORDS), tuple(extra))
 
 

@@ -35,10 +35,12 @@ from server.question.compose.extractive.asks_for import (ASKS, NEGATED, ONLY_ASK
 from server.text.definition import (code_names, compared_terms, compares, defined_term, defines, headed_by,
                                      named_operators, says_operator)
 from server.text.vocabulary import BookVocabulary, words
-from server.question.compose.extractive.question_words import asked, holds_unasked, prefixes, says_whole
+from server.question.compose.extractive.question_words import (asked, holds_unasked, prefixes, said_in_a_row,
+                                                                says_term, term_key, without_terms)
 
 CODE_ASKED = 0.3
 EXAMPLE_ASKED = 0.3  # the book's example of what is asked, over its other sentences on it
+PHRASED = 0.3  # a piece saying asked words in a row as the question does ("… catch any exception …") opens it
 NAMED_ASKED = 0.3  # an exercise, a quiz question or a reading when the question asks for them by name
 NAMED = ("exercise", "quiz", "references")
 DEFINES = 0.85  # "what's a trait?": the sentence that defines the term (text/definition.py) opens the answer,
@@ -190,6 +192,7 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
     compared = compared_terms(question) if term is None else []
     terms = [term] if term is not None else list(compared)  # "what's X?"; "difference between X and Y?"
     terms += [name for name in code_names(question) if name not in terms]  # "DateのgetMonth()って…"
+    asking = without_terms(question, terms)  # "catch and try?" asks for no exercise ("try")
     units, seen = [], set()
     for number, (source, (text, _)) in enumerate(zip(sources, read), 1):
         for unit in units_of(text, number, _page_material(source)):
@@ -204,9 +207,9 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
     operators = [o for o in named_operators(question) if o not in weights]
     for operator in operators:
         weights[operator] = max(weights.values(), default=1.0)
-    # a term that holds a word the question's words leave out ("yield from", "if let") is asked as a
-    # word is, said where a piece writes it whole: it weighs as the rarest asked word does
-    phrases = [t.lower() for t in terms if holds_unasked(t, weights)]
+    # a term that holds a word the question's words leave out ("yield from", "if let", "try") is asked
+    # as a word is, said where a piece writes it whole (or as code): it weighs as the rarest asked word does
+    phrases = {term_key(t.lower()): t.lower() for t in terms if holds_unasked(t, weights)}
     for phrase in phrases:
         weights[phrase] = max(weights.values(), default=1.0)
     # a short term is said where it stands alone: "&str" is not the "str" of `push_str`
@@ -226,23 +229,24 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
         headings = unit.heading or getattr(opens[unit.source - 1], "heading", "")
         written = read_form(headings) if alone else ""  # once, not for each of its words; only for a short term
         heading = [p for p in prefixes(headings) if p not in alone or alone[p].search(written)]
-        if not _eligible(unit, question, wants_code, everything, any(p in weights for p in heading)):
+        if not _eligible(unit, asking, wants_code, everything, any(p in weights for p in heading)):
             continue
         plain = program_words(unit.plain) if has_code(unit) else unit.plain  # a program's data is not what it names
         written = read_form(plain) if alone else ""
         said = [p for p in prefixes(plain) if p not in alone or alone[p].search(written)]
         said += [o for o in operators if says_operator(unit.text, o)]
         heading += [o for o in operators if says_operator(headings, o)]
-        said += [t for t in phrases if says_whole(unit.plain, t)]
-        heading += [t for t in phrases if says_whole(headings, t)]
+        said += [key for key, t in phrases.items() if says_term(unit.text, unit.plain, t)]
+        heading += [key for key, t in phrases.items() if says_term(headings, headings, t)]
         relevance = _bm25(said, weights) / full
         context = (HEADING_WEIGHT * sum(w for p, w in weights.items() if p in heading) / full
                    + PASSAGE_WEIGHT * (scale(source.score) - best_passage + _page_weight(source, page)))
         covers = {p: w / full for p, w in weights.items() if p in set(said)}
         given = EXAMPLE_ASKED if example and relevance > 0 and is_example(unit) else 0.0
         # "are there exercises on …?" is answered with them, not with prose naming them
-        named = NAMED_ASKED if unit.material in NAMED and ASKS[unit.material].search(question) else 0.0
-        leads = given + named
+        named = NAMED_ASKED if unit.material in NAMED and ASKS[unit.material].search(asking) else 0.0
+        phrased = PHRASED if relevance > 0 and said_in_a_row(plain, question, weights) else 0.0
+        leads = given + named + phrased
         asked_for = max(CODE_ASKED if wants_code and has_code(unit) else 0.0, given) + named
         # a section the question names whole ("what's functional core, imperative shell?" of the section
         # "Functional core, imperative shell", its words said nowhere in its text) is the one that answers

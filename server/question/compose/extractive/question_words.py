@@ -8,7 +8,7 @@ import re
 from server.question.compose.extractive.asks_for import asks_for_example
 from server.text.asked import asked_words, short_terms
 from server.text.scripts import loan_singular
-from server.text.vocabulary import BookVocabulary, words
+from server.text.vocabulary import BookVocabulary, unspaced, words
 
 _VALUE = re.compile(r"(?<!\S)(\d+)(?=[\s?!,;:]|[.?!]?$)")  # a number standing as a word of its own
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*\.?")
@@ -51,11 +51,50 @@ def _in_a_run(question: str) -> set[str]:
 
 
 def holds_unasked(term: str, weights: dict[str, float]) -> bool:
-    """A term of several words, one of which is no asked word ("from" of "yield from")."""
+    """A term of several words, one of which is no asked word ("from" of "yield from"), or a word
+    too common to be asked that the question names as a term ("the difference between catch and
+    try?": Haskell's `try`)."""
     said = words(term)
-    return len(said) >= 2 and any(loan_singular(w)[:5] not in weights for w in said)
+    return bool(said) and any(loan_singular(w)[:5] not in weights for w in said)
 
 
 def says_whole(text: str, term: str) -> bool:
     """Does the text write the term's words in a row ("`yield from`", "Yield From")?"""
     return bool(re.search(r"(?<!\w)" + r"\W{1,3}".join(map(re.escape, words(term))) + r"(?!\w)", text.lower()))
+
+
+def said_in_a_row(text: str, question: str, weights: dict[str, float], longest: int = 6) -> bool:
+    """Does the text say two or more of the asked words in a row as the question does, three words
+    at least, the words between them too ("how can i catch any exception?" of "if we wanted to catch
+    any exception, we'd catch `SomeException`", not of "we can chain catches", which names both
+    words; two asked words side by side are a name the book says everywhere: "SAM file")? Not
+    judged in a language written without spaces, where the words in a row are a word and its particles."""
+    wording = prefixes(question)
+    if any(unspaced(word) for word in wording):
+        return False
+    said = f" {' '.join(prefixes(text))} "
+    ends = [n for n, p in enumerate(wording) if p in weights]
+    return any(f" {' '.join(wording[i:j + 1])} " in said
+               for a, i in enumerate(ends) for j in ends[a + 1:] if 2 <= j - i < longest)
+
+
+def term_key(term: str) -> str:
+    """A term's key among the asked words: a word too common to be asked is keyed as code ("`try`"),
+    apart from the prefix of the word ("Try to use …")."""
+    return term if len(words(term)) >= 2 else f"`{term}`"
+
+
+def says_term(text: str, plain: str, term: str) -> bool:
+    """Does the text say the term: a term of several words written whole in its `plain` words; a
+    common word named as a term where the text sets it as code ("[`try`](…)", not "Try to use …")?"""
+    if len(words(term)) >= 2:
+        return says_whole(plain, term)
+    return bool(re.search(rf"`{re.escape(term)}`", text, re.IGNORECASE))
+
+
+def without_terms(question: str, terms: list[str]) -> str:
+    """The question with the terms it names left out: what it asks for is in its other words
+    ("the difference between catch and try?" asks for no exercise to try)."""
+    for term in terms:
+        question = re.sub(rf"(?<!\w){re.escape(term)}(?!\w)", " ", question, flags=re.IGNORECASE)
+    return question

@@ -56,9 +56,11 @@ def piece_sections(sources: list[Source], read: list[tuple[str, list[Chunk]]]) -
     return section
 
 
-def in_book_order(units: list[Unit], sources: list[Source], extra: list[Chunk]) -> list[Unit]:
+def in_book_order(units: list[Unit], sources: list[Source], extra: list[Chunk], opened: bool = False) -> list[Unit]:
     """The pieces of an answer, each cited by the chunk that holds it (sources, then `extra`),
-    grouped by section in the order their sections first come, each section in the page's order.
+    grouped by section in the order their sections first come, each section in the page's order;
+    `opened`: the first piece opens the answer, and its section is read from it on, its pieces
+    before it last (a long section's other pieces do not push what answers down).
     Unchanged when a piece is cited to no book chunk (a highlighted passage keeps its own order)."""
     chunks = [s.chunk if s.source_type == "database" else None for s in sources] + list(extra)
     if any(not 0 < u.source <= len(chunks) or chunks[u.source - 1] is None for u in units):
@@ -69,10 +71,16 @@ def in_book_order(units: list[Unit], sources: list[Source], extra: list[Chunk]) 
 
     def place(unit: Unit) -> tuple:
         chunk = chunks[unit.source - 1]
-        return rank[section_of(chunk)], chunk.position, unit.block, unit.index
+        return chunk.position, unit.block, unit.index
+
+    first = place(units[0]) if opened and units else None
+
+    def order(unit: Unit) -> tuple:
+        section = rank[section_of(chunks[unit.source - 1])]
+        return section, section == 0 and first is not None and place(unit) < first, place(unit)
 
     ordered, headed = [], {}
-    for unit in sorted(units, key=place):
+    for unit in sorted(units, key=order):
         chunk = chunks[unit.source - 1]
         section = section_of(chunk)
         opened = headed.setdefault(section, bool(unit.heading))
