@@ -49,22 +49,27 @@ def _prose(answer: str) -> list[str]:
 
 def test_the_sentence_saying_what_is_asked_in_its_words_opens_the_answer(exceptions):
     answer = _answer("how can i catch any exception at all", exceptions)
-    prose = _prose(answer)
-    assert prose[0].startswith("And if we wanted to catch any exception, we'd catch `SomeException`"), answer
+    assert "And if we wanted to catch any exception, we'd catch `SomeException`" in answer, answer
     assert "SomeException e" in answer  # its code, the answer itself
+    assert "We can chain catches" not in answer  # not the stretch of an earlier passage naming both words
 
 
-def test_the_opening_leads_and_the_sections_earlier_pieces_follow_it(exceptions):
-    """The rest of the section is read from the opening on; what it quotes from before the opening
-    comes last, not above the answer (each run of a passage's pieces cited where it ends)."""
+def test_the_opening_leads_and_other_passages_pieces_before_it_follow_it(exceptions):
+    """The section is read from the opening's passage on; what it quotes from passages before the
+    opening's comes last, not above the answer (each run of a passage's pieces cited where it ends).
+    The opening's own passage is read in the book's order (its paragraph's sentences before it)."""
     answer = _answer("how can i catch any exception at all", exceptions)
     section = answer.split("\n\n**")[0]  # the section that answers, before any other's heading
     page = " ".join(re.sub(r"(?m)^>", "", "\n\n".join(c.content for c in exceptions)).split())
     places = [page.find(" ".join(part.split())[:50]) for part in _prose(section)]
     assert -1 not in places and len(places) >= 3, answer
-    opening = places[0]
-    assert any(place < opening for place in places), answer  # the section's earlier pieces are quoted …
-    assert places == sorted(places, key=lambda place: (place < opening, place)), answer  # … after it
+    opening = page.find("And if we wanted to catch any exception")
+    passage = max(c.position for c in exceptions if "And if we wanted to catch any" in c.content)
+    starts = page.find(" ".join(re.sub(r"(?m)^>", "", exceptions[passage].content).split())[:50])
+    earlier = [place for place in places if place < starts]
+    assert earlier, answer  # the section's earlier passages are quoted …
+    assert places == sorted(places, key=lambda place: (place < starts, place)), answer  # … after the opening's
+    assert min(p for p in places if p >= starts) <= opening
     assert answer.count("**Exceptions**") == 1
 
 
@@ -86,3 +91,16 @@ def test_asked_words_in_a_row_are_three_words_at_least():
     # a language without spaces: its words in a row are a word and its particles ("変数の巻き上げ")
     japanese = {"変数": 1.0, "巻き": 1.0, "の巻": 1.0, "数の": 1.0}
     assert not said_in_a_row("**変数の巻き上げは発生している**", "変数の巻き上げって何？", japanese)
+
+
+def test_a_passage_the_answer_comes_back_to_is_cited_at_the_end_of_each_run_of_its_pieces():
+    from server.question.compose.extractive.answer_units import Unit
+    from server.question.compose.extractive.answers import _render
+
+    def piece(source: int, block: int, text: str) -> Unit:
+        return Unit(source=source, block=block, index=0, kind="sentence", text=text, heading="", material="prose")
+
+    shown = _render([piece(2, 1, "The opening says it."), piece(1, 0, "Another passage adds this."),
+                     piece(2, 0, "The opening's passage said this first.")])
+    assert shown.split("\n\n") == ["The opening says it [2].", "Another passage adds this [1].",
+                                   "The opening's passage said this first [2]."]

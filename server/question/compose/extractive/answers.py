@@ -99,27 +99,22 @@ def _choose(scored: list[Scored], budget: int, wants_code: bool, highlighted: di
     shown = {(u.source, u.block) for u in chosen.values() if shows_a_block(u)}
     chosen = {key: u for key, u in chosen.items()  # "The example above …" only with an example above it
               if not points_above(u) or any(source == u.source and block < u.block for source, block in shown)}
-    # the opening first (with the pieces quoted in a row before it), then the rest of its heading, of its
+    # the opening first (with the pieces of its passage before it), then the rest of its heading, of its
     # section, then the others, each in the book's order (a passage can hold the sections before the one
     # that answers; another passage of the section, pieces before the opening)
-    leading = _read_with(leading & chosen.keys(), chosen, by_key)
+    leading = _read_with(leading & chosen.keys(), chosen)
     section = sections or passage
     under, lead = {(u.source, u.heading) for u in opening}, {section(u) for u in opening}
     return sorted(chosen.values(), key=lambda u: (u.key not in leading, (u.source, u.heading) not in under,
                                                   section(u) not in lead, u.key))
 
 
-def _read_with(leading: set[tuple], chosen: dict[tuple, Unit], by_key: dict[tuple, Unit]) -> set[tuple]:
-    """The opening's pieces and those quoted in a row just before it in its passage (its paragraph's
-    sentences before it, the list that introduces its code): read with it, in the book's order."""
-    if not leading:
-        return leading
-    first = min(leading)
-    before = sorted(key for key in by_key if key[0] == first[0] and key < first)
-    taken = set(leading)
-    while before and before[-1] in chosen:
-        taken.add(before.pop())
-    return taken
+def _read_with(leading: set[tuple], chosen: dict[tuple, Unit]) -> set[tuple]:
+    """The opening's pieces and those quoted before it in its passage (its paragraph's sentences
+    before it, the section's first line, the list that introduces its code): read with it, in the
+    book's order. Another passage's pieces before it come after it."""
+    first = min(leading, default=None)
+    return leading | {key for key in chosen if first is not None and key[0] == first[0] and key < first}
 
 
 def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict[int, int],
