@@ -7,10 +7,9 @@ nested under it), tables and code blocks, each knowing where it stands in the pa
 """
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from server.text.blocks import (EXERCISE_LEAD, FOLDED_ANSWER, PRACTICE, PRACTICE_LEAD, THEMATIC_BREAK, Block,
                                  split_blocks)
@@ -32,6 +31,7 @@ REFERS_BACK = re.compile(r"^[\s*_]*(?:(?:it|its|this|these|that|those|they|their
                          r"(?:これ|それ|この|その|こう|そう|そこで)(?!ぞれ|から)|というのは|つまり|したがって|ただし|しかし|一方|なので|"
                          r"なぜなら|ところが|"
                          r"这|那|它|此|另一方面|因此|所以|但是|然而|不过|也就是说|(?:یہ|اس|وہ|ان)\s)", re.IGNORECASE)
+_GOES_ON = re.compile(r"^[\s*_]*(?:and|also)\b", re.IGNORECASE)  # inside a paragraph: "And this is what …"
 _BACK_AT_END = re.compile(r"\b(?:these|those|them)\W*$", re.IGNORECASE)  # "… explore using these.": see the one before
 # a paragraph that is one bold title: not a sentence ("**Step 3**"), not a lead-in ("**Commands:**")
 _TITLE_ONLY = re.compile(r"^\s*(?:\*\*|__)[^*_\n]*[^*_\n.!?:。！？：۔؟](?:\*\*|__)\s*$")
@@ -231,7 +231,7 @@ def _material(block: Block, context: str) -> str:
     return context if material == "code" and context in (*PRACTICE, "troubleshooting") else material
 
 
-@functools.lru_cache(maxsize=512)
+@lru_cache(maxsize=512)
 def units_of(markdown: str, source: int, context: str = "prose") -> tuple[Unit, ...]:
     """The passage's pieces. `context`: the material its page's headings make it (a quiz page's
     passage is quiz material even where the passage shows none of them). Kept for the passages
@@ -277,8 +277,8 @@ def units_of(markdown: str, source: int, context: str = "prose") -> tuple[Unit, 
                                       introduces=kind, refers_back=k > 0 and bool(REFERS_BACK.match(sentence))))
                 else:
                     units.append(Unit(source, i, k, "sentence", sentence, block.heading, material,
-                                      refers_back=k > head and bool(REFERS_BACK.match(sentence)
-                                                                    or _BACK_AT_END.search(sentence))))
+                                      refers_back=k > head and bool(REFERS_BACK.match(sentence) or _GOES_ON.match(
+                                          sentence) or _BACK_AT_END.search(sentence))))
         elif block.kind == "paragraph":
             units.append(Unit(source, i, 0, "formula", block.text, block.heading, material))
         elif block.kind == "list":

@@ -35,12 +35,14 @@ from server.question.compose.extractive.asks_for import (ASKS, NEGATED, ONLY_ASK
 from server.text.definition import (code_names, compared_terms, compares, defined_term, defines, headed_by,
                                      named_operators, says_operator)
 from server.text.vocabulary import BookVocabulary, words
-from server.question.compose.extractive.question_words import (asked, holds_unasked, prefixes, said_in_a_row,
-                                                                says_term, term_key, without_terms)
+from server.question.compose.extractive.question_words import (asked, holds_unasked, named_apart, prefixes,
+                                                                runs_said, says_term, term_key, without_terms)
 
 CODE_ASKED = 0.3
 EXAMPLE_ASKED = 0.3  # the book's example of what is asked, over its other sentences on it
-PHRASED = 0.3  # a piece saying asked words in a row as the question does ("… catch any exception …") opens it
+# a piece saying asked words in a row as the question does ("… catch any exception …") opens it, where
+# no other piece says them so ("proof by contradiction" is a term the section says again and again)
+PHRASED = 0.3
 NAMED_ASKED = 0.3  # an exercise, a quiz question or a reading when the question asks for them by name
 NAMED = ("exercise", "quiz", "references")
 DEFINES = 0.85  # "what's a trait?": the sentence that defines the term (text/definition.py) opens the answer,
@@ -216,7 +218,7 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
     alone = {w: re.compile(rf"(?<!\w){w}(?!\w)", re.IGNORECASE) for w in short_terms(question) if w in weights}
     full = sum(weights.values()) or 1.0
     best_passage = scale(max((s.score for s in sources), default=0.0))
-    scored = []
+    scored, runs = [], []  # runs: the question's words each piece says in a row
     opened: set[tuple[int, str]] = set()  # the headings whose first piece has been read
     # the chunk each passage's text opens with: not its own where a passage before it read that one
     # (continuation.read_passages), and a piece before its first heading stands under that chunk's
@@ -228,12 +230,14 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
         # "getMonth()" heads the first of them, not the "getDay()" section after it
         headings = unit.heading or getattr(opens[unit.source - 1], "heading", "")
         written = read_form(headings) if alone else ""  # once, not for each of its words; only for a short term
-        heading = [p for p in prefixes(headings) if p not in alone or alone[p].search(written)]
+        apart = named_apart(headings, question)  # "Composing IO + Either using ExceptT" does not say "exceptions"
+        heading = [p for p in prefixes(headings) if (p not in alone or alone[p].search(written)) and p not in apart]
         if not _eligible(unit, asking, wants_code, everything, any(p in weights for p in heading)):
             continue
         plain = program_words(unit.plain) if has_code(unit) else unit.plain  # a program's data is not what it names
         written = read_form(plain) if alone else ""
-        said = [p for p in prefixes(plain) if p not in alone or alone[p].search(written)]
+        apart = named_apart(unit.text, question)
+        said = [p for p in prefixes(plain) if (p not in alone or alone[p].search(written)) and p not in apart]
         said += [o for o in operators if says_operator(unit.text, o)]
         heading += [o for o in operators if says_operator(headings, o)]
         said += [key for key, t in phrases.items() if says_term(unit.text, unit.plain, t)]
@@ -245,8 +249,8 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
         given = EXAMPLE_ASKED if example and relevance > 0 and is_example(unit) else 0.0
         # "are there exercises on …?" is answered with them, not with prose naming them
         named = NAMED_ASKED if unit.material in NAMED and ASKS[unit.material].search(asking) else 0.0
-        phrased = PHRASED if relevance > 0 and said_in_a_row(plain, question, weights) else 0.0
-        leads = given + named + phrased
+        runs.append(runs_said(plain, question, weights) if relevance > 0 else set())
+        leads = given + named
         asked_for = max(CODE_ASKED if wants_code and has_code(unit) else 0.0, given) + named
         # a section the question names whole ("what's functional core, imperative shell?" of the section
         # "Functional core, imperative shell", its words said nowhere in its text) is the one that answers
@@ -265,4 +269,7 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
                           for part in [unit.text.partition("\n\n")[0], *unit.items])
         scored.append(Scored(unit, relevance, relevance + context + asked_for, covers, context, items, leads,
                              any(p in weights for p in heading) and all(p in weights or p.isdigit() for p in heading)))
+    said_by = Counter(run for said in runs for run in said)
+    for piece, said in zip(scored, runs):
+        piece.leads += PHRASED if any(said_by[run] == 1 for run in said) else 0.0
     return scored

@@ -63,19 +63,20 @@ def says_whole(text: str, term: str) -> bool:
     return bool(re.search(r"(?<!\w)" + r"\W{1,3}".join(map(re.escape, words(term))) + r"(?!\w)", text.lower()))
 
 
-def said_in_a_row(text: str, question: str, weights: dict[str, float], longest: int = 6) -> bool:
-    """Does the text say two or more of the asked words in a row as the question does, three words
-    at least, the words between them too ("how can i catch any exception?" of "if we wanted to catch
-    any exception, we'd catch `SomeException`", not of "we can chain catches", which names both
-    words; two asked words side by side are a name the book says everywhere: "SAM file")? Not
-    judged in a language written without spaces, where the words in a row are a word and its particles."""
+def runs_said(text: str, question: str, weights: dict[str, float], longest: int = 6) -> set[str]:
+    """The runs of the question's words the text says as the question does: two or more asked words
+    in a row, three words at least, the words between them too ("how can i catch any exception?" of
+    "if we wanted to catch any exception, we'd catch `SomeException`", not of "we can chain catches",
+    which names both words; two asked words side by side are a name the book says everywhere: "SAM
+    file"). None in a language written without spaces, where the words in a row are a word and its
+    particles."""
     wording = prefixes(question)
     if any(unspaced(word) for word in wording):
-        return False
+        return set()
     said = f" {' '.join(prefixes(text))} "
     ends = [n for n, p in enumerate(wording) if p in weights]
-    return any(f" {' '.join(wording[i:j + 1])} " in said
-               for a, i in enumerate(ends) for j in ends[a + 1:] if 2 <= j - i < longest)
+    runs = (" ".join(wording[i:j + 1]) for a, i in enumerate(ends) for j in ends[a + 1:] if 2 <= j - i < longest)
+    return {run for run in runs if f" {run} " in said}
 
 
 def term_key(term: str) -> str:
@@ -98,3 +99,21 @@ def without_terms(question: str, terms: list[str]) -> str:
     for term in terms:
         question = re.sub(rf"(?<!\w){re.escape(term)}(?!\w)", " ", question, flags=re.IGNORECASE)
     return question
+
+
+# a name set as code, or written as one ("ExceptT", "readFile": a capital inside a word)
+_CODE = re.compile(r"`+([^`\n]+)`+|(?<![\w`])([A-Za-z]*[a-z][A-Z][A-Za-z0-9]*)(?![\w`])")
+
+
+def named_apart(text: str, question: str) -> set[str]:
+    """The prefixes a text says only in a name of code that is another word than the question's
+    ("exceptions" of `Except` and "ExceptT": five letters alike, another name); `Exception` names it."""
+    names = {w for m in _CODE.finditer(text) for w in words(m[1] or m[2])}
+    prose = {loan_singular(w)[:5] for w in words(_CODE.sub(" ", text))}
+    asked = {loan_singular(w)[:5]: _singular(w) for w in words(question)}
+    return {p for w in names if (p := loan_singular(w)[:5]) in asked and p not in prose
+            and _singular(w) != asked[p]}
+
+
+def _singular(word: str) -> str:
+    return re.sub(r"(?:es|s)$", "", word) if len(word) > 3 else word
