@@ -181,6 +181,9 @@ def test_a_name_in_code_is_not_the_english_word_it_begins_like(embedder, excepti
     assert named_apart("You might want to use `Except` instead of `Either`", question) == {"excep"}
     assert named_apart("The important part is the [`Exception`](x) type class", question) == set()
     assert named_apart("We use `ExceptT` to handle exceptions", question) == set()  # the prose says it
+    # a name that begins with the word asked is a name for it
+    assert named_apart("```python\nclass KalmanFilter:\n    pass\n```", "what does a kalman filter do?") == set()
+    assert named_apart("run it with `asyncio.to_thread()`", "my async app freezes, why?") == set()
     # the five passages the book's index found for it, best first
     pages = {"03": exceptions, "02": _page(embedder, "lhbg", "02-except.md"), "01": _page(embedder, "lhbg", "01-either.md")}
     found = [("03", "Exceptions are useful", 0.46), ("01", "Using `Either` for error handling", 0.456),

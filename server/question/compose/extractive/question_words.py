@@ -107,13 +107,10 @@ _CODE = re.compile(r"`+([^`\n]+)`+|(?<![\w`])([A-Za-z]*[a-z][A-Z][A-Za-z0-9]*)(?
 
 def named_apart(text: str, question: str) -> set[str]:
     """The prefixes a text says only in a name of code that is another word than the question's
-    ("exceptions" of `Except` and "ExceptT": five letters alike, another name); `Exception` names it."""
+    ("exceptions" of `Except` and "ExceptT": five letters alike, another name); `Exception`,
+    `KalmanFilter` and `asyncio` name "exceptions", "kalman filter" and "async" (they begin with it)."""
     names = {w for m in _CODE.finditer(text) for w in words(m[1] or m[2])}
     prose = {loan_singular(w)[:5] for w in words(_CODE.sub(" ", text))}
-    asked = {loan_singular(w)[:5]: _singular(w) for w in words(question)}
+    asked = {loan_singular(w)[:5]: re.sub(r"(?:es|s)$", "", w) if len(w) > 3 else w for w in words(question)}
     return {p for w in names if (p := loan_singular(w)[:5]) in asked and p not in prose
-            and _singular(w) != asked[p]}
-
-
-def _singular(word: str) -> str:
-    return re.sub(r"(?:es|s)$", "", word) if len(word) > 3 else word
+            and not w.startswith(asked[p])}
