@@ -219,6 +219,7 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
     full = sum(weights.values()) or 1.0
     best_passage = scale(max((s.score for s in sources), default=0.0))
     scored, runs = [], []  # runs: the question's words each piece says in a row
+    apart_in: dict[str, set[str]] = {}  # a heading's names in code that are not the question's words (named_apart)
     opened: set[tuple[int, str]] = set()  # the headings whose first piece has been read
     # the chunk each passage's text opens with: not its own where a passage before it read that one
     # (continuation.read_passages), and a piece before its first heading stands under that chunk's
@@ -230,7 +231,9 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
         # "getMonth()" heads the first of them, not the "getDay()" section after it
         headings = unit.heading or getattr(opens[unit.source - 1], "heading", "")
         written = read_form(headings) if alone else ""  # once, not for each of its words; only for a short term
-        apart = named_apart(headings, question)  # "Composing IO + Either using ExceptT" does not say "exceptions"
+        if headings not in apart_in:  # "Composing IO + Either using ExceptT" does not say "exceptions"
+            apart_in[headings] = named_apart(headings, question)
+        apart = apart_in[headings]
         heading = [p for p in prefixes(headings) if (p not in alone or alone[p].search(written)) and p not in apart]
         if not _eligible(unit, asking, wants_code, everything, any(p in weights for p in heading)):
             continue

@@ -4,6 +4,7 @@ about; and a term of several words said whole ("yield from")."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from server.question.compose.extractive.asks_for import asks_for_example
 from server.text.asked import asked_words, short_terms
@@ -70,13 +71,21 @@ def runs_said(text: str, question: str, weights: dict[str, float], longest: int 
     which names both words; two asked words side by side are a name the book says everywhere: "SAM
     file"). None in a language written without spaces, where the words in a row are a word and its
     particles."""
-    wording = prefixes(question)
-    if any(unspaced(word) for word in wording):
+    runs = _runs(question, frozenset(weights), longest)
+    if not runs:
         return set()
     said = f" {' '.join(prefixes(text))} "
-    ends = [n for n, p in enumerate(wording) if p in weights]
-    runs = (" ".join(wording[i:j + 1]) for a, i in enumerate(ends) for j in ends[a + 1:] if 2 <= j - i < longest)
     return {run for run in runs if f" {run} " in said}
+
+
+@lru_cache(maxsize=64)
+def _runs(question: str, asked_prefixes: frozenset[str], longest: int) -> tuple[str, ...]:
+    """The question's runs of words from an asked word to another (once a question, not once a piece)."""
+    wording = prefixes(question)
+    if any(unspaced(word) for word in wording):
+        return ()
+    ends = [n for n, p in enumerate(wording) if p in asked_prefixes]
+    return tuple(" ".join(wording[i:j + 1]) for a, i in enumerate(ends) for j in ends[a + 1:] if 2 <= j - i < longest)
 
 
 def term_key(term: str) -> str:
@@ -110,7 +119,15 @@ def named_apart(text: str, question: str) -> set[str]:
     ("exceptions" of `Except` and "ExceptT": five letters alike, another name); `Exception`,
     `KalmanFilter` and `asyncio` name "exceptions", "kalman filter" and "async" (they begin with it)."""
     names = {w for m in _CODE.finditer(text) for w in words(m[1] or m[2])}
+    if not names:
+        return set()
     prose = {loan_singular(w)[:5] for w in words(_CODE.sub(" ", text))}
-    asked = {loan_singular(w)[:5]: re.sub(r"(?:es|s)$", "", w) if len(w) > 3 else w for w in words(question)}
+    asked = _asked_forms(question)
     return {p for w in names if (p := loan_singular(w)[:5]) in asked and p not in prose
             and not w.startswith(asked[p])}
+
+
+@lru_cache(maxsize=64)
+def _asked_forms(question: str) -> dict[str, str]:
+    """Each word of the question by its prefix, as one of it ("exceptions": "exception")."""
+    return {loan_singular(w)[:5]: re.sub(r"(?:es|s)$", "", w) if len(w) > 3 else w for w in words(question)}
