@@ -86,7 +86,9 @@ def serve_workers(app: Flask, host: str, port: int, *, workers: int, threads: in
                 # a stopped server waits this long for answers in flight
                 "timeout": 120, "graceful_timeout": 30,
                 "control_socket_disable": True,
-                "post_fork": lambda server, worker: after_fork(),
+                # not post_fork: until the worker has its own signal handlers (set after
+                # post_fork) a SIGTERM goes to the master's, copied, and the worker stays
+                "post_worker_init": lambda worker: after_fork(),
                 "when_ready": lambda server: on_ready(),
                 "worker_exit": lambda server, worker: _leave(on_worker_exit),
             }
