@@ -25,11 +25,12 @@ SECTION = ("Both undefined and null are primitive values, but undefined is a var
            "The typeof operator tells the two apart.")
 
 
-def _book(text: str) -> Source:
+def _book(text: str, parts: list[dict] | None = None) -> Source:
     chunk = Chunk(chunk_id="c1", book_id="b", book_title="B", content=text, content_hash="", source_file="p.md",
                   url="https://example.org/p/", module="", chapter="", section="", heading="undefined is a variable",
                   section_hierarchy=["undefined is a variable"], page=0, source_location="", citation="",
-                  file_hash="", embed_text=text, page_key="p.md", position=0, path_prefixes=["p.md"], score=0.6)
+                  file_hash="", embed_text=text, page_key="p.md", position=0, path_prefixes=["p.md"], score=0.6,
+                  parts=parts or [])
     return Source(chunk, "database")
 
 
@@ -55,13 +56,30 @@ def test_what_does_this_mean_of_a_sentence_quotes_what_the_book_says_after_it():
     sources = [_selected(SELECTED), _book(SECTION)]
     for question, intent in (("what does this mean?", Intent.DEFINE), ("explain this", Intent.EXPLAIN),
                              ("explain this in simpler words", Intent.SIMPLIFY)):
-        text = passage_answer(intent, question, sources)
+        text, parts = passage_answer(intent, question, sources)
+        assert parts == []
         assert text.startswith(SELECTED) and "no variable can be named null" in text, text
         assert "[2]" in text and "what the book says right after it" in text, text
-    summary = passage_answer(Intent.SUMMARIZE, "summarize this", sources)
+    summary, _ = passage_answer(Intent.SUMMARIZE, "summarize this", sources)
     assert "no variable can be named null" not in summary  # a summary is the passage's own
-    alone = passage_answer(Intent.EXPLAIN, "explain this", [_selected(SELECTED)])
+    alone, _ = passage_answer(Intent.EXPLAIN, "explain this", [_selected(SELECTED)])
     assert "[2]" not in alone and "key sentences" in alone
+
+
+def test_what_the_book_says_after_a_passage_under_a_later_heading_of_its_chunk_is_cited_there():
+    """A chunk opening in one section runs on under the next heading, where the highlighted
+    sentence and the book's next ones are: they are cited under that heading and its anchor, not
+    the chunk's first ("Rust strings don't support indexing. But why not?" was cited under
+    "Concatenating with + or format!")."""
+    text = ("## Concatenating\n\nThe format! macro returns a String with the contents.\n\n"
+            "## Indexing into Strings\n\n" + SECTION.split("\n\n**Tip")[0])
+    later = {"titles": ["Indexing into Strings"], "at": text.index("## Indexing"), "anchor": "indexing-into-strings"}
+    sources = [_selected(SELECTED), _book(text, [later])]
+    answer, parts = passage_answer(Intent.EXPLAIN, "explain this", sources)
+    assert "This is rarely useful [3]." in answer and "[2]" not in answer, answer
+    assert [(p.heading, p.url) for p in parts] == [("Indexing into Strings",
+                                                    "https://example.org/p/#indexing-into-strings")]
+    assert parts[0].content.startswith("## Indexing into Strings")
 
 
 def test_a_japanese_sentence_is_cited_before_its_full_stop():

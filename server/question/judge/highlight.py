@@ -24,7 +24,9 @@ from __future__ import annotations
 
 import re
 
+from server.book.chunk import Chunk
 from server.question.context import Source
+from server.question.part_numbers import PartNumbers
 from server.question.judge.goes_on import goes_on
 from server.question.understand.intent import Intent
 from server.question.understand.term import highlighted_term
@@ -147,14 +149,27 @@ def _book_sentences(sources: list[Source], pattern: re.Pattern, terms: set[str])
 
 
 def passage_answer(intent: Intent, question: str, sources: list[Source], answer_length: str = "normal",
-                   language: str | None = None) -> str:
+                   language: str | None = None) -> tuple[str, list[Chunk]]:
     """The extractive answer to a request about the highlighted passage (never empty when the
-    passage has a sentence); its note in the reader's `language`."""
+    passage has a sentence), its note in the reader's `language`; and the parts of the book's
+    chunks it cites that are no source of their own (a sentence of a chunk's later section is
+    cited under that section's heading, numbered after the sources)."""
+    numbers = PartNumbers(sources)
+
+    def quote(chosen: list[tuple[int, str]]) -> str:
+        return _quote([(numbers.number(sources[n - 1].chunk, sentence) if sources[n - 1].source_type == "database"
+                        else n, sentence) for n, sentence in chosen])
+
+    return _answer(intent, question, sources, answer_length, language, quote), numbers.extra
+
+
+def _answer(intent: Intent, question: str, sources: list[Source], answer_length: str, language: str | None,
+            quote) -> str:
     sentences = _numbered_sentences(sources)
     if not sentences:
         return ""
     if len(sentences) == 1 and highlighted_term(sentences[0][1]):
-        return f"{_quote(sentences)}\n\n{_note(TERM_NOTE, language)}"
+        return f"{quote(sentences)}\n\n{_note(TERM_NOTE, language)}"
     limit = SENTENCES_BY_LENGTH.get(answer_length, 3)
     key = [sentences[i] for i in key_sentences([s for _, s in sentences], limit)]
     passage_terms = set().union(*(_content(s) for _, s in sentences))
@@ -162,8 +177,8 @@ def passage_answer(intent: Intent, question: str, sources: list[Source], answer_
         own = [s for s in sentences if _EXAMPLE.search(s[1])]
         book = _book_sentences(sources, _EXAMPLE, passage_terms)
         if own or book:
-            return _quote((own + book)[: limit + 1])
-        return f"{_quote(key)}\n\n{_note(NO_EXAMPLE_NOTE, language)}"
+            return quote((own + book)[: limit + 1])
+        return f"{quote(key)}\n\n{_note(NO_EXAMPLE_NOTE, language)}"
     # a sentence or two highlighted: the book's next sentences say what it means
     onward = goes_on(sources, [s for _, s in sentences], limit + 1 - len(sentences)) \
         if intent is not Intent.SUMMARIZE else []
@@ -172,14 +187,14 @@ def passage_answer(intent: Intent, question: str, sources: list[Source], answer_
         terms = asked or passage_terms
         own = [s for s in sentences if _DEFINITION.search(s[1]) and _content(s[1]) & terms]
         if onward and not asked:  # "what does this mean?" of a sentence: what the book goes on to say
-            return f"{_quote(key + onward)}\n\n{_note(GOES_ON_NOTE, language)}"
+            return f"{quote(key + onward)}\n\n{_note(GOES_ON_NOTE, language)}"
         book = _book_sentences(sources, _DEFINITION, terms)
         chosen = (own[:limit] + book[:limit]) or key
-        return f"{_quote(chosen)}\n\n{_note(MODEL_NOTE, language)}"
+        return f"{quote(chosen)}\n\n{_note(MODEL_NOTE, language)}"
     if onward:
-        return f"{_quote(key + onward)}\n\n{_note(GOES_ON_NOTE, language)}"
+        return f"{quote(key + onward)}\n\n{_note(GOES_ON_NOTE, language)}"
     # explain, simplify, summarize; in combined mode the book's own definitions of the key terms follow
     key_terms = {w for w in set().union(*(_content(s) for _, s in key))
                  if sum(w in _content(s) for _, s in sentences) > 1} if intent is not Intent.SUMMARIZE else set()
     book = _book_sentences(sources, _DEFINITION, key_terms)[:2] if key_terms else []
-    return f"{_quote(key + book)}\n\n{_note(MODEL_NOTE, language)}"
+    return f"{quote(key + book)}\n\n{_note(MODEL_NOTE, language)}"

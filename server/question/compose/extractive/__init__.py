@@ -52,9 +52,9 @@ class ExtractiveGenerator:
             if request.code_language and request.intent in CODE_REQUESTS:
                 return Quoted(code_answer(request.intent, request.sources, request.selected_text or "",
                                           request.code_language))
-            text = passage_answer(request.intent, request.question, request.sources, length, request.language)
+            text, parts = passage_answer(request.intent, request.question, request.sources, length, request.language)
             if text:
-                return Quoted(text)
+                return Quoted(text, tuple(parts))
         return quoted_answer(request.spelled or request.question, request.sources, length, self._book(request.sources),
                              self.following, page=request.page_key,
                              scale=self.scale, preceding=self.preceding)

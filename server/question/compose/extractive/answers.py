@@ -25,8 +25,9 @@ from server.question.compose.extractive.thought import carried_on, with_dependen
 from server.book.chunk import Chunk
 from server.question.context import Source
 from server.text.definition import defined_term
-from server.question.compose.extractive.continuation import (Following, Preceding, cited_where_read, holder,
-                                                              read_passages, shown_under)
+from server.book.holding import holder
+from server.question.compose.extractive.continuation import (Following, Preceding, cited_where_read, read_passages,
+                                                              shown_under)
 from server.question.markers import cite_end, marker
 from server.question.compose.extractive.lists import cut_list
 from server.question.compose.extractive.opening import MAX_SECTIONS, code_blocks, opening_stretch, passage

@@ -15,8 +15,11 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Callable
 
 from server.book.chunk import Chunk
+from server.book.holding import holder
 from server.text.blocks import heading_material, split_blocks
 from server.text.sentences import normalised
+
+from server.question.part_numbers import PartNumbers
 
 if TYPE_CHECKING:
     from server.question.compose.extractive.answer_units import Unit
@@ -145,47 +148,12 @@ def _set_apart(chunk: Chunk) -> str:
     return heading_material(chunk.heading)
 
 
-@functools.lru_cache(maxsize=1024)  # the chunks of the passages asked about again
-def _normalised_page_text(text: str) -> str:
-    return normalised(text)
-
-
-@functools.lru_cache(maxsize=1024)
-def _flat(text: str) -> str:
-    return " ".join(text.split())
-
-
 @functools.lru_cache(maxsize=1024)
 def _sections(text: str) -> tuple[tuple[str, str, str], ...]:
     """Each block of a chunk's text (normalised, and as written on one line) with the heading above
     it in the chunk."""
     return tuple((normalised(b.text), " ".join(b.text.split()), b.heading) for b in split_blocks(text)
                  if b.kind != "heading")
-
-
-def holder(piece: str, chunks: list[Chunk]) -> Chunk | None:
-    """Which of a passage's chunks (the retrieved one, then those read on) holds a piece quoted
-    from it: the first holding it whole, else (a sentence the chunker cut in two) the one holding
-    its opening. A piece is cited where a reader finds it."""
-    if not chunks:
-        return None
-    raw = piece.strip()
-    as_written = next((c for c in chunks if raw and raw in c.content), None)  # code, tables: as the book wrote them
-    if as_written is not None:
-        return as_written
-    flat = " ".join(raw.split())  # a sentence as quoted: its paragraph's lines joined
-    on_one_line = next((c for c in chunks if flat and flat in _flat(c.content)), None)
-    if on_one_line is not None:
-        return on_one_line
-    wanted = normalised(piece)
-    if not wanted:
-        return None
-    texts = [_normalised_page_text(c.content) for c in chunks]
-    whole = next((c for c, text in zip(chunks, texts) if wanted in text), None)
-    if whole is not None:
-        return whole
-    opening = " ".join(wanted.split()[:6])
-    return next((c for c, text in zip(chunks, texts) if opening in text), None)
 
 
 def heading_in(chunk: Chunk, piece: str) -> str:
@@ -253,21 +221,9 @@ def cited_where_read(units: list[Unit], sources: list[Source],
     as that chunk (one of the sources when it is one, else a source of its own numbered after
     them, the chunks returned); from a part of a chunk that runs on under another heading, as
     that part (Chunk.sections)."""
-    numbers = {(s.chunk.chunk_id, s.chunk.url): n for n, s in enumerate(sources, 1) if s.source_type == "database"}
-    extra: list[Chunk] = []
+    numbers = PartNumbers(sources)
+    number = numbers.number
     cited = []
-    sections: dict[str, list[Chunk]] = {}  # a chunk cut at its headings once, however many pieces it gives
-
-    def number(chunk: Chunk, text: str) -> int:
-        if chunk.chunk_id not in sections:
-            sections[chunk.chunk_id] = chunk.sections()
-        place = holder(text, sections[chunk.chunk_id]) or chunk
-        key = (chunk.chunk_id, place.url)
-        if key not in numbers:
-            extra.append(place)
-            numbers[key] = len(sources) + len(extra)
-        return numbers[key]
-
     for unit in units:
         own = sources[unit.source - 1]
         chunks = read[unit.source - 1][1]  # the passage's chunk first, unless a passage before it read it
@@ -285,4 +241,4 @@ def cited_where_read(units: list[Unit], sources: list[Source],
         for part in parts:
             found = holder(part.text, chunks)
             cited.append(part if found is None else replace(part, source=number(found, part.text)))
-    return cited, extra
+    return cited, numbers.extra
