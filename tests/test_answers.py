@@ -1385,3 +1385,24 @@ def test_a_requests_frame_is_no_asked_word():
     assert "give" not in asked_words("give me an example of a generator")
     assert "show" not in asked_words("can you show us how to write a loop?")
     assert {"give", "function"} <= asked_words("what does the give function return?")
+
+
+def test_a_comparisons_frame_is_no_asked_word():
+    """"whats the difference between String and &str" opened on the ownership chapter's "Multiple
+    variables can interact with the same data in different ways …" and "A `String` is made up of
+    three parts …", over the strings chapter's "Defining Strings", which says what both are:
+    "difference" frames the comparison, and what is asked is the two."""
+    rust = RUST_BOOK / "src"
+    ownership = (rust / "ch04-01-what-is-ownership.md").read_text(encoding="utf-8")
+    strings = (rust / "ch08-02-strings.md").read_text(encoding="utf-8")
+    moves = ownership[ownership.index("#### Variables and Data Interacting with Move"):
+                      ownership.index("#### Scope and Assignment")]
+    defining = strings[strings.index("### Defining Strings"):strings.index("### Creating a New String")]
+    answer = block_answer("whats the difference between String and &str",
+                          [_source(moves, 0.55, "a"), _source(defining, 0.52, "b")])
+    assert answer.startswith("**Defining Strings**"), answer
+    assert "different ways" not in answer, answer
+    # a section named by both is the answer, as before
+    both = "## String and &str\n\nA `String` owns its text; a `&str` borrows it.\n"
+    assert block_answer("whats the difference between String and &str",
+                        [_source(moves, 0.55, "a"), _source(both, 0.5, "b")]).startswith("**String and &str**")

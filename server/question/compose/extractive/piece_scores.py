@@ -29,7 +29,7 @@ from server.text.scripts import read_form
 from server.text.sentences import strip_markdown
 from server.text.lengths import reading_length
 from server.question.compose.extractive.code_lines import program_words
-from server.text.asked import short_terms
+from server.text.asked import COMPARING, short_terms
 from server.question.compose.extractive.asks_for import (ASKS, NEGATED, ONLY_ASKED, asks_for_code,
                                                          asks_for_example, has_code, is_example)
 from server.text.definition import (code_names, compared_terms, compares, defined_term, defines, headed_by,
@@ -58,6 +58,7 @@ _EXTERNAL = re.compile(r"\s*(?:[a-z][a-z0-9+.-]*:|//)", re.IGNORECASE)  # https:
 _TAG_ONLY = re.compile(r"^\s*</?[A-Za-z][^>]*>\s*$")  # "<Listing number=…>": a page's markup, not its words
 _NAME_NUMBER = re.compile(r"^([a-z]+)([0-9]+)$")
 HEADING_ID = re.compile(r"\{#[^}]*\}\s*$")
+_COMPARING = frozenset(word[:5] for word in COMPARING)
 _PREFIX_FREQUENCY: "weakref.WeakKeyDictionary[BookVocabulary, tuple[Counter, int]]" = weakref.WeakKeyDictionary()
 
 
@@ -204,6 +205,8 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
             seen.add(said)
             units.append(unit)
     weights = _weights(asked(question, book), units, book)
+    if compared:  # "the difference between String and &str" asks about the two: "different ways" is no answer
+        weights = {p: w for p, w in weights.items() if p not in _COMPARING}
     # an operator asked about by name ("what does the $ operator do?") is asked as a word is, said
     # where a piece writes it: rare among the passages, it weighs as their rarest word does
     operators = [o for o in named_operators(question) if o not in weights]
