@@ -13,6 +13,7 @@ from dataclasses import replace
 
 from server.question.compose.extractive.answer_units import Unit
 from server.question.compose.extractive.piece_scores import Scored, reading_words
+from server.question.compose.extractive.question_words import prefix
 from server.text.vocabulary import words
 
 # an item that names its own subject ("- `done` fails if …", "- **Latency**: …")
@@ -51,4 +52,4 @@ def entry_asked(piece: Scored) -> bool:
     of "what does simp do?"), as opposed to an entry of a list that answers whole ("- **Manufacturer** …"
     of "who gets in trouble if a robot hurts somebody?")?"""
     named = _NAMED_ITEM.match(piece.unit.text)
-    return named is not None and any(word[:5] in piece.covers for word in words(named.group(1)))
+    return named is not None and any(prefix(word) in piece.covers for word in words(named.group(1)))

@@ -35,7 +35,7 @@ from server.question.compose.extractive.asks_for import (ASKS, NEGATED, ONLY_ASK
 from server.text.definition import (code_names, compared_terms, compares, defined_term, defines, headed_by,
                                      named_operators, says_operator)
 from server.text.vocabulary import BookVocabulary, words
-from server.question.compose.extractive.question_words import (asked, holds_unasked, named_apart, prefixes,
+from server.question.compose.extractive.question_words import (asked, holds_unasked, named_apart, prefix, prefixes,
                                                                 runs_said, says_term, term_key, without_terms)
 
 CODE_ASKED = 0.3
@@ -58,7 +58,7 @@ _EXTERNAL = re.compile(r"\s*(?:[a-z][a-z0-9+.-]*:|//)", re.IGNORECASE)  # https:
 _TAG_ONLY = re.compile(r"^\s*</?[A-Za-z][^>]*>\s*$")  # "<Listing number=…>": a page's markup, not its words
 _NAME_NUMBER = re.compile(r"^([a-z]+)([0-9]+)$")
 HEADING_ID = re.compile(r"\{#[^}]*\}\s*$")
-_COMPARING = frozenset(word[:5] for word in COMPARING)
+_COMPARING = frozenset(prefix(word) for word in COMPARING)
 _PREFIX_FREQUENCY: "weakref.WeakKeyDictionary[BookVocabulary, tuple[Counter, int]]" = weakref.WeakKeyDictionary()
 
 
@@ -68,7 +68,7 @@ def _book_frequency(book: BookVocabulary) -> tuple[Counter, int]:
     if found is None:
         frequency: Counter = Counter()
         for word, count in book.document_frequency.items():
-            frequency[word[:5]] += count
+            frequency[prefix(word)] += count
         found = _PREFIX_FREQUENCY[book] = (frequency, book.documents)
     return found
 
@@ -84,7 +84,7 @@ def _weights(asked: list[str], units: list[Unit], book: BookVocabulary | None) -
     for p in asked:
         name_number = _NAME_NUMBER.match(p)
         # a joined name and number ("ros2") is in at most the passages holding both its parts
-        count = max(frequency[p], min(frequency[name_number[1][:5]], frequency[name_number[2]])) if name_number \
+        count = max(frequency[p], min(frequency[prefix(name_number[1])], frequency[name_number[2]])) if name_number \
             else frequency[p]
         found[p] = inverse_document_frequency(documents, min(count, documents))
     return found

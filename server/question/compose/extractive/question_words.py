@@ -13,6 +13,16 @@ from server.text.vocabulary import BookVocabulary, unspaced, words
 
 _VALUE = re.compile(r"(?<!\S)(\d+)(?=[\s?!,;:]|[.?!]?$)")  # a number standing as a word of its own
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*\.?")
+_NOT_PLURAL = ("ss", "us", "is")  # "class", "focus", "axis"
+
+
+def prefix(word: str) -> str:
+    """A word as the composer compares it: its first five letters, a short word's -s left off
+    ("takes" and "nodes" are "take" and "node", whose five letters they would otherwise not share)."""
+    word = loan_singular(word)
+    if len(word) in (4, 5) and word.endswith("s") and not word.endswith(_NOT_PLURAL):
+        word = word[:-1]
+    return word[:5]
 
 
 def terms(text: str) -> list[str]:
@@ -22,7 +32,7 @@ def terms(text: str) -> list[str]:
 
 
 def prefixes(text: str) -> list[str]:
-    return [loan_singular(w)[:5] for w in terms(text)]
+    return [prefix(w) for w in terms(text)]
 
 
 def asked(question: str, book: BookVocabulary | None) -> list[str]:
@@ -40,7 +50,7 @@ def asked(question: str, book: BookVocabulary | None) -> list[str]:
     # a value asked about ("an fst of 0"), not a name's number ("ROS 2", "python 3", "exit code 127")
     standing = set(_VALUE.findall(question)) - _in_a_run(question)  # nor a figure in an expression ("0.1 + 0.2")
     values = {w for before, w in zip(["", *found], found) if w in standing and before not in content | short}
-    return list(dict.fromkeys(loan_singular(w)[:5] for w in [*sorted(content), *sorted(named | joined | short | values)]))
+    return list(dict.fromkeys(prefix(w) for w in [*sorted(content), *sorted(named | joined | short | values)]))
 
 
 def _in_a_run(question: str) -> set[str]:
@@ -56,7 +66,7 @@ def holds_unasked(term: str, weights: dict[str, float]) -> bool:
     too common to be asked that the question names as a term ("the difference between catch and
     try?": Haskell's `try`)."""
     said = words(term)
-    return bool(said) and any(loan_singular(w)[:5] not in weights for w in said)
+    return bool(said) and any(prefix(w) not in weights for w in said)
 
 
 def says_whole(text: str, term: str) -> bool:
@@ -121,13 +131,13 @@ def named_apart(text: str, question: str) -> set[str]:
     names = {w for m in _CODE.finditer(text) for w in words(m[1] or m[2])}
     if not names:
         return set()
-    prose = {loan_singular(w)[:5] for w in words(_CODE.sub(" ", text))}
+    prose = {prefix(w) for w in words(_CODE.sub(" ", text))}
     asked = _asked_forms(question)
-    return {p for w in names if (p := loan_singular(w)[:5]) in asked and p not in prose
+    return {p for w in names if (p := prefix(w)) in asked and p not in prose
             and not w.startswith(asked[p])}
 
 
 @lru_cache(maxsize=64)
 def _asked_forms(question: str) -> dict[str, str]:
     """Each word of the question by its prefix, as one of it ("exceptions": "exception")."""
-    return {loan_singular(w)[:5]: re.sub(r"(?:es|s)$", "", w) if len(w) > 3 else w for w in words(question)}
+    return {prefix(w): re.sub(r"(?:es|s)$", "", w) if len(w) > 3 else w for w in words(question)}
