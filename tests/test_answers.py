@@ -1406,3 +1406,21 @@ def test_a_comparisons_frame_is_no_asked_word():
     both = "## String and &str\n\nA `String` owns its text; a `&str` borrows it.\n"
     assert block_answer("whats the difference between String and &str",
                         [_source(moves, 0.55, "a"), _source(both, 0.5, "b")]).startswith("**String and &str**")
+
+
+def test_a_passage_opening_inside_a_sentence_another_holds_whole_does_not_repeat_its_end():
+    """Asked on the Rust book's Result page "can i use ? in a function that returns Option", the
+    answer ended "… but you can't mix and match [2]. returns `Option`, but you can't mix and match
+    [3].": the page's next chunk opens inside that sentence, and its end was a piece of its own."""
+    from server.question.compose.extractive.piece_scores import score_pieces
+
+    whole = ("Note that you can use the `?` operator on a `Result` in a function that returns `Result`, and you can "
+             "use the `?` operator on an `Option` in a function that returns `Option`, but you can’t mix and match.")
+    # the passage before it, read on into what the first passage has not read of the page: that sentence's end
+    inside = ("The other choice is to use a `match` or one of the `Result<T, E>` methods to handle the "
+              "`Result<T, E>` in whatever way is appropriate.\n\nreturns `Option`, but you can’t mix and match.")
+    sources = [_source(whole, 0.57, "a"), _source(inside, 0.55, "b")]
+    pieces = [s.unit.text for s in score_pieces("can i use ? in a function that returns Option", sources, None,
+                                                everything=False, read=[(whole, []), (inside, [])])]
+    assert sum("mix and match" in piece for piece in pieces) == 1, pieces
+    assert any(piece.startswith("The other choice") for piece in pieces)  # the rest of that passage stays

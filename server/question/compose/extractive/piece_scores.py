@@ -47,6 +47,7 @@ NAMED_ASKED = 0.3  # an exercise, a quiz question or a reading when the question
 NAMED = ("exercise", "quiz", "references")
 DEFINES = 0.85  # "what's a trait?": the sentence that defines the term (text/definition.py) opens the answer,
 # over a heading that only shares a stem with it ("hierarchical clustering" of "what does cluster mean?")
+FRAGMENT_WORDS = 3  # a sentence's end this long, said whole by another piece, is left out (a shorter one may be chance)
 HEADING_WEIGHT = 0.75
 PASSAGE_WEIGHT = 1.5
 K1, B, AVERAGE_WORDS = 1.2, 0.75, 20  # BM25 over sentences (about twenty words each)
@@ -88,6 +89,16 @@ def _weights(asked: list[str], units: list[Unit], book: BookVocabulary | None) -
             else frequency[p]
         found[p] = inverse_document_frequency(documents, min(count, documents))
     return found
+
+
+def _without_fragments(units: list[Unit]) -> list[Unit]:
+    """The pieces less the end or the beginning of a sentence another piece says whole: a passage
+    that opens inside a sentence ("returns `Option`, but you can't mix and match.") repeats the end
+    of one another passage holds."""
+    said = [" ".join(u.plain.lower().split()) for u in units]
+    whole = [t for u, t in zip(units, said) if u.kind in ("sentence", "item")]
+    return [u for u, t in zip(units, said) if u.kind not in ("sentence", "item") or len(t.split()) < FRAGMENT_WORDS
+            or not any(len(other) > len(t) and (other.endswith(t) or other.startswith(t)) for other in whole)]
 
 
 def _bm25(prefixes: list[str], weights: dict[str, float]) -> float:
@@ -204,6 +215,7 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
                 continue
             seen.add(said)
             units.append(unit)
+    units = _without_fragments(units)
     weights = _weights(asked(question, book), units, book)
     if compared:  # "the difference between String and &str" asks about the two: "different ways" is no answer
         weights = {p: w for p, w in weights.items() if p not in _COMPARING}
