@@ -108,6 +108,16 @@ def test_what_a_name_in_code_does_said_with_it_as_the_subject_defines_it():
     assert admitted("why am i sorry?", [near], 0.3, unknown_terms=[], model_judges=False) == []
 
 
+def test_a_name_in_code_said_with_its_kind_is_what_the_sentence_says_it_is():
+    """"what does unwrap do" on the Rust book's Result page was answered from "The Never Type" ("we
+    won't be returning a value from `unwrap`"): "The `unwrap` method is a shortcut method …" says
+    what it is, with its kind between the name and "is"."""
+    assert defines("The `unwrap` method is a shortcut method implemented just like the `match` expression.", "unwrap")
+    assert defines("The `Box<T>` type is a smart pointer.", "Box<T>")
+    assert not defines("The unwrap method is fine.", "unwrap")  # not set in code: the kind is no kind of it
+    assert not defines("The `unwrap` method is also handy here.", "unwrap")  # something said of it
+
+
 def test_the_passage_defining_the_term_comes_first_among_near_ones():
     book = BookVocabulary.from_texts([DERIVE, TRAITS])
     chunks = [_chunk("derive", DERIVE, 0.58), _chunk("traits", TRAITS, 0.56)]

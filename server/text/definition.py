@@ -227,10 +227,11 @@ def defines(text: str, term: str) -> bool:
     marked = (rf"(?:(?:^|(?<=[.!?]\s)|\n)\s*(?:(?:an?|the)\s+)?(?:term\s+)?|"
               rf"\b(?:call|calls|called|known as|referred to as)\s+(?:[^.!?\n]{{0,60}}?\s)?)"
               rf"(?<![\w*])(?:\*\*|__|\*|_){said}{plural}(?:\*\*|__|\*|_)(?![\w*])")
-    # "A trait is …", "Rust’s closures are …", "$F_{ST}$ is …", an item of a note ("> 1. Guards, as seen
-    # in `sayDiv2` are just a nicer syntax around …")
+    # "A trait is …", "Rust’s closures are …", "$F_{ST}$ is …", "The `unwrap` method is …", an item of a
+    # note ("> 1. Guards, as seen in `sayDiv2` are just a nicer syntax around …")
     # (its notation may stand beside it: "The universal quantifier, ``∀ x : α, p x`` is supposed to denote …")
-    what_it_is = (rf"(?:^|(?<=[.!?]\s)|\n)\s*{_ITEM}(?:(?:an?|the|\w+['’]s)\s+)?[`$]?{said}{plural}[`$]?"
+    what_it_is = (rf"(?:^|(?<=[.!?]\s)|\n)\s*{_ITEM}(?:(?:an?|the|\w+['’]s)\s+)?"
+                  rf"(?:`{said}`\s+(?:{_CODE_KINDS})|[`$]?{said}{plural}[`$]?)"
                   rf"(?:\s*,?\s*(?:`+[^`\n]{{1,40}}`+|\$[^$\n]{{1,40}}\$|\([^)\n]{{1,40}}\)),?|{_ASIDE})?\s+"
                   rf"(?:(?:is|are)\s+supposed\s+to\s+(?:denote|mean|represent|be)\b|"
                   rf"(?:is|are)\s+{_PLAINLY}(?!{_NOT_WHAT_IT_IS})|refers to|means|stands for|denotes|defines\b)")
