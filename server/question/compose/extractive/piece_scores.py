@@ -92,13 +92,14 @@ def _weights(asked: list[str], units: list[Unit], book: BookVocabulary | None) -
 
 
 def _without_fragments(units: list[Unit]) -> list[Unit]:
-    """The pieces less the end or the beginning of a sentence another piece says whole: a passage
-    that opens inside a sentence ("returns `Option`, but you can't mix and match.") repeats the end
-    of one another passage holds."""
-    said = [" ".join(u.plain.lower().split()) for u in units]
+    """The pieces less the end of a sentence another piece says whole: a passage that opens inside
+    a sentence ("returns `Option`, but you can't mix and match.") repeats the end of one another
+    passage holds."""
+    said = [" ".join(u.plain.split()) for u in units]
     whole = [t for u, t in zip(units, said) if u.kind in ("sentence", "item")]
-    return [u for u, t in zip(units, said) if u.kind not in ("sentence", "item") or len(t.split()) < FRAGMENT_WORDS
-            or not any(len(other) > len(t) and (other.endswith(t) or other.startswith(t)) for other in whole)]
+    return [u for u, t in zip(units, said)
+            if u.kind not in ("sentence", "item") or not t[:1].islower() or len(t.split()) < FRAGMENT_WORDS
+            or not any(len(other) > len(t) and other.endswith(t) for other in whole)]
 
 
 def _bm25(prefixes: list[str], weights: dict[str, float]) -> float:
