@@ -1424,3 +1424,14 @@ def test_a_passage_opening_inside_a_sentence_another_holds_whole_does_not_repeat
                                                 everything=False, read=[(whole, []), (inside, [])])]
     assert sum("mix and match" in piece for piece in pieces) == 1, pieces
     assert any(piece.startswith("The other choice") for piece in pieces)  # the rest of that passage stays
+
+
+def test_an_opening_ending_on_a_topic_sentence_reads_its_paragraph():
+    """"why does my code say cannot use the ? operator in a function that returns ()" on the Rust
+    book's Result page ended "To fix the error, you have two choices." (or on the first of them):
+    the paragraph it opens is what it announces."""
+    page = (RUST_BOOK / "src" / "ch09-02-recoverable-errors-with-result.md").read_text(encoding="utf-8")
+    where = page[page.index("#### Where to Use the `?` Operator"):page.index("The error message also mentioned that")]
+    answer = block_answer("why does my code say cannot use the ? operator in a function that returns ()",
+                          [_source(where, 0.55, "a")])
+    assert "you have two choices. One choice is" in answer and "The other choice is" in answer, answer

@@ -81,10 +81,17 @@ def _choose(scored: list[Scored], budget: int, wants_code: bool, highlighted: di
     by_key = {s.unit.key: s.unit for s in scored}
     opening = opening_stretch(scored, budget, wants_code, how_to, sections)
     chosen = {u.key: u for u in [u for first in opening[:1] for u in with_dependencies(first, by_key)] + opening[1:]}
-    # an opening that ends on a topic sentence goes on into the sentence after it
+    # an opening that ends on a topic sentence goes on into its paragraph, over the reading length if
+    # need be (the paragraph from it within the length): "To fix the error, you have two choices." is
+    # no answer without them
     carried = carried_on(opening[-1], by_key) if opening else None
-    if carried is not None and carried.key not in chosen and _length([*chosen.values(), carried]) <= budget:
+    if carried is not None and carried.key not in chosen:
         chosen[carried.key] = carried
+        paragraph = [opening[-1], carried]
+        while (after := by_key.get((carried.source, carried.block, carried.index + 1))) is not None \
+                and after.kind == "sentence" and _length([*paragraph, after]) <= budget:
+            chosen[after.key] = carried = after
+            paragraph.append(after)
     leading = set(chosen)
     left = budget - _length(list(chosen.values()))
     if left >= MIN_MORE:
