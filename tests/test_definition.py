@@ -114,6 +114,7 @@ def test_a_name_in_code_said_with_its_kind_is_what_the_sentence_says_it_is():
     what it is, with its kind between the name and "is"."""
     assert defines("The `unwrap` method is a shortcut method implemented just like the `match` expression.", "unwrap")
     assert defines("The `Box<T>` type is a smart pointer.", "Box<T>")
+    assert defines("The ``exact`` command is just a variant of ``apply`` which signals …", "exact")  # the Lean book's
     assert not defines("The unwrap method is fine.", "unwrap")  # not set in code: the kind is no kind of it
     assert not defines("The `unwrap` method is also handy here.", "unwrap")  # something said of it
 
@@ -311,6 +312,24 @@ def test_an_operator_asked_about_by_name_is_answered_where_the_book_says_it():
     assert "`$` is right-associative" in answer, answer
     assert answer.index("`$`") < answer.find("When there are multiple operators") or \
         "When there are multiple operators" not in answer, answer
+
+
+def test_an_operator_of_a_semicolon_a_question_mark_or_a_dash_is_named_as_one():
+    """"what does <;> do" (Lean's combinator), "what does ? do with the error type" (Rust's `?`) and
+    "what does -> mean" asked about nothing: their characters were no operator's."""
+    from server.text.definition import named_operators
+
+    assert named_operators("what does <;> do") == ["<;>"]
+    assert named_operators("what does ? do with the error type") == ["?"]
+    assert named_operators("can i use ? in a function that returns Option") == ["?"]
+    assert named_operators("what does -> mean") == ["->"]
+    assert named_operators("what is this?") == [] and named_operators("is a - b the same?") == []
+    combinators = ("You can also use the combinator ``tac1 <;> tac2`` to apply ``tac2`` to each subgoal produced by "
+                   "tactic ``tac1``.")
+    rewriting = "You can also use the ascii equivalent, ``<-``. The ``rw`` tactic chooses the first match it finds."
+    answer = block_answer("what does <;> do", [Source(_chunk("rw", rewriting, 0.31, "Rewriting"), "database"),
+                                               Source(_chunk("comb", combinators, 0.3, "Tactic Combinators"), "database")])
+    assert answer.startswith("**Tactic Combinators**"), answer
 
 
 def test_a_sentence_defining_the_term_outweighs_a_heading_that_shares_its_stem():

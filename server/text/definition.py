@@ -146,7 +146,7 @@ _CODE_NAME = re.compile(r"`(?P<quoted>[^`\n]{1,40})`|(?<![A-Za-z0-9_.:/])(?P<nam
                         r"[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+)")  # snake_case
 
 
-_OPERATOR_CHARS = r"$><|&:=@!%^*+~\\"
+_OPERATOR_CHARS = r"$><|&:=@!%^*+~\\;?\-"  # ";" of "<;>", "?" of Rust's `?`, "-" of "->"
 # an operator a question names as a thing: "the $ operator", "what does >>= do", "the := thing",
 # "> and >>"; not one used in code it quotes ("0.1 + 0.2", "filter((n) => n)")
 _OPERATOR = re.compile(rf"(?:^|(?<=\s))([{_OPERATOR_CHARS}]{{1,3}})(?=\s+(?:operators?|signs?|symbols?|things?|"
@@ -231,7 +231,7 @@ def defines(text: str, term: str) -> bool:
     # note ("> 1. Guards, as seen in `sayDiv2` are just a nicer syntax around …")
     # (its notation may stand beside it: "The universal quantifier, ``∀ x : α, p x`` is supposed to denote …")
     what_it_is = (rf"(?:^|(?<=[.!?]\s)|\n)\s*{_ITEM}(?:(?:an?|the|\w+['’]s)\s+)?"
-                  rf"(?:`{said}`\s+(?:{_CODE_KINDS})|[`$]?{said}{plural}[`$]?)"
+                  rf"(?:`+{said}`+\s+(?:{_CODE_KINDS})|[`$]?{said}{plural}[`$]?)"
                   rf"(?:\s*,?\s*(?:`+[^`\n]{{1,40}}`+|\$[^$\n]{{1,40}}\$|\([^)\n]{{1,40}}\)),?|{_ASIDE})?\s+"
                   rf"(?:(?:is|are)\s+supposed\s+to\s+(?:denote|mean|represent|be)\b|"
                   rf"(?:is|are)\s+{_PLAINLY}(?!{_NOT_WHAT_IT_IS})|refers to|means|stands for|denotes|defines\b)")
