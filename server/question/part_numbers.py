@@ -5,7 +5,7 @@ into is cited as itself the same way."""
 from __future__ import annotations
 
 from server.book.chunk import Chunk
-from server.book.holding import holder
+from server.question.holding import holder
 from server.question.context import Source
 
 

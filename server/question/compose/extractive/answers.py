@@ -25,7 +25,7 @@ from server.question.compose.extractive.thought import carried_on, with_dependen
 from server.book.chunk import Chunk
 from server.question.context import Source
 from server.text.definition import defined_term
-from server.book.holding import holder
+from server.question.holding import holder
 from server.question.compose.extractive.continuation import (Following, Preceding, cited_where_read, read_passages,
                                                               shown_under)
 from server.question.markers import cite_end, marker

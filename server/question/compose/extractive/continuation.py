@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Callable
 
 from server.book.chunk import Chunk
-from server.book.holding import holder
+from server.question.holding import holder
 from server.text.blocks import heading_material, split_blocks
 from server.text.sentences import normalised
 
