@@ -146,7 +146,7 @@ _CODE_NAME = re.compile(r"`(?P<quoted>[^`\n]{1,40})`|(?<![A-Za-z0-9_.:/])(?P<nam
                         r"[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+)")  # snake_case
 
 
-_OPERATOR_CHARS = r"$><|&:=@!%^*+~\\;?\-"  # ";" of "<;>", "?" of Rust's `?`, "-" of "->"
+_OPERATOR_CHARS = r"$><|&:=@!%^*+~\\;\-"  # ";" of "<;>", "-" of "->"
 # an operator a question names as a thing: "the $ operator", "what does >>= do", "the := thing",
 # "> and >>"; not one used in code it quotes ("0.1 + 0.2", "filter((n) => n)")
 _OPERATOR = re.compile(rf"(?:^|(?<=\s))([{_OPERATOR_CHARS}]{{1,3}})(?=\s+(?:operators?|signs?|symbols?|things?|"
