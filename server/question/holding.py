@@ -41,4 +41,3 @@ def holder(piece: str, chunks: list[Chunk]) -> Chunk | None:
         return whole
     opening = " ".join(wanted.split()[:6])
     return next((c for c, text in zip(chunks, texts) if opening in text), None)
-

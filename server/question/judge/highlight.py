@@ -23,6 +23,7 @@ sources and their builds (BENCHMARKS.md, "Highlight questions").
 from __future__ import annotations
 
 import re
+from typing import Callable
 
 from server.book.chunk import Chunk
 from server.question.context import Source
@@ -164,7 +165,7 @@ def passage_answer(intent: Intent, question: str, sources: list[Source], answer_
 
 
 def _answer(intent: Intent, question: str, sources: list[Source], answer_length: str, language: str | None,
-            quote) -> str:
+            quote: Callable[[list[tuple[int, str]]], str]) -> str:
     sentences = _numbered_sentences(sources)
     if not sentences:
         return ""

@@ -16,10 +16,9 @@ from typing import TYPE_CHECKING, Callable
 
 from server.book.chunk import Chunk
 from server.question.holding import holder
+from server.question.part_numbers import PartNumbers
 from server.text.blocks import heading_material, split_blocks
 from server.text.sentences import normalised
-
-from server.question.part_numbers import PartNumbers
 
 if TYPE_CHECKING:
     from server.question.compose.extractive.answer_units import Unit
@@ -222,14 +221,13 @@ def cited_where_read(units: list[Unit], sources: list[Source],
     them, the chunks returned); from a part of a chunk that runs on under another heading, as
     that part (Chunk.sections)."""
     numbers = PartNumbers(sources)
-    number = numbers.number
     cited = []
     for unit in units:
         own = sources[unit.source - 1]
         chunks = read[unit.source - 1][1]  # the passage's chunk first, unless a passage before it read it
         if not chunks or [c.chunk_id for c in chunks] == [own.chunk.chunk_id]:
             held = own.chunk if own.source_type == "database" and own.chunk.parts else None
-            cited.append(unit if held is None else replace(unit, source=number(held, unit.text)))
+            cited.append(unit if held is None else replace(unit, source=numbers.number(held, unit.text)))
             continue
         lead, _, block = unit.text.partition("\n\n")
         if unit.introduces and block and not any(_holds(c, lead, block) for c in chunks):
@@ -240,5 +238,5 @@ def cited_where_read(units: list[Unit], sources: list[Source],
             parts = [unit]
         for part in parts:
             found = holder(part.text, chunks)
-            cited.append(part if found is None else replace(part, source=number(found, part.text)))
+            cited.append(part if found is None else replace(part, source=numbers.number(found, part.text)))
     return cited, numbers.extra
