@@ -86,12 +86,11 @@ def _choose(scored: list[Scored], budget: int, wants_code: bool, highlighted: di
     # no answer without them
     carried = carried_on(opening[-1], by_key) if opening else None
     if carried is not None and carried.key not in chosen:
-        chosen[carried.key] = carried
         paragraph = [opening[-1], carried]
-        while (after := by_key.get((carried.source, carried.block, carried.index + 1))) is not None \
+        while (after := by_key.get((carried.source, carried.block, paragraph[-1].index + 1))) is not None \
                 and after.kind == "sentence" and _length([*paragraph, after]) <= budget:
-            chosen[after.key] = carried = after
             paragraph.append(after)
+        chosen.update((u.key, u) for u in paragraph[1:])
     leading = set(chosen)
     left = budget - _length(list(chosen.values()))
     if left >= MIN_MORE:
