@@ -16,6 +16,7 @@ down each few for from further had has have having here how into its just more m
 our out over own same should some such than that the their them then there these they this those through too under
 until very was were what when where which while who whom why will with would you your actually really get make
 mean means thing things work works way ways use used using tell know want need instead rather
+explain explaining explanation describe elaborate clarify
 como cómo para cual cuál cuales cuáles donde dónde cuando cuándo esta este estos estas esto sobre entre tiene
 tienen puede pueden hace hacer porque pero también más menos todo todos toda todas otro otra otros otras cada
 desde hasta según aunque están

@@ -31,7 +31,7 @@ from server.question.compose.extractive.continuation import (Following, Precedin
 from server.question.markers import cite_end, marker
 from server.question.compose.extractive.lists import cut_list
 from server.question.compose.extractive.opening import MAX_SECTIONS, code_blocks, opening_stretch, passage
-from server.question.compose.extractive.sections import Section, in_book_order, piece_sections
+from server.question.compose.extractive.sections import PieceSections, Section, in_book_order, piece_sections
 from server.question.compose.extractive.asks_for import asks_for_code, asks_for_example, has_code
 from server.question.compose.extractive.piece_scores import HEADING_ID, Scored, reading_words, score_pieces
 from server.text.lengths import reading_length
@@ -143,8 +143,9 @@ def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict
     # after an opening, the best piece is no code nobody asked for, and says something asked (in its
     # text, or its heading: "SLAM" over the sentence saying what it is) unless it reads on in the
     # opening's section (a problem's "Solution:" list)
+    within = sections.within if isinstance(sections, PieceSections) else lambda u, o: section(u) == section(o)
     best = next((s for s in ranked if not (opened and (has_code(s.unit) and not wants_code or (
-        s.relevance <= 0 and s.context <= 0 and section(s.unit) not in quoted)))), None)
+        s.relevance <= 0 and s.context <= 0 and not any(within(s.unit, o) for o in opened))))), None)
     relevant = [s for s in ranked if s is best or s.relevance > 0]
     answering = {s.unit.key for s in relevant}
     unasked = sorted((s for s in ranked if s.relevance <= 0 and not has_code(s.unit)), key=lambda s: s.unit.key)

@@ -184,6 +184,20 @@ def shown_under(units: list[Unit], read: list[tuple[str, list[Chunk]]]) -> list[
     return found
 
 
+def placed(units: list[Unit], read: list[tuple[str, list[Chunk]]]) -> list[Unit]:
+    """Each piece read on from a later chunk under the heading it stands under there, before it is
+    scored: a passage read on into the next section ("### Reactive Balance" after the MPC section)
+    does not lend its heading to that section's pieces."""
+    found = []
+    for unit in units:
+        chunks = read[unit.source - 1][1]
+        holding = holder(unit.text.partition("\n\n")[0], chunks) if len(chunks) > 1 else None
+        if holding is not None and holding is not chunks[0]:
+            unit = replace(unit, heading=heading_in(holding, unit.text))
+        found.append(unit)
+    return found
+
+
 def read_passages(sources: list[Source], following: Following | None,
                   preceding: Preceding | None = None) -> list[tuple[str, list[Chunk]]]:
     """Each passage's text and the chunks it was read from: a book passage read on into the

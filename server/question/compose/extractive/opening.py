@@ -11,7 +11,7 @@ from server.question.compose.extractive.answer_units import Unit, points_above
 from server.question.compose.extractive.lists import entry_asked, names_its_own
 from server.question.compose.extractive.asks_for import has_code
 from server.question.compose.extractive.piece_scores import Scored, reading_words
-from server.question.compose.extractive.sections import Section
+from server.question.compose.extractive.sections import PieceSections, Section
 
 OPENING_SHARE = 0.5  # of the reading length, for the opening stretch (BENCHMARKS.md)
 # sections an answer quotes: the one that answers, and two for what it does not say (a section with
@@ -42,6 +42,7 @@ def opening_stretch(scored: list[Scored], budget: int, wants_code: bool, how_to:
     asked wins."""
     limit = int(budget * OPENING_SHARE)
     section = sections or passage
+    within = sections.within if isinstance(sections, PieceSections) else lambda unit, opening: True
     passages: dict[int, list[Scored]] = {}
     for piece in sorted(scored, key=lambda s: s.unit.key):
         passages.setdefault(piece.unit.source, []).append(piece)
@@ -56,15 +57,16 @@ def opening_stretch(scored: list[Scored], budget: int, wants_code: bool, how_to:
             taken = []
             for piece in pieces[i:]:
                 more, more_code = reading_words(piece.unit), has_code(piece.unit)
+                # the code a section named by what is asked opens with, after its lead-in, is its answer
                 if more_code and not (wants_code or set(piece.covers) - said_in_prose
-                                      or (how_to and piece.relevance > 0)):
+                                      or (how_to and piece.relevance > 0) or (piece is first and first.heads)):
                     continue
                 if (taken or more > budget) and (length + more > limit or code + more_code > code_blocks(wants_code)):
                     break
                 if taken and entry_asked(pieces[i]) and names_its_own(piece.unit) and not (
                         set(piece.covers) - set(covers)):
                     break  # the entry asked about by name, not the next ones of its list ("- `done` fails if …")
-                if taken and section(piece.unit) != section(first.unit):
+                if taken and (section(piece.unit) != section(first.unit) or not within(piece.unit, first.unit)):
                     break  # the section that answers, read straight through: not on into the next one
                 covers.update(piece.covers)
                 length, code = length + more, code + more_code

@@ -20,6 +20,7 @@ from collections import Counter
 from typing import Callable
 
 from server.question.compose.extractive.answer_units import Unit, units_of
+from server.question.compose.extractive.continuation import placed
 from server.text.blocks import heading_material
 from server.book.chunk import Chunk
 from server.question.context import Source
@@ -184,16 +185,18 @@ def _names_its_section(unit: Unit, opens: list, term: str, on_term: list[bool]) 
 
 
 class Scored:
-    __slots__ = ("unit", "relevance", "score", "covers", "context", "items", "leads", "titled")
+    __slots__ = ("unit", "relevance", "score", "covers", "context", "items", "leads", "titled", "heads")
 
     def __init__(self, unit: Unit, relevance: float, score: float, covers: dict[str, float], context: float,
-                 items: tuple[dict[str, float], ...] = (), leads: float = 0.0, titled: bool = False):
+                 items: tuple[dict[str, float], ...] = (), leads: float = 0.0, titled: bool = False,
+                 heads: bool = False):
         self.unit, self.relevance, self.score = unit, relevance, score  # relevance: by its words alone
         self.covers = covers  # the asked words it holds, each with its share of the question (rarer: more)
         self.context = context  # what its heading and its passage's nearness add
         self.items = items  # a lead-in's list: the asked words the lead-in holds, then each item
         self.leads = leads  # what it adds to a stretch it opens: the kind of piece asked for (exercises, an example)
         self.titled = titled  # its heading is asked words alone ("SLAM", "2. <joint>")
+        self.heads = heads  # it opens the section named by what is asked ("Model Predictive Control (MPC)")
 
 
 def score_pieces(question: str, sources: list[Source], book: BookVocabulary | None, *, everything: bool,
@@ -216,7 +219,7 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
                 continue
             seen.add(said)
             units.append(unit)
-    units = _without_fragments(units)
+    units = _without_fragments(placed(units, read))
     weights = _weights(asked(question, book), units, book)
     if compared:  # "the difference between String and &str" asks about the two: "different ways" is no answer
         weights = {p: w for p, w in weights.items() if p not in _COMPARING}
@@ -274,9 +277,10 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
         # a section the question names whole ("what's functional core, imperative shell?" of the section
         # "Functional core, imperative shell", its words said nowhere in its text) is the one that answers
         first = (unit.source, unit.heading) not in opened
-        named_whole = not terms and bool(weights) and set(heading) == set(weights) and first
-        if unit.kind != "code" and (named_whole or any(defines(unit.text, t) or (_names_its_section(
-                unit, opens, t, on_term[t]) and first) for t in terms) or (first and compares(headings, compared))):
+        named_whole = not terms and bool(weights) and set(heading) == set(weights)
+        heads = first and (named_whole or any(_names_its_section(unit, opens, t, on_term[t]) for t in terms))
+        if unit.kind != "code" and (heads or any(defines(unit.text, t) for t in terms)
+                                    or (first and compares(headings, compared))):
             # a stretch opening on it leads (answers.py _opening), as a section named by the term, or by
             # the two compared ("Generators vs. Lists"), does
             context += DEFINES
@@ -287,7 +291,8 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
             items = tuple(_holds(strip_markdown(part), weights, full)
                           for part in [unit.text.partition("\n\n")[0], *unit.items])
         scored.append(Scored(unit, relevance, relevance + context + asked_for, covers, context, items, leads,
-                             any(p in weights for p in heading) and all(p in weights or p.isdigit() for p in heading)))
+                             any(p in weights for p in heading) and all(p in weights or p.isdigit() for p in heading),
+                             heads and unit.kind != "code"))
     said_by = Counter(run for said in runs for run in said)
     for piece, said in zip(scored, runs):
         piece.leads += PHRASED if any(said_by[run] == 1 for run in said) else 0.0

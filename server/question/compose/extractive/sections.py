@@ -31,29 +31,46 @@ def passage_sections(sources: list[Source]) -> dict[int, Section | int]:
     return {n: section_of(s.chunk) if s.source_type == "database" else n for n, s in enumerate(sources, 1)}
 
 
-def piece_sections(sources: list[Source], read: list[tuple[str, list[Chunk]]]) -> Callable[[Unit], Section | int]:
-    """The section a piece stands in: its page and the top section (a page's second-level heading,
-    its subsections with it; the page's opening before it) of the heading it stands under, found
-    among the chunks its passage was read from, a chunk's merged small sections included. A passage
-    read on across chunk borders runs into later sections, and a chunk can hold several: each
-    counts. A heading not found there: the passage's section."""
-    passages = passage_sections(sources)
-    tops: dict[tuple[int, str], str] = {}
-    for n, ((_, chunks), source) in enumerate(zip(read, sources), 1):
-        for chunk in chunks or ([source.chunk] if source.source_type == "database" else []):
-            paths = [(chunk.heading, chunk.section_hierarchy)] + [
-                (part["titles"][-1], [chunk.chapter, *part["titles"]]) for part in chunk.parts if part["titles"]]
-            for heading, path in paths:
-                if path:
-                    tops.setdefault((n, heading), top_section(path))
+class PieceSections:
+    """The section a piece stands in (called with it): its page and the top section (a page's
+    second-level heading, its subsections with it; the page's opening before it) of the heading it
+    stands under, found among the chunks its passage was read from, a chunk's merged small sections
+    included. A passage read on across chunk borders runs into later sections, and a chunk can hold
+    several: each counts. A heading not found there: the passage's section."""
 
-    def section(unit: Unit) -> Section | int:
-        passage = passages.get(unit.source, unit.source)
+    def __init__(self, sources: list[Source], read: list[tuple[str, list[Chunk]]]):
+        self.passages = passage_sections(sources)
+        self.paths: dict[tuple[int, str], tuple[str, ...]] = {}
+        for n, ((_, chunks), source) in enumerate(zip(read, sources), 1):
+            for chunk in chunks or ([source.chunk] if source.source_type == "database" else []):
+                paths = [(chunk.heading, chunk.section_hierarchy)] + [
+                    (part["titles"][-1], [chunk.chapter, *part["titles"]]) for part in chunk.parts if part["titles"]]
+                for heading, path in paths:
+                    if path:
+                        self.paths.setdefault((n, heading), tuple(path))
+
+    def __call__(self, unit: Unit) -> Section | int:
+        passage = self.passages.get(unit.source, unit.source)
         if not isinstance(passage, tuple):
             return passage
-        top = tops.get((unit.source, unit.heading))
-        return (passage[0], top) if top is not None else (passage[0], unit.heading) if unit.heading else passage
-    return section
+        path = self.paths.get((unit.source, unit.heading))
+        return (passage[0], top_section(list(path))) if path is not None else \
+            (passage[0], unit.heading) if unit.heading else passage
+
+    def within(self, unit: Unit, opening: Unit) -> bool:
+        """Does the piece stand under the heading the opening piece stands under, or one of its
+        subsections ("Reactive Balance" is not within its sibling "Model Predictive Control")?
+        Where a heading's place is not known, any piece of the opening's section is."""
+        if unit.heading == opening.heading or unit.source != opening.source:
+            return self(unit) == self(opening)
+        path, under = self.paths.get((unit.source, unit.heading)), self.paths.get((opening.source, opening.heading))
+        if path is None or under is None:
+            return self(unit) == self(opening)
+        return path[:len(under)] == under
+
+
+def piece_sections(sources: list[Source], read: list[tuple[str, list[Chunk]]]) -> PieceSections:
+    return PieceSections(sources, read)
 
 
 def in_book_order(units: list[Unit], sources: list[Source], extra: list[Chunk], opened: bool = False) -> list[Unit]:
