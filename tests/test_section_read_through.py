@@ -74,3 +74,25 @@ def test_a_request_word_is_not_what_is_asked_about():
                     citation="", file_hash="", position=0)
     assert admitted("explain Need electronic commutation", [passage], 0.3, unknown_terms=[], model_judges=False,
                     about_a_passage=True) == [passage]
+
+
+def test_a_short_list_is_read_from_its_first_item_to_the_one_asked(embedder):
+    """"why is balancing harder for a humanoid than a wheeled robot" opened on "- Walking on uneven
+    terrain? Even harder", the last item of its list, without the two it is harder than."""
+    chunks, order = _page(embedder, "chapter-01-introduction/index.md")
+    holding = next(c for c in chunks if "Even harder" in c.content)
+    answer = quoted_answer("why is balancing harder for a humanoid than a wheeled robot",
+                           [Source(holding.with_score(0.57), "database")], following=order.after)
+    assert "- Bipedal walking is inherently unstable\n- Must constantly adjust to stay upright\n" \
+           "- Walking on uneven terrain? Even harder" in answer.text, answer.text
+
+
+def test_what_the_opening_heading_says_is_not_fetched_from_another_section(embedder):
+    """"what is a servo motor": the "Servo Motors" section answers ("Motor + Gearbox + Controller: …");
+    the selection table was added for "servo" ("Small servos"), which the opening's heading says."""
+    chunks, order = _page(embedder, "actuators-motors.md")
+    servo = next(c for c in chunks if c.heading == "Servo Motors")
+    sources = [Source(servo.with_score(0.55), "database"), Source(chunks[0].with_score(0.45), "database")]
+    answer = quoted_answer("what is a servo motor", sources, following=order.after)
+    assert answer.text.startswith("**Servo Motors**\n\nMotor + Gearbox + Controller:"), answer.text
+    assert "Best Choice" not in answer.text, answer.text

@@ -34,6 +34,7 @@ from server.question.compose.extractive.opening import MAX_SECTIONS, code_blocks
 from server.question.compose.extractive.sections import PieceSections, Section, in_book_order, piece_sections
 from server.question.compose.extractive.asks_for import asks_for_code, asks_for_example, has_code
 from server.question.compose.extractive.piece_scores import HEADING_ID, Scored, reading_words, score_pieces
+from server.question.compose.extractive.question_words import prefixes
 from server.text.lengths import reading_length
 from server.text.sentences import CJK_STOPS
 from server.text.emphasis import as_rendered
@@ -98,8 +99,9 @@ def _choose(scored: list[Scored], budget: int, wants_code: bool, highlighted: di
         said = {word for s in scored if s.unit.key in chosen for word in s.covers}
         # what a term is, once said, is not said again from elsewhere: another section comes for an asked
         # word it does not say yet (measured: for any question, the dev books lost what they answered with)
-        spoken = {word for s in scored if s.unit.key in chosen and not has_code(s.unit) for word in s.covers} \
-            if defining else None
+        # (its heading says it too: "Servo Motors" over "Motor + Gearbox + Controller" says "servo")
+        spoken = {word for s in scored if s.unit.key in chosen and not has_code(s.unit) for word in s.covers} | {
+            word for u in chosen.values() for word in prefixes(HEADING_ID.sub("", u.heading))} if defining else None
         chosen.update((u.key, u) for u in _more(rest, left, wants_code, {}, opened=list(chosen.values()),
                                                 whole=budget, said=said, how_to=how_to, sections=sections,
                                                 spoken=spoken))

@@ -54,7 +54,7 @@ def opening_stretch(scored: list[Scored], budget: int, wants_code: bool, how_to:
                 continue  # an answer does not open on "The example above …"
             covers: dict[str, float] = {}
             length = code = 0
-            taken = []
+            taken, listed_asked = [], False
             for piece in pieces[i:]:
                 more, more_code = reading_words(piece.unit), has_code(piece.unit)
                 # the code a section named by what is asked opens with, after its lead-in, is its answer
@@ -71,6 +71,11 @@ def opening_stretch(scored: list[Scored], budget: int, wants_code: bool, how_to:
                 covers.update(piece.covers)
                 length, code = length + more, code + more_code
                 taken.append(piece.unit)
-            value = sum(covers.values()) + first.context + first.leads - (0.01 if first.relevance <= 0 else 0)
+                listed_asked = listed_asked or piece.relevance > 0 and piece.unit.block == first.unit.block
+            # a short list read from its first item to the one asked ("- Bipedal walking is inherently unstable"
+            # before "- Walking on uneven terrain? Even harder") is read as the book lists it
+            listed = first.unit.kind == "item" and first.unit.index == 0 and listed_asked
+            value = sum(covers.values()) + first.context + first.leads - (
+                0.01 if first.relevance <= 0 and not listed else 0)
             stretches.append((value, taken))
     return max(stretches, key=lambda stretch: stretch[0])[1] if stretches else []  # the first of equals
