@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import select
 import shutil
 import socket
@@ -364,3 +365,24 @@ def test_a_killed_master_loses_no_answer_a_reader_received(indexed_data, tmp_pat
     with sqlite3.connect(database) as conn:
         kept = {row[0] for row in conn.execute("SELECT id FROM chat_messages WHERE role = 'assistant'")}
     assert {answer["assistant_message_id"] for answer in received} <= kept
+
+
+def test_the_demo_shows_a_translated_page_in_its_language(chat_app):
+    """An Urdu page of the demo said `<html lang="en">` and no locale: the widget sent "en", the
+    Urdu question was searched with the English model among English pages and refused. A page
+    carries its locale and docs version as Docusaurus renders them, is laid out right to left in
+    a language written so, and lists the pages of its own language."""
+    from places import CORPORA
+    from server.serving.demo import register_demo
+
+    app = chat_app()
+    paths = register_demo(app, str(CORPORA / "physical-ai-i18n"))
+    client = app.test_client()
+    urdu = next(p for p in paths if "/ur/" in p)
+    text = client.get(urdu).get_data(as_text=True)
+    assert '<html lang="ur" dir="rtl"' in text and '<meta name="docusaurus_locale" content="ur">' in text
+    assert '<meta name="docusaurus_version" content="current">' in text
+    nav = text.split("<nav", 1)[1].split("</nav>", 1)[0]
+    assert nav.count("<a ") > 3 and all("/ur/" in href for href in re.findall(r'href="([^"]+)"', nav)), nav
+    english = client.get(next(p for p in paths if "/ur/" not in p and p != "/")).get_data(as_text=True)
+    assert '<html lang="en" dir="ltr"' in english and "/ur/" not in english.split("</nav>", 1)[0]

@@ -22,8 +22,10 @@ from server.ingest.site import detect_site
 _md = MarkdownIt("commonmark", {"html": False}).enable("table")
 
 _TEMPLATE = """<!doctype html>
-<html lang="en" data-theme="light"><head><meta charset="utf-8">
+<html lang="{lang}" dir="{direction}" data-theme="light"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="docusaurus_locale" content="{lang}">
+<meta name="docusaurus_version" content="{version}">
 <link rel="icon" href="data:,">
 <title>{title} | {book}</title>
 <style>
@@ -41,6 +43,10 @@ _TEMPLATE = """<!doctype html>
 <main><article>{body}</article></main>
 <script src="/widget.js" data-api="" data-title="Ask {book_attr}" data-book-id="{book_id}" defer></script>
 </body></html>"""
+
+
+# languages written right to left (a page in one is laid out so, as Docusaurus lays it out)
+RIGHT_TO_LEFT = frozenset("ar arc ckb dv fa he ks ps sd ug ur yi".split())
 
 
 def _style_hash(template: str) -> str:
@@ -77,14 +83,21 @@ def register_demo(app: Flask, book_path: str, *, book_id: str | None = None) -> 
     paths = {urlparse(p.url).path.rstrip("/") or "/": p for p in pages}
 
     def nav(active: Page) -> str:
+        """The pages in the active page's language and docs version."""
         return "".join(f'<a href="{html.escape(urlparse(p.url).path)}"{" class=active" if p is active else ""}>'
-                       f"{html.escape(p.title)}</a>" for p in pages)
+                       f"{html.escape(p.title)}</a>" for p in pages
+                       if (p.locale, p.version) == (active.locale, active.version))
 
     def view(path: str = ""):
         page = paths.get("/" + path.rstrip("/"))
         if page is None:
             return Response("Not found", status=404, mimetype="text/plain")
-        return Response(_TEMPLATE.format(title=html.escape(page.title), book=html.escape(site.title),
+        # the page's language and docs version as Docusaurus renders them: the widget sends them, and the
+        # answer cites pages in the reader's language
+        direction = "rtl" if page.locale.split("-")[0].lower() in RIGHT_TO_LEFT else "ltr"
+        return Response(_TEMPLATE.format(lang=html.escape(page.locale, quote=True), direction=direction,
+                                         version=html.escape(page.version, quote=True),
+                                         title=html.escape(page.title), book=html.escape(site.title),
                                          book_attr=html.escape(site.title, quote=True), book_id=html.escape(book_id),
                                          nav=nav(page), body=render_page(page)), mimetype="text/html",
                         headers={"Content-Security-Policy": PAGE_POLICY})
