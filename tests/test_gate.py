@@ -169,3 +169,22 @@ def test_a_short_name_written_against_japanese_or_chinese_is_a_term():
     assert short_terms("varってなんでもう使わない方がいいの？") == {"var"}
     assert short_terms("tscのバージョン確認するコマンドなんだっけ？") == {"tsc"} and "ros" in short_terms("ros 2 是什么")
     assert "qu" not in short_terms("¿qué es ROS?")  # an accented Latin word is one word
+
+
+def test_a_passage_naming_all_asked_answers_when_those_closer_name_none():
+    """"میرا سمولیشن بہت سست چل رہا ہے، کیا کروں؟" (my simulation runs very slow, what do I do?) on
+    the Urdu Gazebo page was refused: the passages over the threshold were troubleshooting entries on
+    crashing nodes and missing packages, naming neither word, while the page's best practices
+    ("complex meshes slow the simulation down", 0.29) name both. Those close in meaning about none
+    of it asked do not hide the one saying all of it."""
+    question = "میرا سمولیشن بہت سست چل رہا ہے، کیا کروں؟"
+    crash = _chunk("❓ نوڈ کریش ہو رہا ہے: اپنے کوڈ میں غلطیاں چیک کریں اور لاگز دیکھیں۔", 0.36)
+    package = _chunk("❓ پیکیج نہیں ملا: اپنا ورک اسپیس دوبارہ بنائیں اور سورس کریں۔", 0.31)
+    practice = _chunk("ہلکے ماڈلز استعمال کریں: پیچیدہ میشز نقلی رفتار کو سست کر دیتے ہیں۔ اس بات کو یقینی بنائیں "
+                      "کہ آپ کا سمولیشن حقیقی وقت میں چل رہا ہے۔", 0.29)
+    assert admitted(question, [crash, package, practice], 0.3, unknown_terms=[], model_judges=False) == [practice]
+    # naming one of the two is not enough under the threshold; over it, the closer passages still answer
+    half = replace(practice, content="پیچیدہ میشز رفتار کو سست کر دیتے ہیں۔", embed_text="پیچیدہ میشز رفتار کو سست کر دیتے ہیں۔")
+    assert admitted(question, [crash, package, half], 0.3, unknown_terms=[], model_judges=False) == []
+    named = replace(crash, content=crash.content + " سمولیشن", embed_text=crash.embed_text + " سمولیشن")
+    assert admitted(question, [named, package, practice], 0.3, unknown_terms=[], model_judges=False) == [named, package]

@@ -14,7 +14,8 @@ The book is taken to lack a topic only when the evidence is clear:
   quantum computing?" near a book's introduction to AI (0.32) or "what is blockchain?" near the
   Rust book's hash maps (0.30) are about what the book never discusses, while every in-book
   question of the four development sets shares a word with its passages, everyday and
-  paraphrased ones included ("why is my camera so laggy" and the passage's "camera"); or
+  paraphrased ones included ("why is my camera so laggy" and the passage's "camera"); unless a
+  passage near the threshold names all of what it asks, as the last rule lets one answer; or
 - no passage reaches the similarity threshold, and none near it has every word the question
   asks about (a short question about a named idea, "what is the embodiment hypothesis?", can
   score low with a small embedding model while its passage names it word for word), and none
@@ -73,11 +74,12 @@ def admitted(question: str, candidates: list[Chunk], threshold: float, *, unknow
     # "what is shadowing?", "what are lifetimes?": the book's passage on the term, though its cosine is low
     passing = [c for c in candidates if c.score >= threshold or (
         term is not None and scale(c.score) >= DEFINING_FLOOR and defining(c.headings(), c.content, term))]
-    if passing:
-        if not (model_judges or about_a_passage) and top < UNKNOWN_TERM_CEILING and \
-                same_language(question, passing[0]) and not names_any_asked(question, passing):
-            return []  # close in meaning, but about none of what it asks
+    if passing and (model_judges or about_a_passage or top >= UNKNOWN_TERM_CEILING
+                    or not same_language(question, passing[0]) or names_any_asked(question, passing)):
         return passing
+    # none is close, or those close in meaning are about none of what it asks: only a passage naming
+    # all of it answers ("my simulation runs very slow" and the reader's page's "complex meshes slow the
+    # simulation down", just under the threshold, under others about crashing nodes)
     near = [c for c in candidates if scale(c.score) >= MODEL_FLOOR]
     if model_judges:
         return near
