@@ -386,3 +386,24 @@ def test_the_demo_shows_a_translated_page_in_its_language(chat_app):
     assert nav.count("<a ") > 3 and all("/ur/" in href for href in re.findall(r'href="([^"]+)"', nav)), nav
     english = client.get(next(p for p in paths if "/ur/" not in p and p != "/")).get_data(as_text=True)
     assert '<html lang="en" dir="ltr"' in english and "/ur/" not in english.split("</nav>", 1)[0]
+
+
+def test_the_demo_shows_a_page_read_from_a_sites_build():
+    """A page whose text the index read from the site's build (a JSX page: the Urdu Gazebo page)
+    has no markdown body: the demo showed an empty article, so a reader had nothing to highlight.
+    Its headings and blocks are shown as the index read them, code without its fences, and what
+    they say is text, never markup."""
+    from server.ingest.html_text import Block, Heading
+    from server.ingest.page import Page
+    from server.serving.demo import render_page
+
+    page = Page("module2/gazebo.mdx", "Gazebo", "https://x/ur/docs/module2/gazebo", [], 1, "", "h", locale="ur",
+                sections=[Heading(2, "🏗️ Gazebo فن تعمیر", "arch"), Block("Gazebo کلائنٹ-سرور فن تعمیر کا استعمال کرتا ہے:"),
+                          Block("- gzserver: فزکس لوپ\n- gzclient: <img src=x onerror=alert(1)>"),
+                          Block("```bash\nros2 launch gazebo_ros gazebo.launch.py\n```", is_code=True),
+                          Heading(3, "<script>alert(1)</script>", "")])
+    shown = render_page(page)
+    assert '<h2 id="arch">🏗️ Gazebo فن تعمیر</h2>' in shown and "<p>Gazebo کلائنٹ-سرور" in shown
+    assert "<li>gzserver: فزکس لوپ</li>" in shown
+    assert "<pre><code>ros2 launch gazebo_ros gazebo.launch.py</code></pre>" in shown
+    assert "<img" not in shown and "<script>" not in shown and "&lt;script&gt;" in shown

@@ -15,6 +15,7 @@ from flask import Flask, Response, redirect
 from markdown_it import MarkdownIt
 
 from server.ingest.anchors import Slugger
+from server.ingest.html_text import Block, Heading
 from server.ingest.page import Page
 from server.ingest.pages import discover_pages
 from server.ingest.site import detect_site
@@ -61,7 +62,10 @@ PAGE_POLICY = (f"default-src 'self'; script-src 'self'; style-src 'self' {_style
 
 
 def render_page(page: Page) -> str:
-    """Markdown to HTML with the same heading ids the index used for its anchors."""
+    """Markdown to HTML with the same heading ids the index used for its anchors; a page read from a
+    site's build (its JSX rendered), its headings and blocks as the index read them."""
+    if page.sections is not None and not page.body:
+        return "\n".join(_rendered(part) for part in page.sections)
     tokens = _md.parse(page.body)
     slugger = Slugger(page.anchor_style)
     for i, token in enumerate(tokens):
@@ -72,6 +76,16 @@ def render_page(page: Page) -> str:
             inline.content = display
             inline.children = _md.parseInline(display)[0].children
     return _md.renderer.render(tokens, _md.options, {})
+
+
+def _rendered(part: Heading | Block) -> str:
+    if isinstance(part, Heading):
+        anchor = f' id="{html.escape(part.anchor, quote=True)}"' if part.anchor else ""
+        return f"<h{part.level}{anchor}>{html.escape(part.text)}</h{part.level}>"
+    if part.is_code:  # fenced as the index holds it ("```python …```"), or bare
+        code = re.sub(r"^\s*```[^\n]*\n|\n?```\s*$", "", part.text)
+        return f"<pre><code>{html.escape(code)}</code></pre>"
+    return _md.render(part.text)
 
 
 def register_demo(app: Flask, book_path: str, *, book_id: str | None = None) -> list[str]:
