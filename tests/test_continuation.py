@@ -146,3 +146,37 @@ def test_only_the_sentence_a_chunk_opens_inside_of_is_read_back(before, begins, 
     assert found is not None and found.content == sentence.strip(), (last.content, found)
     assert begun(last, _chunk("And so " + " ".join(rest), 1)) is None
     assert begun(_chunk(last.content + ".", 0), _chunk("and so " + " ".join(rest), 1)) is None
+
+
+def test_a_passage_opening_on_what_a_lead_in_introduces_is_read_from_the_lead_in():
+    """The Urdu Gazebo page's "Adding a Diff Drive Controller": its lead-in ("اپنے URDF میں یہ شامل
+    کریں:", add this to your URDF) is a chunk of its own, the XML it introduces the next. "how do I
+    add a diff drive controller?" found the XML and quoted it without saying where it goes."""
+    from dataclasses import replace
+
+    from server.question.compose.extractive.answers import quoted_answer
+    from server.question.compose.extractive.continuation import begun
+    from server.question.context import Source
+
+    lead = replace(_chunk("Gazebo پلگ انز ROS 2 کو کنٹرول کرنے دیتے ہیں۔\n\nاپنے URDF میں یہ شامل کریں:", 7),
+                   heading="Diff Drive کنٹرولر شامل کرنا")
+    xml = replace(_chunk('```xml\n<gazebo>\n  <plugin name="diff_drive" filename="libgazebo_ros_diff_drive.so"/>\n'
+                         '</gazebo>\n```', 8), heading="Diff Drive کنٹرولر شامل کرنا")
+    opening = begun(lead, xml)
+    assert opening is not None and opening.content == "اپنے URDF میں یہ شامل کریں:"
+    assert begun(replace(lead, content="A list:\n\n- one\n- two:"), xml) is None  # an item is no lead-in
+    assert begun(replace(lead, content="It ends here."), xml) is None
+    answer = quoted_answer("diff drive کنٹرولر کیسے شامل کریں؟", [Source(xml.with_score(0.56), "database")],
+                           following=lambda chunk: [], preceding=lambda chunk: opening if chunk.chunk_id == xml.chunk_id else None)
+    assert answer.text.index("اپنے URDF میں یہ شامل کریں") < answer.text.index("<gazebo>"), answer.text
+
+
+def test_a_bullet_list_then_a_numbered_one_are_two_lists():
+    """The Gazebo page's simulated sensors ("- GPS") and, read on into the next chunk, its best
+    practices ("1. Use light models") became one list under the sensors' heading."""
+    from server.text.blocks import split_blocks
+
+    blocks = split_blocks("Sensors:\n\n- Cameras\n- GPS\n\n1. Use light models\n2. Watch the real-time factor\n"
+                          "   - in the GUI\n\n3. Run headless\n- back to bullets")
+    assert [(b.kind, b.text.splitlines()[0]) for b in blocks] == [
+        ("paragraph", "Sensors:"), ("list", "- Cameras"), ("list", "1. Use light models"), ("list", "- back to bullets")]

@@ -158,7 +158,8 @@ def split_blocks(markdown: str) -> list[Block]:
             current.append(line)  # an item's continuation
             continue
         line_kind = line_kind or "paragraph"
-        if line_kind != kind:
+        # a bullet list then a numbered one (or the other way) are two lists, as CommonMark reads them
+        if line_kind != kind or kind == "list" and not line[:1].isspace() and _numbered(line) != _numbered(current[0]):
             close()
             kind = line_kind
         current.append(line)
@@ -166,6 +167,10 @@ def split_blocks(markdown: str) -> list[Block]:
         current.append(fence)
     close()
     return [part for block in _rejoin(blocks) for part in _formula_apart(block)]
+
+
+def _numbered(item: str) -> bool:
+    return item.lstrip()[:1].isdigit()
 
 
 def _formula_apart(block: Block) -> list[Block]:

@@ -93,12 +93,21 @@ def _continues(text: str) -> bool:
     return text[:1].islower() or (text[:1] == "`" and not text.startswith("```"))
 
 
+_INTRODUCED = re.compile(r"\s*(?:```|~~~|[-*+] |\d+[.)] |\|)")  # a code block, list or table opens it
+
+
 def begun(before: Chunk, chunk: Chunk) -> Chunk | None:
     """Where a chunk opens inside a sentence (the chunker cut a wrapped paragraph at a line: "with
     minor allele frequency (MAF) at least 1% …"), the sentence's beginning at the end of the chunk
     before it ("This tells plink to … leaving SNPs"), as a chunk of its own; None where it opens on
-    a sentence of its own, or the chunk before ends one."""
+    a sentence of its own, or the chunk before ends one. Where a chunk opens on a code block, list
+    or table and the chunk before ends on the lead-in that introduces it ("Add this to your URDF:"),
+    that lead-in."""
     text = before.content.rstrip()
+    if _INTRODUCED.match(chunk.content) and text.endswith((":", "：")):
+        lead = text[text.rfind("\n\n") + 2:].strip() if "\n\n" in text else text.strip()
+        return None if _INTRODUCED.match(lead) or lead.startswith("#") else \
+            replace(before, chunk_id=f"{before.chunk_id}:begun", content=lead)
     if not _continues(chunk.content.lstrip()) or ENDED.search(text) or _overlap(text, chunk.content):
         return None
     start = max([m.end() for m in SENTENCE_END.finditer(text)] + [text.rfind("\n\n") + 2])
