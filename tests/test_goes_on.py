@@ -87,6 +87,16 @@ def test_a_japanese_sentence_is_cited_before_its_full_stop():
     assert cite_end("It folds", 2) == "It folds [2]."
 
 
+def test_a_highlighted_part_of_an_urdu_sentence_ends_with_urdus_full_stop():
+    """"Gazebo کلائنٹ-سرور فن تعمیر کا استعمال کرتا ہے" highlighted on the Urdu Gazebo page was quoted
+    back as "… کرتا ہے [1]." with a Latin full stop."""
+    assert cite_end("Gazebo کلائنٹ-سرور فن تعمیر کا استعمال کرتا ہے", 1) == \
+        "Gazebo کلائنٹ-سرور فن تعمیر کا استعمال کرتا ہے [1]۔"
+    assert cite_end("ہے۔", 2) == "ہے [2]۔"
+    assert cite_end("مرحبا بالعالم", 3) == "مرحبا بالعالم [3]."  # Arabic's own full stop is the Latin one
+    assert cite_end("Gazebo ہے and then English", 4) == "Gazebo ہے and then English [4]."
+
+
 def test_a_sentence_keeps_the_bracket_that_closes_on_its_full_stop():
     assert split_sentences("Two clusters. (Another version is a cluster.) This has the effect. "
                            "He said \"stop.\" Then he left.") == [

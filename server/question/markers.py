@@ -83,6 +83,8 @@ def open_tail(text: str) -> int | None:
 
 
 _CJK_END = re.compile(rf"[{CJK}]$")
+# an Urdu word at the end: Arabic letters, with one only Urdu writes among the sentence's (ے ں ٹ ڈ ڑ ھ ہ)
+_URDU_END = re.compile(r"(?=.*[ٹڈڑںھہےۓ])[\u0600-\u06FF][\u064B-\u065F]*$", re.DOTALL)
 
 
 def cite_end(sentence: str, number: int) -> str:
@@ -94,7 +96,9 @@ def cite_end(sentence: str, number: int) -> str:
         return f"{sentence[:-1]}{marker(number)}{unspaced.group(1)}"
     if _CJK_END.search(sentence):  # a highlighted part of a sentence: "リテラルです[1]。", not "です [1]."
         return f"{sentence}{marker(number)}。"
-    return re.sub(r"([.!?:۔؟])?$", lambda m: f" {marker(number)}{m.group(1) or '.'}", sentence, count=1)
+    # a highlighted part of an Urdu sentence ends with Urdu's full stop: "کرتا ہے [1]۔", not "ہے [1]."
+    stop = "۔" if _URDU_END.search(sentence) else "."
+    return re.sub(r"([.!?:۔؟])?$", lambda m: f" {marker(number)}{m.group(1) or stop}", sentence, count=1)
 
 
 _HELD_MARKER = re.compile(r"\[\d+\]$")  # may yet become a link's `[text](`
