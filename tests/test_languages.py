@@ -264,6 +264,29 @@ def test_a_refusal_speaks_the_language_of_the_readers_page():
         "¿qué es esto?", language="es")
 
 
+def test_a_term_the_book_names_but_never_explains_is_refused_with_where_it_comes_up():
+    """"whats backdrivability" on the AIbook was refused with "I couldn't find this in the book", though
+    its actuator table names it ("Robot arm joints | BLDC + harmonic drive | Precision, backdrivability"):
+    the book mentions it, and says so, with the section that does."""
+    from server.question.compose.refusal import book_refusal
+
+    content = ("### Servo Motors\n\nMotor + Gearbox + Controller.\n\n## Actuator Selection\n\n"
+               "| Application | Best Choice | Why |\n|---|---|---|\n| Robot arm joints | BLDC + harmonic drive | "
+               "Precision, backdrivability |")
+    servo = Chunk(chunk_id="s", book_id="b", book_title="B", content=content, content_hash="", source_file="a.md",
+                  url="https://example.org/a#servo-motors", module="", chapter="Actuators", section="",
+                  heading="Servo Motors", section_hierarchy=["Actuators", "Servo Motors"], page=0,
+                  source_location="Actuators › Servo Motors", citation="", file_hash="",
+                  parts=[{"at": content.index("## Actuator"), "titles": ["Actuator Selection"],
+                          "anchor": "actuator-selection"}])
+    said = book_refusal("AIbook", [servo], [], term="backdrivability")
+    assert said.startswith("The book *AIbook* mentions “backdrivability” but doesn't say what it is"), said
+    assert "(https://example.org/a#actuator-selection)" in said and "#servo-motors" not in said
+    assert "“backdrivability”" in book_refusal("AIbook", [servo], [], language="ur", term="backdrivability")
+    assert book_refusal("AIbook", [servo], [], term="drivability").startswith("I couldn't find this")  # a word whole
+    assert book_refusal("AIbook", [servo], [], term=None).startswith("I couldn't find this")
+
+
 def test_a_japanese_sentence_goes_on_past_a_quote_that_closes_on_a_full_stop():
     said = sentences_of("重複した3つの関数を「どの部分がそれぞれ異なっているのか？」という視点で見てみましょう。"
                         "彼は「行こう。」と言った。「準備はいい？」次の文です。")

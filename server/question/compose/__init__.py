@@ -12,6 +12,7 @@ from server.question.compose.generator import GenerationInput, Generator, Outcom
 from server.question.judge import Judgement
 from server.question import Question
 from server.question.compose.refusal import book_refusal, selection_refusal
+from server.text.definition import defined_term
 from server.question.gather.retrieval import Retriever
 from server.text.vocabulary import respelled
 from server.question.understand import Understanding
@@ -57,7 +58,7 @@ class Compose:
         nearest = list(judged.nearest)
         never = [*understood.unknown_terms, *(understood.unused_focus() if understood.unused_focus else ())]
         return book_refusal(self.book_title or (nearest[0].book_title if nearest else ""), nearest, unknown_terms=never,
-                            language=_language(understood, judged))
+                            language=_language(understood, judged), term=defined_term(understood.search_text))
 
     def refuse(self, understood: Understanding, judged: Judgement) -> Composed:
         return Composed(self.refusal(understood, judged), (), None)
