@@ -75,3 +75,53 @@ def test_the_stream_stops_at_a_marker_to_a_source_not_yet_listed():
     assert order.feed("Windows taper [2]. Padding interpolates ") == "Windows taper [1]. Padding interpolates "
     assert order.feed("[5]. Leakage [1].") == ""
     assert order.finish("Windows taper [2]. Padding interpolates [5]. Leakage [1].") == "[2]. Leakage [3]."
+
+
+@given(TEXT, st.lists(st.integers(min_value=0, max_value=10_000), max_size=12))
+def test_sources_at_one_place_are_one_source_however_the_text_streams(text, points):
+    """The AIbook's "what is a kalman filter" listed "Sensor Fusion › Kalman Filter" twice: the
+    lead-in read from the chunk before and the code it introduces are one place to a reader."""
+    same = markers.same_places([("u#k", "A › K"), None, ("u#k", "A › K"), ("u", "A"), ("u", "A")])
+    assert same == {3: 1, 5: 4}
+    order, streamed = CitationOrder(same=same), ""
+    for piece in _cuts(text, points):
+        streamed += order.feed(piece)
+    streamed += order.finish(text)
+    assert streamed == order.text == renumber(text, {}, same)
+    new = markers.cited_in_order(streamed)
+    assert new == list(range(1, len(new) + 1))  # no gap where a source was one with another
+    listed = in_citation_order(["s1", "s2", "s3", "s4", "s5"], order.cited, same)
+    assert "s3" not in listed and "s5" not in listed and sorted(listed) == ["s1", "s2", "s4"]
+    if all(1 <= n <= 5 for n in markers.cited(text)):  # (a marker past the sources is dropped before this)
+        for old in markers.cited(text):  # each old marker now cites its place's one source
+            assert listed[order.numbers[same.get(old, old)] - 1] == f"s{same.get(old, old)}"
+
+
+def test_an_answer_citing_one_place_twice_lists_it_once_holding_both_texts():
+    from server.book.chunk import Chunk
+    from server.question.compose import Composed, in_citation_order as composed_in_order
+    from server.question.context import Source
+
+    def chunk(cid: str, text: str, position: int) -> Chunk:
+        return Chunk(chunk_id=cid, book_id="b", book_title="B", content=text, content_hash="", source_file="f.md",
+                     url="https://x/f#kalman-filter", module="", chapter="", section="", heading="Kalman Filter",
+                     section_hierarchy=[], page=0, source_location="Sensor Fusion › Kalman Filter", citation="",
+                     file_hash="", position=position)
+
+    code, lead = Source(chunk("c", "```python\nclass KalmanFilter: ...\n```", 2), "database"), \
+        Source(chunk("c:begun", "The classic fusion algorithm:", 1), "database")
+
+    def writing():
+        yield "The classic fusion algorithm [2]:\n\n"
+        yield "```python\nclass KalmanFilter: ...\n```\n\n[1]"
+        return Composed("The classic fusion algorithm [2]:\n\n```python\nclass KalmanFilter: ...\n```\n\n[1]",
+                        (code, lead), None)
+
+    stream = composed_in_order(writing(), (code, lead))
+    try:
+        while True:
+            next(stream)
+    except StopIteration as end:
+        done = end.value
+    assert done.text.endswith("[1]") and "[2]" not in done.text and len(done.sources) == 1
+    assert done.sources[0].chunk.content == "The classic fusion algorithm:\n\n```python\nclass KalmanFilter: ...\n```"

@@ -104,18 +104,33 @@ def cite_end(sentence: str, number: int) -> str:
 _HELD_MARKER = re.compile(r"\[\d+\]$")  # may yet become a link's `[text](`
 
 
-def renumber(text: str, numbers: dict[int, int]) -> str:
+def renumber(text: str, numbers: dict[int, int], same: dict[int, int] | None = None) -> str:
     """The markers rewritten old → new by `numbers`; an old number not in it gets the next new one,
-    so markers read 1, 2, 3 … in the order first cited (IEEE)."""
+    so markers read 1, 2, 3 … in the order first cited (IEEE). `same`: a source that is another's
+    place in the book again (same_places), cited by that one's number."""
+    same = same or {}
+
     def fix(prose: str) -> str:
-        return MARKER.sub(lambda m: marker(numbers.setdefault(int(m.group(1)), len(numbers) + 1)), prose)
+        return MARKER.sub(lambda m: marker(numbers.setdefault(same.get(int(m.group(1)), int(m.group(1))),
+                                                              len(numbers) + 1)), prose)
     return map_prose(text, fix)
 
 
-def in_citation_order(sources: tuple | list, cited: list[int]) -> tuple:
-    """The sources renumbered to match `renumber`: those cited, in the order first cited, then the rest."""
+def same_places(places: list) -> dict[int, int]:
+    """Each source (by number) whose place in the book an earlier one has (`places`: each source's,
+    None for one that is no place), with that earlier one's number: a chunk and the lead-in read
+    from the chunk before it, two chunks of one short section, are one source to a reader."""
+    first: dict = {}
+    return {n: first.setdefault(place, n) for n, place in enumerate(places, 1)
+            if place is not None and first.setdefault(place, n) != n}
+
+
+def in_citation_order(sources: tuple | list, cited: list[int], same: dict[int, int] | None = None) -> tuple:
+    """The sources renumbered to match `renumber`: those cited, in the order first cited, then the
+    rest; a source another is `same` as once."""
     first = [n for n in cited if 1 <= n <= len(sources)]
-    return tuple(sources[n - 1] for n in first) + tuple(s for n, s in enumerate(sources, 1) if n not in first)
+    return tuple(sources[n - 1] for n in first) + tuple(
+        s for n, s in enumerate(sources, 1) if n not in first and n not in (same or {}))
 
 
 class CitationOrder:
@@ -127,8 +142,9 @@ class CitationOrder:
     the answer is done) on, so that every marker streamed cites a source the reader can be shown.
     """
 
-    def __init__(self, known: int | None = None):
+    def __init__(self, known: int | None = None, same: dict[int, int] | None = None):
         self.known = known
+        self.same = same or {}
         self.numbers: dict[int, int] = {}
         self.raw = ""
         self.text = ""  # released so far
@@ -148,17 +164,18 @@ class CitationOrder:
             return ""
         piece = self.raw[self._done:end]
         if "[" in piece or "`" in piece:
-            whole = renumber(self.raw[:end], self.numbers)
+            whole = renumber(self.raw[:end], self.numbers, self.same)
             piece = whole[len(self.text):] if whole.startswith(self.text) else ""
         self._done = end
         self.text += piece
         return piece
 
-    def finish(self, text: str) -> str:
+    def finish(self, text: str, same: dict[int, int] | None = None) -> str:
         """The rest of `text`, the answer as finally composed, numbered afresh (a marker dropped
-        at the end leaves no gap). Should the two part, `text` wins and nothing more streams."""
-        self.numbers = {}
-        whole = renumber(text, self.numbers)
+        at the end leaves no gap; `same` of all its sources, those found while answering too).
+        Should the two part, `text` wins and nothing more streams."""
+        self.numbers, self.same = {}, same if same is not None else self.same
+        whole = renumber(text, self.numbers, self.same)
         rest = whole[len(self.text):] if whole.startswith(self.text) else ""
         self.text = whole
         return rest

@@ -114,7 +114,8 @@ def in_citation_order(writing: Stream[str, None, Composed], sources: tuple[Sourc
                       ) -> Stream["str | Renumbered", None, Composed]:
     """A composer's deltas with the markers numbered 1, 2, 3 … as first cited (IEEE), and the
     sources renumbered to match, sent before the first delta that cites by the new numbers."""
-    order, shown = markers.CitationOrder(known=len(sources)), tuple(sources)
+    same = markers.same_places([_place(s) for s in sources])
+    order, shown, sources = markers.CitationOrder(known=len(sources), same=same), tuple(sources), _merged(sources, same)
     try:
         while True:
             try:
@@ -122,15 +123,17 @@ def in_citation_order(writing: Stream[str, None, Composed], sources: tuple[Sourc
             except StopIteration as end:
                 composed: Composed = end.value
                 break
-            if (arranged := markers.in_citation_order(sources, order.cited)) != shown:
+            if (arranged := markers.in_citation_order(sources, order.cited, same)) != shown:
                 shown = arranged
                 yield Renumbered(arranged)
             if delta:
                 yield delta
     finally:
         writing.close()
-    tail = order.finish(composed.text)
-    composed = replace(composed, text=order.text, sources=markers.in_citation_order(composed.sources, order.cited))
+    same = markers.same_places([_place(s) for s in composed.sources])
+    tail = order.finish(composed.text, same)
+    composed = replace(composed, text=order.text, sources=markers.in_citation_order(
+        _merged(composed.sources, same), order.cited, same))
     if tail:
         if composed.sources != shown:
             yield Renumbered(composed.sources)
@@ -141,3 +144,22 @@ def in_citation_order(writing: Stream[str, None, Composed], sources: tuple[Sourc
 def _language(understood: Understanding, judged: Judgement) -> str | None:
     """The reader's language: their page's locale, else the book's (its nearest passage's)."""
     return understood.question.page.locale or next((c.locale for c in judged.nearest), None)
+
+
+def _place(source: Source) -> tuple[str, str] | None:
+    """Where a reader finds a book passage: its link and its heading path (a highlighted passage is its own)."""
+    return (source.chunk.url, source.chunk.source_location) if source.source_type == "database" else None
+
+
+def _merged(sources: tuple[Source, ...] | list[Source], same: dict[int, int]) -> list[Source]:
+    """The sources with each one that others are the same place as holding their text too, in the
+    page's order (what is cited by its number is in what it shows)."""
+    if not same:
+        return list(sources)
+    merged = list(sources)
+    for first in set(same.values()):
+        chunks = sorted([sources[first - 1].chunk, *(sources[n - 1].chunk for n, f in same.items() if f == first)],
+                        key=lambda chunk: chunk.position)
+        content = "\n\n".join(dict.fromkeys(c.content.strip() for c in chunks))
+        merged[first - 1] = replace(sources[first - 1], chunk=replace(sources[first - 1].chunk, content=content))
+    return merged

@@ -106,15 +106,21 @@ def begun(before: Chunk, chunk: Chunk) -> Chunk | None:
     text = before.content.rstrip()
     if _INTRODUCED.match(chunk.content) and text.endswith((":", "：")):
         lead = text[text.rfind("\n\n") + 2:].strip() if "\n\n" in text else text.strip()
-        return None if _INTRODUCED.match(lead) or lead.startswith("#") else \
-            replace(before, chunk_id=f"{before.chunk_id}:begun", content=lead)
+        return None if _INTRODUCED.match(lead) or lead.startswith("#") else _end_of(before, lead)
     if not _continues(chunk.content.lstrip()) or ENDED.search(text) or _overlap(text, chunk.content):
         return None
     start = max([m.end() for m in SENTENCE_END.finditer(text)] + [text.rfind("\n\n") + 2])
     begins = text[start:].strip()
     if not begins or "```" in begins or begins.startswith("#"):
         return None
-    return replace(before, chunk_id=f"{before.chunk_id}:begun", content=begins)
+    return _end_of(before, begins)
+
+
+def _end_of(before: Chunk, text: str) -> Chunk:
+    """The end of a chunk as a chunk of its own: the section of it that holds the text (its heading
+    and link, where the chunk runs on under another), placed after the rest of it on the page."""
+    part = before.sections()[-1]
+    return replace(part, chunk_id=f"{before.chunk_id}:begun", content=text, position=before.position + 0.5)
 
 
 def read_on(chunk: Chunk, following: list[Chunk]) -> str:
