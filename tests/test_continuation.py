@@ -133,7 +133,9 @@ def test_a_passage_that_opens_inside_a_sentence_is_read_from_where_the_sentence_
 
 
 @given(st.lists(WORD, min_size=2, max_size=12),
-       st.lists(st.text(alphabet="abcdefghijklmnopqrstuvwxyz`,", min_size=1, max_size=9), min_size=1, max_size=8),
+       # inline code's backticks, not a fence's three (a sentence read back holds no code block)
+       st.lists(st.text(alphabet="abcdefghijklmnopqrstuvwxyz`,", min_size=1, max_size=9).filter(lambda w: "```" not in w),
+                min_size=1, max_size=8),
        st.lists(WORD, min_size=1, max_size=8))
 def test_only_the_sentence_a_chunk_opens_inside_of_is_read_back(before, begins, rest):
     """What is read back is the end of the chunk before from where its last sentence begins; a

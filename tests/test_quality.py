@@ -129,3 +129,15 @@ def test_a_refusal_is_written_in_the_language_of_the_readers_page(physical_ai, c
         body = {"question": question, **({"metadata": {"locale": locale}} if locale else {})}
         data = client.post("/chat", json=body).get_json()
         assert data["status"] == "refused" and said in data["answer"], (locale, data["answer"])
+
+
+def test_a_citation_marker_is_no_keyword_the_answer_says():
+    """The Rust book's "what optimization level do dev and release builds use by default?" counted
+    its keyword "3" (opt-level 3) as said by the marker "[3]" of a third source: when two sources
+    became one, the answer's coverage fell though its words were the same."""
+    from server.evaluation.measures import keyword_coverage
+
+    answer = "The default `opt-level` for `dev` is therefore `0` [1]. Good defaults for release builds [3]."
+    assert keyword_coverage(answer, ["opt-level", "0", "3"]) == 2 / 3
+    assert keyword_coverage(answer + " The release profile's opt-level is 3 [2].", ["3"]) == 1.0
+    assert keyword_coverage("see [the docs](https://x/3)", ["3"]) == 1.0  # a link's words are the answer's

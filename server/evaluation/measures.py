@@ -14,10 +14,11 @@ _MARKER = re.compile(r"\[\d+(?:\s*[,;–-]\s*\d+)*\](?!\()")
 
 
 def keyword_coverage(answer: str, keywords: list[str]) -> float:
-    """The share of `keywords` present in the answer (case-insensitive substrings)."""
+    """The share of `keywords` present in the answer (case-insensitive substrings), its citation
+    markers left out (the "[3]" of a third source is not the book's "3")."""
     if not keywords:
         return 1.0
-    lowered = answer.lower()
+    lowered = _MARKER.sub(" ", answer).lower()
     return sum(k.lower() in lowered for k in keywords) / len(keywords)
 
 
