@@ -31,7 +31,7 @@ from server.question.compose.extractive.continuation import (Following, Precedin
 from server.question.markers import cite_end, marker
 from server.question.compose.extractive.lists import cut_list
 from server.question.compose.extractive.opening import MAX_SECTIONS, code_blocks, opening_stretch, passage
-from server.question.compose.extractive.sections import PieceSections, Section, in_book_order, piece_sections
+from server.question.compose.extractive.sections import PieceSections, Section, in_book_order
 from server.question.compose.extractive.asks_for import asks_for_code, asks_for_example, has_code
 from server.question.compose.extractive.piece_scores import HEADING_ID, Scored, reading_words, score_pieces
 from server.question.compose.extractive.question_words import prefixes
@@ -73,7 +73,7 @@ def _length(units: list[Unit], headed: set[tuple[int, str]] = frozenset()) -> in
 
 
 def _choose(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict[int, int],
-            how_to: bool = False, sections: Callable[[Unit], Section | int] | None = None,
+            how_to: bool = False, sections: PieceSections | None = None,
             defining: bool = False) -> list[Unit]:
     """The opening stretch, then what _more adds in what is left of the reading length; where a
     passage is highlighted, its own order leads instead."""
@@ -128,7 +128,7 @@ def _read_with(leading: set[tuple], chosen: dict[tuple, Unit]) -> set[tuple]:
 
 def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict[int, int],
           opened: list[Unit] | None = None, whole: int | None = None, said: set[str] = frozenset(),
-          how_to: bool = False, sections: Callable[[Unit], Section | int] | None = None,
+          how_to: bool = False, sections: PieceSections | None = None,
           spoken: set[str] | None = None) -> list[Unit]:
     """The best piece, then every piece that says something asked, best first, whichever passage
     holds it; then the sentence or item right after each of those quoted (the rest of the
@@ -145,7 +145,7 @@ def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict
     # after an opening, the best piece is no code nobody asked for, and says something asked (in its
     # text, or its heading: "SLAM" over the sentence saying what it is) unless it reads on in the
     # opening's section (a problem's "Solution:" list)
-    within = sections.within if isinstance(sections, PieceSections) else lambda u, o: section(u) == section(o)
+    within = sections.within if sections is not None else lambda u, o: section(u) == section(o)
     best = next((s for s in ranked if not (opened and (has_code(s.unit) and not wants_code or (
         s.relevance <= 0 and s.context <= 0 and not any(within(s.unit, o) for o in opened))))), None)
     relevant = [s for s in ranked if s is best or s.relevance > 0]
@@ -277,7 +277,7 @@ def quoted_answer(question: str, sources: list[Source], answer_length: str = "no
                    if s.source_type == "selected_text"}
     how_to = bool(HOW_TO.search(question)) or example  # code that says something asked answers
     chosen = _choose(scored, WORDS_BY_LENGTH.get(answer_length, 70), wants_code, highlighted, how_to,
-                     piece_sections(sources, read), defining=defined_term(question) is not None)
+                     PieceSections(sources, read), defining=defined_term(question) is not None)
     units, extra = cited_where_read(chosen, sources, read)
     if not highlighted:
         units = in_book_order(units, sources, extra, opened=True)

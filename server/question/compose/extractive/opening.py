@@ -5,17 +5,15 @@ question's words are often the ones that answer it.
 """
 from __future__ import annotations
 
-from typing import Callable
-
 from server.question.compose.extractive.answer_units import Unit, points_above
 from server.question.compose.extractive.lists import entry_asked, names_its_own
 from server.question.compose.extractive.asks_for import has_code
 from server.question.compose.extractive.piece_scores import Scored, reading_words
-from server.question.compose.extractive.sections import PieceSections, Section
+from server.question.compose.extractive.sections import PieceSections
 
 OPENING_SHARE = 0.5  # of the reading length, for the opening stretch (BENCHMARKS.md)
 # sections an answer quotes: the one that answers, and two for what it does not say (a section with
-# its subsections is one; each piece counts the section it stands in, sections.piece_sections)
+# its subsections is one; each piece counts the section it stands in, sections.PieceSections)
 MAX_SECTIONS = 3
 CODE_BLOCKS_ASKED = 3
 
@@ -32,7 +30,7 @@ def passage(unit: Unit) -> int:
 
 
 def opening_stretch(scored: list[Scored], budget: int, wants_code: bool, how_to: bool = False,
-                    sections: Callable[[Unit], Section | int] | None = None) -> list[Unit]:
+                    sections: PieceSections | None = None) -> list[Unit]:
     """The pieces of one passage in a row, within a share of the reading length (the first may run
     to the whole of it, never beyond: a list longer than the answer does not open it; one code
     block unless code is asked for; code only when asked for or when it names something asked
@@ -42,7 +40,7 @@ def opening_stretch(scored: list[Scored], budget: int, wants_code: bool, how_to:
     asked wins."""
     limit = int(budget * OPENING_SHARE)
     section = sections or passage
-    within = sections.within if isinstance(sections, PieceSections) else lambda unit, opening: True
+    within = sections.within if sections is not None else lambda unit, opening: True
     passages: dict[int, list[Scored]] = {}
     for piece in sorted(scored, key=lambda s: s.unit.key):
         passages.setdefault(piece.unit.source, []).append(piece)

@@ -9,7 +9,7 @@ and the others after it in the order they were chosen.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 from server.book.chunk import Chunk, top_section
 
@@ -67,10 +67,6 @@ class PieceSections:
         if path is None or under is None:
             return self(unit) == self(opening)
         return path[:len(under)] == under
-
-
-def piece_sections(sources: list[Source], read: list[tuple[str, list[Chunk]]]) -> PieceSections:
-    return PieceSections(sources, read)
 
 
 def in_book_order(units: list[Unit], sources: list[Source], extra: list[Chunk], opened: bool = False) -> list[Unit]:
