@@ -115,3 +115,55 @@ def test_whatever_is_highlighted_the_book_goes_on_with_its_own_sentences_only(se
     assert len(found) <= room
     book = split_sentences(section)
     assert all(n == 2 and sentence in book for n, sentence in found)
+
+
+STEPPER = ("### Stepper Motors\n\nPrecise positioning:\n\n- Move in discrete steps\n- No feedback needed\n"
+           "- Can lose steps under load\n\n## Actuator Selection\n\n| Application | Best Choice |\n|---|---|\n"
+           "| Grippers | Small servos |")
+
+
+def test_a_highlighted_line_of_a_list_is_shown_in_its_list():
+    """The AIbook's stepper motors: "Can lose steps under load" highlighted, "what does this mean?",
+    was given back alone (the book says nothing after it: a table under the next heading). The list
+    it stands in, under its heading and lead-in, says what it is about."""
+    sources = [_selected("Can lose steps under load"), _book(STEPPER)]
+    for question, intent in (("what does this mean?", Intent.DEFINE), ("explain this", Intent.EXPLAIN)):
+        text, _ = passage_answer(intent, question, sources)
+        assert text.startswith("**Stepper Motors**\n\nPrecise positioning:\n\n- Move in discrete steps\n"
+                               "- No feedback needed\n- Can lose steps under load [2]."), text
+    # the passage alone in exclusive mode; a question asking about one of its words is answered as before
+    alone, _ = passage_answer(Intent.DEFINE, "what does this mean?", [_selected("Can lose steps under load")])
+    assert alone.startswith("Can lose steps under load [1].")
+    worded, _ = passage_answer(Intent.DEFINE, "what does load mean here?", sources)
+    assert "Precise positioning" not in worded
+    # a long list is no context to quote for one line
+    long = _book("Lead:\n\n" + "\n".join(f"- item {i} " + "word " * 8 for i in range(12)))
+    listed, _ = passage_answer(Intent.EXPLAIN, "explain this", [_selected("item 3 " + "word " * 8), long])
+    assert "item 4" not in listed
+
+
+def test_the_chunk_holding_a_highlighted_line_answers_about_it_however_far_the_request_is(tmp_path, embedder):
+    """"what does this mean?" of "Can lose steps under load" found the book's passages by the request
+    and the line together; the stepper motors' chunk scored under the threshold (0.14) and the answer
+    had only the line. The chunk holding the highlighted passage answers a request about it."""
+    import shutil
+
+    from apps import index_book, make_app
+    from places import CORPORA
+
+    docs = tmp_path / "book" / "docs"
+    docs.mkdir(parents=True)
+    shutil.copy(CORPORA / "aibook" / "docs" / "chapter-03-hardware" / "actuators-motors.md", docs / "actuators.md")
+    (docs / "actuators.md").write_text((docs / "actuators.md").read_text().replace(
+        "import ChapterActions from '@site/src/components/ChapterActions';\n\n<ChapterActions />", ""))
+    book = index_book(tmp_path / "data", embedder, docs)
+    try:
+        client = make_app(book, tmp_path / "app").test_client()
+        response = client.post("/chat", json={"question": "what does this mean?", "selected_text":
+                                              "Can lose steps under load", "selection_mode": "combined"}).get_json()
+        assert response["status"] == "completed", response["answer"]
+        assert "Precise positioning:\n\n- Move in discrete steps\n- No feedback needed\n- Can lose steps under load" \
+            in response["answer"], response["answer"]
+        assert response["sources"][0]["section_hierarchy"][-1] == "Stepper Motors", response["sources"][0]
+    finally:
+        book.index.close()

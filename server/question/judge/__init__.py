@@ -15,6 +15,7 @@ from server.book.chunk import Chunk
 from server.question.context import SELECTION_FLOOR, QueryContext, Source, database_sources, selection_position
 from server.question.judge.gate import admitted
 from server.question.gather import Comparison, Gathered
+from server.question.judge.goes_on import holds
 from server.question.judge.highlight import PASSAGE_FLOOR, covers
 from server.question.understand.intent import about_its_words, asks_what_it_says
 from server.question import AnswerMode
@@ -58,7 +59,12 @@ class Judge:
                 about_a_passage=question.mode is AnswerMode.SELECTION_COMBINED,
                 unused_focus=understood.unused_focus if book else None, scale=self.scale)))
         if intent is not None and intent.about_the_passage:
-            # a request about the passage itself: all of it, in reading order, then the book's passages
+            # a request about the passage itself: all of it, in reading order, then the book's passages,
+            # the one holding it first, however far its words are from the request's ("what does this mean?")
+            if question.mode is AnswerMode.SELECTION_COMBINED:
+                held = [c for c in gathered.candidates if holds(c.content, question.selected_text or "")]
+                database = tuple(database_sources(held)) + tuple(
+                    s for s in database if s.chunk.chunk_id not in {c.chunk_id for c in held})
             passage = tuple(sorted(selected, key=selection_position))
             sources = passage + database[: max(0, max_chunks - len(passage))]
             return Judgement(sources, QueryContext(selected, database), gathered.nearest, offer)

@@ -14,6 +14,8 @@ from server.text.blocks import split_blocks
 from server.text.sentences import normalised, split_sentences
 
 TAIL = 40  # the passage's last letters, found in the book's sentence that ends it
+LIST_WORDS = 80  # a list longer than this is no context to quote for one of its lines
+_ITEM = re.compile(r"^(?:[-*+]|\d+[.)])\s+")  # a list's own line, not one nested under it
 _LABEL = re.compile(r"^\s*(\*\*|__)[^*_\n]+\1\s*[:：]?\s*$")  # "**Tip: Note**": a note or an exercise starts
 
 
@@ -42,3 +44,36 @@ def goes_on(sources: list[Source], passage: list[str], room: int) -> list[tuple[
                 found += split_sentences(after.text)
             return [(number, s) for s in found[:room]]
     return []
+
+
+def holds(text: str, passage: str) -> bool:
+    """Does a book passage's text hold the highlighted passage (by its end, as the book writes it)?"""
+    tail = normalised(passage)[-TAIL:]
+    return bool(tail) and tail in normalised(text)
+
+
+def its_list(sources: list[Source], passage: str) -> tuple[int, str] | None:
+    """(source number, text) for a highlighted line of a list ("Can lose steps under load" of the
+    stepper motors' list): the list as the book gives it, under its heading, with the lead-in that
+    introduces it ("Precise positioning:"); the line alone says nothing of what it is about.
+    None where no book passage holds it in a list of two lines or more, or the list is long."""
+    tail = normalised(passage)[-TAIL:]
+    if not tail:
+        return None
+    for number, source in enumerate(sources, 1):
+        if source.source_type != "database":
+            continue
+        blocks = split_blocks(source.chunk.content)
+        for b, block in enumerate(blocks):
+            if block.kind != "list" or tail not in normalised(block.text):
+                continue
+            if sum(bool(_ITEM.match(line)) for line in block.text.splitlines()) < 2 or \
+                    len(block.text.split()) > LIST_WORDS:
+                return None
+            before = blocks[b - 1] if b > 0 else None
+            lead = before is not None and before.kind == "paragraph" and before.heading == block.heading \
+                and before.text.rstrip(" *_").endswith((":", "："))
+            heading = block.heading or source.chunk.heading
+            shown = f"{before.text}\n\n{block.text}" if lead else block.text
+            return number, f"**{heading}**\n\n{shown}" if heading else shown
+    return None

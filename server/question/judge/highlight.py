@@ -28,7 +28,7 @@ from typing import Callable
 from server.book.chunk import Chunk
 from server.question.context import Source
 from server.question.part_numbers import PartNumbers
-from server.question.judge.goes_on import goes_on
+from server.question.judge.goes_on import goes_on, its_list
 from server.question.understand.intent import Intent
 from server.question.understand.term import highlighted_term
 from server.question.markers import cite_end
@@ -70,6 +70,15 @@ GOES_ON_NOTE = {
     "zh": "*所选段落及书中紧随其后的句子：此处未配置语言模型，因此无法换一种说法。*",
     "ur": "*منتخب حصہ، اور اس کے فوراً بعد کتاب جو کہتی ہے: یہاں کوئی لینگویج ماڈل ترتیب نہیں دیا گیا، اس لیے میں اسے دوسرے "
           "الفاظ میں نہیں کہہ سکتا۔*"}
+IN_LIST_NOTE = {
+    "en": "*The highlighted line in the list it belongs to, as the book gives it: no language model is configured "
+          "here, so I can't put it in other words.*",
+    "es": "*La línea resaltada en la lista a la que pertenece, tal como la da el libro: aquí no hay un modelo de "
+          "lenguaje configurado, así que no puedo decirlo con otras palabras.*",
+    "ja": "*選択した行を、本書にあるとおりのリストの中で示します。ここでは言語モデルが設定されていないため、別の言葉で言い換えることはできません。*",
+    "zh": "*所选的这一行及其所在的列表，按书中原样列出：此处未配置语言模型，因此无法换一种说法。*",
+    "ur": "*منتخب سطر اس فہرست میں جس کا یہ حصہ ہے، جیسے کتاب میں دی گئی ہے: یہاں کوئی لینگویج ماڈل ترتیب نہیں دیا گیا، "
+          "اس لیے میں اسے دوسرے الفاظ میں نہیں کہہ سکتا۔*"}
 # a highlighted term asked about from itself alone: it has no sentence to quote; the book has (term.py)
 TERM_NOTE = {
     "en": "*The selection is a term, and says nothing of it but its name: ask with “This passage and the book” "
@@ -183,8 +192,12 @@ def _answer(intent: Intent, question: str, sources: list[Source], answer_length:
     # a sentence or two highlighted: the book's next sentences say what it means
     onward = goes_on(sources, [s for _, s in sentences], limit + 1 - len(sentences)) \
         if intent is not Intent.SUMMARIZE else []
+    asked = _content(question) & passage_terms
+    listed = its_list(sources, sentences[0][1]) if len(sentences) == 1 and not onward and not asked and intent in (
+        Intent.EXPLAIN, Intent.SIMPLIFY, Intent.DEFINE, Intent.JARGON) else None
+    if listed is not None:  # a line of a list highlighted: the list it stands in says what it is about
+        return f"{quote([listed])}\n\n{_note(IN_LIST_NOTE, language)}"
     if intent in (Intent.DEFINE, Intent.JARGON):
-        asked = _content(question) & passage_terms
         terms = asked or passage_terms
         own = [s for s in sentences if _DEFINITION.search(s[1]) and _content(s[1]) & terms]
         if onward and not asked:  # "what does this mean?" of a sentence: what the book goes on to say
