@@ -167,3 +167,17 @@ def test_the_chunk_holding_a_highlighted_line_answers_about_it_however_far_the_r
         assert response["sources"][0]["section_hierarchy"][-1] == "Stepper Motors", response["sources"][0]
     finally:
         book.index.close()
+
+
+def test_a_highlighted_lead_in_goes_on_to_the_list_it_introduces():
+    """The Urdu Gazebo page: "Gazebo کلائنٹ-سرور فن تعمیر کا استعمال کرتا ہے" (Gazebo uses a
+    client-server architecture:) highlighted, "explain its meaning", came back alone: the book goes on
+    to what it introduces, the two programs, a list (which ended what the book "goes on" to say)."""
+    lead = "Gazebo uses a client-server architecture"
+    book = _book(f"{lead}:\n\n- gzserver: runs the physics loop\n- gzclient: the graphical interface\n\n## Next\n\nMore.")
+    listed = "- gzserver: runs the physics loop\n- gzclient: the graphical interface"
+    assert goes_on([_selected(lead), book], [lead], 3) == [(2, listed)]
+    text, _ = passage_answer(Intent.EXPLAIN, "explain this", [_selected(lead), book])
+    assert text.startswith(f"{lead} [1].\n\n{listed} [2].\n\n*"), text
+    # a sentence that introduces nothing goes on to nothing past its paragraph's list
+    assert goes_on([_selected("It ends here"), _book("It ends here.\n\n- one\n- two")], ["It ends here"], 3) == []

@@ -4,7 +4,8 @@ without a model was given the sentence back; the book's next sentences are most 
 that explain it ("null is a literal, so no variable can be named null; undefined is a
 variable …"). In combined mode the passage's own chunk is among the book's passages: the
 sentences after the passage in its paragraph, then the paragraphs after it under the same
-heading, up to a heading, code, a table, a list or a note's label."""
+heading, up to a heading, code, a table, a list or a note's label; after a lead-in ("… uses a
+client-server architecture:"), the list or table it introduces."""
 from __future__ import annotations
 
 import re
@@ -37,6 +38,11 @@ def goes_on(sources: list[Source], passage: list[str], room: int) -> list[tuple[
             if ends is None:
                 continue
             found = sentences[ends + 1:]
+            following = blocks[b + 1] if b + 1 < len(blocks) else None
+            if not found and sentences[ends].rstrip(" *_").endswith((":", "：")) and following is not None \
+                    and following.kind in ("list", "table") and following.heading == block.heading:
+                # a lead-in highlighted ("Gazebo uses a client-server architecture:"): what it introduces
+                return [(number, following.text)]
             for after in blocks[b + 1:]:
                 if len(found) >= room or after.kind != "paragraph" or after.heading != block.heading \
                         or _LABEL.match(after.text):

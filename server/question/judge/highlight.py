@@ -138,11 +138,18 @@ def _numbered_sentences(sources: list[Source]) -> list[tuple[int, str]]:
 
 
 def _quote(chosen: list[tuple[int, str]]) -> str:
-    parts = []
+    """The sentences, each source cited after its last in a row; a list or table quoted whole (what
+    a lead-in introduces) on lines of its own."""
+    runs: list[list[str]] = [[]]
     for k, (number, sentence) in enumerate(chosen):
         last_of_run = k + 1 == len(chosen) or chosen[k + 1][0] != number
-        parts.append(cite_end(sentence, number) if last_of_run else sentence)
-    return joined(parts)  # no space after a Chinese or Japanese full stop ("できません[2]。一方で")
+        block = "\n" in sentence.strip()
+        if block and runs[-1]:
+            runs.append([])
+        runs[-1].append(cite_end(sentence, number) if last_of_run else sentence)
+        if block:
+            runs.append([])
+    return "\n\n".join(joined(run) for run in runs if run)  # no space after a Chinese or Japanese full stop
 
 
 def _book_sentences(sources: list[Source], pattern: re.Pattern, terms: set[str]) -> list[tuple[int, str]]:
