@@ -63,15 +63,12 @@ def its_list(sources: list[Source], passage: str) -> tuple[int, str] | None:
     stepper motors' list): the list as the book gives it, under its heading, with the lead-in that
     introduces it ("Precise positioning:"); the line alone says nothing of what it is about.
     None where no book passage holds it in a list of two lines or more, or the list is long."""
-    tail = normalised(passage)[-TAIL:]
-    if not tail:
-        return None
     for number, source in enumerate(sources, 1):
         if source.source_type != "database":
             continue
         blocks = split_blocks(source.chunk.content)
         for b, block in enumerate(blocks):
-            if block.kind != "list" or tail not in normalised(block.text):
+            if block.kind != "list" or not holds(block.text, passage):
                 continue
             if sum(bool(_ITEM.match(line)) for line in block.text.splitlines()) < 2 or \
                     len(block.text.split()) > LIST_WORDS:
