@@ -313,6 +313,21 @@ def test_the_demo_shows_an_mdbooks_pages_too(chat_app):
     assert all(client.get(path).status_code == 200 for path in paths[:5])
 
 
+def test_the_demo_home_is_the_book_page_served_at_the_root(chat_app):
+    """A book whose docs are served at the site's root (python-codex-i18n: routeBasePath "/", its
+    README the page at "/") sent the demo's home to its first page, "/": a redirect to itself, so
+    `make run` on that book opened on "too many redirects"."""
+    from places import CORPORA
+    from server.serving.demo import register_demo
+
+    app = chat_app()
+    paths = register_demo(app, str(CORPORA / "python-codex-i18n"))
+    assert "/" in paths
+    home = app.test_client().get("/")
+    assert home.status_code == 200 and 'src="/widget.js"' in home.get_data(as_text=True)
+    assert "<h1" in home.get_data(as_text=True)
+
+
 def _children(pid: int) -> set[int]:
     path = Path(f"/proc/{pid}/task/{pid}/children")
     return {int(p) for p in path.read_text().split()} if path.exists() else set()

@@ -121,6 +121,9 @@ def register_demo(app: Flask, book_path: str, *, book_id: str | None = None) -> 
         app.add_url_rule(f"/{prefix}/<path:rest>", f"demo_{prefix}", lambda rest, _p=prefix: view(f"{_p}/{rest}"))
         if f"/{prefix}" in paths:  # a page at the top (an mdBook's "/01-about.html")
             app.add_url_rule(f"/{prefix}", f"demo_{prefix}_page", lambda _p=prefix: view(_p))
-    first = urlparse(pages[0].url).path if pages else "/health"
-    app.add_url_rule("/", "demo_home", lambda: redirect(first))
+    if "/" in paths:  # docs served at the site's root (routeBasePath "/"): the home is that page
+        app.add_url_rule("/", "demo_home", lambda: view(""))
+    else:
+        first = urlparse(pages[0].url).path if pages else "/health"
+        app.add_url_rule("/", "demo_home", lambda: redirect(first))
     return sorted(paths)
