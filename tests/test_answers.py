@@ -820,8 +820,14 @@ def test_how_to_write_it_asks_for_code_in_the_books_other_languages_too():
     assert all(map(asks_for_code, ["列表推导式怎么写？", "配列の型はどう書けばいいですか", "¿cómo escribo un test en kotlin?"]))
     assert not any(map(asks_for_code, ["装饰器有什么用？", "型ガードってなに？", "¿qué es un genérico?"]))
     page = (CORPORA / "python-codex-i18n" / "docs" / "comprehension.md").read_text(encoding="utf-8")
-    section = page[page.index("## 列表推导式"):page.index("### 过滤条件")]
-    assert "```python" in block_answer("列表推导式怎么写？", [_source(section)])
+    # the section and its subsection's chunk, as the index cuts the page; the code ("…遍历 0 到 9：" and its
+    # listing) stands in the subsection, the section that answers
+    opening, usage = page[page.index("## 列表推导式"):page.index("### 基本用法")], \
+        page[page.index("### 基本用法"):page.index("### 过滤条件")]
+    sources = [_source(opening, 0.62, "a"), _source(usage, 0.6, "b")]
+    for source, path in zip(sources, (["推导式", "列表推导式"], ["推导式", "列表推导式", "基本用法"])):
+        source.chunk.heading, source.chunk.section_hierarchy, source.chunk.source_file = path[-1], path, "c.md"
+    assert "```python" in block_answer("列表推导式怎么写？", sources)
 
 
 def test_an_ellipsis_inside_a_sentence_does_not_end_it():

@@ -109,6 +109,21 @@ def test_a_term_the_readers_page_defines_is_answered_there_first(retriever):
     assert "called a **cluster**" not in retriever.retrieve(question, max_chunks=1, page_url=f"{SITE}/db/")[0].content
 
 
+def test_a_highlighted_term_is_looked_up_first_where_the_reader_highlighted_it(retriever):
+    """"举个例子" (give me an example) of a highlighted "\"x\": 排他模式", with the book beside it, was
+    refused: the question's words found other pages, never the one the reader was on. The page's
+    passage holding the highlighted term leads; on a page that does not hold it, nothing changes."""
+    question = "举个例子 identifies the sample"
+    found = retriever.retrieve(question, max_chunks=3, page_url=f"{SITE}/seq/", holding="identifies the sample")
+    assert "an index that identifies the sample" in found[0].content
+    elsewhere = retriever.retrieve(question, max_chunks=3, page_url=f"{SITE}/qc/", holding="identifies the sample")
+    assert [c.chunk_id for c in elsewhere] == [c.chunk_id for c in retriever.retrieve(question, max_chunks=3,
+                                                                                        page_url=f"{SITE}/qc/")]
+    nowhere = retriever.retrieve("give me an example of it", max_chunks=3, page_url=f"{SITE}/qc/",
+                                 holding="Fastqc reports the quality")
+    assert nowhere[0].content.startswith("Fastqc reports the quality")
+
+
 def test_a_url_no_page_has_changes_nothing(retriever):
     question = "what does an index do?"
     plain = [c.chunk_id for c in retriever.retrieve(question, max_chunks=5)]

@@ -72,6 +72,23 @@ def test_a_chinese_pages_key_points_and_a_highlighted_passage_read_without_space
     assert joined(["It folds.", "It is lazy."]) == "It folds. It is lazy."
 
 
+def test_a_chinese_lead_in_ending_in_a_full_width_colon_introduces_its_code():
+    """"我读文件的时候每行后面都多出一个空行" was answered without the sentence that fixes it: "如果不希望输出时
+    有额外的空行，可以使用字符串的 strip() 方法移除它：" ends in a full-width colon, was read as cut off and
+    dropped, and its code quoted alone. It is the lead-in of its code, one piece, as "…:" is; and the
+    page's summary does not open on it."""
+    from server.ingest.outline import _first_sentence
+
+    text = ("文本文件的每行的末尾通常都会有一个换行符。如果不希望输出时有额外的空行，可以使用字符串的 strip() 方法移除它："
+            "\n\n```python\nprint(line.strip())\n```")
+    units = units_of(text, 1, "prose")
+    assert [u.introduces for u in units] == ["", "code"]
+    assert units[1].text.startswith("如果不希望输出时有额外的空行") and "print(line.strip())" in units[1].text
+    answer = quoted_answer("每行后面多出一个空行怎么办", [_source(text, "逐行读取文件")]).text
+    assert "strip() 方法移除它：" in answer and "print(line.strip())" in answer, answer
+    assert _first_sentence(["这个函数的用法如下：", "它返回一个列表。"]) == "它返回一个列表。"
+
+
 def test_a_definition_reads_on_in_its_own_section_not_in_one_it_let_in():
     """"生成器是什么？" quoted the page's definition, then a sentence of another section standing under
     the term's name, and then, that section let in, its every sentence naming generators: sending

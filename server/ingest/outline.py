@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from server.book.outline import OUTLINE_VERSION, Block, Outline, OutlinePage, Part, Section
-from server.text.sentences import joined, split_sentences
+from server.text.sentences import LEAD_IN_ENDS, joined, split_sentences
 from server.ingest.blocks import block_kind, is_prompt, list_items, plain
 from server.ingest.sections import reading_sections
 from server.ingest.mdbook import summary_items, summary_path
@@ -29,7 +29,7 @@ def _first_sentence(texts: list[str]) -> str:
         if text.lstrip().startswith(("```", "~~~", "|", "<", "import ", "export ", ">")):
             continue
         for sentence in split_sentences(plain(text)):
-            if spaced_length(sentence) >= 4 and not sentence.endswith(":"):
+            if spaced_length(sentence) >= 4 and not sentence.endswith(LEAD_IN_ENDS):
                 taken.append(sentence)
             if taken and (sum(map(len, taken)) >= ENOUGH_CHARS or len(taken) == 3):
                 return joined(taken)[:KEY_POINT_CHARS]

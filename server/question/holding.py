@@ -8,6 +8,15 @@ from server.book.chunk import Chunk
 from server.text.sentences import normalised
 
 
+TAIL = 40  # a highlighted passage's last letters, found in the book's sentence that ends it
+
+
+def holds(text: str, passage: str) -> bool:
+    """Does a book passage's text hold the highlighted passage (by its end, as the book writes it)?"""
+    tail = normalised(passage)[-TAIL:]
+    return bool(tail) and tail in normalised(text)
+
+
 @functools.lru_cache(maxsize=1024)  # the chunks of the passages asked about again
 def _normalised_page_text(text: str) -> str:
     return normalised(text)

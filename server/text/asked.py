@@ -24,7 +24,14 @@ whats thats hows whos wheres dont doesnt didnt isnt arent wasnt cant wont should
 # a request's frame ("give me an example of …", "show us how …"): what it asks about follows it
 _REQUEST = re.compile(r"\b(?:give|show|walk|teach|help)\s+(?=(?:me|us)\b)", re.IGNORECASE)
 # a comparison's frame ("what's the difference between Rc and Arc?"): what it asks about is the two names
-COMPARING = frozenset("difference differences different differ compare compared comparison versus similar".split())
+COMPARING = frozenset("""difference differences different differ compare compared comparison versus similar
+区别 區別 差别 差別 差异 差異 不同 比较 比較 違い""".split())
+# what a question weighs its topic by ("what are the benefits of …", "有什么好处", "メリットは"): asked, but
+# no topic of its own; another section that says only this says nothing of what is asked
+WEIGHING = frozenset("""benefit benefits advantage advantages disadvantage disadvantages drawback drawbacks downside
+downsides upside upsides pros cons purpose point reason reasons important importance useful usefulness
+好处 好處 优点 優點 缺点 缺點 优势 優勢 劣势 作用 用途 用处 目的 意义 意義 重要 有用 メリット デメリット 利点 欠点 役割
+ventaja ventajas desventaja desventajas beneficio beneficios propósito proposito importante importancia útil""".split())
 # "use", "get", "run", "set": a short word this common is an everyday word more often than a term
 # (BENCHMARKS.md: the pool's coverage 0.537 at 5.0, 0.535 at 5.7)
 COMMON_SHORT_ZIPF = 5.0
@@ -35,7 +42,20 @@ _RUNS = re.compile(r"[A-Za-z\u00c0-\u024f]+|[^\W\d_A-Za-z\u00c0-\u024f]+")
 _CHAT = frozenset("vs etc via ok pls plz btw idk im".split())  # chat's short words, rare in print
 # pairs of characters that frame a Chinese or Japanese question rather than say its topic
 _CJK_STOP = frozenset("""什么 怎么 如何 为什 么是 哪些 哪个 是什 可以 我们 你们 一个 这个 那个 的是 没有 需要 应该
-能够 什麼 怎麼 為什 如何 吗？ 说明 介绍 解释 とは 何で 何か 方法 教え""".split())
+能够 什麼 怎麼 為什 如何 吗？ 说明 介绍 解释 とは 何で 何か 方法 教え 和 与 或 的 了 在 是 吗 呢 吧""".split())
+# the phrases that frame a Chinese question ("有什么区别", "是什么", "为什么"): left out before its
+# characters are paired, so that no pair runs across a frame's edge ("模式有什么区别": "式有", "么区")
+_CJK_FRAME = re.compile(r"有什么|有什麼|有哪些|是什么|是什麼|什么是|什麼是|为什么|為什麼|怎么样|怎麼樣|怎么办|怎麼辦|"
+                        r"怎么|怎麼|如何|哪些|哪个|哪個|什么|什麼|能不能|是不是|有没有|有沒有|一下|"
+                        r"(?:吗|嗎|呢|吧)(?=\s*(?:[？?！!。]|$))")
+
+
+def weighing_words(question: str) -> set[str]:
+    """The question's words (as `words` reads them: "メリット" in its pairs of characters) that only
+    weigh what it asks about (WEIGHING)."""
+    said = set(words(question))
+    return {w for term in WEIGHING if (term in question if unspaced(term[0]) else term in said)
+            for w in words(term)}
 
 
 def asked_words(question: str) -> set[str]:
@@ -43,7 +63,7 @@ def asked_words(question: str) -> set[str]:
     (in Urdu letters, which leave short vowels out, three letters but not the language's commonest
     words: "نوڈ" (node), not "کیا" (what)); in Chinese and Japanese, pairs of characters that are
     not only kana or a question's frame."""
-    return {w for w in words(_REQUEST.sub(" ", question))
+    return {w for w in words(_CJK_FRAME.sub(" ", _REQUEST.sub(" ", question)))
             if (not (HIRAGANA_ONLY.match(w) or w in _CJK_STOP) if unspaced(w) else
                 (len(w) > 3 or len(w) == 3 and unvowelled(w) and not everyday_in_its_script(w)) and w not in _STOP)}
 

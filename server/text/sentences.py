@@ -11,6 +11,7 @@ OTHER_SCRIPTS = r"(?<=[。！？])(?![」』）)”])\s*(?=\S)|(?<=[。！？][�
 # after a full stop and the quotes or brackets that close on it ("… cluster.) This"), kept with their sentence
 _BOUNDARY = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][\"')\]])|(?<=[.!?][\"')\]]{2}))\s+(?=[A-Z0-9\"'(`*\[])|"
                        + OTHER_SCRIPTS)
+LEAD_IN_ENDS = (":", "：")  # a lead-in's colon, Chinese and Japanese writing theirs full width
 _FENCE = re.compile(r"```.*?```|~~~.*?~~~", re.DOTALL)
 
 

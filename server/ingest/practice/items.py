@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from server.ingest.blocks import is_prompt, plain
 from server.ingest.practice.marks import ANSWER, HINT_WORDS, QUESTION, mark_of
+from server.text.sentences import LEAD_IN_ENDS
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _BELOW = re.compile(r"\b(?:below|the following)\b", re.IGNORECASE)  # "fill in the definitions … below"
@@ -169,7 +170,7 @@ class _Reader:
         """Does the open item's text end on a colon (what follows it is part of it)?"""
         item = self.current
         said = [line for line in item.lines if line.strip()] if item is not None and not self.closed else []
-        return bool(said) and (said[-1].rstrip().endswith((":", "：")) or any(_BELOW.search(line) for line in said))
+        return bool(said) and (said[-1].rstrip().endswith(LEAD_IN_ENDS) or any(_BELOW.search(line) for line in said))
 
     def _mark(self, kind: str, title: str) -> None:
         if kind == "end":

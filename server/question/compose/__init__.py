@@ -91,7 +91,7 @@ class Compose:
             code_language=question.selection.language if question.selection else None,
             search=None if question.selection_only else self._book_search(question),
             spelled=respelled(understood.asked, understood.corrections), language=_language(understood, judged),
-            page_key=self._page_key(question))
+            page_key=self._page_key(question), term=understood.term)
 
     def _page_key(self, question: Question) -> str | None:
         pages = self.retriever.pages

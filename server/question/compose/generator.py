@@ -42,6 +42,7 @@ class GenerationInput:
     spelled: str | None = None
     language: str | None = None  # the reader's (their page's locale, else the book's): what a note is written in
     page_key: str | None = None  # the page the question is asked on (its key), whose passages weigh more
+    term: str | None = None  # the highlighted term asked about with the book beside it (understand/term.py)
 
 
 @dataclass(frozen=True)

@@ -63,7 +63,8 @@ class Gather:
             candidates = self.retriever.retrieve(text, max_chunks=question.max_chunks, similarity_threshold=0.0,
                                                  filters=question.filters, prefer_locale=question.page.locale,
                                                  prefer_version=question.page.docs_version,
-                                                 page_url=question.page.url)
+                                                 page_url=question.page.url,
+                                                 holding=selected if understood.term else None)
             comparison = None
             if selected and understood.intent is Intent.QUESTION and not understood.term:
                 # combined mode, a question: judged against the passage and against the book

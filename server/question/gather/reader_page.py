@@ -9,7 +9,9 @@ passage that answers stands above one that does not (BENCHMARKS.md, "The reader'
 A term the reader's page defines ("… multiple copies of each fragment - called a **cluster**")
 is answered there first: a highlighted "cluster" asked "what does this mean" on that page means
 the page's cluster, not a compute cluster or a clustering method of another chapter, however
-much nearer their wording lies to the question."""
+much nearer their wording lies to the question. A highlighted term asked about with the book
+beside it ("举个例子" of "\"x\": 排他模式") is looked up first where the reader highlighted it: the
+page's passage holding it, which the question's words alone may not find."""
 from __future__ import annotations
 
 from typing import Callable
@@ -17,6 +19,7 @@ from typing import Callable
 from server.book.chunk import Chunk, pages_in_order
 from server.book.outline import OutlinePage
 from server.book.page_urls import by_path, page_at, page_path
+from server.question.holding import holds
 from server.text.definition import defines
 
 PAGE_WEIGHT = 0.08  # on MiniLM's cosine scale, as the lexical re-rank's weights are
@@ -42,6 +45,10 @@ class ReaderPages:
         """The page's passages in the page's order."""
         book = self.book_of(book_id)
         return list(book.view(pages_in_order).get(page.key, ())) if book is not None else []
+
+    def holding(self, book_id: str | None, page: OutlinePage, passage: str) -> list[Chunk]:
+        """The page's passages that hold a highlighted passage, in the page's order."""
+        return [c for c in self.passages(book_id, page) if holds(c.content, passage)]
 
     def defining(self, book_id: str | None, page: OutlinePage, term: str) -> list[Chunk]:
         """The page's passages that define the term, in the page's order."""

@@ -50,6 +50,7 @@ class Retriever:
         prefer_locale: str | None = None,
         prefer_version: str | None = None,
         page_url: str | None = None,
+        holding: str | None = None,
     ) -> list[Chunk]:
         """Best chunks first; cosine similarity clamped to [0, 1] (the order may also weigh the
         question's words, see question/gather/lexical.py); near-identical passages once.
@@ -57,7 +58,8 @@ class Retriever:
         With a preferred locale and/or docs version (the reader's page), passages of that locale
         and version come first, and the others only fill the places left: a reader of a
         translated page is cited translated pages whenever the book has them. `page_url`: the
-        page the question is asked on, whose passages weigh more (reader_page.py)."""
+        page the question is asked on, whose passages weigh more (reader_page.py); `holding`: a
+        highlighted term, whose passage on that page leads."""
         limit = max_chunks * self.candidate_factor
         filters = filters or Filters()
         own = self.locale_embedders.get(filters.locale or prefer_locale or "")
@@ -75,7 +77,7 @@ class Retriever:
         seen: set[str] = set()
         ranked: list[Chunk] = []
         for tier in tiers:
-            for chunk in self._candidates(question, vector, limit, tier, on_scale, page):
+            for chunk in self._candidates(question, vector, limit, tier, on_scale, page, holding):
                 score = min(1.0, max(0.0, scale(chunk.score)))
                 if score < similarity_threshold:
                     continue
@@ -94,7 +96,7 @@ class Retriever:
         return None if found is None else np.asarray(found, dtype=np.float32)
 
     def _candidates(self, question: str, vector, limit: int, filters: Filters, scale,
-                    page: OutlinePage | None = None) -> list[Chunk]:
+                    page: OutlinePage | None = None, holding: str | None = None) -> list[Chunk]:
         if self.lexicon is None:
             return self.store.search(vector, limit=limit, filters=filters)
         candidates = self.store.search(vector, limit=max(limit, CANDIDATES), filters=filters)
@@ -110,9 +112,11 @@ class Retriever:
         term = defined_term(question)
         if self.openings is not None:
             ranked = self.openings.lead_in(ranked, term)
-        if page is not None and term is not None and ranked:
-            # the page's own definition of the asked term leads, in the first place and with its score
-            led = self.pages.defining(filters.book_id, page, term)
+        if page is not None and (term is not None or holding) and ranked:
+            # the page's own definition of the asked term (the passage holding a highlighted one) leads, in
+            # the first place and with its score
+            led = self.pages.holding(filters.book_id, page, holding) if holding else \
+                self.pages.defining(filters.book_id, page, term)
             ids = {c.chunk_id for c in led}
             ranked = [c.with_score(ranked[0].score) for c in led] + [c for c in ranked if c.chunk_id not in ids]
         return ranked

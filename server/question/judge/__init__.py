@@ -15,7 +15,7 @@ from server.book.chunk import Chunk
 from server.question.context import SELECTION_FLOOR, QueryContext, Source, database_sources, selection_position
 from server.question.judge.gate import admitted
 from server.question.gather import Comparison, Gathered
-from server.question.judge.goes_on import holds
+from server.question.holding import holds
 from server.question.judge.highlight import PASSAGE_FLOOR, covers
 from server.question.understand.intent import about_its_words, asks_what_it_says
 from server.question import AnswerMode

@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 
 from server.question.context import Source
+from server.question.holding import TAIL, holds
 from server.text.blocks import split_blocks
-from server.text.sentences import normalised, split_sentences
+from server.text.sentences import LEAD_IN_ENDS, normalised, split_sentences
 
-TAIL = 40  # the passage's last letters, found in the book's sentence that ends it
 LIST_WORDS = 80  # a list longer than this is no context to quote for one of its lines
 _ITEM = re.compile(r"^(?:[-*+]|\d+[.)])\s+")  # a list's own line, not one nested under it
 _LABEL = re.compile(r"^\s*(\*\*|__)[^*_\n]+\1\s*[:：]?\s*$")  # "**Tip: Note**": a note or an exercise starts
@@ -39,7 +39,7 @@ def goes_on(sources: list[Source], passage: list[str], room: int) -> list[tuple[
                 continue
             found = sentences[ends + 1:]
             following = blocks[b + 1] if b + 1 < len(blocks) else None
-            if not found and sentences[ends].rstrip(" *_").endswith((":", "：")) and following is not None \
+            if not found and sentences[ends].rstrip(" *_").endswith(LEAD_IN_ENDS) and following is not None \
                     and following.kind in ("list", "table") and following.heading == block.heading:
                 # a lead-in highlighted ("Gazebo uses a client-server architecture:"): what it introduces
                 return [(number, following.text)]
@@ -50,12 +50,6 @@ def goes_on(sources: list[Source], passage: list[str], room: int) -> list[tuple[
                 found += split_sentences(after.text)
             return [(number, s) for s in found[:room]]
     return []
-
-
-def holds(text: str, passage: str) -> bool:
-    """Does a book passage's text hold the highlighted passage (by its end, as the book writes it)?"""
-    tail = normalised(passage)[-TAIL:]
-    return bool(tail) and tail in normalised(text)
 
 
 def its_list(sources: list[Source], passage: str) -> tuple[int, str] | None:
@@ -75,7 +69,7 @@ def its_list(sources: list[Source], passage: str) -> tuple[int, str] | None:
                 return None
             before = blocks[b - 1] if b > 0 else None
             lead = before is not None and before.kind == "paragraph" and before.heading == block.heading \
-                and before.text.rstrip(" *_").endswith((":", "："))
+                and before.text.rstrip(" *_").endswith(LEAD_IN_ENDS)
             heading = block.heading or source.chunk.heading
             shown = f"{before.text}\n\n{block.text}" if lead else block.text
             return number, f"**{heading}**\n\n{shown}" if heading else shown

@@ -1,7 +1,7 @@
 """The pieces an extractive answer is made of: a passage's sentences, list items (each with the items
 nested under it), tables and code blocks, each knowing where it stands in the passage and what it depends on.
 
-- A sentence ending in ":" introduces the block after it (a formula, list, table or code block): one piece.
+- A sentence ending in ":" or "：" introduces the block after it (a formula, list, table or code block): one piece.
 - A list item carries the items nested under it, as written, so a quoted list keeps its nesting.
 - A sentence that opens by referring back ("It …", "This …") needs the sentence before it.
 """
@@ -11,10 +11,9 @@ import re
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
-from server.text.blocks import (EXERCISE_LEAD, FOLDED_ANSWER, PRACTICE, PRACTICE_LEAD, THEMATIC_BREAK, Block,
-                                 split_blocks)
+from server.text.blocks import EXERCISE_LEAD, FOLDED_ANSWER, PRACTICE, PRACTICE_LEAD, THEMATIC_BREAK, Block, split_blocks
 from server.text.lengths import CJK_RUN
-from server.text.sentences import OTHER_SCRIPTS, strip_markdown
+from server.text.sentences import LEAD_IN_ENDS, OTHER_SCRIPTS, strip_markdown
 
 # a sentence ends at ".", "!" or "?" (with the quotes, brackets or emphasis closing on it: "… cluster.)") before
 # one not opening in lower case (in any script: Spanish "¿", Urdu's letters), or at the full stops of Chinese,
@@ -199,7 +198,7 @@ def _mended(blocks: list[Block]) -> list[Block]:
 
 def _label(item: str) -> bool:
     """An item that only names what comes after it ("* Length:"), nothing nested under it."""
-    return "\n" not in item.strip() and item.rstrip(" *_").endswith((":", "："))
+    return "\n" not in item.strip() and item.rstrip(" *_").endswith(LEAD_IN_ENDS)
 
 
 def _cut(blocks: list[Block], i: int, sentences: list[str]) -> tuple[int, int]:
@@ -267,8 +266,9 @@ def units_of(markdown: str, source: int, context: str = "prose") -> tuple[Unit, 
                 sentence = sentences[k]
                 # a lead-in ends in ":", or runs on into the formula that ends it ("… is computed as $$ … $$")
                 runs_on = following is not None and _formula(following) and not _ENDS.search(sentence.rstrip(" *_"))
-                kind = _introduces(following) if k == len(sentences) - 1 and (sentence.endswith(":") or runs_on) else ""
-                if not kind and (sentence.endswith(":") or not _ENDS.search(sentence.rstrip(" *_"))):
+                lead_in = sentence.endswith(LEAD_IN_ENDS)
+                kind = _introduces(following) if k == len(sentences) - 1 and (lead_in or runs_on) else ""
+                if not kind and (lead_in or not _ENDS.search(sentence.rstrip(" *_"))):
                     continue  # what it introduces is not in this passage, or it is cut off
                 if kind:
                     taken = i + 1

@@ -32,8 +32,9 @@ from server.question.markers import cite_end, marker
 from server.question.compose.extractive.lists import cut_list
 from server.question.compose.extractive.opening import MAX_SECTIONS, code_blocks, opening_stretch, passage
 from server.question.compose.extractive.sections import PieceSections, Section, in_book_order
-from server.question.compose.extractive.asks_for import asks_for_code, asks_for_example, has_code
+from server.question.compose.extractive.asks_for import asks_for_code, asks_for_example, asks_how_to, has_code
 from server.question.compose.extractive.piece_scores import HEADING_ID, Scored, reading_words, score_pieces
+from server.question.compose.extractive.weighing import weighing_only
 from server.question.compose.extractive.question_words import prefixes
 from server.text.lengths import reading_length
 from server.text.sentences import CJK_STOPS
@@ -42,8 +43,6 @@ from server.text.vocabulary import BookVocabulary, words
 
 WORDS_BY_LENGTH = {"short": 45, "normal": 90, "detailed": 180}  # reading length of prose and lists
 MIN_MORE = 10  # reading words left that are worth another piece
-# "how do I …": the code that names what is asked is often the answer
-HOW_TO = re.compile(r"^\W*(?:how\s+(?:do|can|should|would|could)\s+(?:i|you|we)|how\s+to)\b", re.IGNORECASE)
 _QUESTION_WORDS = frozenset("""what which when where who whom whose why how does did doing done the and for with
 from into that this these those are was were can could should would will shall have has had get use using make
 need there their about your you any some all""".split())
@@ -74,13 +73,14 @@ def _length(units: list[Unit], headed: set[tuple[int, str]] = frozenset()) -> in
 
 def _choose(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict[int, int],
             how_to: bool = False, sections: PieceSections | None = None,
-            defining: bool = False) -> list[Unit]:
+            defining: bool = False, question: str = "") -> list[Unit]:
     """The opening stretch, then what _more adds in what is left of the reading length; where a
     passage is highlighted, its own order leads instead."""
     if highlighted or not scored:
         return _more(scored, budget, wants_code, highlighted)
     by_key = {s.unit.key: s.unit for s in scored}
-    opening = opening_stretch(scored, budget, wants_code, how_to, sections)
+    weighing = weighing_only(scored, question)
+    opening = opening_stretch(scored, budget, wants_code, how_to, sections, weighing)
     chosen = {u.key: u for u in [u for first in opening[:1] for u in with_dependencies(first, by_key)] + opening[1:]}
     # an opening that ends on a topic sentence goes on into its paragraph, over the reading length if
     # need be (the paragraph from it within the length): "To fix the error, you have two choices." is
@@ -104,7 +104,7 @@ def _choose(scored: list[Scored], budget: int, wants_code: bool, highlighted: di
             word for u in chosen.values() for word in prefixes(HEADING_ID.sub("", u.heading))} if defining else None
         chosen.update((u.key, u) for u in _more(rest, left, wants_code, {}, opened=list(chosen.values()),
                                                 whole=budget, said=said, how_to=how_to, sections=sections,
-                                                spoken=spoken))
+                                                spoken=spoken, weighing_only=weighing))
     shown = {(u.source, u.block) for u in chosen.values() if shows_a_block(u)}
     chosen = {key: u for key, u in chosen.items()  # "The example above …" only with an example above it
               if not points_above(u) or any(source == u.source and block < u.block for source, block in shown)}
@@ -129,7 +129,7 @@ def _read_with(leading: set[tuple], chosen: dict[tuple, Unit]) -> set[tuple]:
 def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict[int, int],
           opened: list[Unit] | None = None, whole: int | None = None, said: set[str] = frozenset(),
           how_to: bool = False, sections: PieceSections | None = None,
-          spoken: set[str] | None = None) -> list[Unit]:
+          spoken: set[str] | None = None, weighing_only: frozenset[tuple] = frozenset()) -> list[Unit]:
     """The best piece, then every piece that says something asked, best first, whichever passage
     holds it; then the sentence or item right after each of those quoted (the rest of the
     thought); then the rest of the highlighted passage in its order (`highlighted`: its pieces'
@@ -167,8 +167,8 @@ def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict
         more_code, more_tables = sum(map(has_code, adding)), sum(map(_is_table, adding))
         if len(quoted | {section(u) for u in adding}) > MAX_SECTIONS and not highlighted:
             continue  # three sections at most: the one that answers and two for what it lacks
-        if opened and spoken is not None and not _within(section(candidate.unit), leading) \
-                and not set(candidate.covers) - spoken and not candidate.titled:
+        if opened and not _within(section(candidate.unit), leading) and not candidate.titled and (
+                candidate.unit.key in weighing_only or spoken is not None and not set(candidate.covers) - spoken):
             continue  # another section only for an asked word the answer's prose does not say yet, or the one it names
         if more_code and opened is not None and not wants_code and (code + more_code > 1 or (
                 not set(candidate.covers) - said and not (how_to and candidate.relevance > 0))):
@@ -191,10 +191,11 @@ def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict
         if spoken is not None and not has_code(candidate.unit):
             spoken = spoken | set(candidate.covers)
         length, code, tables = length + more_length, code + more_code, tables + more_tables
-    if wants_code and not any(u.kind == "code" or u.introduces == "code" for u in [*chosen.values(), *(opened or [])]):
-        # the best code whose section is quoted, or fits in the three sections an answer quotes
-        code = next((s.unit for s in ranked if s.unit.kind == "code" and (
-            len(quoted | {section(s.unit)}) <= MAX_SECTIONS or highlighted)), None)
+    if wants_code and not any(map(has_code, [*chosen.values(), *(opened or [])])):
+        # the best code whose section is quoted, or fits in the three sections an answer quotes; with its lead-in,
+        # in the section that answers ("列表推导式" › "基本用法": "…遍历 0 到 9：" and its code)
+        code = next((s.unit for s in ranked if s.unit.kind == "code" and (len(quoted | {section(s.unit)}) <= MAX_SECTIONS
+                     or highlighted) or s.unit.introduces == "code" and _within(section(s.unit), leading)), None)
         if code is not None:
             chosen[code.key] = code
     return sorted(chosen.values(), key=lambda u: u.key)
@@ -248,13 +249,14 @@ class Quoted(NamedTuple):
 def quoted_answer(question: str, sources: list[Source], answer_length: str = "normal",
                   book: BookVocabulary | None = None, following: Following | None = None, *,
                   page: str | None = None, scale: Callable[[float], float] = lambda score: score,
-                  preceding: Preceding | None = None) -> Quoted:
+                  preceding: Preceding | None = None, about_term: bool = False) -> Quoted:
     """The answer quoted from `sources` (best first). `book`: the book's vocabulary, for how
     rare each asked word is (else the passages'); `following`: the chunks after a book passage
     on its page, read with it (continuation.py), a piece from them cited where it is, and
     `preceding` the beginning of the sentence a passage opens inside of; `page`:
     the key of the page the question is asked on, whose passages weigh more; `scale`: the
-    passages' scores on MiniLM's scale (piece_scores.py)."""
+    passages' scores on MiniLM's scale (piece_scores.py); `about_term`: a highlighted term is asked
+    about, as "what is X?" asks about X (another section only for what the first does not say)."""
     example = asks_for_example(question)
     wants_code = asks_for_code(question) and not example  # "show me an example": one, not the page's listings
     read = read_passages(sources, following, preceding)
@@ -275,9 +277,10 @@ def quoted_answer(question: str, sources: list[Source], answer_length: str = "no
         piece.unit = unit
     highlighted = {n: getattr(s.chunk, "position", 0) for n, s in enumerate(sources, 1)
                    if s.source_type == "selected_text"}
-    how_to = bool(HOW_TO.search(question)) or example  # code that says something asked answers
+    how_to = asks_how_to(question) or example  # code that says something asked answers
     chosen = _choose(scored, WORDS_BY_LENGTH.get(answer_length, 70), wants_code, highlighted, how_to,
-                     PieceSections(sources, read), defining=defined_term(question) is not None)
+                     PieceSections(sources, read), defining=about_term or defined_term(question) is not None,
+                     question=question)
     units, extra = cited_where_read(chosen, sources, read)
     if not highlighted:
         units = in_book_order(units, sources, extra, opened=True)

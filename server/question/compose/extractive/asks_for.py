@@ -25,6 +25,16 @@ def asks_for_code(question: str) -> bool:
     return bool(WANTS_CODE.search(question)) and not (_WHY.search(question) and not _SHOW.search(question))
 
 
+# "how do I …", "怎么读", "どうやって": the code that names what is asked is often the answer
+_HOW_TO = re.compile(r"^\W*(?:how\s+(?:do|can|should|would|could)\s+(?:i|you|we)|how\s+to|¿?c[oó]mo\s+(?:puedo|"
+                     r"hago|se|hacer|podemos))\b|怎么(?!回事|样)|怎麼(?!回事|樣)|如何|どうやって|どうすれば|どうしたら",
+                     re.IGNORECASE)
+
+
+def asks_how_to(question: str) -> bool:
+    return bool(_HOW_TO.search(question))
+
+
 # "give me an example of pattern matching": the question asks for an example of something, not about
 # examples ("in the odometry example, which topic …?" names one of the book's)
 _EXAMPLE_ASKED = re.compile(r"\b(?:an?|some|any|more|another|other|good|simple|concrete|real)\s+(?:\w+\s+)?examples?\b|"

@@ -18,7 +18,7 @@ from server.book.chunk import Chunk
 from server.question.holding import holder
 from server.question.part_numbers import PartNumbers
 from server.text.blocks import heading_material, split_blocks
-from server.text.sentences import normalised
+from server.text.sentences import LEAD_IN_ENDS, normalised
 
 if TYPE_CHECKING:
     from server.question.compose.extractive.answer_units import Unit
@@ -104,7 +104,7 @@ def begun(before: Chunk, chunk: Chunk) -> Chunk | None:
     or table and the chunk before ends on the lead-in that introduces it ("Add this to your URDF:"),
     that lead-in."""
     text = before.content.rstrip()
-    if _INTRODUCED.match(chunk.content) and text.endswith((":", "：")):
+    if _INTRODUCED.match(chunk.content) and text.endswith(LEAD_IN_ENDS):
         lead = text[text.rfind("\n\n") + 2:].strip() if "\n\n" in text else text.strip()
         return None if _INTRODUCED.match(lead) or lead.startswith("#") else _end_of(before, lead)
     if not _continues(chunk.content.lstrip()) or ENDED.search(text) or _overlap(text, chunk.content):

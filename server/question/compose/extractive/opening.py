@@ -30,7 +30,7 @@ def passage(unit: Unit) -> int:
 
 
 def opening_stretch(scored: list[Scored], budget: int, wants_code: bool, how_to: bool = False,
-                    sections: PieceSections | None = None) -> list[Unit]:
+                    sections: PieceSections | None = None, weighing: frozenset[tuple] = frozenset()) -> list[Unit]:
     """The pieces of one passage in a row, within a share of the reading length (the first may run
     to the whole of it, never beyond: a list longer than the answer does not open it; one code
     block unless code is asked for; code only when asked for or when it names something asked
@@ -48,8 +48,8 @@ def opening_stretch(scored: list[Scored], budget: int, wants_code: bool, how_to:
     for pieces in passages.values():
         said_in_prose = {word for p in pieces if not has_code(p.unit) for word in p.covers}
         for i, first in enumerate(pieces):
-            if points_above(first.unit):
-                continue  # an answer does not open on "The example above …"
+            if points_above(first.unit) or first.unit.key in weighing:
+                continue  # an answer does not open on "The example above …", nor on "它还是有一些好处的" (weighing.py)
             covers: dict[str, float] = {}
             length = code = 0
             taken, listed_asked = [], False

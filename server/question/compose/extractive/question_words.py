@@ -13,6 +13,8 @@ from server.text.vocabulary import BookVocabulary, unspaced, words
 
 _VALUE = re.compile(r"(?<!\S)(\d+)(?=[\s?!,;:]|[.?!]?$)")  # a number standing as a word of its own
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*\.?")
+# the word "example" of a request for one, in the languages of the pool ("举个例子", "un ejemplo", "具体例を")
+_EXAMPLE_WORD = re.compile(r"(?<!\w)(?:examples?|ejemplos?|مثال)(?!\w)|举个?例子?|例子|示例|具体例|例を", re.IGNORECASE)
 _NOT_PLURAL = ("ss", "us", "is")  # "class", "focus", "axis"
 
 
@@ -41,7 +43,7 @@ def asked(question: str, book: BookVocabulary | None) -> list[str]:
     number asked about ("what does a mapping quality of 0 mean?")."""
     found = words(question)
     if asks_for_example(question):  # "example" frames the question: the example is what is asked for
-        question = " ".join(w for w in re.findall(r"\S+", question) if not re.match(r"\W*examples?\W*$", w, re.I))
+        question = _EXAMPLE_WORD.sub(" ", question)
         found = words(question)
     named = {w for w in found if len(w) >= 2 and not w.isalpha() and not w.isdigit()}
     joined = {w for w in terms(question)[len(found):] if len(w) > 2}

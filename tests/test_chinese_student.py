@@ -1,0 +1,100 @@
+"""A student on the Chinese file-handling page of the Python book (python-codex-i18n, "文件读写").
+What they met: "with 语句有什么好处" (what is good about `with`) added a for-else section's "它还是有一些
+好处的" (it has some benefits too); "怎么一行一行地读文件？" (how do I read a file line by line?) was
+answered without the code, as "how do I …" is answered with it; "StringIO 和 BytesIO 有什么区别？"
+read the question's frame as words ("有什", "么区"); and a highlighted "\"x\": 排他模式" asked "举个例子"
+(give me an example), with the book beside it, was refused: the page's passage holding it was not
+among what the question's words found, and "举个例子" was searched for as the topic."""
+from __future__ import annotations
+
+from hypothesis import given, settings, strategies as st
+
+from places import CORPORA
+from server.book.chunk import Chunk
+from server.question.compose.extractive.answers import block_answer, quoted_answer
+from server.question.compose.extractive.asks_for import asks_how_to
+from server.question.compose.extractive.question_words import asked
+from server.question.context import Source
+from server.text.asked import COMPARING, asked_words, weighing_words
+
+PAGE = (CORPORA / "python-codex-i18n" / "docs" / "file_io.md").read_text(encoding="utf-8")
+
+
+def _section(title: str, page: str = PAGE) -> str:
+    start = page.index(title)
+    following = [page.find(mark, start + len(title)) for mark in ("\n## ", "\n### ")]
+    return page[start:min([f for f in following if f > 0], default=len(page))]
+
+
+def _source(text: str, heading: str, score: float, file: str = "file_io.md") -> Source:
+    chunk = Chunk(chunk_id=f"c-{heading}", book_id="b", book_title="B", content=text, content_hash="", source_file=file,
+                  url=f"https://x/{file}", module="", chapter="", section="", heading=heading,
+                  section_hierarchy=[heading], page=0, source_location="", citation="", file_hash="", embed_text=text,
+                  page_key=file, position=0, locale="zh-cn", score=score)
+    return Source(chunk, "database")
+
+
+FRAMES = ["有什么", "是什么", "什么是", "为什么", "怎么", "如何", "有哪些", "有没有"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(alphabet="模式语句文件列表元组装饰器", min_size=2, max_size=6), st.sampled_from(FRAMES),
+       st.text(alphabet="区别好处关闭读取写入", min_size=0, max_size=4), st.sampled_from(["？", "吗？", "呢", ""]))
+def test_no_asked_pair_runs_across_a_chinese_questions_frame(before, frame, after, end):
+    question = f"{before}{frame}{after}{end}"
+    found = asked_words(question)
+    assert all(w in before or w in after for w in found), (question, found)
+
+
+def test_a_chinese_comparison_asks_about_the_two_names():
+    assert asked_words("StringIO 和 BytesIO 有什么区别？") - COMPARING == {"stringio", "bytesio"}
+    assert asked_words('"w" 和 "a" 模式有什么区别？') - COMPARING == {"模式"}
+
+
+def test_how_to_in_the_books_languages_asks_for_the_way_it_is_done():
+    assert all(map(asks_how_to, ["怎么一行一行地读文件？", "文件很大的话如何读取", "どうやって入れるの？",
+                                 "¿cómo puedo leer un archivo?", "how do i read a file?"]))
+    assert not any(map(asks_how_to, ["怎么回事？", "为什么要关闭文件", "what is a file?", "这样写怎么样"]))
+
+
+def test_a_request_for_an_example_is_no_asked_word_in_any_language():
+    assert asked('举个例子 "x": 排他模式', None) == asked('"x": 排他模式', None)
+    assert asked("give me an example of pattern matching", None) == asked("pattern matching", None)
+    assert "ejemp" not in asked("dame un ejemplo de recursión", None)
+
+
+def test_another_section_is_not_quoted_for_a_word_that_only_weighs_the_topic():
+    """"好处" (benefit) is asked, but what is good about `with` is in its own section; a for-else
+    section saying "有一些好处" says nothing about `with`. A section whose heading names something
+    asked still comes (tests/test_answers.py: "There could be various reasons" under "My program is
+    slow")."""
+    loops = (CORPORA / "python-codex-i18n" / "docs" / "loop.md").read_text(encoding="utf-8")
+    for_else = _section("### 带有 else 子句的 for 循环", loops)
+    for_else = for_else[for_else.index("不过，在熟悉了它的用法之后"):]  # its chunk, as the index cut it
+    with_ = _source(_section("### with 语句"), "with 语句", 0.89)
+    for_else = _source(for_else, "带有 else 子句的 for 循环", 0.87, "loop.md")
+    assert weighing_words("with 语句有什么好处") == {"好处"}
+    answer = block_answer("with 语句有什么好处", [with_, for_else])
+    assert "with 语句最常见的用途是打开文件" in answer, answer
+    assert "好处" not in answer and "for 循环" not in answer, answer
+    assert weighing_words("what are the benefits of a pointer?") == {"benefits"}
+
+
+def test_how_to_handle_a_missing_file_quotes_the_code_that_handles_it():
+    """"怎么处理" asks how, as "how do I handle …" does: the code that names what is asked answers."""
+    errors = _source(_section("## 处理文件异常"), "处理文件异常", 0.9)
+    answer = quoted_answer("打开一个不存在的文件程序会崩溃吗，应该怎么处理？", [errors]).text
+    assert "except FileNotFoundError:" in answer, answer
+
+
+def test_a_highlighted_term_is_answered_from_its_passage_not_from_pages_that_share_a_word():
+    """The highlighted "\"x\": 排他模式", asked about with the book: its item in the list of modes, not
+    the pattern-matching section's "模式匹配" (pattern matching) for the word "模式" it already said."""
+    conditions = (CORPORA / "python-codex-i18n" / "docs" / "condition.md").read_text(encoding="utf-8")
+    item = next(line for line in _section("### 打开文件").splitlines() if line.startswith('* "x"'))
+    modes = _source(item, "打开文件", 0.88)  # its chunk, as the index cut the list
+    matching = _source(_section("### 匹配变量值", conditions), "匹配变量值", 0.87, "condition.md")
+    question = '举个例子 "x": 排他模式'
+    answer = quoted_answer(question, [modes, matching], about_term=True).text
+    assert '"x": 排他模式，表示文件不能预先存在' in answer and "match" not in answer, answer
+    assert "match" in quoted_answer(question, [modes, matching]).text  # asked as a question of its own words
