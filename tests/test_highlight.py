@@ -163,3 +163,18 @@ def test_requests_phrased_any_way_are_never_refused(chat_app, mode):
     for question in PHRASINGS[::17]:  # every stem, with and without "can you", "please", capitals
         data = _ask(client, question, mode)
         assert data["status"] == "completed" and data["intent"] != "question", (question, data["answer"][:200])
+
+
+def test_a_highlighted_part_of_a_sentence_is_judged_with_the_paragraph_that_holds_it(chat_app):
+    """python-codex-i18n: "method is designed for binary files" highlighted, "why can't I seek freely
+    in text mode?" was declined: the part says nothing of text mode, the rest of its sentence does.
+    A part of a sentence is judged, and answered, as the paragraph that holds it on the reader's page;
+    asked with no page, or of a whole sentence, it is judged as highlighted."""
+    client = chat_app().test_client()
+    page = "http://127.0.0.1:8000/book/docs/foundations/quantization-and-bit-depth"
+    body = {"question": "what does it do to the shape of the waveform?", "selection_mode": "combined",
+            "selected_text": "is far more audible than quantization noise", "metadata": {"page_url": page}}
+    data = client.post("/chat", json=body).get_json()
+    assert data["status"] == "completed" and "flattens the tops of waveforms" in data["answer"], data["answer"]
+    declined = client.post("/chat", json={**body, "metadata": {}}).get_json()
+    assert "flattens the tops of waveforms" not in declined["answer"], declined["answer"]

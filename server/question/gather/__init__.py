@@ -3,14 +3,17 @@ passage scored against the question, the book's passages (every candidate, befor
 and, for a question asked of the passage alone, what the book holds elsewhere to compare with."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from server.book.chunk import Chunk
 from server.question.context import Source, selection_sources
+from server.question.holding import holds
 from server.question.understand.intent import Intent
 from server.question import AnswerMode
 from server.question.gather.retrieval import Retriever
+from server.text.blocks import split_blocks
 from server.text.sentences import normalised, split_sentences
 from server.question.understand import Understanding
 
@@ -18,6 +21,7 @@ if TYPE_CHECKING:
     from server.embedding.protocol import TextEmbedder
 
 ELSEWHERE_LIMIT = 8  # the book's passages a highlighted passage is compared with
+_ENDS_A_SENTENCE = re.compile(r"[.!?。！？۔؟][\"')\]*_”’」』]*$")
 
 
 @dataclass(frozen=True)
@@ -64,7 +68,7 @@ class Gather:
                                                  filters=question.filters, prefer_locale=question.page.locale,
                                                  prefer_version=question.page.docs_version,
                                                  page_url=question.page.url,
-                                                 holding=selected if understood.term else None)
+                                                 holding=selected)
             comparison = None
             if selected and understood.intent is Intent.QUESTION and not understood.term:
                 # combined mode, a question: judged against the passage and against the book
@@ -75,7 +79,7 @@ class Gather:
         return Gathered(pieces, (), comparison)
 
     def _compare(self, understood: Understanding) -> Comparison | None:
-        passage = understood.question.selected_text or ""
+        passage = self._in_context(understood.question)
         sentences = split_sentences(passage)
         if not sentences:
             return None
@@ -94,3 +98,18 @@ class Gather:
         other_vector = stored if stored is not None else vectors[-1]
         kinship = float(vectors[len(sentences)] @ other_vector)
         return Comparison(tuple(sentences), best, tuple(elsewhere), other.score, kinship)
+
+    def _in_context(self, question) -> str:
+        """The highlighted passage; a part of a sentence ("method is designed for binary files"), as
+        the paragraph that holds it on the reader's page: what the reader points at, and what is
+        judged to answer or not ("why can't I seek freely in text mode?" is answered by the rest
+        of that sentence)."""
+        passage = question.selected_text or ""
+        pages = self.retriever.pages
+        if pages is None or not passage.strip() or _ENDS_A_SENTENCE.search(passage.strip()):
+            return passage
+        book_id = question.filters.book_id
+        page = pages.page(book_id, question.page.url)
+        held = pages.holding(book_id, page, passage) if page is not None else []
+        return next((block.text for chunk in held for block in split_blocks(chunk.content)
+                     if block.kind == "paragraph" and holds(block.text, passage)), passage)
