@@ -13,6 +13,8 @@ from places import CORPORA
 from server.book.chunk import Chunk
 from server.question.compose.extractive.answers import block_answer, quoted_answer
 from server.question.compose.extractive.asks_for import asks_how_to
+from server.question.compose.extractive.continuation import read_passages
+from server.question.compose.extractive.piece_scores import score_pieces
 from server.question.compose.extractive.question_words import asked
 from server.question.context import Source
 from server.text.asked import COMPARING, asked_words, weighing_words
@@ -98,3 +100,26 @@ def test_a_highlighted_term_is_answered_from_its_passage_not_from_pages_that_sha
     answer = quoted_answer(question, [modes, matching], about_term=True).text
     assert '"x": 排他模式，表示文件不能预先存在' in answer and "match" not in answer, answer
     assert "match" in quoted_answer(question, [modes, matching]).text  # asked as a question of its own words
+
+
+def test_a_short_literal_in_quotes_is_a_name_the_question_asks_about():
+    """"what's the difference between \"w\" and \"a\" mode?" opened on a text-mode sentence about
+    seeking ("mode" its only word): the two letters are what it asks about, written in the list of modes as
+    `"w"` and `"a"`."""
+    from server.question.compose.extractive.question_words import says_term
+    from server.text.definition import code_names
+
+    assert code_names('what\'s the difference between "w" and "a" mode?') == ["w", "a"]
+    assert code_names('"w" 和 "a" 模式有什么区别？') == ["w", "a"] and code_names('he said "hello there"') == []
+    assert says_term('* `"w"`: Write-only mode.', 'Write-only mode.', "w") and not says_term("a wall", "a wall", "w")
+    english = (CORPORA / "python-codex-i18n" / "i18n" / "en" / "docusaurus-plugin-content-docs" / "current"
+               / "file_io.md").read_text(encoding="utf-8")
+    modes = _source(_section("### Opening a File", english), "Opening a File", 0.86)
+    seeking = _source("> The `seek()` method is designed for binary files. In text mode (`'r'`), due to "
+                      "variable-width multi-byte character encodings, seeking to arbitrary byte offsets can corrupt "
+                      "characters or raise errors.", "Moving the File Pointer", 0.87)
+    sources = [seeking, modes]
+    scored = score_pieces('what\'s the difference between "w" and "a" mode?', sources, None, everything=False,
+                          read=read_passages(sources, None))
+    best = max(scored, key=lambda s: s.score)
+    assert best.unit.text.startswith("The most common file modes are:") and {"`w`", "`a`"} <= set(best.covers)

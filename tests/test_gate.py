@@ -150,6 +150,17 @@ def test_a_comparison_is_about_the_two_things_it_names_however_short_their_names
     assert admitted("difference between Rc and Arc", [near], 0.3, unknown_terms=[], model_judges=False) == [near]
 
 
+def test_a_chinese_comparison_is_not_held_to_its_word_for_difference():
+    """'"w" 和 "a" 模式有什么区别？' (the difference between "w" and "a" mode?) was refused: the passages
+    over the threshold were held to "区别" (difference), which frames it as "difference" does in English;
+    the logging page's "filemode='w' … 应该使用 'a'" answers it."""
+    logging = _chunk("filemode='w' 指定了文件的模式。如果希望在已存在的日志文件后追加内容，应该使用 'a' 作为 filemode 的值。", 0.5)
+    assert admitted('"w" 和 "a" 模式有什么区别？', [logging], 0.3, unknown_terms=[], model_judges=False) == [logging]
+    cooking = _chunk("红烧肉要用五花肉，先焯水再慢炖。", 0.5)
+    assert admitted("红烧肉和东坡肉有什么区别？", [cooking], 0.3, unknown_terms=[], model_judges=False) == [cooking]
+    assert admitted("红烧肉和东坡肉有什么区别？", [logging], 0.3, unknown_terms=[], model_judges=False) == []
+
+
 def test_below_the_threshold_a_one_word_question_is_answered_by_the_passage_headed_by_its_word():
     """"whats Either used for" on the Haskell book scored 0.25 with its sections "Handling errors
     with Either › …": one word in a passage's text may be chance, in its heading it is the subject."""

@@ -139,7 +139,8 @@ _GLOSS = re.compile(r"^(?P<name>.+?)\s*[(（](?P<gloss>[^()（）]+)[)）]$")
 
 # a name in code a question uses: "`simp`", "getMonth()", "Promise.all", "String::from", "robot_state_publisher",
 # "strictNullChecks" (ASCII, as code is written, though the question around it is Japanese)
-_CODE_NAME = re.compile(r"`(?P<quoted>[^`\n]{1,40})`|(?<![A-Za-z0-9_.:/])(?P<name>"
+_CODE_NAME = re.compile(r"`(?P<quoted>[^`\n]{1,40})`|(?<!\w)[\"“](?P<literal>[^\"“”\s]{1,3})[\"”](?!\w)|"
+                        r"(?<![A-Za-z0-9_.:/])(?P<name>"
                         r"[A-Za-z_][A-Za-z0-9_]+(?:(?:::|\.)[A-Za-z_][A-Za-z0-9_]*)+|"  # qualified: a.b, a::b
                         r"[A-Za-z_][A-Za-z0-9_]*(?=\(\))|"  # called: f()
                         r"[a-z]+[A-Z][A-Za-z0-9]*|"  # camelCase
@@ -155,9 +156,11 @@ _OPERATOR = re.compile(rf"(?:^|(?<=\s))([{_OPERATOR_CHARS}]{{1,3}})(?=\s+(?:oper
 
 def code_names(question: str) -> list[str]:
     """The names in code a question asks about, as written: a section whose heading names one is the
-    book's section on it ("DateのgetMonth()って…" of "月を取得する - `Date.prototype.getMonth()`")."""
+    book's section on it ("DateのgetMonth()って…" of "月を取得する - `Date.prototype.getMonth()`"); a
+    short literal in quotes ("the difference between \"w\" and \"a\" mode?")."""
     names = []
-    found = [(m.start(), (m["quoted"] or m["name"]).strip().removesuffix("()")) for m in _CODE_NAME.finditer(question)]
+    found = [(m.start(), (m["quoted"] or m["literal"] or m["name"]).strip().removesuffix("()"))
+             for m in _CODE_NAME.finditer(question)]
     found += [(m.start(), m[1]) for m in _OPERATOR.finditer(question)]
     for _, name in sorted(found):
         if name and name not in names:

@@ -116,7 +116,7 @@ def names_any_asked(question: str, passages: list[Chunk]) -> bool:
     asks about nothing in particular ("how does it work?") is not judged by it."""
     topics = own_language.topic_words(question)
     if topics is not None:  # with the words it writes in Latin letters ("functools.wraps 是干嘛的")
-        whole = topics | {w for w in _asked(question) if not unspaced(w)}
+        whole = (topics - COMPARING) | {w for w in _asked(question) if not unspaced(w)}  # "区别" frames it
         return not whole or any(w in text for text in (read_form(c.embed_text or c.content) for c in passages)
                                 for w in whole)
     asked = {w[:5] for w in _asked(question)}

@@ -111,7 +111,7 @@ def says_term(text: str, plain: str, term: str) -> bool:
     common word named as a term where the text sets it as code ("[`try`](…)", not "Try to use …")?"""
     if len(words(term)) >= 2:
         return says_whole(plain, term)
-    return bool(re.search(rf"`{re.escape(term)}`", text, re.IGNORECASE))
+    return bool(re.search(rf"`{re.escape(term)}`|(?<!\w)[\"'“‘]{re.escape(term)}[\"'”’](?!\w)", text, re.IGNORECASE))
 
 
 def without_terms(question: str, terms: list[str]) -> str:
