@@ -11,7 +11,7 @@ from server.book.chunk import Chunk
 from server.question.context import Source, selection_sources
 from server.question.holding import holds
 from server.question.understand.intent import Intent
-from server.question import AnswerMode
+from server.question import AnswerMode, Question
 from server.question.gather.retrieval import Retriever
 from server.text.blocks import split_blocks
 from server.text.sentences import normalised, split_sentences
@@ -99,7 +99,7 @@ class Gather:
         kinship = float(vectors[len(sentences)] @ other_vector)
         return Comparison(tuple(sentences), best, tuple(elsewhere), other.score, kinship)
 
-    def _in_context(self, question) -> str:
+    def _in_context(self, question: Question) -> str:
         """The highlighted passage; a part of a sentence ("method is designed for binary files"), as
         the paragraph that holds it on the reader's page: what the reader points at, and what is
         judged to answer or not ("why can't I seek freely in text mode?" is answered by the rest
