@@ -178,3 +178,25 @@ def test_a_highlighted_part_of_a_sentence_is_judged_with_the_paragraph_that_hold
     assert data["status"] == "completed" and "flattens the tops of waveforms" in data["answer"], data["answer"]
     declined = client.post("/chat", json={**body, "metadata": {}}).get_json()
     assert "flattens the tops of waveforms" not in declined["answer"], declined["answer"]
+
+
+def test_asked_with_the_book_beside_it_the_highlighted_passage_that_answers_leads():
+    """survival-ts: "フロントエンドしかやらないのにNode.js入れる必要あるの？" (do I need Node.js if I only do
+    front-end work?) of a highlighted passage saying why front-end work needs it, asked with the book
+    beside it, was answered with the install section ("Node.js" heads it) and two more, and never the
+    passage: the book's passages were numbered first and filled the answer. The passage leads where it
+    says something asked; the book's pieces follow."""
+    from server.book.chunk import Chunk
+    from server.question.compose.extractive.answers import quoted_answer
+    from server.question.context import HighlightedPassage, Source
+
+    passage = ("Node.jsの典型的な用途は、サーバーサイドアプリケーションの開発です。最近のフロントエンド開発でも、Node.jsが必要に"
+               "なってきています。なぜかというと、開発で使うツールをNode.jsで動かす必要があるからです。")
+    install = Chunk(chunk_id="i", book_id="b", book_title="B", content="Node.jsは公式サイトからダウンロードしてインストール"
+                    "することもできますが、もっとも手軽な方法はHomebrewを使ったインストールです。\n\n```shell\nbrew install "
+                    "node@24\n```", content_hash="", source_file="setup.md", url="", module="", chapter="", section="",
+                    heading="Node.jsのインストール", section_hierarchy=["開発環境の準備", "Node.jsのインストール"], page=0,
+                    source_location="", citation="", file_hash="", locale="ja", score=0.94)
+    sources = [Source(install, "database"), Source(HighlightedPassage(0, passage, 0.9), "selected_text")]
+    answer = quoted_answer("フロントエンドしかやらないのにNode.js入れる必要あるの？", sources).text
+    assert answer.startswith("Node.jsの典型的な用途は") and "フロントエンド開発でも、Node.jsが必要" in answer, answer

@@ -139,6 +139,8 @@ def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict
         return []
     by_key = {s.unit.key: s.unit for s in scored}
     ranked = sorted(scored, key=lambda s: s.score, reverse=True)
+    if highlighted and not opened:  # asked of a highlighted passage with the book beside it: what it says leads
+        ranked.sort(key=lambda s: not (s.unit.source in highlighted and s.relevance > 0))
     section = sections or passage
     quoted = {section(u) for u in opened or []}
     leading = frozenset(quoted)  # the opening's sections: read on in freely, where the others need a word of their own
@@ -198,7 +200,7 @@ def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict
                      or highlighted) or s.unit.introduces == "code" and _within(section(s.unit), leading)), None)
         if code is not None:
             chosen[code.key] = code
-    return sorted(chosen.values(), key=lambda u: u.key)
+    return sorted(chosen.values(), key=lambda u: (u.source not in highlighted, u.key))
 
 
 def _within(section: Section | int, quoted: set) -> bool:
