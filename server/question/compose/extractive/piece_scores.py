@@ -30,14 +30,14 @@ from server.text.scripts import read_form
 from server.text.sentences import strip_markdown
 from server.text.lengths import reading_length
 from server.question.compose.extractive.code_lines import program_words
-from server.text.asked import COMPARING, short_terms
+from server.text.asked import COMPARING
 from server.question.compose.extractive.asks_for import (ASKS, NEGATED, ONLY_ASKED, asks_for_code,
                                                          asks_for_example, has_code, is_example)
 from server.text.definition import (code_names, compared_terms, compares, defined_term, defines, headed_by,
                                      named_operators, says_operator)
 from server.text.vocabulary import BookVocabulary, words
 from server.question.compose.extractive.question_words import (asked, holds_unasked, named_apart, prefix, prefixes,
-                                                                runs_said, says_term, term_key, without_terms)
+                                                                runs_said, said_alone, says_term, term_key, without_terms)
 
 CODE_ASKED = 0.3
 EXAMPLE_ASKED = 0.3  # the book's example of what is asked, over its other sentences on it
@@ -233,8 +233,7 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
     phrases = {term_key(t.lower()): t.lower() for t in terms if holds_unasked(t, weights)}
     for phrase in phrases:
         weights[phrase] = max(weights.values(), default=1.0)
-    # a short term is said where it stands alone: "&str" is not the "str" of `push_str`
-    alone = {w: re.compile(rf"(?<!\w){w}(?!\w)", re.IGNORECASE) for w in short_terms(question) if w in weights}
+    alone = said_alone(question, weights)
     full = sum(weights.values()) or 1.0
     best_passage = scale(max((s.score for s in sources), default=0.0))
     scored, runs = [], []  # runs: the question's words each piece says in a row

@@ -126,6 +126,17 @@ def without_terms(question: str, terms: list[str]) -> str:
 _CODE = re.compile(r"`+([^`\n]+)`+|(?<![\w`])([A-Za-z]*[a-z][A-Z][A-Za-z0-9]*)(?![\w`])")
 
 
+def said_alone(question: str, weights: dict[str, float]) -> dict[str, re.Pattern]:
+    """The asked prefixes a text says only by a word standing whole: a short term ("&str" is not the
+    "str" of `push_str`), a name written as code is, a capital inside it ("StringIO" is not the
+    "strin" of "strings")."""
+    alone = {w: re.compile(rf"(?<!\w){w}(?!\w)", re.IGNORECASE) for w in short_terms(question) if w in weights}
+    for name in (m[2] for m in _CODE.finditer(question) if m[2] and len(m[2]) > 5):
+        if (key := prefix(name.lower())) in weights:
+            alone[key] = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)", re.IGNORECASE)
+    return alone
+
+
 def named_apart(text: str, question: str) -> set[str]:
     """The prefixes a text says only in a name of code that is another word than the question's
     ("exceptions" of `Except` and "ExceptT": five letters alike, another name); `Exception`,

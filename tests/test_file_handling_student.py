@@ -1,6 +1,6 @@
-"""A student on the Chinese file-handling page of the Python book (python-codex-i18n, "文件读写").
-What they met: "with 语句有什么好处" (what is good about `with`) added a for-else section's "它还是有一些
-好处的" (it has some benefits too); "怎么一行一行地读文件？" (how do I read a file line by line?) was
+"""A student on the Python book's file-handling page (python-codex-i18n), in Chinese ("文件读写") and
+in English. What they met in Chinese: "with 语句有什么好处" (what is good about `with`) added a
+for-else section's "它还是有一些好处的" (it has some benefits too); "怎么一行一行地读文件？" (how do I read a file line by line?) was
 answered without the code, as "how do I …" is answered with it; "StringIO 和 BytesIO 有什么区别？"
 read the question's frame as words ("有什", "么区"); and a highlighted "\"x\": 排他模式" asked "举个例子"
 (give me an example), with the book beside it, was refused: the page's passage holding it was not
@@ -123,3 +123,20 @@ def test_a_short_literal_in_quotes_is_a_name_the_question_asks_about():
                           read=read_passages(sources, None))
     best = max(scored, key=lambda s: s.score)
     assert best.unit.text.startswith("The most common file modes are:") and {"`w`", "`a`"} <= set(best.covers)
+
+
+def test_a_name_written_as_code_is_said_whole():
+    """"StringIO vs BytesIO?" added "Converting Between Strings and Bytes" and "Path Handling": "StringIO"
+    and "strings" share their first five letters. A name written with a capital inside it is said
+    where a text says it whole."""
+    from server.question.compose.extractive.question_words import said_alone
+
+    alone = said_alone("StringIO vs BytesIO?", {"strin": 1.0, "bytes": 1.0})
+    assert alone["strin"].search("provides stringio and `bytesio`") and not alone["strin"].search("strings and bytes")
+    english = (CORPORA / "python-codex-i18n" / "i18n" / "en" / "docusaurus-plugin-content-docs" / "current"
+               / "file_io.md").read_text(encoding="utf-8")
+    memory = _source(_section("## In-Memory Files", english), "In-Memory Files", 0.88)
+    strings = _source("In most cases, converting between strings and bytes using the default encoding is sufficient.",
+                      "Converting Between Strings and Bytes", 0.86, "string.md")
+    answer = quoted_answer("StringIO vs BytesIO?", [memory, strings]).text
+    assert "`StringIO`: For storing text in memory." in answer and "converting between strings" not in answer, answer
