@@ -140,3 +140,15 @@ def test_a_name_written_as_code_is_said_whole():
                       "Converting Between Strings and Bytes", 0.86, "string.md")
     answer = quoted_answer("StringIO vs BytesIO?", [memory, strings]).text
     assert "`StringIO`: For storing text in memory." in answer and "converting between strings" not in answer, answer
+
+
+def test_a_name_stands_whole_against_japanese_or_chinese_too():
+    """"tscのバージョン確認するコマンドなんだっけ？": "tsc" stands whole against the "の" after it, and
+    a book sentence "tscコマンドで…" says it; Japanese and Chinese letters are letters to `\\w`, so
+    neither counted as a word's edge. "strictNullChecksって…" names a name written as code."""
+    from server.question.compose.extractive.question_words import said_alone
+
+    short = said_alone("tscのバージョン確認するコマンドなんだっけ？", {"tsc": 1.0})["tsc"]
+    assert short.search("tscコマンドでバージョンを確認します") and not short.search("tscs") and not short.search("_tsc")
+    name = said_alone("strictNullChecksって何バージョンで入ったの？", {"stric": 1.0})["stric"]
+    assert name.search("strictNullChecksは既定でオン") and not name.search("strict モード")

@@ -123,18 +123,22 @@ def without_terms(question: str, terms: list[str]) -> str:
 
 
 # a name set as code, or written as one ("ExceptT", "readFile": a capital inside a word)
-_CODE = re.compile(r"`+([^`\n]+)`+|(?<![\w`])([A-Za-z]*[a-z][A-Z][A-Za-z0-9]*)(?![\w`])")
+_CODE = re.compile(r"`+([^`\n]+)`+|(?<![A-Za-z0-9_`])([A-Za-z]*[a-z][A-Z][A-Za-z0-9]*)(?![A-Za-z0-9_`])")
 
 
 def said_alone(question: str, weights: dict[str, float]) -> dict[str, re.Pattern]:
     """The asked prefixes a text says only by a word standing whole: a short term ("&str" is not the
     "str" of `push_str`), a name written as code is, a capital inside it ("StringIO" is not the
-    "strin" of "strings")."""
-    alone = {w: re.compile(rf"(?<!\w){w}(?!\w)", re.IGNORECASE) for w in short_terms(question) if w in weights}
+    "strin" of "strings"); standing whole against Japanese or Chinese too ("tscのバージョン")."""
+    alone = {w: _whole(w) for w in short_terms(question) if w in weights}
     for name in (m[2] for m in _CODE.finditer(question) if m[2] and len(m[2]) > 5):
         if (key := prefix(name.lower())) in weights:
-            alone[key] = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)", re.IGNORECASE)
+            alone[key] = _whole(name)
     return alone
+
+
+def _whole(name: str) -> re.Pattern:
+    return re.compile(rf"(?<![a-z0-9_]){re.escape(name)}(?![a-z0-9_])", re.IGNORECASE)
 
 
 def named_apart(text: str, question: str) -> set[str]:
