@@ -14,7 +14,7 @@ TAIL = 40  # a highlighted passage's last letters, found in the book's sentence 
 def holds(text: str, passage: str) -> bool:
     """Does a book passage's text hold the highlighted passage (by its end, as the book writes it)?"""
     tail = normalised(passage)[-TAIL:]
-    return bool(tail) and tail in normalised(text)
+    return bool(tail) and tail in _normalised_page_text(text)
 
 
 @functools.lru_cache(maxsize=1024)  # the chunks of the passages asked about again
