@@ -97,7 +97,7 @@ def test_a_highlighted_term_is_answered_from_its_passage_not_from_pages_that_sha
     modes = _source(item, "打开文件", 0.88)  # its chunk, as the index cut the list
     matching = _source(_section("### 匹配变量值", conditions), "匹配变量值", 0.87, "condition.md")
     question = '举个例子 "x": 排他模式'
-    answer = quoted_answer(question, [modes, matching], about_term=True).text
+    answer = quoted_answer(question, [modes, matching], term='"x": 排他模式').text
     assert '"x": 排他模式，表示文件不能预先存在' in answer and "match" not in answer, answer
     assert "match" in quoted_answer(question, [modes, matching]).text  # asked as a question of its own words
 

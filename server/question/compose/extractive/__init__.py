@@ -57,7 +57,7 @@ class ExtractiveGenerator:
                 return Quoted(text, tuple(parts))
         return quoted_answer(request.spelled or request.question, request.sources, length, self._book(request.sources),
                              self.following, page=request.page_key,
-                             scale=self.scale, preceding=self.preceding, about_term=request.term is not None)
+                             scale=self.scale, preceding=self.preceding, term=request.term)
 
     def generate(self, request: GenerationInput) -> Deltas:
         text, extra = self.quote(request)

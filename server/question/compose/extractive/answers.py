@@ -35,6 +35,7 @@ from server.question.compose.extractive.sections import PieceSections, Section, 
 from server.question.compose.extractive.asks_for import asks_for_code, asks_for_example, asks_how_to, has_code
 from server.question.compose.extractive.piece_scores import HEADING_ID, Scored, reading_words, score_pieces
 from server.question.compose.extractive.weighing import weighing_only
+from server.question.compose.extractive.page_use import lead_with_page_use
 from server.question.compose.extractive.question_words import prefixes
 from server.text.lengths import reading_length
 from server.text.sentences import CJK_STOPS
@@ -251,14 +252,14 @@ class Quoted(NamedTuple):
 def quoted_answer(question: str, sources: list[Source], answer_length: str = "normal",
                   book: BookVocabulary | None = None, following: Following | None = None, *,
                   page: str | None = None, scale: Callable[[float], float] = lambda score: score,
-                  preceding: Preceding | None = None, about_term: bool = False) -> Quoted:
+                  preceding: Preceding | None = None, term: str | None = None) -> Quoted:
     """The answer quoted from `sources` (best first). `book`: the book's vocabulary, for how
     rare each asked word is (else the passages'); `following`: the chunks after a book passage
     on its page, read with it (continuation.py), a piece from them cited where it is, and
     `preceding` the beginning of the sentence a passage opens inside of; `page`:
     the key of the page the question is asked on, whose passages weigh more; `scale`: the
-    passages' scores on MiniLM's scale (piece_scores.py); `about_term`: a highlighted term is asked
-    about, as "what is X?" asks about X (another section only for what the first does not say)."""
+    passages' scores on MiniLM's scale (piece_scores.py); `term`: a highlighted term, asked
+    about as "what is X?" asks about X (another section only for what the first does not say)."""
     example = asks_for_example(question)
     wants_code = asks_for_code(question) and not example  # "show me an example": one, not the page's listings
     read = read_passages(sources, following, preceding)
@@ -279,9 +280,11 @@ def quoted_answer(question: str, sources: list[Source], answer_length: str = "no
         piece.unit = unit
     highlighted = {n: getattr(s.chunk, "position", 0) for n, s in enumerate(sources, 1)
                    if s.source_type == "selected_text"}
+    if example:
+        lead_with_page_use(scored, sources, page, term)
     how_to = asks_how_to(question) or example  # code that says something asked answers
     chosen = _choose(scored, WORDS_BY_LENGTH.get(answer_length, 70), wants_code, highlighted, how_to,
-                     PieceSections(sources, read), defining=about_term or defined_term(question) is not None,
+                     PieceSections(sources, read), defining=term is not None or defined_term(question) is not None,
                      question=question)
     units, extra = cited_where_read(chosen, sources, read)
     if not highlighted:

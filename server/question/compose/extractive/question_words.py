@@ -16,15 +16,17 @@ _NUMBER = re.compile(r"\d+(?:[.,]\d+)*\.?")
 # the word "example" of a request for one, in the languages of the pool ("举个例子", "un ejemplo", "具体例を")
 _EXAMPLE_WORD = re.compile(r"(?<!\w)(?:examples?|ejemplos?|مثال)(?!\w)|举个?例子?|例子|示例|具体例|例を", re.IGNORECASE)
 _NOT_PLURAL = ("ss", "us", "is")  # "class", "focus", "axis"
+_COMPOUNDED = frozenset("inter trans under super multi hyper intra".split())
 
 
 def prefix(word: str) -> str:
     """A word as the composer compares it: its first five letters, a short word's -s left off
-    ("takes" and "nodes" are "take" and "node", whose five letters they would otherwise not share)."""
+    ("takes" and "nodes" are "take" and "node", whose five letters they would otherwise not share);
+    seven after a beginning many words share ("interior" is not "interested", "internal" not "interface")."""
     word = loan_singular(word)
     if len(word) in (4, 5) and word.endswith("s") and not word.endswith(_NOT_PLURAL):
         word = word[:-1]
-    return word[:5]
+    return word[:7] if word[:5] in _COMPOUNDED else word[:5]
 
 
 def terms(text: str) -> list[str]:
