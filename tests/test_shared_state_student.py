@@ -2,7 +2,9 @@
 mutability" highlighted there and asked "give me an example" was answered with three of Chapter 15's
 definitions and no example, while the page's own "this means `Mutex<T>` provides interior mutability"
 (the counter example) went unquoted; and "If you're interested in deadlocks" was read as saying
-"interior" (both begin "inter")."""
+"interior" (both begin "inter"); "what's a deadlock and can rust stop it?" quoted "`Mutex<T>` comes with the risk of
+creating _deadlocks_." and "If you're interested in deadlocks, …" but not the sentence between them saying what
+a deadlock is."""
 from __future__ import annotations
 
 from hypothesis import given, settings, strategies as st
@@ -73,3 +75,9 @@ def test_a_word_beginning_like_another_is_not_said_by_it():
 def test_words_after_a_common_beginning_are_told_apart_by_what_follows_it(beginning, one, other):
     same = prefix(beginning + one) == prefix(beginning + other)
     assert same == (one[:2] == other[:2])
+
+
+def test_a_paragraph_quoted_in_part_is_read_in_a_row():
+    comparing = _sources()[2]
+    answer = quoted_answer("what's a deadlock and can rust stop it?", [comparing]).text
+    assert "creating *deadlocks*. These occur when an operation needs to lock two resources" in answer, answer

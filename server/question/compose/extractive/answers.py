@@ -21,7 +21,7 @@ from typing import Callable, NamedTuple
 
 from server.question.compose.extractive.answer_units import Unit, points_above, shows_a_block
 from server.question.compose.extractive.code_lines import trimmed_code
-from server.question.compose.extractive.thought import carried_on, with_dependencies, with_rest_of_thought
+from server.question.compose.extractive.thought import carried_on, in_a_row, with_dependencies, with_rest_of_thought
 from server.book.chunk import Chunk
 from server.question.context import Source
 from server.text.definition import defined_term
@@ -106,6 +106,7 @@ def _choose(scored: list[Scored], budget: int, wants_code: bool, highlighted: di
         chosen.update((u.key, u) for u in _more(rest, left, wants_code, {}, opened=list(chosen.values()),
                                                 whole=budget, said=said, how_to=how_to, sections=sections,
                                                 spoken=spoken, weighing_only=weighing))
+    chosen = in_a_row(chosen, by_key)
     shown = {(u.source, u.block) for u in chosen.values() if shows_a_block(u)}
     chosen = {key: u for key, u in chosen.items()  # "The example above …" only with an example above it
               if not points_above(u) or any(source == u.source and block < u.block for source, block in shown)}

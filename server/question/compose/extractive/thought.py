@@ -52,3 +52,20 @@ def with_rest_of_thought(unit: Unit, by_key: dict[tuple, Unit]) -> list[Unit]:
     """A piece with what it depends on and the sentence a topic sentence goes on into."""
     after = carried_on(unit, by_key)
     return with_dependencies(unit, by_key) + ([after] if after is not None else [])
+
+
+def in_a_row(chosen: dict[tuple, Unit], by_key: dict[tuple, Unit]) -> dict[tuple, Unit]:
+    """The sentences between two quoted ones of a paragraph: a paragraph quoted in part is read in a
+    row, not as a collage ("… comes with the risk of creating _deadlocks_. If you're interested in
+    deadlocks …" without the sentence saying what they are)."""
+    rows: dict[tuple[int, int], list[int]] = {}
+    for unit in chosen.values():
+        if unit.kind == "sentence":
+            rows.setdefault((unit.source, unit.block), []).append(unit.index)
+    between = {}
+    for (source, block), indexes in rows.items():
+        for index in range(min(indexes) + 1, max(indexes)):
+            unit = by_key.get((source, block, index))
+            if unit is not None and unit.kind == "sentence" and unit.key not in chosen:
+                between[unit.key] = unit
+    return {**chosen, **between}
