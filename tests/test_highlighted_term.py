@@ -59,3 +59,25 @@ def test_asked_of_the_term_alone_it_says_plainly_what_it_cannot_do_and_where_to_
     response = client.post("/chat", json={"question": "explícame esto", "selected_text": "dither",
                                           "selection_mode": "exclusive", "metadata": {"locale": "es"}})
     assert "“Este pasaje y el libro”" in response.get_json()["answer"]
+
+
+def test_a_term_highlighted_on_a_page_is_answered_from_the_passage_holding_it(chat_app):
+    """lhbg: `shouldBe` highlighted on the testing page, "what does this do?", and `-threaded`, "why do we
+    need this?", were declined ("Nothing else in the book seems to either"): the request's words lie far from
+    every passage, the one holding the term too. What "this" points at is the page's passage holding
+    it, whatever the request's words are near; a question of its own beside the term is judged as before."""
+    client = chat_app().test_client()
+    page = "http://127.0.0.1:8000/book/docs/foundations/quantization-and-bit-depth"
+    body = {"selection_mode": "combined", "selected_text": "clipping", "metadata": {"page_url": page}}
+    for question in ("what does this do?", "why do we need this?"):
+        data = client.post("/chat", json={**body, "question": question}).get_json()
+        assert data["status"] == "completed" and "the samples stick at the maximum" in data["answer"], data["answer"]
+    elsewhere = client.post("/chat", json={**body, "question": "what is the capital of France?"}).get_json()
+    assert "the samples stick at the maximum" not in elsewhere["answer"], elsewhere["answer"]
+
+
+def test_a_request_points_at_the_term_or_asks_beside_it():
+    from server.question.understand.term import points_at
+    assert all(points_at(q, "shouldBe") for q in ("what does this do?", "give me an example", "why is shouldBe used",
+                                                  "¿qué hace esto?", "这个是什么意思"))
+    assert not any(points_at(q, "shouldBe") for q in ("what is the capital of France?", "how do I install stack"))

@@ -81,6 +81,7 @@ export function parse(src) {
   let list = null; // the open list node (the innermost)
   let item = ''; // source of its last item
   let lists = []; // the open lists, outermost first: {indent, node}
+  let lazy = false; // the line before was an item's: a line right after it, unindented, goes on with it
   const close = () => {
     if (para) out.push({ tag: 'p', children: inline(para.join('\n')) });
     para = null;
@@ -111,6 +112,7 @@ export function parse(src) {
       out.push({ tag: 'table', children: rows.map((row, k) => ({ tag: 'tr', children: cells(row).map((c) => ({ tag: k ? 'td' : 'th', children: inline(c) })) })) });
     } else if (!line.trim()) {
       close(); // a blank line ends a paragraph but not a list ("1. a\n\n2. b" is one list)
+      lazy = false;
     } else if ((m = ITEM.exec(line))) {
       close();
       const tag = m[1] ? 'ul' : 'ol';
@@ -127,8 +129,10 @@ export function parse(src) {
       }
       list = lists[lists.length - 1].node;
       list.children.push({ tag: 'li', children: inline((item = m[3])) });
-    } else if (list && /^\s/.test(line)) {
-      // An indented line continues the last item.
+      lazy = true;
+    } else if (list && (/^\s/.test(line) || (lazy && !HEADING.test(line)))) {
+      // An indented line continues the last item; so does one right after it, as CommonMark reads a
+      // "lazy" line ("- [-O] -\nCompile with optimizations").
       const last = list.children[list.children.length - 1];
       last.children = inline((item += '\n' + line.trim()));
     } else {

@@ -57,8 +57,14 @@ test('bullet and numbered lists', () => {
     { tag: 'ul', children: [li('a', { tag: 'br' }, 'more')] },
     { tag: 'ol', children: [li('n')] },
   ]);
-  // A paragraph after a list closes it.
-  assert.deepEqual(parse('- a\ntext'), [{ tag: 'ul', children: [li('a')] }, p('text')]);
+  // A line right after an item goes on with it, indented or not (a "lazy" line, as CommonMark reads it:
+  // a book's "- [`-O`](…) -\n    Compile with optimizations" quoted without its indent); a paragraph after
+  // a blank line, or a heading, closes the list.
+  assert.deepEqual(parse('- a\ntext'), [{ tag: 'ul', children: [li('a', { tag: 'br' }, 'text')] }]);
+  assert.deepEqual(parse('- a\n  - b\nmore\n- c'), [{ tag: 'ul', children: [
+    { tag: 'li', children: ['a'], nested: { tag: 'ul', children: [li('b', { tag: 'br' }, 'more')] } }, li('c')] }]);
+  assert.deepEqual(parse('- a\n\ntext'), [{ tag: 'ul', children: [li('a')] }, p('text')]);
+  assert.deepEqual(parse('- a\n## H'), [{ tag: 'ul', children: [li('a')] }, p({ tag: 'strong', children: ['H'] })]);
 });
 
 test('headings become bold paragraphs; quote markers are dropped', () => {

@@ -16,6 +16,7 @@ from server.question.gather.retrieval import Retriever
 from server.text.blocks import split_blocks
 from server.text.sentences import normalised, split_sentences
 from server.question.understand import Understanding
+from server.question.understand.term import points_at
 
 if TYPE_CHECKING:
     from server.embedding.protocol import TextEmbedder
@@ -42,6 +43,8 @@ class Gathered:
     selected: tuple[Source, ...] = ()  # the highlighted passage's pieces, best first, none dropped yet
     candidates: tuple[Chunk, ...] = ()  # the book's passages, best first (none in exclusive mode)
     comparison: Comparison | None = None
+    # the reader's page's passages holding a highlighted term the request points at ("why do we need this?")
+    held: tuple[Chunk, ...] = ()
 
     @property
     def nearest(self) -> tuple[Chunk, ...]:
@@ -74,7 +77,7 @@ class Gather:
                 # combined mode, a question: judged against the passage and against the book
                 # by the question's own words (the passage steered the candidates above)
                 comparison = self._compare(understood)
-            return Gathered(pieces, tuple(candidates), comparison)
+            return Gathered(pieces, tuple(candidates), comparison, self._held(understood, candidates))
         comparison = self._compare(understood) if understood.intent is Intent.QUESTION else None
         return Gathered(pieces, (), comparison)
 
@@ -98,6 +101,18 @@ class Gather:
         other_vector = stored if stored is not None else vectors[-1]
         kinship = float(vectors[len(sentences)] @ other_vector)
         return Comparison(tuple(sentences), best, tuple(elsewhere), other.score, kinship)
+
+    def _held(self, understood: Understanding, candidates: list[Chunk]) -> tuple[Chunk, ...]:
+        """The passages of the reader's page holding the highlighted term a request points at: what
+        "this" is, whatever the request's words are near (as near as the best candidate, as retrieval
+        ranks them)."""
+        question, pages = understood.question, self.retriever.pages
+        if not understood.term or pages is None or not points_at(question.text, understood.term):
+            return ()
+        page = pages.page(question.filters.book_id, question.page.url)
+        held = pages.holding(question.filters.book_id, page, understood.term) if page is not None else []
+        best = max((c.score for c in candidates), default=0.0)
+        return tuple(c.with_score(best) for c in held)
 
     def _in_context(self, question: Question) -> str:
         """The highlighted passage; a part of a sentence ("method is designed for binary files"), as

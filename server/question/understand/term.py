@@ -36,3 +36,9 @@ def about_term(question: str, term: str) -> str:
         return _POINTER.sub(lambda _: term, question, count=1)
     stem = question.rstrip(" ?.!？。")
     return f"{stem} of {term}" if _OF_NOUN.search(question) else f"{stem} {term}"
+
+
+def points_at(question: str, term: str) -> bool:
+    """Does the request point at the highlighted term ("why do we need this?", "give me an example",
+    "what does shouldBe do?"), rather than ask something of its own beside it?"""
+    return term.lower() in question.lower() or bool(_POINTER.search(question) or _OF_NOUN.search(question))
