@@ -81,3 +81,7 @@ def test_a_paragraph_quoted_in_part_is_read_in_a_row():
     comparing = _sources()[2]
     answer = quoted_answer("what's a deadlock and can rust stop it?", [comparing]).text
     assert "creating *deadlocks*. These occur when an operation needs to lock two resources" in answer, answer
+    # two pieces far apart in a paragraph ("Another detail to note …", "The standard library API documentation …"):
+    # what lies between them is another thought, not read in
+    alike = quoted_answer("how is Mutex<T> like RefCell<T>?", [comparing]).text
+    assert "These occur when" not in alike, alike

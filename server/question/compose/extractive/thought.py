@@ -11,6 +11,7 @@ from server.text.lengths import reading_length
 # a sentence this short that says something asked opens a thought the next sentence carries on
 # ("There could be various reasons. From inefficient algorithms … to laziness issues.")
 TOPIC_SENTENCE = 8
+MAX_GAP = 2  # sentences read between two quoted ones of a paragraph (in_a_row)
 # the sentence after says how it is done ("… we have to explicitly opt in. To do that, we add …")
 _HOW_IT_IS_DONE = re.compile(r"^\W*(?:to do (?:this|that|so)\b|here[’']s how\b|this is done by\b|"
                              r"para (?:ello|hacerlo|esto)\b|そのためには|为此)", re.IGNORECASE)
@@ -64,8 +65,12 @@ def in_a_row(chosen: dict[tuple, Unit], by_key: dict[tuple, Unit]) -> dict[tuple
             rows.setdefault((unit.source, unit.block), []).append(unit.index)
     between = {}
     for (source, block), indexes in rows.items():
-        for index in range(min(indexes) + 1, max(indexes)):
-            unit = by_key.get((source, block, index))
-            if unit is not None and unit.kind == "sentence" and unit.key not in chosen:
-                between[unit.key] = unit
+        indexes.sort()
+        for first, last in zip(indexes, indexes[1:]):
+            if last - first - 1 > MAX_GAP:
+                continue  # two pieces far apart in a long paragraph: what lies between is another thought
+            for index in range(first + 1, last):
+                unit = by_key.get((source, block, index))
+                if unit is not None and unit.kind == "sentence" and unit.key not in chosen:
+                    between[unit.key] = unit
     return {**chosen, **between}
