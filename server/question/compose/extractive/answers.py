@@ -29,7 +29,7 @@ from server.question.holding import holder
 from server.question.compose.extractive.continuation import (Following, Preceding, cited_where_read, read_passages,
                                                               shown_under)
 from server.question.markers import cite_end, marker
-from server.question.compose.extractive.lists import cut_list
+from server.question.compose.extractive.lists import cut_list, unwrapped
 from server.question.compose.extractive.opening import MAX_SECTIONS, code_blocks, opening_stretch, passage
 from server.question.compose.extractive.sections import PieceSections, Section, in_book_order
 from server.question.compose.extractive.asks_for import asks_for_code, asks_for_example, asks_how_to, has_code
@@ -55,9 +55,10 @@ def _shown(unit: Unit, asked: set[str] | None) -> str:
     book's `_emphasis_` as the widget renders it."""
     if unit.kind == "code":
         return unit.shown if asked is None else trimmed_code(unit.shown, asked)
+    shown = unwrapped(unit.shown) if unit.kind == "item" or unit.introduces == "list" else unit.shown
     if asked is None or not has_code(unit):
-        return as_rendered(unit.shown)
-    lead_in, _, block = unit.shown.partition("\n\n")
+        return as_rendered(shown)
+    lead_in, _, block = shown.partition("\n\n")
     return f"{as_rendered(lead_in)}\n\n{trimmed_code(block, asked)}"
 
 

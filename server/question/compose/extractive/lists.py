@@ -1,4 +1,4 @@
-"""A list in an answer: cut to the items that answer, and its entries told apart.
+"""A list in an answer: cut to the items that answer, its entries told apart, each item on a line.
 
 A list longer than the answer is cut to the items that say something asked (a lead-in's "the
 main stages are:" keeps its first items). A list of entries that each name their own subject
@@ -16,6 +16,12 @@ from server.question.compose.extractive.piece_scores import Scored, reading_word
 from server.question.compose.extractive.question_words import prefix
 from server.text.vocabulary import words
 
+_MARKER = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+_BARE = re.compile(r"^\s*(?:[-*+]|\d+[.)])?\s*$")  # a marker alone: what follows is no part of its line
+_BLOCK_LINE = re.compile(r"^\s*(?:```|~~~|\||>|#)")  # code fences, table rows, quotes, headings keep their lines
+_CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef"
+_CJK_EDGE = re.compile(f"[{_CJK}]$")
+_CJK_START = re.compile(f"^[{_CJK}]")
 # an item that names its own subject ("- `done` fails if …", "- **Latency**: …")
 _NAMED_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(`[^`\n]+`|\*\*[^*\n]+\*\*|__[^_\n]+__)")
 
@@ -53,3 +59,22 @@ def entry_asked(piece: Scored) -> bool:
     of "who gets in trouble if a robot hurts somebody?")?"""
     named = _NAMED_ITEM.match(piece.unit.text)
     return named is not None and any(prefix(word) in piece.covers for word in words(named.group(1)))
+
+
+def unwrapped(items: str) -> str:
+    """A list as a reader sees it: the lines the book wrapped an item's text into joined into one
+    ("- [`-threaded`] -\n    Use the multi-core runtime …"), each item and nested item on a line of its
+    own; code, tables and quotes in an item as written."""
+    lines: list[str] = []
+    fenced = False
+    for line in items.split("\n"):
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+        joins = not fenced and lines and line.strip() and lines[-1].strip() and not _MARKER.match(line) \
+            and not _BLOCK_LINE.match(line) and not _BLOCK_LINE.match(lines[-1]) and not _BARE.match(lines[-1])
+        if not joins:
+            lines.append(line)
+            continue
+        before, after = lines[-1].rstrip(), line.strip()
+        lines[-1] = before + ("" if _CJK_EDGE.search(before) and _CJK_START.match(after) else " ") + after
+    return "\n".join(lines)
