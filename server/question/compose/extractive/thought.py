@@ -11,7 +11,7 @@ from server.text.lengths import reading_length
 # a sentence this short that says something asked opens a thought the next sentence carries on
 # ("There could be various reasons. From inefficient algorithms … to laziness issues.")
 TOPIC_SENTENCE = 8
-MAX_GAP = 2  # sentences read between two quoted ones of a paragraph (in_a_row)
+MAX_GAP = 2  # sentences or items read between two quoted ones of a paragraph or list (in_a_row)
 # the sentence after says how it is done ("… we have to explicitly opt in. To do that, we add …")
 _HOW_IT_IS_DONE = re.compile(r"^\W*(?:to do (?:this|that|so)\b|here[’']s how\b|this is done by\b|"
                              r"para (?:ello|hacerlo|esto)\b|そのためには|为此)", re.IGNORECASE)
@@ -56,21 +56,25 @@ def with_rest_of_thought(unit: Unit, by_key: dict[tuple, Unit]) -> list[Unit]:
 
 
 def in_a_row(chosen: dict[tuple, Unit], by_key: dict[tuple, Unit]) -> dict[tuple, Unit]:
-    """The sentences between two quoted ones of a paragraph: a paragraph quoted in part is read in a
-    row, not as a collage ("… comes with the risk of creating _deadlocks_. If you're interested in
-    deadlocks …" without the sentence saying what they are)."""
-    rows: dict[tuple[int, int], list[int]] = {}
+    """The sentences between two quoted ones of a paragraph, the items between two quoted ones of a
+    list: a paragraph or list quoted in part is read in a row, not as a collage ("… comes with the risk
+    of creating _deadlocks_. If you're interested in deadlocks …" without the sentence saying what they
+    are); a list quoted as a list (two items or more) from its first item ("2. Integration Complexity",
+    "3. Calibration" of "what are the challenges …?" without "1. Hardware Requirements")."""
+    rows: dict[tuple[int, int, str], list[int]] = {}
     for unit in chosen.values():
-        if unit.kind == "sentence":
-            rows.setdefault((unit.source, unit.block), []).append(unit.index)
+        if unit.kind in ("sentence", "item"):
+            rows.setdefault((unit.source, unit.block, unit.kind), []).append(unit.index)
     between = {}
-    for (source, block), indexes in rows.items():
+    for (source, block, kind), indexes in rows.items():
         indexes.sort()
+        if kind == "item" and len(indexes) > 1 and 0 < indexes[0] <= MAX_GAP:
+            indexes.insert(0, -1)
         for first, last in zip(indexes, indexes[1:]):
             if last - first - 1 > MAX_GAP:
                 continue  # two pieces far apart in a long paragraph: what lies between is another thought
             for index in range(first + 1, last):
                 unit = by_key.get((source, block, index))
-                if unit is not None and unit.kind == "sentence" and unit.key not in chosen:
+                if unit is not None and unit.kind == kind and unit.key not in chosen:
                     between[unit.key] = unit
     return {**chosen, **between}
