@@ -22,6 +22,14 @@ def test_a_short_form_in_brackets_is_found_with_the_words_it_abbreviates():
     assert list(defined_in("a value (x) and the other (see above) or a robot arm (ZMP)")) == []
 
 
+def test_a_short_form_with_its_long_form_in_brackets_after_it_is_found_too():
+    text = ("Localization is often achieved using AMCL (Adaptive Monte Carlo Localization). It needs a GPU (see "
+            "below), an ARM (a robot) and SLAM (simultaneous localization and mapping).")
+    assert dict(defined_in(text, either_way=True)) == {"amcl": "Adaptive Monte Carlo Localization",
+                                                       "slam": "simultaneous localization and mapping"}
+    assert dict(defined_in(text)) == {}  # the forms a question is spelt out with: the long one first
+
+
 def test_the_long_form_the_book_writes_most_often_is_kept():
     found = [("ld", "linkage disequilibrium"), ("ld", "linkage disequilibrium"), ("ld", "local distance")]
     assert book_abbreviations(found) == {"ld": "linkage disequilibrium"}
@@ -87,5 +95,27 @@ def test_a_highlighted_passage_is_judged_on_the_abbreviation_as_asked(tmp_path, 
             response = client.post("/chat", json={"question": "¿entonces cuándo me conviene más usar PBT?",
                                                   "selected_text": choosing, "selection_mode": mode}).get_json()
             assert response["status"] == "completed", (mode, response["answer"])
+    finally:
+        book.index.close()
+
+
+def test_an_abbreviation_is_answered_from_the_passage_that_spells_it_out(tmp_path, embedder):
+    """The robotics book's Nav2 page: "what does AMCL do?" was refused: no passage was near it (MiniLM
+    reads "AMCL" as nothing), and the one spelling it out, "AMCL (Adaptive Monte Carlo Localization)", was
+    no definition of it. It is; and its list, longer than an answer, opens the answer cut to the item
+    saying it, over another list naming AMCL in passing ("Using AMCL or Isaac ROS' localization tools")."""
+    docs = tmp_path / "book" / "docs"
+    docs.mkdir(parents=True)
+    isaac = CORPORA / "physical-ai-book" / "docs" / "03-module-nvidia-isaac"
+    for name in ("03-nav2-path-planning.md", "02-isaac-ros-vslam.md", "01-isaac-sim-intro.md"):
+        shutil.copy(isaac / name, docs / name)
+    book = index_book(tmp_path / "data", embedder, docs)
+    try:
+        client = make_app(book, tmp_path / "app").test_client()
+        response = client.post("/chat", json={"question": "what does AMCL do?"}).get_json()
+        assert response["status"] == "completed", response["answer"]
+        answer = response["answer"]
+        assert "Determines the robot's pose" in answer, answer
+        assert "Using AMCL" not in answer or answer.index("Determines the robot's pose") < answer.index("Using AMCL"), answer
     finally:
         book.index.close()

@@ -16,6 +16,8 @@ from typing import Iterable
 from server.text.spelling import English
 
 _DEFINED = re.compile(r"\(([A-Za-z][A-Za-z0-9\-]{1,9})\)")
+# a short form with its long form in brackets after it: "AMCL (Adaptive Monte Carlo Localization)"
+_SPELT_AFTER = re.compile(r"(?<![\w-])([A-Z][A-Za-z0-9\-]{1,9})\s+\(([A-Za-z][A-Za-z\- ]{3,80})\)")
 _CLAUSE_END = re.compile(r"[.!?;:\n(\[]")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9\-]*")
 
@@ -38,8 +40,18 @@ def _long_form(short: str, before: str) -> str | None:
     return before[before.rfind(" ", 0, i + 1) + 1:].strip()
 
 
-def defined_in(text: str) -> Iterable[tuple[str, str]]:
-    """(short form, long form) for each abbreviation `text` defines, the short form lowercased."""
+def defined_in(text: str, either_way: bool = False) -> Iterable[tuple[str, str]]:
+    """(short form, long form) for each abbreviation `text` defines, the short form lowercased: "minor
+    allele frequency (MAF)"; `either_way`, also the other way round, "AMCL (Adaptive Monte Carlo
+    Localization)" (a definition of the name, though not one a question is searched with: a question
+    naming "URDF" in passing, spelt out, was searched as one about URDF itself)."""
+    for match in _SPELT_AFTER.finditer(text if either_way else ""):
+        short, long = match.group(1), " ".join(match.group(2).split())
+        words = _WORD.findall(long)
+        if sum(ch.isupper() for ch in short) >= 2 and 2 <= len(words) <= 2 * len(short) \
+                and words[0][0].lower() == short[0].lower() and _long_form(short, long) == long \
+                and short.lower() not in long.lower():
+            yield short.lower(), long
     for match in _DEFINED.finditer(text):
         short = match.group(1)
         if sum(ch.isupper() for ch in short) < 2:  # "(e.g)", "(see)", "(x)": not an abbreviation

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from server.text.abbreviations import defined_in
 from server.text.scripts import loan_singular, read_form, unaccented
 
 _TERM = r"(?P<term>[^?？؟.,;:!¿¡]{1,40}?)"
@@ -220,7 +221,7 @@ def _singular(term: str) -> str:
 
 def defines(text: str, term: str) -> bool:
     """Does the text define the term: set it in italics or bold, or say what it is?"""
-    text, term = read_form(text), unaccented(term)  # "Una **Mónada** es …" of "monada"; matched ignoring case
+    written, text, term = text, read_form(text), unaccented(term)  # "Una **Mónada** es …" of "monada"; matched ignoring case
     said = re.escape(_singular(term)).replace(r"\ ", r"\s+")  # "lifetimes": "_lifetime_"
     text = _LINK.sub(r"\1", text)  # "[Promise](…)は…": the link's words
     plural = r"(?:s|es)?"
@@ -249,4 +250,7 @@ def defines(text: str, term: str) -> bool:
                  # named by it: "…値のことをfalsyと呼びます", "这种写法称为切片", "se llama recursión"
                  rf"を\s*`?{said}`?\s*と(?:呼|よば|よび|言|いい|いう)|のことを\s*`?{said}`?\s*と|(?:称为|称作|叫做|叫作)\s*`?{said}|"
                  rf"\b(?:se\s+(?:llaman?|denominan?)|llamamos|denominamos)\s+`?{said}")
-    return bool(re.search(f"{marked}|{what_it_is}|{does}|{elsewhere}", text, re.IGNORECASE))
+    if re.search(f"{marked}|{what_it_is}|{does}|{elsewhere}", text, re.IGNORECASE):
+        return True
+    # an abbreviation spelt out: "AMCL (Adaptive Monte Carlo Localization)", "minor allele frequency (MAF)"
+    return len(term) <= 10 and any(short == term.lower() for short, _ in defined_in(written, either_way=True))

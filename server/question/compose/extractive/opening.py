@@ -6,7 +6,7 @@ question's words are often the ones that answer it.
 from __future__ import annotations
 
 from server.question.compose.extractive.answer_units import Unit, points_above
-from server.question.compose.extractive.lists import entry_asked, names_its_own
+from server.question.compose.extractive.lists import cut_list, entry_asked, names_its_own
 from server.question.compose.extractive.asks_for import has_code
 from server.question.compose.extractive.piece_scores import Scored, reading_words
 from server.question.compose.extractive.sections import PieceSections
@@ -50,6 +50,15 @@ def opening_stretch(scored: list[Scored], budget: int, wants_code: bool, how_to:
         for i, first in enumerate(pieces):
             if points_above(first.unit) or first.unit.key in weighing:
                 continue  # an answer does not open on "The example above …", nor on "它还是有一些好处的" (weighing.py)
+            if first.items and reading_words(first.unit) > budget:
+                # a lead-in whose list is longer than the answer opens it cut to the items that say what is
+                # asked ("Nav2 is composed of …: 1. **Localization**: … using AMCL (Adaptive Monte Carlo …)")
+                cut = cut_list(first, budget)
+                if cut is not None:
+                    kept = [first.items[0], *(first.items[i + 1] for i in cut.kept_items)]
+                    covers = {word: share for said in kept for word, share in said.items()}
+                    stretches.append((sum(covers.values()) + first.context + first.leads, [cut]))
+                continue
             covers: dict[str, float] = {}
             length = code = 0
             taken, listed_asked = [], False
