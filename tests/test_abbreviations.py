@@ -60,19 +60,10 @@ def test_a_spelt_out_question_keeps_every_character_it_had(text):
 def test_whats_maf_is_answered_from_the_page_that_defines_it(tmp_path, embedder):
     """On a genomics book's LD-pruning page and two others, "whats MAF" was refused: MiniLM reads
     "MAF" as nothing near the page that defines it."""
-    docs = tmp_path / "book" / "docs"
-    docs.mkdir(parents=True)
     pca = CORPORA / "whg-genomics" / "docs" / "population_genetics" / "principal_components_analysis"
-    for name in ("ld_pruning.md", "overview.md", "relatedness_pruning.md"):
-        shutil.copy(pca / name, docs / name)
-    book = index_book(tmp_path / "data", embedder, docs)
-    try:
-        client = make_app(book, tmp_path / "app").test_client()
-        response = client.post("/chat", json={"question": "whats MAF"}).get_json()
-        assert response["status"] == "completed", response["answer"]
-        assert response["sources"][0]["source_file"] == "ld_pruning.md", response["sources"]
-    finally:
-        book.index.close()
+    response = _asked(tmp_path, embedder, pca, ("ld_pruning.md", "overview.md", "relatedness_pruning.md"), "whats MAF")
+    assert response["status"] == "completed", response["answer"]
+    assert response["sources"][0]["source_file"] == "ld_pruning.md", response["sources"]
 
 
 def test_a_highlighted_passage_is_judged_on_the_abbreviation_as_asked(tmp_path, embedder):
@@ -104,18 +95,22 @@ def test_an_abbreviation_is_answered_from_the_passage_that_spells_it_out(tmp_pat
     reads "AMCL" as nothing), and the one spelling it out, "AMCL (Adaptive Monte Carlo Localization)", was
     no definition of it. It is; and its list, longer than an answer, opens the answer cut to the item
     saying it, over another list naming AMCL in passing ("Using AMCL or Isaac ROS' localization tools")."""
+    isaac = CORPORA / "physical-ai-book" / "docs" / "03-module-nvidia-isaac"
+    pages = ("03-nav2-path-planning.md", "02-isaac-ros-vslam.md", "01-isaac-sim-intro.md")
+    response = _asked(tmp_path, embedder, isaac, pages, "what does AMCL do?")
+    answer = response["answer"]
+    assert response["status"] == "completed" and "Determines the robot's pose" in answer, answer
+    assert "Using AMCL" not in answer or answer.index("Determines the robot's pose") < answer.index("Using AMCL"), answer
+
+
+def _asked(tmp_path, embedder, folder, pages: tuple[str, ...], question: str) -> dict:
+    """The answer to `question` of a book of a few of a corpus's pages."""
     docs = tmp_path / "book" / "docs"
     docs.mkdir(parents=True)
-    isaac = CORPORA / "physical-ai-book" / "docs" / "03-module-nvidia-isaac"
-    for name in ("03-nav2-path-planning.md", "02-isaac-ros-vslam.md", "01-isaac-sim-intro.md"):
-        shutil.copy(isaac / name, docs / name)
+    for name in pages:
+        shutil.copy(folder / name, docs / name)
     book = index_book(tmp_path / "data", embedder, docs)
     try:
-        client = make_app(book, tmp_path / "app").test_client()
-        response = client.post("/chat", json={"question": "what does AMCL do?"}).get_json()
-        assert response["status"] == "completed", response["answer"]
-        answer = response["answer"]
-        assert "Determines the robot's pose" in answer, answer
-        assert "Using AMCL" not in answer or answer.index("Determines the robot's pose") < answer.index("Using AMCL"), answer
+        return make_app(book, tmp_path / "app").test_client().post("/chat", json={"question": question}).get_json()
     finally:
         book.index.close()
