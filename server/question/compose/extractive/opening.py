@@ -55,7 +55,7 @@ def opening_stretch(scored: list[Scored], budget: int, wants_code: bool, how_to:
                 # asked ("Nav2 is composed of …: 1. **Localization**: … using AMCL (Adaptive Monte Carlo …)")
                 cut = cut_list(first, budget)
                 if cut is not None:
-                    kept = [first.items[0], *(first.items[i + 1] for i in cut.kept_items)]
+                    kept = [first.items[0], *(first.items[k + 1] for k in cut.kept_items)]
                     covers = {word: share for said in kept for word, share in said.items()}
                     stretches.append((sum(covers.values()) + first.context + first.leads, [cut]))
                 continue
