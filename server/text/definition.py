@@ -253,4 +253,5 @@ def defines(text: str, term: str) -> bool:
     if re.search(f"{marked}|{what_it_is}|{does}|{elsewhere}", text, re.IGNORECASE):
         return True
     # an abbreviation spelt out: "AMCL (Adaptive Monte Carlo Localization)", "minor allele frequency (MAF)"
-    return len(term) <= 10 and any(short == term.lower() for short, _ in defined_in(written, either_way=True))
+    return len(term) <= 10 and term.lower() in written.lower() and any(
+        short == term.lower() for short, _ in defined_in(written, either_way=True))

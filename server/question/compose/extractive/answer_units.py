@@ -20,7 +20,7 @@ from server.text.sentences import LEAD_IN_ENDS, OTHER_SCRIPTS, strip_markdown
 # Japanese and Urdu ("。", "۔"), after the quote one closes ("…か？」", unless a particle goes on: "…か？」という…")
 _BOUNDARY = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][\"')\]*_])|(?<=[.!?][\"')\]*_]{2}))(?<!\.\.\.)\s+"
                        r"(?=[^\sa-zà-öø-ÿ,;:)\]}.\-–—])|" + OTHER_SCRIPTS)
-_ITEM = re.compile(r"^(\s*)(?:[-*+]|\d+[.)])\s+")
+ITEM_MARKER = re.compile(r"^(\s*)(?:[-*+]|\d+[.)])\s+")  # a list item's marker, after its indent
 # a sentence (or a list's item) that opens on what came before it: "This …", "However, …", "on the other
 # hand …"; in the pool's other languages "Esto …", "これを…" ("this", not "それぞれ", each), "这…", "یہ …"
 REFERS_BACK = re.compile(r"^[\s*_]*(?:(?:it|its|this|these|that|those|they|their|them|such|both|here|he|she|"
@@ -133,11 +133,11 @@ def sentences_of(paragraph: str) -> list[str]:
 def list_items(text: str) -> list[str]:
     """The list's top-level items, each with the lines (nested items, continuations) under it."""
     lines = text.splitlines()
-    indents = [len(m.group(1)) for m in map(_ITEM.match, lines) if m]
+    indents = [len(m.group(1)) for m in map(ITEM_MARKER.match, lines) if m]
     top = min(indents) if indents else 0
     items: list[list[str]] = []
     for line in lines:
-        found = _ITEM.match(line)
+        found = ITEM_MARKER.match(line)
         if found and len(found.group(1)) == top or not items:
             items.append([line])
         else:
@@ -287,7 +287,7 @@ def units_of(markdown: str, source: int, context: str = "prose") -> tuple[Unit, 
                 if not _label(item):  # "- on the other hand …" goes with the item before it
                     units.append(Unit(source, i, k, "item", item, block.heading,
                                       "exercise" if EXERCISE_LEAD.match(item) else material,
-                                      refers_back=k > 0 and bool(REFERS_BACK.match(_ITEM.sub("", item)))))
+                                      refers_back=k > 0 and bool(REFERS_BACK.match(ITEM_MARKER.sub("", item)))))
                     continue
                 kind = _introduces(following) if k == len(items) - 1 else ""
                 if kind:  # "* Length:" and the code it introduces

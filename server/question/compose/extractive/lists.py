@@ -11,12 +11,11 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from server.question.compose.extractive.answer_units import Unit
+from server.question.compose.extractive.answer_units import ITEM_MARKER, Unit
 from server.question.compose.extractive.piece_scores import Scored, reading_words
 from server.question.compose.extractive.question_words import prefix
 from server.text.vocabulary import words
 
-_MARKER = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _BARE = re.compile(r"^\s*(?:[-*+]|\d+[.)])?\s*$")  # a marker alone: what follows is no part of its line
 _BLOCK_LINE = re.compile(r"^\s*(?:```|~~~|\||>|#)")  # code fences, table rows, quotes, headings keep their lines
 _CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef"
@@ -70,7 +69,7 @@ def unwrapped(items: str) -> str:
     for line in items.split("\n"):
         if line.lstrip().startswith(("```", "~~~")):
             fenced = not fenced
-        joins = not fenced and lines and line.strip() and lines[-1].strip() and not _MARKER.match(line) \
+        joins = not fenced and lines and line.strip() and lines[-1].strip() and not ITEM_MARKER.match(line) \
             and not _BLOCK_LINE.match(line) and not _BLOCK_LINE.match(lines[-1]) and not _BARE.match(lines[-1])
         if not joins:
             lines.append(line)
