@@ -127,7 +127,7 @@ def test_asked_words_in_a_row_are_three_words_at_least():
 
 def test_a_passage_the_answer_comes_back_to_is_cited_at_the_end_of_each_run_of_its_pieces():
     from server.question.compose.extractive.answer_units import Unit
-    from server.question.compose.extractive.answers import _render
+    from server.question.compose.extractive.rendering import rendered as _render
 
     def piece(source: int, block: int, text: str) -> Unit:
         return Unit(source=source, block=block, index=0, kind="sentence", text=text, heading="", material="prose")

@@ -11,7 +11,7 @@ import re
 from typing import TYPE_CHECKING
 
 from server.embedding.choice import on_gate_scale
-from server.question.compose.extractive.answers import Lexicon, Quoted, quoted_answer
+from server.question.compose.extractive.answers import Quoted, quoted_answer
 from server.question.context import database_sources
 from server.question.compose.extractive.code_passage import code_answer
 from server.question.judge.highlight import passage_answer
@@ -21,7 +21,7 @@ from server.question.compose.generator import Deltas, GenerationInput, Outcome
 if TYPE_CHECKING:
     from server.embedding.protocol import TextEmbedder
     from server.question.compose.extractive.continuation import Following, Preceding
-    from server.text.vocabulary import BookVocabulary
+    from server.text.vocabulary import BookVocabulary, Lexicon
 
 
 # requests about highlighted code answered from the code itself (explain it, say what it does, its language)

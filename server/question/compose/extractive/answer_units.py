@@ -100,24 +100,6 @@ class Unit:
 _PARENTHESIS_AT_END = re.compile(r"\s*\((?:[^()]|\([^()]*\))*\)[.。]?$")
 
 
-# "The example above also makes it clear …", "In the previous example, …": said of a block it does not hold
-_POINTS_ABOVE = re.compile(r"\b(?:(?:example|code|program|snippet|listing|output|figure|table|diagram)s?\s+above|"
-                           r"(?:above|previous|preceding)\s+(?:\w+\s+)?(?:example|code|program|snippet|listing|output|"
-                           r"figure|table|diagram)s?)\b|\b(?:ejemplo|código|programa|tabla|figura)s?\s+anterior(?:es)?\b|"
-                           r"(?:上面|上述|前面)的?(?:代码|程序|例子|示例|表格|图)|(?:上記|上)の(?:コード|例|プログラム|表|図)",
-                           re.IGNORECASE)
-
-
-def points_above(unit: Unit) -> bool:
-    """Is the sentence said of an example, code or table shown before it ("The example above …")?"""
-    return unit.kind in ("sentence", "item") and bool(_POINTS_ABOVE.search(unit.plain))
-
-
-def shows_a_block(unit: Unit) -> bool:
-    """Code, a table or a formula, or a lead-in carrying one: what "the example above" can be."""
-    return unit.kind in ("code", "table", "formula") or bool(unit.introduces)
-
-
 def dangling(unit: Unit) -> bool:
     """A sentence that points back at what comes before it, with nothing before it in its
     paragraph to quote with it (the answer would open on "this" and never say what it is)."""

@@ -14,13 +14,11 @@ embedded here, so an answer takes a few milliseconds.
 """
 from __future__ import annotations
 
-import re
-from itertools import groupby
 from dataclasses import replace
 from typing import Callable, NamedTuple
 
-from server.question.compose.extractive.answer_units import Unit, points_above, shows_a_block
-from server.question.compose.extractive.code_lines import trimmed_code
+from server.question.compose.extractive.answer_units import Unit
+from server.question.compose.extractive.pointing import points_above, shows_a_block
 from server.question.compose.extractive.thought import carried_on, in_a_row, with_dependencies, with_rest_of_thought
 from server.book.chunk import Chunk
 from server.question.context import Source
@@ -28,9 +26,9 @@ from server.text.definition import defined_term
 from server.question.holding import holder
 from server.question.compose.extractive.continuation import (Following, Preceding, cited_where_read, read_passages,
                                                               shown_under)
-from server.question.markers import cite_end, marker
-from server.question.compose.extractive.lists import cut_list, unwrapped
-from server.question.compose.extractive.opening import MAX_SECTIONS, code_blocks, opening_stretch, passage
+from server.question.compose.extractive.lists import cut_list
+from server.question.compose.extractive.rendering import rendered
+from server.question.compose.extractive.opening import MAX_SECTIONS, code_blocks, opening_stretch, passage, shown_alone
 from server.question.compose.extractive.sections import PieceSections, Section, in_book_order
 from server.question.compose.extractive.asks_for import asks_for_code, asks_for_example, asks_how_to, has_code
 from server.question.compose.extractive.piece_scores import HEADING_ID, Scored, reading_words, score_pieces
@@ -38,8 +36,6 @@ from server.question.compose.extractive.weighing import weighing_only
 from server.question.compose.extractive.page_use import lead_with_page_use
 from server.question.compose.extractive.question_words import prefixes
 from server.text.lengths import reading_length
-from server.text.sentences import CJK_STOPS
-from server.text.emphasis import as_rendered
 from server.text.vocabulary import BookVocabulary, words
 
 WORDS_BY_LENGTH = {"short": 45, "normal": 90, "detailed": 180}  # reading length of prose and lists
@@ -47,19 +43,6 @@ MIN_MORE = 10  # reading words left that are worth another piece
 _QUESTION_WORDS = frozenset("""what which when where who whom whose why how does did doing done the and for with
 from into that this these those are was were can could should would will shall have has had get use using make
 need there their about your you any some all""".split())
-Lexicon = Callable[["str | None"], BookVocabulary]
-
-
-def _shown(unit: Unit, asked: set[str] | None) -> str:
-    """What the answer shows of a piece: long code cut to the lines naming what is `asked`; the
-    book's `_emphasis_` as the widget renders it."""
-    if unit.kind == "code":
-        return unit.shown if asked is None else trimmed_code(unit.shown, asked)
-    shown = unwrapped(unit.shown) if unit.kind == "item" or unit.introduces == "list" else unit.shown
-    if asked is None or not has_code(unit):
-        return as_rendered(shown)
-    lead_in, _, block = shown.partition("\n\n")
-    return f"{as_rendered(lead_in)}\n\n{trimmed_code(block, asked)}"
 
 
 def _is_table(unit: Unit) -> bool:
@@ -97,8 +80,11 @@ def _choose(scored: list[Scored], budget: int, wants_code: bool, highlighted: di
     leading = set(chosen)
     left = budget - _length(list(chosen.values()))
     if left >= MIN_MORE:
-        rest = [s for s in scored if s.unit.key not in chosen]
-        said = {word for s in scored if s.unit.key in chosen for word in s.covers}
+        # a lead-in opening without its code: its code still comes for an asked word the answer does not say
+        alone = shown_alone(chosen, by_key)
+        rest = [s for s in scored if s.unit.key not in chosen or s.unit.key in alone]
+        said = {word for s in scored if s.unit.key in chosen for word in s.covers
+                if s.unit.key not in alone or word in prefixes(chosen[s.unit.key].text)}
         # what a term is, once said, is not said again from elsewhere: another section comes for an asked
         # word it does not say yet (measured: for any question, the dev books lost what they answered with)
         # (its heading says it too: "Servo Motors" over "Motor + Gearbox + Controller" says "servo")
@@ -212,40 +198,6 @@ def _within(section: Section | int, quoted: set) -> bool:
         isinstance(q, tuple) and q[0] == section[0] and section[1].startswith(f"{q[1]} › ") for q in quoted)
 
 
-def _joint(before: str, kind: str) -> str:
-    """What goes between two pieces of one block: a list's items a line each; sentences a space,
-    none after a Chinese or Japanese full stop ("説明します。というのは")."""
-    return "\n" if kind != "sentence" else "" if before.endswith(CJK_STOPS) else " "
-
-
-def _render(units: list[Unit], asked: set[str] | None = None) -> str:
-    """Each passage's pieces in reading order under the heading they stand under, sentences of
-    one paragraph run together, items of one list as one list, the passage cited at the end of its
-    pieces in a row (twice where the answer comes back to it).
-    `asked`: the question's words (long code is cut to the lines naming them)."""
-    out: list[str] = []
-    heading = ""  # a heading is not repeated over the next passage quoted under it
-    for number, run in groupby(units, key=lambda u: u.source):
-        parts: list[list] = []  # [unit or None for a heading, text]
-        for unit in run:
-            if unit.heading and unit.heading != heading:
-                parts.append([None, f"**{HEADING_ID.sub('', unit.heading).strip()}**"])
-            heading = unit.heading or heading
-            previous = parts[-1][0] if parts else None
-            same_block = previous is not None and previous.block == unit.block and not previous.introduces
-            if same_block and unit.kind in ("sentence", "item"):
-                parts[-1] = [unit, parts[-1][1] + _joint(parts[-1][1], unit.kind) + _shown(unit, asked)]
-            else:
-                parts.append([unit, _shown(unit, asked)])
-        last, text = parts[-1]
-        if last.kind in ("sentence", "item") and not last.introduces:
-            parts[-1][1] = cite_end(text.rstrip(), number)
-        else:
-            parts[-1][1] = f"{text}\n\n{marker(number)}"
-        out.extend(text for _, text in parts)
-    return "\n\n".join(out)
-
-
 class Quoted(NamedTuple):
     text: str  # "" when the sources hold nothing to quote
     extra_sources: tuple[Chunk, ...] = ()  # chunks read on that pieces are cited from, numbered after the sources
@@ -291,7 +243,7 @@ def quoted_answer(question: str, sources: list[Source], answer_length: str = "no
     units, extra = cited_where_read(chosen, sources, read)
     if not highlighted:
         units = in_book_order(units, sources, extra, opened=True)
-    return Quoted(_render(units, {w for w in words(question) if len(w) >= 3} - _QUESTION_WORDS), tuple(extra))
+    return Quoted(rendered(units, {w for w in words(question) if len(w) >= 3} - _QUESTION_WORDS), tuple(extra))
 
 
 def block_answer(question: str, sources: list[Source], answer_length: str = "normal",

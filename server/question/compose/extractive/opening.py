@@ -5,17 +5,32 @@ question's words are often the ones that answer it.
 """
 from __future__ import annotations
 
-from server.question.compose.extractive.answer_units import Unit, points_above
+import re
+from dataclasses import replace
+
+from server.question.compose.extractive.answer_units import Unit
+from server.question.compose.extractive.pointing import points_above
 from server.question.compose.extractive.lists import cut_list, entry_asked, names_its_own
 from server.question.compose.extractive.asks_for import has_code
 from server.question.compose.extractive.piece_scores import Scored, reading_words
 from server.question.compose.extractive.sections import PieceSections
+from server.question.compose.extractive.question_words import prefixes
+from server.text.sentences import strip_markdown
 
 OPENING_SHARE = 0.5  # of the reading length, for the opening stretch (BENCHMARKS.md)
 # sections an answer quotes: the one that answers, and two for what it does not say (a section with
 # its subsections is one; each piece counts the section it stands in, sections.PieceSections)
 MAX_SECTIONS = 3
 CODE_BLOCKS_ASKED = 3
+_LEAD_IN_END = re.compile(r"[:：]\s*$")
+# a lead-in that says nothing without its block: it points at it ("The following is …", "Let's see how
+# many …:", "次のように…") or stops short of it ("… our output is:", "… such as:")
+_POINTS_AHEAD = re.compile(
+    r"\b(?:(?:the )?following|follows?|below|here(?:'s| is| are)|let's|let us|e\.g\.|for (?:example|instance)|"
+    r"a continuación|siguientes?|como sigue|por ejemplo|veamos)\b|如下|下面|以下|例如|比如|次の|下記|例えば|"
+    r"مندرجہ ذیل|درج ذیل|"
+    r"\b(?:is|are|was|were|be|by|with|to|of|the|a|an|and|or|in|on|into|as|like|using|such as|include|includes|"
+    r"es|son|como|con|de|el|la|los|las|un|una|y|o|en)\W*[:：]\s*$", re.IGNORECASE)
 
 
 def code_blocks(wants_code: bool) -> int:
@@ -64,10 +79,14 @@ def opening_stretch(scored: list[Scored], budget: int, wants_code: bool, how_to:
             taken, listed_asked = [], False
             for piece in pieces[i:]:
                 more, more_code = reading_words(piece.unit), has_code(piece.unit)
+                unit, says = piece.unit, piece.covers
                 # the code a section named by what is asked opens with, after its lead-in, is its answer
                 if more_code and not (wants_code or set(piece.covers) - said_in_prose
                                       or (how_to and piece.relevance > 0) or (piece is first and first.heads)):
-                    continue
+                    alone = lead_in_alone(piece)
+                    if alone is None:
+                        continue
+                    (unit, says), more, more_code = alone, reading_words(alone[0]), False
                 if (taken or more > budget) and (length + more > limit or code + more_code > code_blocks(wants_code)):
                     break
                 if taken and entry_asked(pieces[i]) and names_its_own(piece.unit) and not (
@@ -75,14 +94,38 @@ def opening_stretch(scored: list[Scored], budget: int, wants_code: bool, how_to:
                     break  # the entry asked about by name, not the next ones of its list ("- `done` fails if …")
                 if taken and (section(piece.unit) != section(first.unit) or not within(piece.unit, first.unit)):
                     break  # the section that answers, read straight through: not on into the next one
-                covers.update(piece.covers)
+                covers.update(says)
                 length, code = length + more, code + more_code
-                taken.append(piece.unit)
+                taken.append(unit)
                 listed_asked = listed_asked or piece.relevance > 0 and piece.unit.block == first.unit.block
             # a short list read from its first item to the one asked ("- Bipedal walking is inherently unstable"
             # before "- Walking on uneven terrain? Even harder") is read as the book lists it
             listed = first.unit.kind == "item" and first.unit.index == 0 and listed_asked
+            # between equals, a stretch opening on a sentence, not on a lead-in whose code is left out
             value = sum(covers.values()) + first.context + first.leads - (
-                0.01 if first.relevance <= 0 and not listed else 0)
+                0.01 if first.relevance <= 0 and not listed else 0) - (0.01 if taken and taken[0] is not first.unit else 0)
             stretches.append((value, taken))
     return max(stretches, key=lambda stretch: stretch[0])[1] if stretches else []  # the first of equals
+
+
+def lead_in_alone(piece: Scored) -> tuple[Unit, dict[str, float]] | None:
+    """A lead-in to code nobody asked for, as its sentence alone, with the asked words that sentence
+    says ("A factory method handles complex initialization logic, … returning a configured object:"
+    says what one is; its 25 lines of code do not need to); None where the sentence says none, or
+    says nothing without its code."""
+    sentence = piece.unit.text.partition("\n\n")[0]
+    if piece.unit.introduces != "code" or _POINTS_AHEAD.search(strip_markdown(sentence)):
+        return None
+    own = set(prefixes(sentence))
+    says = {word: share for word, share in piece.covers.items() if word in own}
+    return (replace(piece.unit, text=closed(sentence), introduces=""), says) if says else None
+
+
+def shown_alone(chosen: dict[tuple, Unit], by_key: dict[tuple, Unit]) -> set[tuple]:
+    """The lead-ins to code chosen as their sentence alone (lead_in_alone)."""
+    return {key for key, unit in chosen.items() if not unit.introduces and by_key[key].introduces == "code"}
+
+
+def closed(sentence: str) -> str:
+    """A lead-in shown without its block, ending as a sentence does."""
+    return _LEAD_IN_END.sub(lambda end: "。" if end[0].startswith("：") else ".", sentence)

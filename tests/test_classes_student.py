@@ -1,0 +1,102 @@
+"""A student on the Python book's "Classes" page (English). What they met: "what is a factory method
+for" was answered with "A common use case for class methods is defining **factory methods**." alone:
+the next sentence, saying what one does, leads in to a 25-line listing nobody asked for, and the
+listing took the sentence with it. "can i have two __init__ methods with different parameters?"
+opened on "In this code, the `__init__` method accepts …", of a listing the answer did not show."""
+from __future__ import annotations
+
+from hypothesis import given, settings, strategies as st
+
+from places import CORPORA
+from server.book.chunk import Chunk
+from server.question.compose.extractive.answer_units import units_of
+from server.question.compose.extractive.pointing import points_above
+from server.question.compose.extractive.answers import quoted_answer
+from server.question.compose.extractive.opening import closed
+from server.question.compose.extractive.rendering import rendered
+from server.question.context import Source
+
+CLASSES = (CORPORA / "python-codex-i18n" / "i18n" / "en" / "docusaurus-plugin-content-docs" / "current"
+           / "class.md").read_text(encoding="utf-8")
+
+
+def _section(title: str) -> str:
+    start = CLASSES.index(title)
+    ends = [CLASSES.find(mark, start + len(title)) for mark in ("\n## ", "\n### ", "\n#### ")]
+    return CLASSES[start:min([e for e in ends if e > 0], default=len(CLASSES))]
+
+
+def _source(title: str, score: float) -> Source:
+    text = _section(title)
+    heading = title.lstrip("# ")
+    chunk = Chunk(chunk_id=f"c-{heading}", book_id="py", book_title="Python", content=text, content_hash="",
+                  source_file="class.md", url="https://x/en/class", module="", chapter="", section="",
+                  heading=heading, section_hierarchy=["Classes", heading], page=0, source_location="",
+                  citation="", file_hash="", embed_text=text, page_key="en/class", position=0, locale="en",
+                  score=score)
+    return Source(chunk, "database")
+
+
+def test_a_lead_in_saying_what_is_asked_is_quoted_without_the_code_nobody_asked_for():
+    sources = [_source("#### Factory Methods", 0.90), _source("### Static Methods", 0.87)]
+    answer = quoted_answer("what is a factory method for", sources).text
+    assert "A factory method handles complex initialization logic" in answer, answer
+    # shown as a sentence: its colon led in to the code, which is not shown
+    assert "returning a configured object [1]." in answer or "returning a configured object." in answer, answer
+    assert "```" not in answer and "create_complex_animal" not in answer, answer
+    # asked for the code, the lead-in brings it
+    shown = quoted_answer("show me the code of a factory method", sources).text
+    assert "create_complex_animal" in shown, shown
+
+
+def test_a_sentence_about_the_code_before_it_goes_only_with_that_code():
+    sources = [_source("### Initialization Method", 0.92), _source("### Static Methods", 0.87)]
+    answer = quoted_answer("can i have two __init__ methods with different parameters?", sources).text
+    assert "you cannot define multiple `__init__` methods" in answer, answer
+    assert "In this code" not in answer, answer
+    said = next(u for u in units_of(_section("### Initialization Method"), 1)
+                if u.text.startswith("In this code"))
+    assert points_above(said)
+    # a lead-in to its own list says what the list says: "In this code:" and the property's four lines
+    lead_in = next(u for u in units_of(_section("### Property Decorators"), 1)
+                   if u.text.startswith("In this code:"))
+    assert lead_in.introduces == "list" and not points_above(lead_in)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters=":："), max_size=60))
+def test_a_lead_in_shown_alone_ends_as_a_sentence(words):
+    assert closed(words + ":") == words + "."
+    assert closed(words + "：") == words + "。"
+    assert closed(words) == words
+
+
+def test_a_quoted_list_is_cited_on_its_last_item_not_on_a_line_of_its_own():
+    """"why did my list get shared …?" quoted "Let's unpack what happened …:" and its items, then "1" on
+    a line of its own: in the widget, a stray number under the list."""
+    lead_in = next(u for u in units_of(_section("### Same-name Variables (Attributes)"), 1)
+                   if u.text.startswith("Let's unpack"))
+    assert lead_in.introduces == "list"
+    shown = rendered([lead_in])
+    assert shown.endswith("modifies the shared class list in place, affecting all instances [1]."), shown
+    assert "\n\n[1]" not in shown, shown
+    # code keeps its citation on a line of its own, after the block
+    code = next(u for u in units_of(_section("### Instance Methods"), 1) if u.introduces == "code")
+    assert rendered([code]).endswith("```\n\n[1]"), rendered([code])
+
+
+def test_a_sentence_opening_on_this_code_points_at_it_in_each_language_of_the_pool():
+    from server.question.compose.extractive.answer_units import Unit
+
+    def sentence(text: str, introduces: str = "") -> Unit:
+        return Unit(source=1, block=2, index=0, kind="sentence", text=text, heading="", material="prose",
+                    introduces=introduces)
+
+    for text in ["In this code, the `__init__` method accepts the custom arguments.",
+                 "In this example `blocking_task` runs `time.sleep()`.",
+                 "En este ejemplo, la función devuelve un `Result`.",
+                 "在这段代码中，`yield` 返回一个值。", "このコードでは`T`が型変数です。"]:
+        assert points_above(sentence(text)), text
+    for text in ["This code is shorter than the loop.", "In this chapter, we write a parser.",
+                 "Code in the `else` block executes only if the `try` block raises nothing."]:
+        assert not points_above(sentence(text)), text
