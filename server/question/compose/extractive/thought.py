@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-from server.question.compose.extractive.answer_units import Unit, dangling, points_above, shows_a_block
+from server.question.compose.extractive.answer_units import Unit, dangling
+from server.question.compose.extractive.pointing import points_above, shows_a_block
 from server.question.compose.extractive.asks_for import has_code
 from server.text.lengths import reading_length
 
