@@ -180,6 +180,10 @@ def test_a_short_name_written_against_japanese_or_chinese_is_a_term():
     assert short_terms("varってなんでもう使わない方がいいの？") == {"var"}
     assert short_terms("tscのバージョン確認するコマンドなんだっけ？") == {"tsc"} and "ros" in short_terms("ros 2 是什么")
     assert "qu" not in short_terms("¿qué es ROS?")  # an accented Latin word is one word
+    # English's function words are names in another language's question: TypeScript's `any`, Python's `for`
+    assert short_terms("anyを使えばエラーは消えるけど、それじゃダメなの？") == {"any"}
+    assert short_terms("for 循环和 while 有什么区别") == {"for"}
+    assert short_terms("can i use any type here?") == set()
 
 
 def test_a_passage_naming_all_asked_answers_when_those_closer_name_none():

@@ -104,9 +104,10 @@ def short_terms(question: str) -> frozenset[str]:
     found = set()
     for number, match in enumerate(re.finditer(_RUNS, question)):
         word = match[0].lower()
-        if not 2 <= len(word) <= 3 or word in _STOP or unspaced(word):
-            continue
         named = (number > 0 and match[0][0].isupper()) or (latin_names and word.isascii())  # Urdu has no capitals
+        # English's function words are none in another language's question: "anyを使えば…" names TypeScript's `any`
+        if not 2 <= len(word) <= 3 or word in _STOP and not (latin_names and word.isascii()) or unspaced(word):
+            continue
         if named or (english and word.isascii() and zipf_frequency(word, "en") < COMMON_SHORT_ZIPF
                      and word not in _CHAT):
             found.add(word)
