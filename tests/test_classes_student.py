@@ -100,3 +100,15 @@ def test_a_sentence_opening_on_this_code_points_at_it_in_each_language_of_the_po
     for text in ["This code is shorter than the loop.", "In this chapter, we write a parser.",
                  "Code in the `else` block executes only if the `try` block raises nothing."]:
         assert not points_above(sentence(text)), text
+
+
+def test_a_japanese_sentence_giving_the_reason_for_the_one_before_it_goes_with_it():
+    """"…渡す型によっては`style`プロパティが存在しない場合があるからです。" (it is because, depending on the
+    type passed, …) was quoted without "このコードはコンパイルに失敗します。" (this code fails to compile), the
+    sentence it gives the reason for (survival-ts, "型引数の制約")."""
+    page = (CORPORA / "survival-ts" / "docs" / "reference" / "generics" / "type-parameter-constraint.md").read_text(
+        encoding="utf-8")
+    reason = next(u for u in units_of(page, 1) if u.text.endswith("存在しない場合があるからです。"))
+    assert reason.refers_back
+    told = next(u for u in units_of(page, 1) if u.text.startswith("TypeScriptでは`extends`キーワード"))
+    assert not told.refers_back

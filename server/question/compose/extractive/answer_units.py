@@ -31,7 +31,8 @@ REFERS_BACK = re.compile(r"^[\s*_]*(?:(?:it|its|this|these|that|those|they|their
                          r"なぜなら|ところが|"
                          r"这|那|它|此|另一方面|因此|所以|但是|然而|不过|也就是说|(?:یہ|اس|وہ|ان)\s)", re.IGNORECASE)
 _GOES_ON = re.compile(r"^[\s*_]*(?:and|also)\b", re.IGNORECASE)  # inside a paragraph: "And this is what …"
-_BACK_AT_END = re.compile(r"\b(?:these|those|them)\W*$", re.IGNORECASE)  # "… explore using these.": see the one before
+# "… explore using these.", "…存在しない場合があるからです。" (it is because …): said of the sentence before
+_BACK_AT_END = re.compile(r"\b(?:these|those|them)\W*$|(?:から|ため)です[。．]?$", re.IGNORECASE)
 # a paragraph that is one bold title: not a sentence ("**Step 3**"), not a lead-in ("**Commands:**")
 _TITLE_ONLY = re.compile(r"^\s*(?:\*\*|__)[^*_\n]*[^*_\n.!?:。！？：۔؟](?:\*\*|__)\s*$")
 _ENDS = re.compile(r"[.!?:)\"”’*_`$。！？」』۔؟]$")
