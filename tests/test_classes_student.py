@@ -16,8 +16,8 @@ from server.question.compose.extractive.opening import closed
 from server.question.compose.extractive.rendering import rendered
 from server.question.context import Source
 
-CLASSES = (CORPORA / "python-codex-i18n" / "i18n" / "en" / "docusaurus-plugin-content-docs" / "current"
-           / "class.md").read_text(encoding="utf-8")
+CLASSES_DIR = CORPORA / "python-codex-i18n" / "i18n" / "en" / "docusaurus-plugin-content-docs" / "current"
+CLASSES = (CLASSES_DIR / "class.md").read_text(encoding="utf-8")
 
 
 def _section(title: str) -> str:
@@ -112,3 +112,29 @@ def test_a_japanese_sentence_giving_the_reason_for_the_one_before_it_goes_with_i
     assert reason.refers_back
     told = next(u for u in units_of(page, 1) if u.text.startswith("TypeScriptでは`extends`キーワード"))
     assert not told.refers_back
+
+
+def test_what_a_comment_says_a_line_prints_or_raises_is_not_what_the_code_names():
+    """"how do i make an attribute read-only?" opened on the magic-methods page's history-keeping class: its
+    comment "# Raises AttributeError: 'forbidden' is a read-only attribute." said "read-only", and the 25
+    lines came with it, while this page's `@property` list ("making it a read-only computed attribute") waited."""
+    from server.question.compose.extractive.code_lines import program_words
+
+    code = ("```python\nc.radius = 3     # Set the radius via the setter method\n"
+            "print(c.area)    # Output: 28.26\n"
+            "# obj.forbidden = 99        # Raises AttributeError: 'forbidden' is a read-only attribute.\n"
+            "print(x)  # 输出：只读属性\n#print Eq.symm\n```")
+    kept = program_words(code)
+    assert "Set the radius via the setter method" in kept and "c.radius" in kept and "#print Eq.symm" in kept
+    assert "read-only" not in kept and "28.26" not in kept and "只读" not in kept
+    magic = (CLASSES_DIR / "magic_methods.md").read_text(encoding="utf-8")
+    access = magic[magic.index("## Attribute Access"):magic.index("## Context Management")]
+    other = Chunk(chunk_id="c-access", book_id="py", book_title="Python", content=access, content_hash="",
+                  source_file="magic_methods.md", url="https://x/en/magic_methods", module="", chapter="", section="",
+                  heading="Attribute Access", section_hierarchy=["Magic Methods", "Attribute Access"], page=0,
+                  source_location="", citation="", file_hash="", embed_text=access, page_key="en/magic_methods",
+                  position=0, locale="en", score=0.865)
+    sources = [Source(other, "database"), _source("### Property Decorators", 0.859)]
+    answer = quoted_answer("how do i make an attribute read-only?", sources).text
+    assert answer.startswith("**Property Decorators"), answer
+    assert "making it a read-only computed attribute" in answer and "HistoricalAttributes" not in answer, answer

@@ -7,6 +7,11 @@ import re
 # text a program holds rather than what it does: a multi-line string (Python's triple quotes, a
 # Haskell quasi-quote, a template literal) or a quoted string of three words or more
 _HELD_TEXT = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|\[\w*\|[\s\S]*?\|\]|`[^`\n]*\n[^`]*`|"(?:[^"\\\n]|\\.)*"')
+# what a line prints, written beside it as a comment: "# Output: 78.5", "# Raises AttributeError: 'forbidden' is
+# a read-only attribute." (the program's message, not what it does); "# 输出：…", "// 出力: …", "# Salida: …"
+# (a comment's mark and a space: Lean's `#print` is a command)
+_SHOWN_OUTPUT = re.compile(r"(?:#|//|--)[ \t]+(?:outputs?|prints?|raises|error|输出|出力|salida)[ \t:：].*$",
+                           re.IGNORECASE | re.MULTILINE)
 _FENCED = re.compile(r"^([ \t]*(?:```|~~~)[^\n]*\n)([\s\S]*?)(^[ \t]*(?:```|~~~)[ \t]*$)", re.MULTILINE)
 _OPENER = re.compile(r"^([ \t]*(?:```|~~~))[^\n]*", re.MULTILINE)  # a fence's opening line, its language after it
 MAX_CODE_LINES = 30  # a longer code block is shown by the lines that name what was asked
@@ -51,9 +56,11 @@ def _elisions(kept: list[int], length: int) -> int:
 def program_words(text: str) -> str:
     """`text` with the text its code blocks hold as data left out: a test's sample document or a
     message to print names what the program handles, not what it does ("how do I read a file?" is
-    not answered by a test whose sample says "Create a new Haskell source file"). Nor is a fence's
+    not answered by a test whose sample says "Create a new Haskell source file"), nor what a comment says
+    a line prints or raises ("# Output: …"). Nor is a fence's
     language a word it says ("```lean" says no "lean" asked)."""
     def without_held(code: str) -> str:
+        code = _SHOWN_OUTPUT.sub(" ", code)
         return _HELD_TEXT.sub(lambda held: held[0] if len(held[0].split()) < 3 else " ", code)
     if not _FENCED.search(text):
         return without_held(_OPENER.sub(r"\1", text, count=1)) if text.lstrip().startswith(("```", "~~~")) else text
