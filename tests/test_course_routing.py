@@ -82,6 +82,18 @@ def test_a_word_for_a_part_said_of_something_else_keeps_the_passage_path(chat):
     assert _route(chat, "what will i learn in this part of the book?") == "objectives"
 
 
+
+def test_a_part_the_reader_owns_keeps_the_passage_path(chat):
+    # lhbg's "what should i name my module file?" (a Haskell module of the student's) was answered with the
+    # page's table of contents: "Preventing incorrect use with modules covers: Modules"
+    assert _route(chat, "what should i name my module file?") is None
+    assert _route(chat, "where should i put the tests in my own project?") is None
+    assert _route(chat, "what topics does this module cover?") == "contents"
+    from server.course.understand import ALL_NOUNS, _said_of_the_course
+    assert "course" in _said_of_the_course("what's left in my course?", ALL_NOUNS)
+    assert "module" not in _said_of_the_course("what should i name my new module?", ALL_NOUNS)
+
+
 def test_a_heading_the_question_names_is_located_there(chat):
     answer = chat.pipeline.answer(Question("where does the book cover key vocabulary?", 5, 0.3))
     assert answer.course["task"] == "locate"

@@ -51,6 +51,7 @@ _YES_NO = re.compile(r"^\W*(?:is|are|does|do|did|can|could|will|would|should|was
 _PART_OF = re.compile(r"\b([a-z]+?)s?\s+of\s+(?:(?:the|a|an|my|your|our|this|that|its|their|each|every)\s+)?([a-z]+)")
 # "the next value of a generator", "the previous element": the reading order's word said of something else
 _ORDER_OF = re.compile(r"\b(?:next|previous)\s+([a-z]+)")
+_MINE = re.compile(r"\b(?:my|our)\s+(?:own\s+|new\s+)?([a-z]+)")  # "my module", "our own project": the reader's
 # what follows "next" when it is the reader's next step: a word for a part, or a few of its own
 _NEXT_IN_ORDER = frozenset({"one", "ones", "step", "steps", "thing", "things", "topic", "topics", "lab", "labs",
                             "in", "on", "after", "then", "and", "or", "i", "we", "to", "up", "for", "time"})
@@ -222,7 +223,9 @@ def _one(word: str) -> str:
 def _said_of_the_course(text: str, nouns) -> str:
     """The text without a word for a part that is said of something no part of the course ("the
     wrong part of my goal" is a part of a proof goal; "a part of the book" stays), nor a "next"
-    said of one ("how do i get the next value out of a generator?"; "the next chapter" stays)."""
+    said of one ("how do i get the next value out of a generator?"; "the next chapter" stays), nor
+    one the reader owns ("what should i name my module file?" asks of a Haskell module of theirs;
+    "my course" stays the course)."""
     def drop(match: re.Match) -> str:
         noun, whole = match.group(1), match.group(2)
         whole = _one(whole)
@@ -230,7 +233,9 @@ def _said_of_the_course(text: str, nouns) -> str:
     def other_order(match: re.Match) -> str:
         said = _one(match.group(1))
         return match.group(0) if said in nouns or said in _NEXT_IN_ORDER else " " + match.group(1)
-    return _ORDER_OF.sub(other_order, _PART_OF.sub(drop, text))
+    def not_the_courses(match: re.Match) -> str:
+        return " " if _one(match.group(1)) in nouns - BOOK_NOUNS else match.group(0)
+    return _MINE.sub(not_the_courses, _ORDER_OF.sub(other_order, _PART_OF.sub(drop, text)))
 
 
 def _canonical(text: str, nouns) -> str:

@@ -26,7 +26,8 @@ _LEAD_IN_END = re.compile(r"[:：]\s*$")
 # a lead-in that says nothing without its block: it points at it ("The following is …", "Let's see how
 # many …:", "次のように…") or stops short of it ("… our output is:", "… such as:")
 _POINTS_AHEAD = re.compile(
-    r"\b(?:(?:the )?following|follows?|below|here(?:'s| is| are)|let's|let us|e\.g\.|for (?:example|instance)|"
+    r"\b(?:(?:the )?following|follows?|below|like (?:this|so)|as shown|here(?:'s| is| are)|let's|let us|e\.g\.|"
+    r"for (?:example|instance)|"
     r"a continuación|siguientes?|como sigue|por ejemplo|veamos)\b|如下|下面|以下|例如|比如|次の|下記|例えば|"
     r"مندرجہ ذیل|درج ذیل|"
     r"\b(?:is|are|was|were|be|by|with|to|of|the|a|an|and|or|in|on|into|as|like|using|such as|include|includes|"
