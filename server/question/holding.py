@@ -11,9 +11,17 @@ from server.text.sentences import normalised
 TAIL = 40  # a highlighted passage's last letters, found in the book's sentence that ends it
 
 
+CODE_LIKE = 0.7  # a short highlight losing more of its letters to normalising is code: held as written
+
+
 def holds(text: str, passage: str) -> bool:
-    """Does a book passage's text hold the highlighted passage (by its end, as the book writes it)?"""
-    tail = normalised(passage)[-TAIL:]
+    """Does a book passage's text hold the highlighted passage (by its end, as the book writes it)?
+    A short one that is mostly signs ("Html(..)", "x += 1") is held as written: normalised, it is only
+    "html", which every passage of an HTML page holds."""
+    words = normalised(passage)
+    tail, written = words[-TAIL:], " ".join(passage.split())
+    if len(written) <= TAIL and len(words) < CODE_LIKE * len(written):
+        return bool(tail) and written in " ".join(text.split())
     return bool(tail) and tail in _normalised_page_text(text)
 
 
