@@ -36,3 +36,25 @@ def test_a_highlight_that_is_mostly_signs_is_held_as_written():
 def test_a_highlight_of_words_is_held_by_its_words_whatever_their_case_and_spacing(text, passage):
     said, asked = " ".join(text), "  ".join(passage)
     assert holds(said, asked) == (normalised(asked)[-40:] in normalised(said))
+
+
+def _source(text: str, heading: str, score: float):
+    from server.book.chunk import Chunk
+    from server.question.context import Source
+    chunk = Chunk(chunk_id=f"c-{heading}", book_id="lhbg", book_title="Learn Haskell by building a blog generator",
+                  content=text, content_hash="", source_file="05-modules.md", url="https://x/03-html/05-modules.html",
+                  module="", chapter="", section="", heading=heading, section_hierarchy=[heading], page=0,
+                  source_location="", citation="", file_hash="", embed_text=text, page_key="03-html/05-modules",
+                  position=0, locale="en", score=score)
+    return Source(chunk, "database")
+
+
+def test_a_sentence_going_on_from_the_one_quoted_comes_with_it():
+    """"why do the html function names end with an underscore?" stopped at "… with an underscore (`_`)."
+    before "This is mostly an aesthetic decision …", the reason, for another page's pieces on names."""
+    from server.question.compose.extractive.answers import quoted_answer
+    functions = (CORPORA / "lhbg" / "src" / "03-html" / "02-type_signatures.md").read_text(encoding="utf-8")
+    aside = MODULES[MODULES.index("> As an aside"):]
+    answer = quoted_answer("why do the html function names end with an underscore?",
+                           [_source(aside, "Modules", 0.55), _source(functions, "Type signatures", 0.50)]).text
+    assert "with an underscore (`_`). This is mostly an aesthetic decision" in answer, answer

@@ -19,7 +19,7 @@ from typing import Callable, NamedTuple
 
 from server.question.compose.extractive.answer_units import Unit
 from server.question.compose.extractive.pointing import points_above, shows_a_block
-from server.question.compose.extractive.thought import carried_on, in_a_row, with_dependencies, with_rest_of_thought
+from server.question.compose.extractive.thought import carried_on, going_on, in_a_row, with_dependencies, with_rest_of_thought
 from server.book.chunk import Chunk
 from server.question.context import Source
 from server.text.definition import defined_term
@@ -69,12 +69,13 @@ def _choose(scored: list[Scored], budget: int, wants_code: bool, highlighted: di
     chosen = {u.key: u for u in [u for first in opening[:1] for u in with_dependencies(first, by_key)] + opening[1:]}
     # an opening that ends on a topic sentence goes on into its paragraph, over the reading length if
     # need be (the paragraph from it within the length): "To fix the error, you have two choices." is
-    # no answer without them
-    carried = carried_on(opening[-1], by_key) if opening else None
+    # no answer without them; one that a sentence goes on from ("This is …"), into that sentence
+    topic = carried_on(opening[-1], by_key) if opening else None
+    carried = topic or (going_on(opening[-1], by_key) if opening else None)
     if carried is not None and carried.key not in chosen:
         paragraph = [opening[-1], carried]
-        while (after := by_key.get((carried.source, carried.block, paragraph[-1].index + 1))) is not None \
-                and after.kind == "sentence" and _length([*paragraph, after]) <= budget:
+        while topic is not None and (after := by_key.get((carried.source, carried.block, paragraph[-1].index + 1))) \
+                is not None and after.kind == "sentence" and _length([*paragraph, after]) <= budget:
             paragraph.append(after)
         chosen.update((u.key, u) for u in paragraph[1:])
     leading = set(chosen)

@@ -50,6 +50,14 @@ def carried_on(unit: Unit, by_key: dict[tuple, Unit]) -> Unit | None:
     return None
 
 
+def going_on(unit: Unit, by_key: dict[tuple, Unit]) -> Unit | None:
+    """The sentence that goes on from it ("This is mostly an aesthetic decision …" after "… I've decided
+    to suffix the functions … with an underscore")."""
+    after = by_key.get((unit.source, unit.block, unit.index + 1))
+    return after if unit.kind == "sentence" and not unit.introduces and after is not None \
+        and after.kind == "sentence" and after.refers_back and not has_code(after) else None
+
+
 def with_rest_of_thought(unit: Unit, by_key: dict[tuple, Unit]) -> list[Unit]:
     """A piece with what it depends on and the sentence a topic sentence goes on into."""
     after = carried_on(unit, by_key)
