@@ -9,8 +9,6 @@ from server.text.sentences import normalised
 
 
 TAIL = 40  # a highlighted passage's last letters, found in the book's sentence that ends it
-
-
 CODE_LIKE = 0.7  # a short highlight losing more of its letters to normalising is code: held as written
 
 
@@ -19,9 +17,9 @@ def holds(text: str, passage: str) -> bool:
     A short one that is mostly signs ("Html(..)", "x += 1") is held as written: normalised, it is only
     "html", which every passage of an HTML page holds."""
     words = normalised(passage)
-    tail, written = words[-TAIL:], " ".join(passage.split())
+    tail, written = words[-TAIL:], _flat(passage)
     if len(written) <= TAIL and len(words) < CODE_LIKE * len(written):
-        return bool(tail) and written in " ".join(text.split())
+        return bool(tail) and written in _flat(text)
     return bool(tail) and tail in _normalised_page_text(text)
 
 

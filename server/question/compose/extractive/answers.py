@@ -82,10 +82,10 @@ def _choose(scored: list[Scored], budget: int, wants_code: bool, highlighted: di
     left = budget - _length(list(chosen.values()))
     if left >= MIN_MORE:
         # a lead-in opening without its code: its code still comes for an asked word the answer does not say
-        alone = shown_alone(chosen, by_key)
+        alone = {key: set(prefixes(chosen[key].text)) for key in shown_alone(chosen, by_key)}
         rest = [s for s in scored if s.unit.key not in chosen or s.unit.key in alone]
         said = {word for s in scored if s.unit.key in chosen for word in s.covers
-                if s.unit.key not in alone or word in prefixes(chosen[s.unit.key].text)}
+                if s.unit.key not in alone or word in alone[s.unit.key]}
         # what a term is, once said, is not said again from elsewhere: another section comes for an asked
         # word it does not say yet (measured: for any question, the dev books lost what they answered with)
         # (its heading says it too: "Servo Motors" over "Motor + Gearbox + Controller" says "servo")

@@ -63,6 +63,8 @@ def opening_stretch(scored: list[Scored], budget: int, wants_code: bool, how_to:
     stretches: list[tuple[float, list[Unit]]] = []
     for pieces in passages.values():
         said_in_prose = {word for p in pieces if not has_code(p.unit) for word in p.covers}
+        # each lead-in to code as its sentence alone, once for every stretch that reaches it
+        alone_of = {id(p): lead_in_alone(p) for p in pieces if p.unit.introduces == "code"}
         for i, first in enumerate(pieces):
             if points_above(first.unit) or first.unit.key in weighing:
                 continue  # an answer does not open on "The example above …", nor on "它还是有一些好处的" (weighing.py)
@@ -84,7 +86,7 @@ def opening_stretch(scored: list[Scored], budget: int, wants_code: bool, how_to:
                 # the code a section named by what is asked opens with, after its lead-in, is its answer
                 if more_code and not (wants_code or set(piece.covers) - said_in_prose
                                       or (how_to and piece.relevance > 0) or (piece is first and first.heads)):
-                    alone = lead_in_alone(piece)
+                    alone = alone_of.get(id(piece))
                     if alone is None:
                         continue
                     (unit, says), more, more_code = alone, reading_words(alone[0]), False
