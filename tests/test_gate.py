@@ -174,6 +174,22 @@ def test_below_the_threshold_a_one_word_question_is_answered_by_the_passage_head
     assert admitted("what is a monad?", [either], 0.3, unknown_terms=[], model_judges=False) == []
 
 
+def test_a_passage_headed_by_the_plural_of_the_asked_word_answers_though_its_cosine_is_low():
+    """"when should i use a where clause" on the Rust book: its section "Clearer Trait Bounds with
+    where Clauses" scored 0.11 (a paragraph between two listings) and was refused."""
+    where = replace(_chunk("Rust has alternate syntax for specifying trait bounds after the signature.", 0.11),
+                    section_hierarchy=["Defining Shared Behavior with Traits"],
+                    heading="Clearer Trait Bounds with where Clauses")
+    noise = _chunk("A search function that ignores case.", 0.29)
+    assert admitted("when should i use a where clause", [noise, where], 0.3, unknown_terms=[],
+                    model_judges=False) == [where]
+    assert admitted("when should i use a santa clause", [noise, where], 0.3, unknown_terms=[],
+                    model_judges=False) == []
+    faint = replace(where, score=0.05)  # under the defining floor, a heading alone is chance
+    assert admitted("when should i use a where clause", [noise, faint], 0.3, unknown_terms=[],
+                    model_judges=False) == []
+
+
 def test_a_short_name_written_against_japanese_or_chinese_is_a_term():
     """"varってなんでもう使わない方がいいの？" (why not use var any more?) of the TypeScript book: "var"
     ran on into the Japanese after it as one word, so the question named nothing short."""

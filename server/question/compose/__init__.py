@@ -13,6 +13,8 @@ from server.question.judge import Judgement
 from server.question import Question
 from server.question.compose.refusal import book_refusal, selection_refusal
 from server.text.definition import defined_term
+from server.text.own_language import question_language
+from server.text.scripts import language_of
 from server.question.gather.retrieval import Retriever
 from server.text.vocabulary import respelled
 from server.question.understand import Understanding
@@ -142,8 +144,12 @@ def in_citation_order(writing: Stream[str, None, Composed], sources: tuple[Sourc
 
 
 def _language(understood: Understanding, judged: Judgement) -> str | None:
-    """The reader's language: their page's locale, else the book's (its nearest passage's)."""
-    return understood.question.page.locale or next((c.locale for c in judged.nearest), None)
+    """The reader's language: their page's locale, else the one their question is written in
+    ("能举个例子吗？" from a client that sends no locale), else the book's (its nearest passage's)."""
+    book = next((c.locale for c in judged.nearest), None)
+    spoken = question_language(understood.question.text) or ()
+    return understood.question.page.locale or (
+        book if book and language_of(book) in spoken else spoken[0] if spoken else book)
 
 
 def _place(source: Source) -> tuple[str, str] | None:

@@ -21,7 +21,7 @@ The book is taken to lack a topic only when the evidence is clear:
   score low with a small embedding model while its passage names it word for word), and none
   near it is headed by what a one-word question asks about ("whats Either used for?" near the
   section "Handling errors with Either": one word in a passage's text may be chance, in its
-  heading it is the passage's subject). With a
+  heading it is the passage's subject, so such a passage counts from the defining floor up). With a
   language model configured, a question whose best passage is near the threshold goes to the
   model with its passages instead: the model reads them and can answer NOT_IN_BOOK itself.
 
@@ -84,8 +84,19 @@ def admitted(question: str, candidates: list[Chunk], threshold: float, *, unknow
     if model_judges:
         return near
     asked = _asked(question)
-    return [c for c in near if asked and (len(asked) >= 2 and asked <= set(words(c.embed_text or c.content))
-                                          or asked <= set(words(" ".join([*c.section_hierarchy, c.heading]))))]
+    if not asked:
+        return []
+    return [c for c in candidates if len(asked) >= 2 and scale(c.score) >= MODEL_FLOOR
+            and asked <= set(words(c.embed_text or c.content))
+            or scale(c.score) >= DEFINING_FLOOR and headed_by(asked, c)]
+
+
+def headed_by(asked: set[str], passage: Chunk) -> bool:
+    """Is the passage headed by every word asked (first five letters alike: "when should I use a where
+    clause?" and "Clearer Trait Bounds with where Clauses")? Its heading is its subject, so its cosine
+    may be low (a short paragraph between two listings) from the defining floor up."""
+    heading = {w[:5] for w in words(" ".join([*passage.section_hierarchy, passage.heading]))}
+    return {w[:5] for w in asked} <= heading
 
 
 def _asked(question: str) -> set[str]:

@@ -165,6 +165,8 @@ def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict
         if more_code and opened is not None and not wants_code and (code + more_code > 1 or (
                 not set(candidate.covers) - said and not (how_to and candidate.relevance > 0))):
             continue  # a second code block, or code that says nothing the prose has not
+        if more_code and opened and not _within(section(candidate.unit), leading) and not set(candidate.covers) - said:
+            continue  # code asked for is the answering section's; another's only for an asked word not yet said
         if not chosen and more_length > (whole or budget) and adding[-1] is candidate.unit:
             # the first piece always goes in, but a list longer than the whole answer is cut to fit
             # it, and is then the rest of the answer
