@@ -1214,6 +1214,9 @@ def test_a_title_set_in_bold_is_never_quoted_as_a_sentence():
     assert any(t.startswith("**Comandos:**") for t in units), units
     answer = block_answer("por que se desborda la pila con recursion profunda", [_source(page)])
     assert "**Recursión profunda con `DeepRecursiveFunction`** [" not in answer, answer
+    # a name in the title may hold underscores (the robotics book's "how do i set gravity in the world file")
+    labelled = "## Spawning\n\n**Launch File Example (`spawn_robot.launch.py`)**\n\n```python\nimport os\n```"
+    assert not any(t.startswith("**Launch File") for t in (u.text for u in units_of(labelled, 1)))
 
 
 def test_code_asked_for_comes_from_a_section_the_answer_quotes_not_a_fourth():

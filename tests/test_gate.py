@@ -185,7 +185,7 @@ def test_a_passage_headed_by_the_plural_of_the_asked_word_answers_though_its_cos
                     model_judges=False) == [where]
     assert admitted("when should i use a santa clause", [noise, where], 0.3, unknown_terms=[],
                     model_judges=False) == []
-    faint = replace(where, score=0.05)  # under the defining floor, a heading alone is chance
+    faint = replace(where, score=0.05)  # under HEADED_FLOOR, a heading alone is chance
     assert admitted("when should i use a where clause", [noise, faint], 0.3, unknown_terms=[],
                     model_judges=False) == []
 
@@ -219,3 +219,14 @@ def test_a_passage_naming_all_asked_answers_when_those_closer_name_none():
     assert admitted(question, [crash, package, half], 0.3, unknown_terms=[], model_judges=False) == []
     named = replace(crash, content=crash.content + " سمولیشن", embed_text=crash.embed_text + " سمولیشن")
     assert admitted(question, [named, package, practice], 0.3, unknown_terms=[], model_judges=False) == [named, package]
+
+
+def test_a_passage_defining_the_term_asked_answers_however_far_its_cosine():
+    """"what is restitution" of the robotics book: its definition is one item of a list of twelve
+    parameters (0.075), set as the item's subject ("**Restitution**: … Defines how "bouncy" a collision
+    is"), and the book was said to mention it without saying what it is."""
+    items = _chunk('*   **Friction**: Defined for surfaces to model contact.\n'
+                   '*   **Restitution**: (`<surface><bounce>`) Defines how "bouncy" a collision is.', 0.075)
+    assert admitted("what is restitution", [items], 0.3, unknown_terms=[], model_judges=False) == [items]
+    stressed = _chunk("Use a **restitution** value with care.", 0.075)  # stressed inside a sentence: no definition
+    assert admitted("what is restitution", [stressed], 0.3, unknown_terms=[], model_judges=False) == []

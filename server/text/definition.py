@@ -225,10 +225,11 @@ def defines(text: str, term: str) -> bool:
     said = re.escape(_singular(term)).replace(r"\ ", r"\s+")  # "lifetimes": "_lifetime_"
     text = _LINK.sub(r"\1", text)  # "[Promise](…)は…": the link's words
     plural = r"(?:s|es)?"
-    # set apart as the sentence's subject ("A _trait_ defines …", "The term _macro_ refers to …"),
-    # not as a word stressed inside it ("Use a **generator** if:")
+    # set apart as the sentence's subject ("A _trait_ defines …", "The term _macro_ refers to …"), or
+    # an item's ("*   **Restitution**: … Defines how "bouncy" a collision is"), not as a word stressed
+    # inside it ("Use a **generator** if:")
     # or named by it ("We call the action of creating a reference _borrowing_.")
-    marked = (rf"(?:(?:^|(?<=[.!?]\s)|\n)\s*(?:(?:an?|the)\s+)?(?:term\s+)?|"
+    marked = (rf"(?:(?:^|(?<=[.!?]\s)|\n)\s*{_ITEM}(?:(?:an?|the)\s+)?(?:term\s+)?|"
               rf"\b(?:call|calls|called|known as|referred to as)\s+(?:[^.!?\n]{{0,60}}?\s)?)"
               rf"(?<![\w*])(?:\*\*|__|\*|_){said}{plural}(?:\*\*|__|\*|_)(?![\w*])")
     # "A trait is …", "Rust’s closures are …", "$F_{ST}$ is …", "The `unwrap` method is …", an item of a

@@ -21,7 +21,7 @@ The book is taken to lack a topic only when the evidence is clear:
   score low with a small embedding model while its passage names it word for word), and none
   near it is headed by what a one-word question asks about ("whats Either used for?" near the
   section "Handling errors with Either": one word in a passage's text may be chance, in its
-  heading it is the passage's subject, so such a passage counts from the defining floor up). With a
+  heading it is the passage's subject, so such a passage counts from a lower floor). With a
   language model configured, a question whose best passage is near the threshold goes to the
   model with its passages instead: the model reads them and can answer NOT_IN_BOOK itself.
 
@@ -35,7 +35,7 @@ from typing import Callable
 
 from server.book.chunk import Chunk
 from server.text.asked import COMPARING, short_terms, uncommon_asked_words
-from server.text.definition import defined_term, defining
+from server.text.definition import defined_term, defines, defining
 from server.text import own_language
 from server.text.scripts import read_form, script_of, share_in
 from server.text.vocabulary import in_english, unspaced, words
@@ -43,9 +43,12 @@ from server.text.vocabulary import in_english, unspaced, words
 UNKNOWN_TERM_CEILING = 0.7  # a question naming a term the book never uses is refused below this
 CLEAR_EVIDENCE = 0.4  # a question leaning on an everyday word the book never uses is refused below this
 MODEL_FLOOR = 0.2  # with a model, passages from here up go to it when none reaches the threshold
-# a passage that defines the term asked about, from here up: a definition inside a note on three
-# things ("1. Guards, as seen in `sayDiv2` are …") is far in meaning from "what are guards"
-DEFINING_FLOOR = 0.1
+# a passage headed by every word asked, or by the term asked about, from here up: its heading is its
+# subject, so its text may be far in meaning from the question (a paragraph between two listings). A
+# passage whose text defines the term asked about needs no floor: a definition inside a note on three things ("1. Guards, as seen in `sayDiv2` are …"),
+# or an item of a list of twelve ("**Restitution**: … Defines how "bouncy" a collision is", 0.075), is far
+# in meaning from "what are guards", and still the book saying what the term is
+HEADED_FLOOR = 0.1
 PASSAGE_WORDS = 60  # of a passage's opening, read for its language
 PASSAGE_SCRIPT_SHARE = 0.1  # of a passage's letters in a question's script other than Latin: the passage is in its language (its code is not)
 
@@ -73,7 +76,8 @@ def admitted(question: str, candidates: list[Chunk], threshold: float, *, unknow
     term = defined_term(question)
     # "what is shadowing?", "what are lifetimes?": the book's passage on the term, though its cosine is low
     passing = [c for c in candidates if c.score >= threshold or (
-        term is not None and scale(c.score) >= DEFINING_FLOOR and defining(c.headings(), c.content, term))]
+        term is not None and (defines(c.content, term) or scale(c.score) >= HEADED_FLOOR
+                              and defining(c.headings(), c.content, term)))]
     if passing and (model_judges or about_a_passage or top >= UNKNOWN_TERM_CEILING
                     or not same_language(question, passing[0]) or names_any_asked(question, passing)):
         return passing
@@ -88,13 +92,13 @@ def admitted(question: str, candidates: list[Chunk], threshold: float, *, unknow
         return []
     return [c for c in candidates if len(asked) >= 2 and scale(c.score) >= MODEL_FLOOR
             and asked <= set(words(c.embed_text or c.content))
-            or scale(c.score) >= DEFINING_FLOOR and headed_by(asked, c)]
+            or scale(c.score) >= HEADED_FLOOR and headed_by(asked, c)]
 
 
 def headed_by(asked: set[str], passage: Chunk) -> bool:
     """Is the passage headed by every word asked (first five letters alike: "when should I use a where
     clause?" and "Clearer Trait Bounds with where Clauses")? Its heading is its subject, so its cosine
-    may be low (a short paragraph between two listings) from the defining floor up."""
+    may be low (a short paragraph between two listings) from HEADED_FLOOR up."""
     heading = {w[:5] for w in words(" ".join([*passage.section_hierarchy, passage.heading]))}
     return {w[:5] for w in asked} <= heading
 

@@ -34,7 +34,8 @@ _GOES_ON = re.compile(r"^[\s*_]*(?:and|also)\b", re.IGNORECASE)  # inside a para
 # "… explore using these.", "…存在しない場合があるからです。" (it is because …): said of the sentence before
 _BACK_AT_END = re.compile(r"\b(?:these|those|them)\W*$|(?:から|ため)です[。．]?$", re.IGNORECASE)
 # a paragraph that is one bold title: not a sentence ("**Step 3**"), not a lead-in ("**Commands:**")
-_TITLE_ONLY = re.compile(r"^\s*(?:\*\*|__)[^*_\n]*[^*_\n.!?:。！？：۔؟](?:\*\*|__)\s*$")
+# (a name in it may hold underscores: "**Launch File Example (`spawn_robot.launch.py`)**")
+_TITLE_ONLY = re.compile(r"^\s*(?:\*\*[^*\n]*[^*\n.!?:。！？：۔؟]\*\*|__[^_\n]*[^_\n.!?:。！？：۔؟]__)\s*$")
 _ENDS = re.compile(r"[.!?:)\"”’*_`$。！？」』۔؟]$")
 
 
