@@ -64,10 +64,10 @@ def test_pairs_of_characters_across_a_word_of_grammar_are_not_asked():
     from server.text.asked import asked_words
     asked = asked_words("为什么被装饰的函数的 __name__ 变成了 wrapper？怎么解决？")
     assert {"装饰", "函数", "变成", "解决", "name", "wrapper"} <= asked
-    assert not asked & {"被装", "饰的", "的函", "数的", "成了"}, asked
+    assert not asked & {"被装", "饰的", "的函", "数的"}, asked
     assert {"对象", "面向"} <= asked_words("面向对象编程是什么")  # 对 inside a word is no grammar
     assert "参数" in asked_words("缓存装饰器对参数有什么要求吗") and "对参" not in asked_words("缓存装饰器对参数有什么要求吗")
-    assert "数を" not in asked_words("変数を宣言するには")
+    assert "変了" not in asked_words("b 也跟着变了") and "变了" in asked_words("b 也跟着变了")  # 了 is the verb's
 
 
 @given(st.text(alphabet=st.characters(min_codepoint=0x3040, max_codepoint=0x30ff) | st.characters(

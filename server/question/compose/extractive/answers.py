@@ -22,11 +22,11 @@ from server.question.compose.extractive.pointing import points_above, shows_a_bl
 from server.question.compose.extractive.thought import carried_on, going_on, in_a_row, with_dependencies, with_rest_of_thought
 from server.book.chunk import Chunk
 from server.question.context import Source
-from server.text.definition import defined_term
+from server.text.definition import compared_terms, defined_term
 from server.question.holding import holder
 from server.question.compose.extractive.continuation import (Following, Preceding, cited_where_read, read_passages,
                                                               shown_under)
-from server.question.compose.extractive.lists import cut_list
+from server.question.compose.extractive.lists import compared_entries, cut_list
 from server.question.compose.extractive.rendering import rendered
 from server.question.compose.extractive.opening import MAX_SECTIONS, code_blocks, opening_stretch, passage, shown_alone
 from server.question.compose.extractive.sections import PieceSections, Section, in_book_order
@@ -147,7 +147,7 @@ def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict
     rest = sorted((s for s in unasked if s.unit.source in highlighted), key=lambda s: highlighted[s.unit.source])
     chosen: dict[tuple, Unit] = {}
     length = tables = 0
-    code = sum(map(has_code, opened or []))  # one code block in all, the opening's included, unless asked
+    code = own_code = sum(map(has_code, opened or []))  # one code block in all, the opening's included, unless asked
     headed = {(u.source, u.heading) for u in opened or []}
     said = set(said)  # the asked words the opening says
     quoting = {u.key for u in opened or []}  # the rest of a thought only after a piece quoted, not "/odom" alone
@@ -165,8 +165,9 @@ def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict
         if more_code and opened is not None and not wants_code and (code + more_code > 1 or (
                 not set(candidate.covers) - said and not (how_to and candidate.relevance > 0))):
             continue  # a second code block, or code that says nothing the prose has not
-        if more_code and opened and not _within(section(candidate.unit), leading) and not set(candidate.covers) - said:
-            continue  # code asked for is the answering section's; another's only for an asked word not yet said
+        own = _within(section(candidate.unit), leading)
+        if more_code and own_code and not own and not set(candidate.covers) - said:
+            continue  # the answer quotes its section's code: another section's only for an asked word not yet said
         if not chosen and more_length > (whole or budget) and adding[-1] is candidate.unit:
             # the first piece always goes in, but a list longer than the whole answer is cut to fit
             # it, and is then the rest of the answer
@@ -185,6 +186,7 @@ def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict
         if spoken is not None and not has_code(candidate.unit):
             spoken = spoken | set(candidate.covers)
         length, code, tables = length + more_length, code + more_code, tables + more_tables
+        own_code += more_code if own and opened else 0
     if wants_code and not any(map(has_code, [*chosen.values(), *(opened or [])])):
         # the best code whose section is quoted, or fits in the three sections an answer quotes; with its lead-in,
         # in the section that answers ("列表推导式" › "基本用法": "…遍历 0 到 9：" and its code)
@@ -243,6 +245,8 @@ def quoted_answer(question: str, sources: list[Source], answer_length: str = "no
     chosen = _choose(scored, WORDS_BY_LENGTH.get(answer_length, 70), wants_code, highlighted, how_to,
                      PieceSections(sources, read), defining=term is not None or defined_term(question) is not None,
                      question=question)
+    if len(compared := compared_terms(question)) == 2:
+        chosen = [compared_entries(u, compared) for u in chosen]
     units, extra = cited_where_read(chosen, sources, read)
     if not highlighted:
         units = in_book_order(units, sources, extra, opened=True)

@@ -14,6 +14,7 @@ from dataclasses import replace
 from server.question.compose.extractive.answer_units import ITEM_MARKER, Unit
 from server.question.compose.extractive.piece_scores import Scored, reading_words
 from server.question.compose.extractive.question_words import prefix
+from server.text.definition import headed_by
 from server.text.vocabulary import words
 
 _BARE = re.compile(r"^\s*(?:[-*+]|\d+[.)])?\s*$")  # a marker alone: what follows is no part of its line
@@ -49,6 +50,21 @@ def cut_list(piece: Scored, room: int) -> Unit | None:
             continue
         kept.append(i)
         length += more
+    return replace(unit, kept_items=tuple(sorted(kept)))
+
+
+def compared_entries(unit: Unit, terms: list[str]) -> Unit:
+    """A lead-in's list of entries that name their own subjects cut to the entries of the two compared
+    ("whats the difference between ODE and DART" of Gazebo's four physics engines, each an entry "**ODE
+    (Open Dynamics Engine)**: …"); any other piece as it is."""
+    if unit.introduces != "list" or len(terms) != 2:
+        return unit
+    names = [(i, named.group(1).strip("`*_")) for i, item in enumerate(unit.items)
+             if (named := _NAMED_ITEM.match(item))]
+    sides = [{i for i, name in names if headed_by(name, term)} for term in terms]
+    kept = sides[0] | sides[1]
+    if not all(sides) or unit.kept_items is not None and not kept <= set(unit.kept_items):
+        return unit
     return replace(unit, kept_items=tuple(sorted(kept)))
 
 
