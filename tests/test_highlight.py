@@ -91,10 +91,11 @@ def test_a_request_of_a_spanish_page_is_answered_with_its_note_in_spanish(chat_a
 
 
 def test_without_a_page_locale_the_note_is_in_the_language_the_question_is_written_in(chat_app):
-    """"能举个例子吗？" of a highlighted term, from a client that sends no locale: the note came in English."""
+    """"能举个例子吗？" of a highlighted term, from a client that sends no locale: the note came in English.
+    Its script tells the language; Latin letters do not ("fine-tune llama with lora" is no Spanish)."""
     client = chat_app().test_client()
     for question, passage, said in (("能举个例子吗？", "any() 函数", "所选的是一个术语"),
-                                    ("¿qué significa esto?", "función pura", "La selección es un término"),
+                                    ("この用語の意味は？", "型注釈", "選択したのは用語で"),
                                     ("what does this mean?", "pure function", "The selection is a term")):
         data = client.post("/chat", json={"question": question, "selected_text": passage}).get_json()
         assert data["status"] == "completed" and said in data["answer"], data["answer"]

@@ -14,7 +14,7 @@ from server.question import Question
 from server.question.compose.refusal import book_refusal, selection_refusal
 from server.text.definition import defined_term
 from server.text.own_language import question_language
-from server.text.scripts import language_of
+from server.text.scripts import language_of, script_of
 from server.question.gather.retrieval import Retriever
 from server.text.vocabulary import respelled
 from server.question.understand import Understanding
@@ -144,10 +144,13 @@ def in_citation_order(writing: Stream[str, None, Composed], sources: tuple[Sourc
 
 
 def _language(understood: Understanding, judged: Judgement) -> str | None:
-    """The reader's language: their page's locale, else the one their question is written in
-    ("能举个例子吗？" from a client that sends no locale), else the book's (its nearest passage's)."""
+    """The reader's language: their page's locale, else the one their question is written in when its
+    script tells ("能举个例子吗？" from a client that sends no locale; in Latin letters, "llama" and "lora"
+    read as Spanish), else the book's (its nearest passage's)."""
     book = next((c.locale for c in judged.nearest), None)
-    spoken = question_language(understood.question.text) or ()
+    text = understood.question.text
+    spoken = question_language(text) or () if any(
+        ch.isalpha() and script_of(ch) != "LATIN" for ch in text) else ()
     return understood.question.page.locale or (
         book if book and language_of(book) in spoken else spoken[0] if spoken else book)
 
