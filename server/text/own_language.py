@@ -32,7 +32,7 @@ UNLISTED = 1e-9  # the frequency of a character on its own that the list lacks
 LONGEST_WORD = 4  # characters of a Chinese or Japanese word looked up in its list
 LATIN_LANGUAGES = ("es", "fr", "de", "pt")  # written in English's letters, told apart by their common words
 EVERYDAY = 1e-4  # a word used once in 10,000 frames a question rather than saying its topic (zipf 5)
-# a word of one character used once in 1,000 (zipf 6) is grammar: 的 7.8, 了 7.1, 被 6.4, 对 6.6, を 7.4;
+# a Chinese word of one character used once in 1,000 (zipf 6) is grammar: 的 7.8, 被 6.4, 对 6.6, 我 7.0;
 # 写 5.6, 器 4.7, 型 5.2 are not
 PARTICLE = 1e-3
 _ASPECT = frozenset("了着过")  # a verb's aspect, said with it as the book says it ("变了" of "改变了")
@@ -104,10 +104,9 @@ def across_particles(text: str) -> set[str]:
     for run in CJK_RUNS.findall(text):
         if _KANA.search(run):
             continue  # Japanese: a particle's pair says the phrase as the book does (のバグ, "JavaScriptのバグ")
-        language = "zh"
         start, grammar = 0, set()
-        for word in segmented(run, language):
-            if len(word) == 1 and word not in _ASPECT and frequency(word, (language,)) >= PARTICLE:
+        for word in segmented(run, "zh"):
+            if len(word) == 1 and word not in _ASPECT and frequency(word, ("zh",)) >= PARTICLE:
                 grammar.add(start)
             start += len(word)
         found.update(run[i:i + 2] for i in range(len(run) - 1) if {i, i + 1} & grammar)

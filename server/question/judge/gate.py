@@ -45,9 +45,10 @@ CLEAR_EVIDENCE = 0.4  # a question leaning on an everyday word the book never us
 MODEL_FLOOR = 0.2  # with a model, passages from here up go to it when none reaches the threshold
 # a passage headed by every word asked, or by the term asked about, from here up: its heading is its
 # subject, so its text may be far in meaning from the question (a paragraph between two listings). A
-# passage whose text defines the term asked about needs no floor: a definition inside a note on three things ("1. Guards, as seen in `sayDiv2` are …"),
-# or an item of a list of twelve ("**Restitution**: … Defines how "bouncy" a collision is", 0.075), is far
-# in meaning from "what are guards", and still the book saying what the term is
+# passage whose text defines the term asked about needs no floor: a definition inside a note on three
+# things ("1. Guards, as seen in `sayDiv2` are …") or an item of a list of twelve ("**Restitution**: …
+# Defines how "bouncy" a collision is", 0.075) is far in meaning from the question, and still the book
+# saying what the term is
 HEADED_FLOOR = 0.1
 PASSAGE_WORDS = 60  # of a passage's opening, read for its language
 PASSAGE_SCRIPT_SHARE = 0.1  # of a passage's letters in a question's script other than Latin: the passage is in its language (its code is not)
