@@ -7,7 +7,6 @@ import re
 
 from wordfreq import available_languages, zipf_frequency
 
-from server.text.lengths import CJK_RUNS
 from server.text.own_language import HIRAGANA_ONLY, across_particles  # Japanese grammar (particles, endings), not a topic
 from server.text.scripts import languages_writing, read_form, script_of, unvowelled
 from server.text.vocabulary import in_english, unspaced, words
@@ -65,7 +64,7 @@ def asked_words(question: str) -> set[str]:
     words: "نوڈ" (node), not "کیا" (what)); in Chinese and Japanese, pairs of characters that are
     not only kana or a question's frame."""
     framed = _CJK_FRAME.sub(" ", _REQUEST.sub(" ", question))
-    grammar = across_particles(read_form(framed)) if CJK_RUNS.search(framed) else set()
+    grammar = across_particles(read_form(framed))
     return {w for w in words(framed)
             if (not (HIRAGANA_ONLY.match(w) or w in _CJK_STOP or w in grammar) if unspaced(w) else
                 (len(w) > 3 or len(w) == 3 and unvowelled(w) and not everyday_in_its_script(w)) and w not in _STOP)}

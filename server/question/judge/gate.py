@@ -93,10 +93,10 @@ def admitted(question: str, candidates: list[Chunk], threshold: float, *, unknow
         return []
     return [c for c in candidates if len(asked) >= 2 and scale(c.score) >= MODEL_FLOOR
             and asked <= set(words(c.embed_text or c.content))
-            or scale(c.score) >= HEADED_FLOOR and headed_by(asked, c)]
+            or scale(c.score) >= HEADED_FLOOR and heading_names_all(asked, c)]
 
 
-def headed_by(asked: set[str], passage: Chunk) -> bool:
+def heading_names_all(asked: set[str], passage: Chunk) -> bool:
     """Is the passage headed by every word asked (first five letters alike: "when should I use a where
     clause?" and "Clearer Trait Bounds with where Clauses")? Its heading is its subject, so its cosine
     may be low (a short paragraph between two listings) from HEADED_FLOOR up."""

@@ -135,7 +135,8 @@ _UNDERSCORED = re.compile(r"(?<![\w.])_{1,2}[A-Za-z][A-Za-z0-9]*(?:__)?(?!\w)")
 def said_alone(question: str, weights: dict[str, float]) -> dict[str, re.Pattern]:
     """The asked prefixes a text says only by a word standing whole: a short term ("&str" is not the
     "str" of `push_str`), a name written as code is, a capital inside it ("StringIO" is not the
-    "strin" of "strings"), underscores before it ("__name__"); standing whole against Japanese or Chinese too ("tscのバージョン")."""
+    "strin" of "strings"), underscores before it ("__name__"); standing whole against Japanese or
+    Chinese too ("tscのバージョン")."""
     alone = {w: _whole(w) for w in short_terms(question) if w in weights}
     for name in (m[2] for m in _CODE.finditer(question) if m[2] and len(m[2]) > 5):
         if (key := prefix(name.lower())) in weights:
