@@ -108,6 +108,24 @@ def test_a_sentence_keeps_the_bracket_that_closes_on_its_full_stop():
         "Two clusters.", "(Another version is a cluster.)", "**Note.**", "It helps."]
 
 
+def test_a_line_ends_where_markdown_ends_one_and_nowhere_else():
+    """Found by the property below: a record separator (U+001E) broke a paragraph for the blocks
+    (str.splitlines) and was a space for the sentences, so the book "went on" with sentences the
+    section does not split into. A form feed, U+2028 and the like are spaces to both; "\\r\\n" and a
+    lone "\\r" end a line for both."""
+    from server.text.blocks import split_blocks
+    for odd in ("\x1e\x1e", "\x0c\x0c", "\u2028\u2028", "\x1c\x1d"):
+        section = f"First one{odd}second one. Third one."
+        assert [b.text for b in split_blocks(section)] == [section]
+        assert split_sentences(section) == ["First one second one.", "Third one."]
+        assert goes_on([_selected("First one"), _book(section)], ["First one"], 2) == [(2, "Third one.")]
+    for ending in ("\r\n", "\r"):
+        section = f"First one{ending}{ending}Second one"  # no full stop: the paragraph ends each
+        assert [b.text for b in split_blocks(section)] == ["First one", "Second one"]
+        assert split_sentences(section) == ["First one", "Second one"]
+        assert goes_on([_selected("First one"), _book(section)], ["First one"], 2) == [(2, "Second one")]
+
+
 @settings(max_examples=150, deadline=None)
 @given(st.text(max_size=80), st.text(max_size=300), st.integers(min_value=0, max_value=6))
 def test_whatever_is_highlighted_the_book_goes_on_with_its_own_sentences_only(selected, section, room):

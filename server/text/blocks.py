@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from server.text.sentences import LINE_END
+
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
@@ -130,7 +132,7 @@ def split_blocks(markdown: str) -> list[Block]:
             blocks.append(Block(kind, text, heading))
         current, kind = [], ""
 
-    for line in _unquoted(markdown.splitlines()):
+    for line in _unquoted(_lines(markdown)):
         if fence:
             current.append(line)
             if line.strip().startswith(fence):
@@ -167,6 +169,12 @@ def split_blocks(markdown: str) -> list[Block]:
         current.append(fence)
     close()
     return [part for block in _rejoin(blocks) for part in _formula_apart(block)]
+
+
+def _lines(markdown: str) -> list[str]:
+    """The lines as markdown ends them (as str.splitlines would, less its other breaks)."""
+    lines = LINE_END.split(markdown)
+    return lines[:-1] if lines[-1] == "" else lines
 
 
 def _numbered(item: str) -> bool:

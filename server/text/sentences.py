@@ -13,6 +13,9 @@ _BOUNDARY = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][\"')\]])|(?<=[.!?][\"')\]]{2}))
                        + OTHER_SCRIPTS)
 LEAD_IN_ENDS = (":", "：")  # a lead-in's colon, Chinese and Japanese writing theirs full width
 _FENCE = re.compile(r"```.*?```|~~~.*?~~~", re.DOTALL)
+# markdown's line endings, and no others: str.splitlines also breaks at a form feed, a record
+# separator or U+2028, which split_sentences reads as spaces inside a sentence
+LINE_END = re.compile(r"\r\n?|\n")
 
 
 def strip_markdown(text: str) -> str:
@@ -28,7 +31,7 @@ def strip_markdown(text: str) -> str:
 def split_sentences(text: str) -> list[str]:
     """Sentences of prose; each list item or line break ends a sentence too."""
     sentences: list[str] = []
-    for paragraph in re.split(r"\n\s*\n|\n(?=\s*(?:[-*+]|\d+[.)])\s)", text):
+    for paragraph in re.split(r"\n\s*\n|\n(?=\s*(?:[-*+]|\d+[.)])\s)", LINE_END.sub("\n", text)):
         paragraph = " ".join(paragraph.split())
         if paragraph:
             sentences.extend(s.strip() for s in _BOUNDARY.split(paragraph) if s.strip())
