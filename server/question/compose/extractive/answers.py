@@ -28,7 +28,8 @@ from server.question.compose.extractive.continuation import (Following, Precedin
                                                               shown_under)
 from server.question.compose.extractive.lists import compared_entries, cut_list
 from server.question.compose.extractive.rendering import rendered
-from server.question.compose.extractive.opening import MAX_SECTIONS, code_blocks, opening_stretch, passage, shown_alone
+from server.question.compose.extractive.opening import (MAX_SECTIONS, code_blocks, lead_in_alone, opening_stretch,
+                                                         passage, said_before_aside, shown_alone)
 from server.question.compose.extractive.sections import PieceSections, Section, in_book_order
 from server.question.compose.extractive.asks_for import asks_for_code, asks_for_example, asks_how_to, has_code
 from server.question.compose.extractive.piece_scores import HEADING_ID, Scored, reading_words, score_pieces
@@ -154,7 +155,14 @@ def _more(scored: list[Scored], budget: int, wants_code: bool, highlighted: dict
     for candidate in relevant + after + rest:
         if candidate in after and candidate.unit.before not in quoting | chosen.keys():
             continue
-        adding = [u for u in with_rest_of_thought(candidate.unit, by_key) if u.key not in chosen]
+        unit = candidate.unit
+        if not (wants_code or how_to) and unit.introduces == "code" and (alone := lead_in_alone(candidate)) is not None \
+                and set(alone[1]) == set(candidate.covers) and said_before_aside(unit.text.partition("\n\n")[0]):
+            if not set(candidate.covers) - said:
+                continue  # a lead-in comes as its code would: for an asked word not yet said
+            unit = alone[0]  # its code names nothing asked that its sentence does not say: the sentence alone
+        adding = [unit if u.key == unit.key else u for u in with_rest_of_thought(candidate.unit, by_key)
+                  if u.key not in chosen]
         more_length = _length(adding, headed)
         more_code, more_tables = sum(map(has_code, adding)), sum(map(_is_table, adding))
         if len(quoted | {section(u) for u in adding}) > MAX_SECTIONS and not highlighted:

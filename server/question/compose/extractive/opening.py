@@ -15,6 +15,7 @@ from server.question.compose.extractive.asks_for import has_code
 from server.question.compose.extractive.piece_scores import Scored, reading_words
 from server.question.compose.extractive.sections import PieceSections
 from server.question.compose.extractive.question_words import prefixes
+from server.text.quantity import QUANTITY, says_quantity
 from server.text.sentences import strip_markdown
 
 OPENING_SHARE = 0.5  # of the reading length, for the opening stretch (BENCHMARKS.md)
@@ -23,6 +24,7 @@ OPENING_SHARE = 0.5  # of the reading length, for the opening stretch (BENCHMARK
 MAX_SECTIONS = 3
 CODE_BLOCKS_ASKED = 3
 _LEAD_IN_END = re.compile(r"[:：]\s*$")
+_CLAUSE_APART = re.compile(r"\s+[-–—]\s+|;\s+")  # a dash or a semicolon between two clauses
 # a lead-in that says nothing without its block: it points at it ("The following is …", "Let's see how
 # many …:", "次のように…") or stops short of it ("… our output is:", "… such as:")
 _POINTS_AHEAD = re.compile(
@@ -84,9 +86,11 @@ def opening_stretch(scored: list[Scored], budget: int, wants_code: bool, how_to:
                 more, more_code = reading_words(piece.unit), has_code(piece.unit)
                 unit, says = piece.unit, piece.covers
                 # the code a section named by what is asked opens with, after its lead-in, is its answer
-                if more_code and not (wants_code or set(piece.covers) - said_in_prose
+                alone = alone_of.get(id(piece))
+                # a lead-in that turns to its code as an aside is prose: its code answers for what it does not say
+                aside = set(alone[1]) if alone and said_before_aside(piece.unit.text.partition("\n\n")[0]) else set()
+                if more_code and not (wants_code or set(piece.covers) - said_in_prose - aside
                                       or (how_to and piece.relevance > 0) or (piece is first and first.heads)):
-                    alone = alone_of.get(id(piece))
                     if alone is None:
                         continue
                     (unit, says), more, more_code = alone, reading_words(alone[0]), False
@@ -111,15 +115,28 @@ def opening_stretch(scored: list[Scored], budget: int, wants_code: bool, how_to:
     return max(stretches, key=lambda stretch: stretch[0])[1] if stretches else []  # the first of equals
 
 
+def said_before_aside(sentence: str) -> str | None:
+    """A lead-in that says its piece, then turns to its code as an aside ("This returns a duplication
+    rate of about 4% - let's plot it:"): the clause before the aside, ending as a sentence does; None
+    for one whose block completes it ("… plink has created three new files:")."""
+    apart = list(_CLAUSE_APART.finditer(sentence))
+    if not apart or not _POINTS_AHEAD.search(strip_markdown(sentence[apart[-1].end():])):
+        return None
+    said = sentence[:apart[-1].start()].rstrip()
+    return said if said[-1:] in ".!?。" else f"{said}."
+
+
 def lead_in_alone(piece: Scored) -> tuple[Unit, dict[str, float]] | None:
     """A lead-in to code nobody asked for, as its sentence alone, with the asked words that sentence
     says ("A factory method handles complex initialization logic, … returning a configured object:"
     says what one is; its 25 lines of code do not need to); None where the sentence says none, or
     says nothing without its code."""
     sentence = piece.unit.text.partition("\n\n")[0]
+    said = said_before_aside(sentence)
+    sentence = said if said is not None else sentence
     if piece.unit.introduces != "code" or _POINTS_AHEAD.search(strip_markdown(sentence)):
         return None
-    own = set(prefixes(sentence))
+    own = set(prefixes(sentence)) | ({QUANTITY} if says_quantity(strip_markdown(sentence)) else set())
     says = {word: share for word, share in piece.covers.items() if word in own}
     return (replace(piece.unit, text=closed(sentence), introduces=""), says) if says else None
 

@@ -27,6 +27,7 @@ from server.question.context import Source
 from server.question.gather.lexical import bm25, defining_chunks, inverse_document_frequency
 from server.question.gather.reader_page import PAGE_WEIGHT
 from server.text.scripts import read_form
+from server.text.quantity import QUANTITY, asks_quantity, says_quantity
 from server.text.sentences import strip_markdown
 from server.text.lengths import reading_length
 from server.question.compose.extractive.code_lines import program_words
@@ -157,10 +158,12 @@ def _eligible(unit: Unit, question: str, wants_code: bool, everything: bool, nam
 
 
 def reading_words(unit: Unit) -> int:
-    if unit.kind in ("code", "table", "formula"):
-        return 0
-    text = unit.text.split("\n\n", 1)[0] if unit.introduces in ("code", "table", "formula") else unit.shown
-    return reading_length(text)
+    return 0 if unit.kind in ("code", "table", "formula") else reading_length(prose_of(unit))
+
+
+def prose_of(unit: Unit) -> str:
+    """What a reader reads of a piece: a lead-in without its code, table or formula."""
+    return unit.text.split("\n\n", 1)[0] if unit.introduces in ("code", "table", "formula") else unit.shown
 
 
 def _holds(text: str, weights: dict[str, float], full: float) -> dict[str, float]:
@@ -233,6 +236,8 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
     phrases = {term_key(t.lower()): t.lower() for t in terms if holds_unasked(t, weights)}
     for phrase in phrases:
         weights[phrase] = max(weights.values(), default=1.0)
+    if asks_quantity(question) and weights:  # "how many …?": a number said is what is asked, as its rarest word
+        weights[QUANTITY] = max(weights.values())
     alone = said_alone(question, weights)
     full = sum(weights.values()) or 1.0
     best_passage = scale(max((s.score for s in sources), default=0.0))
@@ -262,6 +267,8 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
         said += [o for o in operators if says_operator(unit.text, o)]
         heading += [o for o in operators if says_operator(headings, o)]
         said += [key for key, t in phrases.items() if says_term(unit.text, unit.plain, t)]
+        # the number of something asked: "imagine … 2 million reads" counts no duplicates
+        said += [QUANTITY] if QUANTITY in weights and weights.keys() & set(said) and unit.kind != "code" and says_quantity(prose_of(unit)) else []
         heading += [key for key, t in phrases.items() if says_term(headings, headings, t)]
         relevance = _bm25(said, weights) / full
         context = (HEADING_WEIGHT * sum(w for p, w in weights.items() if p in heading) / full
