@@ -350,3 +350,13 @@ def test_a_sentence_defining_the_term_outweighs_a_heading_that_shares_its_stem()
     answer = block_answer("what does cluster mean?", [Source(c, "database") for c in (page, clustering, compute)])
     assert answer.lstrip().startswith("**What paired-end data actually looks like**"), answer
     assert "called a **cluster**" in answer.split("\n\n")[1], answer
+
+
+def test_a_named_option_is_defined_by_an_aside_saying_what_it_does():
+    item = "* The `--keep-allele-order` option, which prevents plink from 'flipping' the two alleles around."
+    for term in ("--keep-allele-order option", "--keep-allele-order"):
+        assert defines(item, term), term
+    assert defines("* the `--ci` option, which makes plink output a standard error", "--ci")
+    # a plural written against the name is no verb said of it; a name set in a sentence about something else is no definition
+    assert not defines("`Box`es are useful", "Box")
+    assert not defines("We ran it with the `--keep-allele-order` option, which took a minute.", "--covar")

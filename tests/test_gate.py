@@ -230,3 +230,20 @@ def test_a_passage_defining_the_term_asked_answers_however_far_its_cosine():
     assert admitted("what is restitution", [items], 0.3, unknown_terms=[], model_judges=False) == [items]
     stressed = _chunk("Use a **restitution** value with care.", 0.075)  # stressed inside a sentence: no definition
     assert admitted("what is restitution", [stressed], 0.3, unknown_terms=[], model_judges=False) == []
+
+
+def test_an_option_named_in_an_aside_of_its_item_is_defined_there():
+    """"what does the --keep-allele-order option do" on the genomics course's page on population
+    structure: the page's note lists it, "* The `--keep-allele-order` option, which prevents plink from
+    'flipping' the two alleles around." (0.229), and a page on ordering populations (0.358) answered."""
+    ordering = _chunk("In R, there is a specific way to do this known as a **factor**: the data is ordered.", 0.358)
+    note = _chunk("* the `--ci` option, which makes plink output a standard error and a confidence interval.\n"
+                  "* The `--keep-allele-order` option, which prevents plink from 'flipping' the two alleles around.",
+                  0.229)
+    found = admitted("what does the --keep-allele-order option do", [ordering, note], 0.3, unknown_terms=[],
+                     model_judges=False)
+    assert note in found, found
+    # an option only mentioned in an item is not defined by it
+    mentioned = _chunk("* We ran it with the `--keep-allele-order` option, and plink wrote two files.", 0.229)
+    assert admitted("what does the --keep-allele-order option do", [ordering, mentioned], 0.3, unknown_terms=[],
+                    model_judges=False) == [ordering]

@@ -222,6 +222,7 @@ def _singular(term: str) -> str:
 def defines(text: str, term: str) -> bool:
     """Does the text define the term: set it in italics or bold, or say what it is?"""
     written, text, term = text, read_form(text), unaccented(term)  # "Una **Mónada** es …" of "monada"; matched ignoring case
+    term = re.sub(rf"(?<=`|\w)\s+(?:{_CODE_KINDS})$", "", term) if term.lstrip("`").startswith("-") else term  # "--ci option"
     said = re.escape(_singular(term)).replace(r"\ ", r"\s+")  # "lifetimes": "_lifetime_"
     text = _LINK.sub(r"\1", text)  # "[Promise](…)は…": the link's words
     plural = r"(?:s|es)?"
@@ -242,8 +243,9 @@ def defines(text: str, term: str) -> bool:
                   rf"(?:is|are)\s+{_PLAINLY}(?!{_NOT_WHAT_IT_IS})|refers to|means|stands for|denotes|defines\b)")
     # what a book's code does, said with it as the subject: "The ``sorry`` identifier magically produces
     # a proof of anything", "`rfl` closes the target" (a name set in code is a term of the book's)
-    does = (rf"(?:^|(?<=[.!?]\s)|\n)\s*(?:[-*]\s+)?(?:the\s+)?`+{said}`+\s+(?:(?:{_CODE_KINDS})\s+)?(?:\w+ly\s+)?"
-            rf"(?!is\b|was\b|has\b|does\b){_THIRD_PERSON}\b")
+    # or in an aside: "* The `--keep-allele-order` option, which prevents plink from 'flipping' …"
+    does = (rf"(?:^|(?<=[.!?]\s)|\n)\s*(?:[-*]\s+)?(?:the\s+)?`+{said}`+(?:\s+(?:{_CODE_KINDS}))?(?:\s*,\s*which)?\s+"
+            rf"(?:\w+ly\s+)?(?!is\b|was\b|has\b|does\b){_THIRD_PERSON}\b")
     # "Promiseとは…", "Promiseは、…", and opening a sentence or an item, "Promiseは…" or "装饰器是…"; or
     # the name the text gives it
     elsewhere = (rf"{said}\s*(?:とは|は、|是指|是一种|是一個|是一个|es una?\b|son\b)|"
