@@ -755,6 +755,27 @@ def test_an_exercise_the_book_sets_inline_is_quoted_only_when_exercises_are_aske
     assert "Exercise: Translate" in block_answer("are there exercises on do notation?", [source])
 
 
+def test_the_questions_an_admonitions_label_sets_are_practice_and_the_text_after_them_is_not():
+    """The genomics course sets questions in admonitions (":::tip Challenge questions", ":::tip Question";
+    cleaned to a label line "**Tip: Challenge questions**"): "how do i control for population
+    stratification in my gwas?" opened on "Repeat our earlier analysis … and answer the following:" and
+    its first question. The admonition's end is no longer in the cleaned text, so only the block after
+    the label (a lead-in with its list, taken with it) is practice: the course's prose goes on after."""
+    page = (CORPORA / "whg-genomics" / "docs" / "genome_wide_association_studies" / "genome_wide_association_analysis"
+            / "population_structure.md").read_text(encoding="utf-8")
+    text = clean_markdown(page.split("---", 2)[2], indented_code=True)
+    units = units_of(text[text.index("```R\n# In R:"):], 1)
+    assert {u.material for u in units if "Repeat our earlier analysis" in u.text} == {"exercise"}
+    assert [u.material for u in units if "Not quite!" in u.text] == ["prose"]  # under the next heading
+    one = units_of("Run it.\n\n**Tip: Question**\n\nWhy a multiple of 4 lines?\n\nThe config file sets the data.", 1)
+    assert [(u.text, u.material) for u in one if u.kind == "sentence"] == [
+        ("Run it.", "prose"), ("Why a multiple of 4 lines?", "exercise"), ("The config file sets the data.", "prose")]
+    source = _source(text[text.index("Now use R to examine"):])
+    kept = block_answer("how do i keep just the SNP lines of the gwas results?", [source])
+    assert "Repeat our earlier analysis" not in kept and "make sure you extract just the SNP lines" in kept, kept
+    assert "Repeat our earlier analysis" in block_answer("are there challenge questions on stratification?", [source])
+
+
 def test_a_sentence_pointing_back_is_quoted_with_what_it_points_at():
     """survival-ts quoted "この方法をコールバックと呼ぶこともあります。" ("this method is sometimes
     called a callback") after a sentence on another thing; an English paragraph opening on

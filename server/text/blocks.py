@@ -61,6 +61,10 @@ _TEMPLATE = re.compile(r"\bTODO\b|\bFIXME\b|\bto be implemented\b|\byour code (?
 EXERCISE_LEAD = re.compile(r"^[\s*_>]*(?:\d+[.)]\s*)?[*_]*(?:exercises?|ejercicios?|練習問題|练习)[*_]*\s*\d*[*_]*\s*[:：]"
                            r"|^\s*\*\*[A-Za-z]+:\s*(?:questions?|exercises?|quiz(?:zes)?|challenges?|tasks?|"
                            r"ejercicios?|preguntas?|練習問題|问题|問題|练习)\b[^*\n]{0,60}\*\*", re.IGNORECASE)
+# an admonition's label alone, naming what it sets the reader ("**Tip: Challenge questions**", "**Tip: Question**"):
+# the block after it poses them
+PRACTICE_LABEL = re.compile(r"^\s*\*\*[A-Za-z]+:\s*(?:questions?|exercises?|quiz(?:zes)?|challenges?|tasks?|ejercicios?|"
+                            r"preguntas?|練習問題|问题|問題|练习)\b[^*\n]{0,60}\*\*\s*$", re.IGNORECASE)
 # a line that only names the exercise after it ("**Exercise: Identificar funciones puras**", an
 # `<Exercise title="…">`'s label: ingest/tag_labels.py); what follows is practice, its solution
 # included, up to a heading or a thematic break. "Solution:" alone starts none: it is also a

@@ -11,7 +11,8 @@ import re
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
-from server.text.blocks import EXERCISE_LEAD, FOLDED_ANSWER, PRACTICE, PRACTICE_LEAD, THEMATIC_BREAK, Block, split_blocks
+from server.text.blocks import (EXERCISE_LEAD, FOLDED_ANSWER, PRACTICE, PRACTICE_LABEL, PRACTICE_LEAD, THEMATIC_BREAK,
+                                Block, split_blocks)
 from server.text.lengths import CJK_RUN
 from server.text.sentences import LEAD_IN_ENDS, OTHER_SCRIPTS, strip_markdown
 
@@ -222,11 +223,12 @@ def units_of(markdown: str, source: int, context: str = "prose") -> tuple[Unit, 
     blocks = _mended(split_blocks(_COMMENT.sub("", markdown)))
     units: list[Unit] = []
     taken = -1
-    exercise_before = practice = False
+    exercise_before = practice = posed = False
     for i, block in enumerate(blocks):
         if i == taken or block.kind == "heading":
             exercise_before = exercise_before and block.kind != "heading"
             practice = practice and block.kind != "heading"
+            posed = posed and block.kind != "heading"
             continue
         if block.kind == "paragraph" and THEMATIC_BREAK.match(block.text):
             exercise_before = practice = False
@@ -236,7 +238,10 @@ def units_of(markdown: str, source: int, context: str = "prose") -> tuple[Unit, 
         material = _material(block, context)
         folded = (block.kind == "paragraph" and bool(FOLDED_ANSWER.match(block.text))
                   or following is not None and following.kind == "paragraph" and bool(FOLDED_ANSWER.match(following.text)))
-        set_inline = practice or folded or block.kind == "paragraph" and bool(EXERCISE_LEAD.match(block.text))
+        set_inline = posed or practice or folded or block.kind == "paragraph" and bool(EXERCISE_LEAD.match(block.text))
+        # the questions an admonition's label sets: the block after it (a lead-in with its list, taken with it),
+        # not the book's text after the admonition, which the cleaned text no longer tells apart
+        posed = block.kind == "paragraph" and bool(PRACTICE_LABEL.match(block.text))
         if set_inline or (block.kind == "code" and exercise_before):
             material = "exercise"  # an exercise set inline, and its solution's code after it; all after a practice lead
         exercise_before = set_inline or (block.kind == "list" and bool(EXERCISE_LEAD.match(list_items(block.text)[-1])))
