@@ -15,6 +15,7 @@ from server.question import AnswerMode, Question
 from server.question.gather.retrieval import Retriever
 from server.text.blocks import split_blocks
 from server.text.sentences import normalised, split_sentences
+from server.text.vocabulary import words
 from server.question.understand import Understanding
 from server.question.understand.term import points_at
 
@@ -22,6 +23,9 @@ if TYPE_CHECKING:
     from server.embedding.protocol import TextEmbedder
 
 ELSEWHERE_LIMIT = 8  # the book's passages a highlighted passage is compared with
+RARE_PASSAGES = 0.002  # of a book's passages: a word used in this few names what they are about
+RARE_AT_MOST = 3  # … in a book of fewer than 1,500 passages, in this many
+RARE_LENGTH = 4  # letters: shorter words (and Chinese or Japanese pairs of characters) name too little
 _ENDS_A_SENTENCE = re.compile(r"[.!?。！？۔؟][\"')\]*_”’」』]*$")
 
 
@@ -45,6 +49,8 @@ class Gathered:
     comparison: Comparison | None = None
     # the reader's page's passages holding a highlighted term the request points at ("why do we need this?")
     held: tuple[Chunk, ...] = ()
+    # the reader's page's passages using a word asked that the book seldom uses (reader_page.py)
+    naming: tuple[Chunk, ...] = ()
 
     @property
     def nearest(self) -> tuple[Chunk, ...]:
@@ -77,7 +83,8 @@ class Gather:
                 # combined mode, a question: judged against the passage and against the book
                 # by the question's own words (the passage steered the candidates above)
                 comparison = self._compare(understood)
-            return Gathered(pieces, tuple(candidates), comparison, self._held(understood, candidates))
+            return Gathered(pieces, tuple(candidates), comparison, self._held(understood, candidates),
+                            () if selected else self._naming(understood, candidates))
         comparison = self._compare(understood) if understood.intent is Intent.QUESTION else None
         return Gathered(pieces, (), comparison)
 
@@ -113,6 +120,22 @@ class Gather:
         held = pages.holding(question.filters.book_id, page, understood.term) if page is not None else []
         best = max((c.score for c in candidates), default=0.0)
         return tuple(c.with_score(best) for c in held)
+
+    def _naming(self, understood: Understanding, candidates: list[Chunk]) -> tuple[Chunk, ...]:
+        """The reader's page's passages using a word the question asks that the book seldom uses (in
+        RARE_PASSAGES of its passages or fewer, at least RARE_AT_MOST), as near as the best candidate."""
+        question, pages, lexicon = understood.question, self.retriever.pages, self.retriever.lexicon
+        if pages is None or lexicon is None or not candidates:
+            return ()
+        page = pages.page(question.filters.book_id, question.page.url)
+        if page is None:
+            return ()
+        book = lexicon(question.filters.book_id)
+        seldom = max(RARE_AT_MOST, book.documents * RARE_PASSAGES)
+        rare = {w for w in words(understood.search_text) if len(w) >= RARE_LENGTH
+                and 0 < book.document_frequency.get(w, 0) <= seldom}
+        best = max(c.score for c in candidates)
+        return tuple(c.with_score(best) for c in pages.naming(question.filters.book_id, page, rare)) if rare else ()
 
     def _in_context(self, question: Question) -> str:
         """The highlighted passage; a part of a sentence ("method is designed for binary files"), as

@@ -11,7 +11,12 @@ is answered there first: a highlighted "cluster" asked "what does this mean" on 
 the page's cluster, not a compute cluster or a clustering method of another chapter, however
 much nearer their wording lies to the question. A highlighted term asked about with the book
 beside it ("举个例子" of "\"x\": 排他模式") is looked up first where the reader highlighted it: the
-page's passage holding it, which the question's words alone may not find."""
+page's passage holding it, which the question's words alone may not find.
+
+A word the question asks that the book seldom uses ("what is population stratification?", a word
+in two of 1,555 passages) names what the page's passage using it is about, however much nearer
+other pages' wording lies ("population" in every passage of a simulation chapter): that passage
+answers with the others."""
 from __future__ import annotations
 
 from typing import Callable
@@ -21,6 +26,7 @@ from server.book.outline import OutlinePage
 from server.book.page_urls import by_path, page_at, page_path
 from server.question.holding import holds
 from server.text.definition import defines
+from server.text.vocabulary import words
 
 PAGE_WEIGHT = 0.08  # on MiniLM's cosine scale, as the lexical re-rank's weights are
 PAGE_CANDIDATES = 5  # the page's own passages nearest the question, searched apart
@@ -49,6 +55,10 @@ class ReaderPages:
     def holding(self, book_id: str | None, page: OutlinePage, passage: str) -> list[Chunk]:
         """The page's passages that hold a highlighted passage, in the page's order."""
         return [c for c in self.passages(book_id, page) if holds(c.content, passage)]
+
+    def naming(self, book_id: str | None, page: OutlinePage, named: set[str]) -> list[Chunk]:
+        """The page's passages that use any of the words `named`, in the page's order."""
+        return [c for c in self.passages(book_id, page) if named & set(words(c.embed_text or c.content))]
 
     def defining(self, book_id: str | None, page: OutlinePage, term: str) -> list[Chunk]:
         """The page's passages that define the term, in the page's order."""

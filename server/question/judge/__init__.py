@@ -58,10 +58,12 @@ class Judge:
                 unknown_terms=list(understood.unknown_terms if book else ()), model_judges=self.model_judges,
                 about_a_passage=question.mode is AnswerMode.SELECTION_COMBINED,
                 unused_focus=understood.unused_focus if book else None, scale=self.scale)))
-            if gathered.held:  # a highlighted term the request points at: its passage on the reader's page answers
-                held = {c.chunk_id for c in gathered.held}
-                database = tuple(database_sources(list(gathered.held))) + tuple(
-                    s for s in database if s.chunk.chunk_id not in held)
+            # a highlighted term the request points at: its passage on the reader's page answers; a word asked
+            # that the book seldom uses: the page's passages using it answer with those admitted
+            leading = list(gathered.held) or (list(gathered.naming) if database else [])
+            if leading:
+                held = {c.chunk_id for c in leading}
+                database = tuple(database_sources(leading)) + tuple(s for s in database if s.chunk.chunk_id not in held)
         if intent is not None and intent.about_the_passage:
             # a request about the passage itself: all of it, in reading order, then the book's passages,
             # the one holding it first, however far its words are from the request's ("what does this mean?")

@@ -92,6 +92,11 @@ class Unit:
         return f"{lead_in}\n\n{kept}"
 
     @property
+    def read(self) -> str:
+        """What a reader reads of it: a lead-in without its code, table or formula."""
+        return self.text.split("\n\n", 1)[0] if self.introduces in ("code", "table", "formula") else self.shown
+
+    @property
     def asks(self) -> bool:
         """A question (a quiz's, or the book asking the reader): it does not answer anything."""
         said = _PARENTHESIS_AT_END.sub("", self.text.rstrip(" *_"))  # "Why do we reverse it? (See point (6))"

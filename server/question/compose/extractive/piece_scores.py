@@ -158,12 +158,7 @@ def _eligible(unit: Unit, question: str, wants_code: bool, everything: bool, nam
 
 
 def reading_words(unit: Unit) -> int:
-    return 0 if unit.kind in ("code", "table", "formula") else reading_length(prose_of(unit))
-
-
-def prose_of(unit: Unit) -> str:
-    """What a reader reads of a piece: a lead-in without its code, table or formula."""
-    return unit.text.split("\n\n", 1)[0] if unit.introduces in ("code", "table", "formula") else unit.shown
+    return 0 if unit.kind in ("code", "table", "formula") else reading_length(unit.read)
 
 
 def _holds(text: str, weights: dict[str, float], full: float) -> dict[str, float]:
@@ -267,8 +262,8 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
         said += [o for o in operators if says_operator(unit.text, o)]
         heading += [o for o in operators if says_operator(headings, o)]
         said += [key for key, t in phrases.items() if says_term(unit.text, unit.plain, t)]
-        # the number of something asked: "imagine … 2 million reads" counts no duplicates
-        said += [QUANTITY] if QUANTITY in weights and weights.keys() & set(said) and unit.kind != "code" and says_quantity(prose_of(unit)) else []
+        if QUANTITY in weights and weights.keys() & set(said) and unit.kind != "code" and says_quantity(unit.read):
+            said.append(QUANTITY)  # the number of something asked: "imagine … 2 million reads" counts no duplicates
         heading += [key for key, t in phrases.items() if says_term(headings, headings, t)]
         relevance = _bm25(said, weights) / full
         context = (HEADING_WEIGHT * sum(w for p, w in weights.items() if p in heading) / full
