@@ -29,6 +29,12 @@ RARE_LENGTH = 4  # letters: shorter words (and Chinese or Japanese pairs of char
 _ENDS_A_SENTENCE = re.compile(r"[.!?。！？۔؟][\"')\]*_”’」』]*$")
 
 
+def _forms(one: str, other: str) -> bool:
+    """Are two words forms of one (alike but for their last two letters, five at least)?"""
+    alike = next((k for k, (a, b) in enumerate(zip(one, other)) if a != b), min(len(one), len(other)))
+    return alike >= max(RARE_LENGTH + 1, min(len(one), len(other)) - 2)
+
+
 @dataclass(frozen=True)
 class Comparison:
     """A question asked of a highlighted passage: how close the passage and the rest of the book
@@ -123,7 +129,8 @@ class Gather:
 
     def _naming(self, understood: Understanding, candidates: list[Chunk]) -> tuple[Chunk, ...]:
         """The reader's page's passages using a word the question asks that the book seldom uses (in
-        RARE_PASSAGES of its passages or fewer, at least RARE_AT_MOST), as near as the best candidate."""
+        RARE_PASSAGES of its passages or fewer, at least RARE_AT_MOST, its forms together), as near as
+        the best candidate."""
         question, pages, lexicon = understood.question, self.retriever.pages, self.retriever.lexicon
         if pages is None or lexicon is None or not candidates:
             return ()
@@ -132,8 +139,16 @@ class Gather:
             return ()
         book = lexicon(question.filters.book_id)
         seldom = max(RARE_AT_MOST, book.documents * RARE_PASSAGES)
-        rare = {w for w in words(understood.search_text) if len(w) >= RARE_LENGTH
-                and 0 < book.document_frequency.get(w, 0) <= seldom}
+        asked = {w for w in words(understood.search_text) if len(w) >= RARE_LENGTH}
+        frequency, rare = book.document_frequency, set()
+        for word in asked:
+            # the word with its forms ("inflated" asked, "inflation" written; not "strategy" of "stratification"),
+            # or the word alone where its forms together are not seldom used ("stratifying", "stratified")
+            forms = [f for f in frequency if f[:RARE_LENGTH + 1] == word[:RARE_LENGTH + 1] and _forms(word, f)]
+            if 0 < sum(frequency[f] for f in forms) <= seldom:
+                rare.update(forms)
+            elif 0 < frequency.get(word, 0) <= seldom:
+                rare.add(word)
         best = max(c.score for c in candidates)
         return tuple(c.with_score(best) for c in pages.naming(question.filters.book_id, page, rare)) if rare else ()
 
