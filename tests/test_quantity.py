@@ -17,10 +17,11 @@ def test_a_question_asking_how_many_or_how_much_asks_for_a_quantity():
 def test_a_number_said_as_an_amount_is_a_quantity_and_a_numbered_thing_is_not():
     for amount in ("This returns a duplication rate of about 4% - let's plot it:", "a char is 4 bytes",
                    "imagine 2 million single-end reads", "the first 50bp of duplicates", "the rate is 0.5",
-                   "a rugby union team has 15 players", "有 15 个"):
+                   "a rugby union team has 15 players", "有 15 个", "Rust's char type is four bytes in size"):
         assert says_quantity(amount), amount
     for name in ("Listing 8-24 shows it", "see Chapter 3", "it uses Python 3 now", "step 2: run it", "ch10 and s1",
-                 "x86 machines", "both read 1 and read 2 should be duplicated", "no numbers here"):
+                 "x86 machines", "both read 1 and read 2 should be duplicated", "no numbers here",
+                 "one of the two is used", "the two of them"):
         assert not says_quantity(name), name
 
 

@@ -25,12 +25,18 @@ _REFERENCE = re.compile(r"(?:listing|figure|fig\.|chapter|ch\.|table|section|ste
                         r"item|rule|phase|level|stage|option|case|type|id|no\.|number|#)\s*$", re.IGNORECASE)
 
 
+# a number written out before what it counts ("four bytes in size", "twelve players"); not "one", said of anything
+_NUMBER_WORD = re.compile(r"\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|"
+                          r"fifty|sixty|seventy|eighty|ninety|hundreds?|thousands?|millions?|billions?|dozens?)\b",
+                          re.IGNORECASE)
+
+
 def asks_quantity(question: str) -> bool:
     return bool(_ASKS.search(question))
 
 
 def says_quantity(text: str) -> bool:
-    """Does the prose say a number as an amount ("about 4%", "2 million reads", "four bytes" not)?"""
+    """Does the prose say a number as an amount ("about 4%", "2 million reads", "four bytes")?"""
     for found in _NUMBER.finditer(text):
         before = text[:found.start()][-16:]
         if _REFERENCE.search(before):
@@ -38,4 +44,4 @@ def says_quantity(text: str) -> bool:
         if found[0][-1:].isalpha() or found[0].endswith("%") or _COUNTED.match(text, found.end()) \
                 or _AMOUNT_BEFORE.search(before) or not before.strip():
             return True
-    return False
+    return any(_COUNTED.match(text, found.end()) for found in _NUMBER_WORD.finditer(text))
