@@ -37,6 +37,7 @@ ventaja ventajas desventaja desventajas beneficio beneficios propósito proposit
 COMMON_SHORT_ZIPF = 5.0
 EVERYDAY_ZIPF = 5.0  # once in 100,000 words: "بنانے" (make) 5.6, "طریقہ" (way) 5.1, "بریانی" (biryani) 3.7
 _WORD_LISTS = frozenset(available_languages())
+_LATIN_LANGUAGES = ("en", "es", "fr", "de", "pt", "it")
 # a question's words, a run of Latin letters apart from a run of another script ("ROSとは", "tscの")
 _RUNS = re.compile(r"[A-Za-z\u00c0-\u024f]+|[^\W\d_A-Za-z\u00c0-\u024f]+")
 _CHAT = frozenset("vs etc via ok pls plz btw idk im".split())  # chat's short words, rare in print
@@ -83,6 +84,15 @@ def uncommon_asked_words(question: str) -> set[str]:
 def everyday_in_its_script(word: str) -> bool:
     return any(_zipf(word, language) >= EVERYDAY_ZIPF for language in languages_writing(script_of(word[0]))
                if language in _WORD_LISTS)
+
+
+@functools.lru_cache(maxsize=4096)
+def commonness(word: str) -> float:
+    """The word's highest frequency (zipf) in the languages written in its script (Latin letters: the
+    pool's and Europe's largest)."""
+    script = script_of(word[0]) if word else ""
+    languages = _LATIN_LANGUAGES if script == "LATIN" else languages_writing(script)
+    return max((_zipf(word, language) for language in languages if language in _WORD_LISTS), default=0.0)
 
 
 def _zipf(word: str, language: str) -> float:

@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 
 QUANTITY = "#quantity"  # the asked "word" a number says, among a question's weighed words
-_ASKS = re.compile(r"\bhow\s+(?:many|much|long|big|large|small|fast|far|often|old|heavy)\b|"
+# ("how fast it's turning", "how long it takes" describe as often as they ask for a number: measured, not kept)
+_ASKS = re.compile(r"\bhow\s+(?:many|much)\b|"
                    r"\bwhat\s+(?:percentage|fraction|proportion|share)\b|\bcu[aá]nt[oa]s?\b|"
                    r"多少|几[个個次]|いくつ|何[個回人本]|どのくらい|どれくらい|کتن[ےاي]", re.IGNORECASE)
 # a number said as an amount: with its unit or what it counts ("about 4%", "50bp", "2 million reads",

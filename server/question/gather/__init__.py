@@ -15,6 +15,7 @@ from server.question import AnswerMode, Question
 from server.question.gather.retrieval import Retriever
 from server.text.blocks import split_blocks
 from server.text.sentences import normalised, split_sentences
+from server.text.asked import commonness
 from server.text.vocabulary import words
 from server.question.understand import Understanding
 from server.question.understand.term import points_at
@@ -26,6 +27,7 @@ ELSEWHERE_LIMIT = 8  # the book's passages a highlighted passage is compared wit
 RARE_PASSAGES = 0.002  # of a book's passages: a word used in this few names what they are about
 RARE_AT_MOST = 3  # … in a book of fewer than 1,500 passages, in this many
 RARE_LENGTH = 4  # letters: shorter words (and Chinese or Japanese pairs of characters) name too little
+NAMING_ZIPF = 4.0  # a word this common in its language is an everyday word, though the book seldom uses it
 _ENDS_A_SENTENCE = re.compile(r"[.!?。！？۔؟][\"')\]*_”’」』]*$")
 
 
@@ -129,8 +131,8 @@ class Gather:
 
     def _naming(self, understood: Understanding, candidates: list[Chunk]) -> tuple[Chunk, ...]:
         """The reader's page's passages using a word the question asks that the book seldom uses (in
-        RARE_PASSAGES of its passages or fewer, at least RARE_AT_MOST, its forms together), as near as
-        the best candidate."""
+        RARE_PASSAGES of its passages or fewer, at least RARE_AT_MOST, its forms together) and no
+        passage near enough to answer uses, and that is no everyday word: as near as the best candidate."""
         question, pages, lexicon = understood.question, self.retriever.pages, self.retriever.lexicon
         if pages is None or lexicon is None or not candidates:
             return ()
@@ -141,14 +143,21 @@ class Gather:
         seldom = max(RARE_AT_MOST, book.documents * RARE_PASSAGES)
         asked = {w for w in words(understood.search_text) if len(w) >= RARE_LENGTH}
         frequency, rare = book.document_frequency, set()
+        near = [set(words(c.embed_text or c.content)) for c in candidates if c.score >= question.similarity_threshold]
         for word in asked:
+            if commonness(word) >= NAMING_ZIPF:
+                continue  # an everyday word ("enough", "suddenly") the book seldom uses names no topic of it
             # the word with its forms ("inflated" asked, "inflation" written; not "strategy" of "stratification"),
             # or the word alone where its forms together are not seldom used ("stratifying", "stratified")
             forms = [f for f in frequency if f[:RARE_LENGTH + 1] == word[:RARE_LENGTH + 1] and _forms(word, f)]
             if 0 < sum(frequency[f] for f in forms) <= seldom:
-                rare.update(forms)
+                found = set(forms)
             elif 0 < frequency.get(word, 0) <= seldom:
-                rare.add(word)
+                found = {word}
+            else:
+                continue
+            if not any(found & said for said in near):  # the passages that answer already use it
+                rare |= found
         best = max(c.score for c in candidates)
         return tuple(c.with_score(best) for c in pages.naming(question.filters.book_id, page, rare)) if rare else ()
 
