@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from hypothesis import given, strategies as st
 
-from server.text.quantity import asks_quantity, says_quantity
+from server.text.quantity import asks_quantity, counted, says_quantity
 
 
 def test_a_question_asking_how_many_or_how_much_asks_for_a_quantity():
@@ -30,3 +30,14 @@ def test_a_number_said_as_an_amount_is_a_quantity_and_a_numbered_thing_is_not():
 def test_any_text_is_read_without_error(text):
     assert says_quantity(text) in (True, False)
     assert asks_quantity(text) in (True, False)
+
+
+def test_a_number_of_what_is_counted_answers_how_many_of_it():
+    """"how many bytes is a char?" of the Rust book's strings page: "Calling `chars` on "Зд" … returns
+    two values of type `char`" says a number, of values, not of bytes."""
+    assert counted("how many bytes is a char, and why can't i index into a String?") == "bytes"
+    assert counted("how much does a kit cost?") == ""
+    assert says_quantity("contains the first 4 bytes of the string", "how many bytes is a char?")
+    assert says_quantity("This returns a duplication rate of about 4% - let's plot it:", "how many duplicates?")
+    assert not says_quantity("Calling `chars` on it returns two values of type `char`", "how many bytes is a char?")
+    assert says_quantity("Calling `chars` on it returns two values of type `char`")

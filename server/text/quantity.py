@@ -32,17 +32,36 @@ _NUMBER_WORD = re.compile(r"\b(?:two|three|four|five|six|seven|eight|nine|ten|el
                           re.IGNORECASE)
 
 
+_HOW_MANY = re.compile(r"\bhow\s+many\s+([A-Za-z]{3,})", re.IGNORECASE)
+_SHARE = re.compile(r"\s*(?:%|percent\b)", re.IGNORECASE)
+
+
 def asks_quantity(question: str) -> bool:
     return bool(_ASKS.search(question))
 
 
-def says_quantity(text: str) -> bool:
-    """Does the prose say a number as an amount ("about 4%", "2 million reads", "four bytes")?"""
-    for found in _NUMBER.finditer(text):
-        before = text[:found.start()][-16:]
-        if _REFERENCE.search(before):
+def counted(question: str) -> str:
+    """What "how many …" counts ("how many bytes is a char?": "bytes"); "" where the question does not say."""
+    found = _HOW_MANY.search(question)
+    return found[1].lower() if found else ""
+
+
+def says_quantity(text: str, question: str = "") -> bool:
+    """Does the prose say a number as an amount ("about 4%", "2 million reads", "four bytes")? Of
+    what the question counts, if it says: a share, or a number of it ("the first 4 bytes", not "two
+    values of type `char`" of "how many bytes …?")."""
+    counting = counted(question)
+    numbers = [found for found in _NUMBER.finditer(text) if not _REFERENCE.search(text[:found.start()][-16:])]
+    numbers += [found for found in _NUMBER_WORD.finditer(text) if _COUNTED.match(text, found.end())]
+    for found in numbers:
+        if counting:
+            after = text[found.end():found.end() + 40].lower().split()[:2]
+            if _SHARE.match(text, found.end()) or found[0].endswith("%") or any(
+                    word.startswith(counting[:4]) for word in after):
+                return True
             continue
+        before = text[:found.start()][-16:]
         if found[0][-1:].isalpha() or found[0].endswith("%") or _COUNTED.match(text, found.end()) \
                 or _AMOUNT_BEFORE.search(before) or not before.strip():
             return True
-    return any(_COUNTED.match(text, found.end()) for found in _NUMBER_WORD.finditer(text))
+    return False

@@ -231,8 +231,8 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
     phrases = {term_key(t.lower()): t.lower() for t in terms if holds_unasked(t, weights)}
     for phrase in phrases:
         weights[phrase] = max(weights.values(), default=1.0)
-    if asks_quantity(question) and weights:  # "how many …?": a number said is what is asked, as its rarest word
-        weights[QUANTITY] = max(weights.values())
+    if asks_quantity(question) and weights:  # "how many …?": a number said is asked, as much as its words on average
+        weights[QUANTITY] = sum(weights.values()) / len(weights)
     alone = said_alone(question, weights)
     full = sum(weights.values()) or 1.0
     best_passage = scale(max((s.score for s in sources), default=0.0))
@@ -262,7 +262,7 @@ def score_pieces(question: str, sources: list[Source], book: BookVocabulary | No
         said += [o for o in operators if says_operator(unit.text, o)]
         heading += [o for o in operators if says_operator(headings, o)]
         said += [key for key, t in phrases.items() if says_term(unit.text, unit.plain, t)]
-        if QUANTITY in weights and weights.keys() & set(said) and unit.kind != "code" and says_quantity(unit.read):
+        if QUANTITY in weights and weights.keys() & set(said) and unit.kind != "code" and says_quantity(unit.read, question):
             said.append(QUANTITY)  # the number of something asked: "imagine … 2 million reads" counts no duplicates
         heading += [key for key, t in phrases.items() if says_term(headings, headings, t)]
         relevance = _bm25(said, weights) / full
