@@ -10,7 +10,7 @@ def test_a_question_asking_how_many_or_how_much_asks_for_a_quantity():
     for asked in ("how many duplicates would i get just by chance?", "how much does a turtlebot 4 kit cost?",
                   "What percentage of reads map?", "¿Cuántos hilos usa el servidor?", "这个列表有多少个元素", "何個ありますか"):
         assert asks_quantity(asked), asked
-    for other in ("how do i count duplicates?", "what is a duplicate?", "why many threads?",
+    for other in ("how do i count duplicates?", "what is a duplicate?", "why many threads?", "开了好几个线程算质数，结果一点没变快",
                   "what tells a robot which way is up and how fast it's turning?"):
         assert not asks_quantity(other), other
 

@@ -9,7 +9,7 @@ QUANTITY = "#quantity"  # the asked "word" a number says, among a question's wei
 # ("how fast it's turning", "how long it takes" describe as often as they ask for a number: measured, not kept)
 _ASKS = re.compile(r"\bhow\s+(?:many|much)\b|"
                    r"\bwhat\s+(?:percentage|fraction|proportion|share)\b|\bcu[aá]nt[oa]s?\b|"
-                   r"多少|几[个個次]|いくつ|何[個回人本]|どのくらい|どれくらい|کتن[ےاي]", re.IGNORECASE)
+                   r"多少|(?<!好)几[个個次]|いくつ|何[個回人本]|どのくらい|どれくらい|کتن[ےاي]", re.IGNORECASE)
 # a number said as an amount: with its unit or what it counts ("about 4%", "50bp", "2 million reads",
 # "4 bytes"), or after a word that gives an amount ("the rate is 0.5", "of about 3"); not one naming a
 # part of the book, a version or a thing ("Listing 8-24", "Chapter 3", "Python 3", "read 1 and read 2"),
