@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings, strategies as st
 
+from book_pages import passage, section
 from places import CORPORA
 from server.book.chunk import Chunk
 from server.question.compose.extractive.answer_units import units_of
@@ -21,20 +22,13 @@ CLASSES = (CLASSES_DIR / "class.md").read_text(encoding="utf-8")
 
 
 def _section(title: str) -> str:
-    start = CLASSES.index(title)
-    ends = [CLASSES.find(mark, start + len(title)) for mark in ("\n## ", "\n### ", "\n#### ")]
-    return CLASSES[start:min([e for e in ends if e > 0], default=len(CLASSES))]
+    return section(CLASSES, title, ("\n## ", "\n### ", "\n#### "))
 
 
 def _source(title: str, score: float) -> Source:
-    text = _section(title)
     heading = title.lstrip("# ")
-    chunk = Chunk(chunk_id=f"c-{heading}", book_id="py", book_title="Python", content=text, content_hash="",
-                  source_file="class.md", url="https://x/en/class", module="", chapter="", section="",
-                  heading=heading, section_hierarchy=["Classes", heading], page=0, source_location="",
-                  citation="", file_hash="", embed_text=text, page_key="en/class", position=0, locale="en",
-                  score=score)
-    return Source(chunk, "database")
+    return passage(_section(title), heading, score, file="class.md", key="en/class", hierarchy=["Classes", heading],
+                   url="https://x/en/class", book=("py", "Python"))
 
 
 def test_a_lead_in_saying_what_is_asked_is_quoted_without_the_code_nobody_asked_for():

@@ -6,8 +6,8 @@ __name__ become wrapper? how do I fix it?) opened on the next section's `repeat`
 listings after its own, saying no asked word that it had not."""
 from __future__ import annotations
 
+from book_pages import passage, section
 from places import CORPORA
-from server.book.chunk import Chunk
 from server.question.compose.extractive.answers import quoted_answer
 from server.question.context import Source
 
@@ -15,19 +15,13 @@ PAGE = (CORPORA / "python-codex-i18n" / "docs" / "decorator.md").read_text(encod
 
 
 def _section(title: str) -> str:
-    start = PAGE.index(title)
-    following = [PAGE.find(mark, start + len(title)) for mark in ("\n## ", "\n### ")]
-    return PAGE[start:min([f for f in following if f > 0], default=len(PAGE))]
+    return section(PAGE, title, ("\n## ", "\n### "))
 
 
 def _source(heading: str, score: float, position: int) -> Source:
-    text = _section(heading)
-    chunk = Chunk(chunk_id=f"c-{heading}", book_id="b", book_title="B", content=text, content_hash="",
-                  source_file="decorator.md", url=f"https://x/decorator#{heading}", module="", chapter="", section="",
-                  heading=heading.lstrip("# "), section_hierarchy=["装饰器", heading.lstrip("# ")], page=0,
-                  source_location="", citation="", file_hash="", embed_text=text, page_key="decorator.md",
-                  position=position, locale="zh-cn", score=score)
-    return Source(chunk, "database")
+    title = heading.lstrip("# ")
+    return passage(_section(heading), title, score, file="decorator.md", hierarchy=["装饰器", title],
+                   url=f"https://x/decorator#{heading}", position=position, locale="zh-cn")
 
 
 def test_the_section_on_the_renamed_function_answers_not_the_listing_that_names_a_parameter_name():

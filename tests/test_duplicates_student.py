@@ -4,8 +4,8 @@ answered without the number the section gives ("This returns a duplication rate 
 plot it:", the lead-in to plotting code nobody asked for, left out with its code)."""
 from __future__ import annotations
 
+from book_pages import passage, section
 from places import CORPORA
-from server.book.chunk import Chunk
 from server.question.compose.extractive.answers import quoted_answer
 from server.question.context import Source
 
@@ -14,18 +14,11 @@ PAGE = (CORPORA / "whg-genomics" / "docs" / "sequence_data_analysis" /
 
 
 def _section(title: str) -> str:
-    start = PAGE.index(title)
-    end = PAGE.find("\n## ", start + len(title))
-    return PAGE[start:end if end > 0 else len(PAGE)]
+    return section(PAGE, title)
 
 
 def _source(text: str, heading: str, score: float) -> Source:
-    chunk = Chunk(chunk_id=f"c-{heading}", book_id="b", book_title="B", content=text, content_hash="",
-                  source_file="duplicates.md", url=f"https://x/duplicates#{heading}", module="", chapter="",
-                  section="", heading=heading, section_hierarchy=["Appendix 2", heading], page=0,
-                  source_location="", citation="", file_hash="", embed_text=text, page_key="duplicates.md",
-                  position=0, score=score)
-    return Source(chunk, "database")
+    return passage(text, heading, score, file="duplicates.md", hierarchy=["Appendix 2", heading])
 
 
 CHANCE = _source(_section("## Duplicates by chance!"), "Duplicates by chance!", 0.52)

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from hypothesis import given, settings, strategies as st
 
+from book_pages import passage, section
 from places import CORPORA
-from server.book.chunk import Chunk
 from server.question.compose.extractive.answers import block_answer, quoted_answer
 from server.question.compose.extractive.asks_for import asks_how_to
 from server.question.compose.extractive.continuation import read_passages
@@ -23,17 +23,11 @@ PAGE = (CORPORA / "python-codex-i18n" / "docs" / "file_io.md").read_text(encodin
 
 
 def _section(title: str, page: str = PAGE) -> str:
-    start = page.index(title)
-    following = [page.find(mark, start + len(title)) for mark in ("\n## ", "\n### ")]
-    return page[start:min([f for f in following if f > 0], default=len(page))]
+    return section(page, title, ("\n## ", "\n### "))
 
 
 def _source(text: str, heading: str, score: float, file: str = "file_io.md") -> Source:
-    chunk = Chunk(chunk_id=f"c-{heading}", book_id="b", book_title="B", content=text, content_hash="", source_file=file,
-                  url=f"https://x/{file}", module="", chapter="", section="", heading=heading,
-                  section_hierarchy=[heading], page=0, source_location="", citation="", file_hash="", embed_text=text,
-                  page_key=file, position=0, locale="zh-cn", score=score)
-    return Source(chunk, "database")
+    return passage(text, heading, score, file=file, url=f"https://x/{file}", locale="zh-cn")
 
 
 FRAMES = ["有什么", "是什么", "什么是", "为什么", "怎么", "如何", "有哪些", "有没有"]

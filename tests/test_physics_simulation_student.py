@@ -5,8 +5,8 @@ collision is", test_gate.py); "whats the difference between ODE and DART" quoted
 the list."""
 from __future__ import annotations
 
+from book_pages import passage, section
 from places import CORPORA
-from server.book.chunk import Chunk
 from server.question.compose.extractive.answers import quoted_answer
 from server.question.context import Source
 
@@ -15,18 +15,11 @@ PAGE = (CORPORA / "physical-ai-book" / "docs" / "02-module-digital-twin" / "02-p
 
 
 def _section(title: str) -> str:
-    start = PAGE.index(title)
-    end = PAGE.find("\n## ", start + len(title))
-    return PAGE[start:end if end > 0 else len(PAGE)]
+    return section(PAGE, title)
 
 
 def _source(text: str, heading: str, score: float) -> Source:
-    chunk = Chunk(chunk_id=f"c-{heading}", book_id="b", book_title="B", content=text, content_hash="",
-                  source_file="physics.md", url=f"https://x/physics#{heading}", module="", chapter="", section="",
-                  heading=heading, section_hierarchy=["Physics Simulation in Gazebo", heading], page=0,
-                  source_location="", citation="", file_hash="", embed_text=text, page_key="physics.md",
-                  position=0, score=score)
-    return Source(chunk, "database")
+    return passage(text, heading, score, file="physics.md", hierarchy=["Physics Simulation in Gazebo", heading])
 
 
 def test_two_compared_entries_of_a_list_are_quoted_without_the_others():
