@@ -192,7 +192,7 @@ def test_the_question_path_is_built_in_one_place(tmp_path):
 TESTS = REPO / "tests"
 # modules of tests/ that hold no tests, each with one job
 TEST_SUPPORT = {"places", "apps", "sse", "processes", "fakes", "fake_gemini", "built_sites", "backing_services", "readers",
-                "widget_pages", "sample_site", "docusaurus_site", "builds_ahead", "axe_audit"}
+                "widget_pages", "sample_site", "docusaurus_site", "builds_ahead", "axe_audit", "book_pages"}
 BROWSER_ONLY = {"playwright", "widget_pages", "axe_audit"}
 
 
