@@ -141,21 +141,30 @@ class Gather:
             return ()
         book = lexicon(question.filters.book_id)
         seldom = max(RARE_AT_MOST, book.documents * RARE_PASSAGES)
-        asked = {w for w in words(understood.search_text) if len(w) >= RARE_LENGTH}
-        frequency, rare = book.document_frequency, set()
-        near = [set(words(c.embed_text or c.content)) for c in candidates if c.score >= question.similarity_threshold]
+        # an everyday word ("enough", "suddenly") the book seldom uses names no topic of it
+        asked = {w for w in words(understood.search_text) if len(w) >= RARE_LENGTH and commonness(w) < NAMING_ZIPF}
+        by_start: dict[str, list[str]] = {}
         for word in asked:
-            if commonness(word) >= NAMING_ZIPF:
-                continue  # an everyday word ("enough", "suddenly") the book seldom uses names no topic of it
+            by_start.setdefault(word[:RARE_LENGTH + 1], []).append(word)
+        frequency, forms = book.document_frequency, {word: [] for word in asked}
+        for written in frequency if asked else ():  # the book's words read once, not once for each asked word
+            for word in by_start.get(written[:RARE_LENGTH + 1], ()):
+                if _forms(word, written):
+                    forms[word].append(written)
+        rare: set[str] = set()
+        near: list[set[str]] | None = None  # the words of the passages near enough to answer, read if need be
+        for word, written in forms.items():
             # the word with its forms ("inflated" asked, "inflation" written; not "strategy" of "stratification"),
             # or the word alone where its forms together are not seldom used ("stratifying", "stratified")
-            forms = [f for f in frequency if f[:RARE_LENGTH + 1] == word[:RARE_LENGTH + 1] and _forms(word, f)]
-            if 0 < sum(frequency[f] for f in forms) <= seldom:
-                found = set(forms)
+            if 0 < sum(frequency[f] for f in written) <= seldom:
+                found = set(written)
             elif 0 < frequency.get(word, 0) <= seldom:
                 found = {word}
             else:
                 continue
+            if near is None:
+                near = [set(words(c.embed_text or c.content)) for c in candidates
+                        if c.score >= question.similarity_threshold]
             if not any(found & said for said in near):  # the passages that answer already use it
                 rare |= found
         best = max(c.score for c in candidates)
